@@ -1,0 +1,67 @@
+// swift-tools-version: 6.1
+// Aubade — a bedside radio alarm clock for Raspberry Pi-class Linux.
+// Module map and dependency direction: see ARCHITECTURE.md.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Aubade",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "aubade", targets: ["aubade"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // System libraries: one module map + shim header each (typed wrappers where Swift can't call C).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+
+        // Pure domain: no C, no I/O.
+        .target(name: "AubadeCore", dependencies: [.product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        // SQLite store (GRDB, system libsqlite3).
+        .target(name: "AubadeStore", dependencies: ["AubadeCore", .product(name: "GRDB", package: "GRDB.swift")],
+                swiftSettings: strict),
+        // Deployment config (TOML).
+        .target(name: "AubadeConfig", dependencies: ["AubadeCore", .product(name: "TOMLKit", package: "TOMLKit")],
+                swiftSettings: strict),
+        // Audio adapters: curl, mpg123, ALSA.
+        .target(name: "AubadeAudio", dependencies: ["AubadeCore", "CCurl", "CMPG123", "CALSA",
+                                                    .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        // Hardware adapters: GPIO (libgpiod v1), sensors, network status.
+        .target(name: "AubadeHardware", dependencies: ["AubadeCore", "CGPIOD",
+                                                       .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        // The executable: CLI; `aubade run` is the daemon.
+        .executableTarget(name: "aubade", dependencies: [
+            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+
+        .testTarget(name: "AubadeCoreTests", dependencies: [
+            "AubadeCore", .product(name: "PropertyBased", package: "swift-property-based"),
+        ], swiftSettings: strict),
+        .testTarget(name: "AubadeStoreTests", dependencies: ["AubadeStore", "AubadeCore",
+                                                             .product(name: "GRDB", package: "GRDB.swift")],
+                    swiftSettings: strict),
+        .testTarget(name: "AubadeConfigTests", dependencies: ["AubadeConfig"], swiftSettings: strict),
+        .testTarget(name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHardware"],
+                    swiftSettings: strict),
+        // Runs the built `aubade` binary as a user would.
+        .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,64 @@
+/// Deployment facts for one clock: where things are and how the hardware is wired. Read from
+/// `config/aubade.toml` (every key documented there at its default); what a user changes at run time lives
+/// in the database instead.
+public struct Configuration: Equatable, Sendable {
+    public struct Paths: Equatable, Sendable {
+        public var database = "/var/lib/aubade/aubade.sqlite"
+    }
+
+    public struct HTTP: Equatable, Sendable {
+        public var bind = "127.0.0.1"
+        public var port = 8080
+    }
+
+    public struct Audio: Equatable, Sendable {
+        /// ALSA PCM name: "default", "hw:1,0", "plughw:CARD=Headphones", "null", "file:'/tmp/x.raw',raw".
+        public var device = "default"
+        /// Tried when `device` cannot be opened for 2 s (R19); empty = none.
+        public var alternateDevice = ""
+        /// Allow stream addresses on loopback (a local test server); off by default (R32).
+        public var allowLocalStreams = false
+    }
+
+    public struct Clock: Equatable, Sendable {
+        /// tz database name for alarms without their own zone; empty = the system's.
+        public var timeZone = ""
+    }
+
+    public struct Buttons: Equatable, Sendable {
+        /// Each: a line name as `gpiofind` resolves it ("GPIO17"), "chip:offset" ("gpiochip0:17"), or "" for none.
+        public var snooze = "GPIO17"
+        public var stop = "GPIO27"
+        public var playPause = "GPIO22"
+        public var sleep = "GPIO23"
+        public var volumeUp = ""
+        public var volumeDown = ""
+        public var activeLow = true
+        /// "pull-up", "pull-down", "disable" or "as-is".
+        public var bias = "pull-up"
+        public var debounceMilliseconds = 30
+        public var longPressMilliseconds = 1000
+    }
+
+    public struct Shake: Equatable, Sendable {
+        /// "none", "iio", "evdev" or "gpio" (a vibration switch).
+        public var source = "none"
+        /// iio: "/sys/bus/iio/devices/iio:device0"; evdev: "/dev/input/event0"; gpio: a line as for buttons.
+        /// Empty: the first device of that kind found.
+        public var device = ""
+        /// Movement above rest, in m/s², that counts toward a shake.
+        public var threshold = 4.0
+        /// How long movement must be sustained, in seconds (R15).
+        public var sustainSeconds = 1.5
+        public var sampleRateHz = 50
+    }
+
+    public var paths = Paths()
+    public var http = HTTP()
+    public var audio = Audio()
+    public var clock = Clock()
+    public var buttons = Buttons()
+    public var shake = Shake()
+
+    public init() {}
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// An alarm as the user set it: a local rule (time, days or date, zone) plus how it sounds and stops.
+/// Maps one-to-one onto a row of the `clocks` table; `validate()` is the single rule set the CLI, the store
+/// and the HTTP API all apply.
+public struct Alarm: Hashable, Sendable {
+    public static let durationRange = 60...(4 * 3600)
+    public static let volumeRange = 10...100
+    public static let fadeInRange = 0...600
+    public static let snoozeMinutesRange = 1...60
+    public static let maxSnoozesRange = 0...20
+
+    public var id: Int64?
+    public var name: String
+    public var time: LocalTime
+    public var recurrence: Recurrence
+    /// Seconds of ringing before auto-silence (`durationTime`).
+    public var durationSeconds: Int
+    /// Shake to stop (`isShaked`).
+    public var shakeToStop: Bool
+    /// Enabled (`isOpened`).
+    public var enabled: Bool
+    /// What plays (`clockMusic`).
+    public var sound: SoundSource
+    public var volume: Int
+    public var fadeInSeconds: Int
+    public var snoozeMinutes: Int
+    public var maxSnoozes: Int
+    /// The one local date whose occurrence is skipped, if any.
+    public var skipDate: LocalDate?
+    /// Time-zone id; nil follows the system zone.
+    public var timeZoneID: String?
+
+    public init(
+        id: Int64? = nil, name: String, time: LocalTime, recurrence: Recurrence, durationSeconds: Int = 900,
+        shakeToStop: Bool = false, enabled: Bool = true, sound: SoundSource = .tone, volume: Int = 60,
+        fadeInSeconds: Int = 30, snoozeMinutes: Int = 9, maxSnoozes: Int = 3, skipDate: LocalDate? = nil,
+        timeZoneID: String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.time = time
+        self.recurrence = recurrence
+        self.durationSeconds = durationSeconds
+        self.shakeToStop = shakeToStop
+        self.enabled = enabled
+        self.sound = sound
+        self.volume = volume
+        self.fadeInSeconds = fadeInSeconds
+        self.snoozeMinutes = snoozeMinutes
+        self.maxSnoozes = maxSnoozes
+        self.skipDate = skipDate
+        self.timeZoneID = timeZoneID
+    }
+
+    /// Checks every field; throws the first problem as one sentence. Trims the name.
+    public mutating func validate() throws(ValidationError) {
+        name = try Names.validated(name, what: "Alarm name")
+        try Alarm.check(durationSeconds, in: Alarm.durationRange, "Duration", DurationText.format)
+        try Alarm.check(volume, in: Alarm.volumeRange, "Volume") { "\($0)" }
+        try Alarm.check(fadeInSeconds, in: Alarm.fadeInRange, "Fade-in", DurationText.format)
+        try Alarm.check(snoozeMinutes, in: Alarm.snoozeMinutesRange, "Snooze length") { "\($0) min" }
+        try Alarm.check(maxSnoozes, in: Alarm.maxSnoozesRange, "Maximum snoozes") { "\($0)" }
+        guard fadeInSeconds < durationSeconds else {
+            throw ValidationError("Fade-in (\(DurationText.format(fadeInSeconds))) must be shorter than the duration (\(DurationText.format(durationSeconds))).")
+        }
+        if case .weekly(let days) = recurrence, days.isEmpty {
+            throw ValidationError("A repeating alarm needs at least one day.")
+        }
+        if let zone = timeZoneID {
+            _ = try Alarm.validTimeZone(zone)
+        }
+    }
+
+    public static func validTimeZone(_ id: String) throws(ValidationError) -> TimeZone {
+        guard let zone = TimeZone(identifier: id) else {
+            throw ValidationError("Time zone '\(id)' is unknown; use a tz database name such as Europe/Berlin.")
+        }
+        return zone
+    }
+
+    static func check(_ value: Int, in range: ClosedRange<Int>, _ what: String, _ show: (Int) -> String)
+        throws(ValidationError)
+    {
+        guard range.contains(value) else {
+            throw ValidationError("\(what) \(show(value)) is out of range; use \(show(range.lowerBound)) to \(show(range.upperBound)).")
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import AubadeCore
+import Foundation
+import GRDB
+
+/// A `clocks` row, property names = column names. The only place that maps an `Alarm` to SQL
+/// (and to the schedule backup copy, which uses the same JSON shape).
+struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "clocks"
+    var clockId: Int64?
+    var clockName: String
+    var startTime: String
+    var durationTime: Int
+    var repeated: String
+    var onceDate: String?
+    var isShaked: Bool
+    var isOpened: Bool
+    var clockMusic: String
+    var volume: Int
+    var fadeInSeconds: Int
+    var snoozeMinutes: Int
+    var maxSnoozes: Int
+    var skipNextDate: String?
+    var timeZone: String?
+    var createdAt: Date
+    var updatedAt: Date
+
+    init(_ a: Alarm, createdAt: Date, updatedAt: Date) {
+        clockId = a.id
+        clockName = a.name
+        startTime = a.time.description
+        durationTime = a.durationSeconds
+        repeated = a.recurrence.repeatedText
+        onceDate = a.recurrence.onceDate?.description
+        isShaked = a.shakeToStop
+        isOpened = a.enabled
+        clockMusic = a.sound.storageText
+        volume = a.volume
+        fadeInSeconds = a.fadeInSeconds
+        snoozeMinutes = a.snoozeMinutes
+        maxSnoozes = a.maxSnoozes
+        skipNextDate = a.skipDate?.description
+        timeZone = a.timeZoneID
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    func alarm() throws(StoreError) -> Alarm {
+        do throws(ValidationError) {
+            var alarm = Alarm(
+                id: clockId, name: clockName, time: try LocalTime(parsing: startTime),
+                recurrence: try Recurrence(repeated: repeated, onceDate: try onceDate.map { t throws(ValidationError) in try LocalDate(parsing: t) }),
+                durationSeconds: durationTime, shakeToStop: isShaked, enabled: isOpened,
+                sound: try SoundSource(storageText: clockMusic), volume: volume, fadeInSeconds: fadeInSeconds,
+                snoozeMinutes: snoozeMinutes, maxSnoozes: maxSnoozes,
+                skipDate: try skipNextDate.map { t throws(ValidationError) in try LocalDate(parsing: t) }, timeZoneID: timeZone)
+            try alarm.validate()
+            return alarm
+        } catch {
+            throw StoreError.invalidRow(table: "clocks", id: clockId, reason: error.message)
+        }
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        clockId = inserted.rowID
+    }
+}
+
+struct StationRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "stations"
+    var stationId: Int64?
+    var name: String
+    var url: String
+    var alternateUrl: String?
+    var createdAt: Date
+    var updatedAt: Date
+
+    init(_ s: Station, now: Date) {
+        stationId = s.id
+        name = s.name
+        url = s.url.text
+        alternateUrl = s.alternateURL?.text
+        createdAt = now
+        updatedAt = now
+    }
+
+    func station() throws(StoreError) -> Station {
+        do throws(ValidationError) {
+            return try Station(id: stationId, name: name, url: try StreamURL(parsing: url),
+                               alternateURL: try alternateUrl.map { t throws(ValidationError) in try StreamURL(parsing: t) })
+        } catch {
+            throw StoreError.invalidRow(table: "stations", id: stationId, reason: error.message)
+        }
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        stationId = inserted.rowID
+    }
+}
+
+struct ProgramRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "programs"
+    var progId: Int64?
+    var progName: String
+    var beginTime: String
+    var endTime: String
+    var isOrdered: Bool
+    var stationId: Int64?
+    var weekday: Int?
+    var date: String?
+    var host: String?
+    var description: String?
+    var importSource: String?
+
+    init(_ p: Programme) {
+        progId = p.id
+        progName = p.name
+        beginTime = p.begin.description
+        endTime = p.end.description
+        isOrdered = p.reserved
+        stationId = p.stationID
+        weekday = p.weekday?.rawValue
+        date = p.date?.description
+        host = p.host
+        description = p.details
+        importSource = p.importSource
+    }
+
+    func programme() throws(StoreError) -> Programme {
+        do throws(ValidationError) {
+            var p = Programme(
+                id: progId, name: progName, begin: try LocalTime(parsing: beginTime), end: try LocalTime(parsing: endTime),
+                reserved: isOrdered, stationID: stationId, weekday: weekday.flatMap(Weekday.init(isoNumber:)),
+                date: try date.map { t throws(ValidationError) in try LocalDate(parsing: t) }, host: host, details: description,
+                importSource: importSource)
+            try p.validate()
+            return p
+        } catch {
+            throw StoreError.invalidRow(table: "programs", id: progId, reason: error.message)
+        }
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        progId = inserted.rowID
+    }
+}
+
+struct AppSetRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "appSet"
+    var id = 1
+    var isWifi: Bool
+    var defaultVolume: Int
+    var snoozeMinutes: Int
+    var maxSnoozes: Int
+    var alarmDurationSeconds: Int
+    var fadeInSeconds: Int
+    var fallbackTone: String
+    var toneVolume: Int
+    var catchUpSeconds: Int
+    var sleepSeconds: Int
+    var sleepFadeSeconds: Int
+    var sleepVolume: Int
+
+    init(_ s: AppSettings) {
+        isWifi = s.isWifi
+        defaultVolume = s.defaultVolume
+        snoozeMinutes = s.snoozeMinutes
+        maxSnoozes = s.maxSnoozes
+        alarmDurationSeconds = s.alarmDurationSeconds
+        fadeInSeconds = s.fadeInSeconds
+        fallbackTone = s.fallbackTone.rawValue
+        toneVolume = s.toneVolume
+        catchUpSeconds = s.catchUpSeconds
+        sleepSeconds = s.sleepSeconds
+        sleepFadeSeconds = s.sleepFadeSeconds
+        sleepVolume = s.sleepVolume
+    }
+
+    /// Values outside their range (written by hand with sqlite3, say) fall back to the default for that key
+    /// rather than making the clock unusable; `settings()` reports which.
+    func settings() -> (AppSettings, invalid: [String]) {
+        var s = AppSettings()
+        var invalid: [String] = []
+        let values: [(SettingKey, String)] = [
+            (.isWifi, isWifi ? "true" : "false"), (.defaultVolume, "\(defaultVolume)"),
+            (.snoozeMinutes, "\(snoozeMinutes)"), (.maxSnoozes, "\(maxSnoozes)"),
+            (.alarmDuration, "\(alarmDurationSeconds)s"), (.fadeIn, "\(fadeInSeconds)s"),
+            (.fallbackTone, fallbackTone), (.toneVolume, "\(toneVolume)"), (.catchUp, "\(catchUpSeconds)s"),
+            (.sleepDuration, "\(sleepSeconds)s"), (.sleepFade, "\(sleepFadeSeconds)s"),
+            (.sleepVolume, "\(sleepVolume)"),
+        ]
+        for (key, text) in values {
+            do { try key.set(text, in: &s) } catch { invalid.append(key.rawValue) }
+        }
+        return (s, invalid)
+    }
+}
+
+struct AlarmStateRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "alarmState"
+    var clockId: Int64
+    var phase: String
+    var occurrence: Date?
+    var ringingSince: Date?
+    var snoozedUntil: Date?
+    var snoozeCount: Int
+    var lastHandled: Date?
+    var updatedAt: Date
+}
+
+struct EventRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "events"
+    var eventId: Int64?
+    var at: Date
+    var clockId: Int64?
+    var kind: String
+    var detail: String
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        eventId = inserted.rowID
+    }
+}

@@ -1,0 +1,111 @@
+import GRDB
+
+/// Schema versions, applied in order and keyed on SQLite's `user_version` (R28). Each step runs in one
+/// transaction together with the `user_version` bump, so a crash leaves the file at a whole version.
+/// Never edit a released step: add the next one, and a test that migrates a file of every past version.
+enum Schema {
+    static let latestVersion = steps.count
+
+    static let steps: [@Sendable (Database) throws -> Void] = [version1]
+
+    /// Brings `db` from its `user_version` to `latestVersion`. Throws if the file is newer than we know.
+    static func migrate(_ db: Database) throws {
+        let found = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        guard found <= latestVersion else { throw SchemaTooNew(found: found) }
+        guard found < latestVersion else { return }
+        for version in (found + 1)...latestVersion {
+            try db.inTransaction(.immediate) {
+                try steps[version - 1](db)
+                try db.execute(sql: "PRAGMA user_version = \(version)")
+                return .commit
+            }
+        }
+    }
+
+    struct SchemaTooNew: Error {
+        let found: Int
+    }
+
+    /// Version 1: the original tables (`clocks`, `programs`, `appSet`) with their original column names,
+    /// plus stations, alarm run-time state and the event history.
+    static func version1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE stations (
+                stationId    INTEGER PRIMARY KEY AUTOINCREMENT,
+                name         TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(name) BETWEEN 1 AND 64),
+                url          TEXT NOT NULL CHECK (length(url) BETWEEN 8 AND 2048),
+                alternateUrl TEXT CHECK (alternateUrl IS NULL OR length(alternateUrl) BETWEEN 8 AND 2048),
+                createdAt    TEXT NOT NULL,
+                updatedAt    TEXT NOT NULL
+            );
+            CREATE TABLE clocks (
+                clockId       INTEGER PRIMARY KEY AUTOINCREMENT,
+                clockName     TEXT NOT NULL CHECK (length(clockName) BETWEEN 1 AND 64),
+                startTime     TEXT NOT NULL CHECK (startTime GLOB '[0-2][0-9]:[0-5][0-9]'),
+                durationTime  INTEGER NOT NULL CHECK (durationTime BETWEEN 60 AND 14400),
+                repeated      TEXT NOT NULL,
+                onceDate      TEXT CHECK ((repeated = 'once') = (onceDate IS NOT NULL)),
+                isShaked      INTEGER NOT NULL DEFAULT 0 CHECK (isShaked IN (0, 1)),
+                isOpened      INTEGER NOT NULL DEFAULT 1 CHECK (isOpened IN (0, 1)),
+                clockMusic    TEXT NOT NULL,
+                volume        INTEGER NOT NULL CHECK (volume BETWEEN 10 AND 100),
+                fadeInSeconds INTEGER NOT NULL CHECK (fadeInSeconds BETWEEN 0 AND 600),
+                snoozeMinutes INTEGER NOT NULL CHECK (snoozeMinutes BETWEEN 1 AND 60),
+                maxSnoozes    INTEGER NOT NULL CHECK (maxSnoozes BETWEEN 0 AND 20),
+                skipNextDate  TEXT,
+                timeZone      TEXT,
+                createdAt     TEXT NOT NULL,
+                updatedAt     TEXT NOT NULL
+            );
+            CREATE TABLE programs (
+                progId       INTEGER PRIMARY KEY AUTOINCREMENT,
+                progName     TEXT NOT NULL CHECK (length(progName) BETWEEN 1 AND 64),
+                beginTime    TEXT NOT NULL CHECK (beginTime GLOB '[0-2][0-9]:[0-5][0-9]'),
+                endTime      TEXT NOT NULL CHECK (endTime GLOB '[0-2][0-9]:[0-5][0-9]'),
+                isOrdered    INTEGER NOT NULL DEFAULT 0 CHECK (isOrdered IN (0, 1)),
+                stationId    INTEGER REFERENCES stations(stationId) ON DELETE CASCADE,
+                weekday      INTEGER CHECK (weekday IS NULL OR weekday BETWEEN 1 AND 7),
+                date         TEXT,
+                host         TEXT,
+                description  TEXT,
+                importSource TEXT,
+                CHECK (weekday IS NULL OR date IS NULL)
+            );
+            CREATE INDEX programs_station ON programs(stationId);
+            CREATE TABLE appSet (
+                id                   INTEGER PRIMARY KEY CHECK (id = 1),
+                isWifi               INTEGER NOT NULL DEFAULT 0 CHECK (isWifi IN (0, 1)),
+                defaultVolume        INTEGER NOT NULL DEFAULT 60,
+                snoozeMinutes        INTEGER NOT NULL DEFAULT 9,
+                maxSnoozes           INTEGER NOT NULL DEFAULT 3,
+                alarmDurationSeconds INTEGER NOT NULL DEFAULT 900,
+                fadeInSeconds        INTEGER NOT NULL DEFAULT 30,
+                fallbackTone         TEXT NOT NULL DEFAULT 'classic',
+                toneVolume           INTEGER NOT NULL DEFAULT 90,
+                catchUpSeconds       INTEGER NOT NULL DEFAULT 1800 CHECK (catchUpSeconds >= 60),
+                sleepSeconds         INTEGER NOT NULL DEFAULT 1800,
+                sleepFadeSeconds     INTEGER NOT NULL DEFAULT 60,
+                sleepVolume          INTEGER NOT NULL DEFAULT 30
+            );
+            INSERT INTO appSet (id) VALUES (1);
+            CREATE TABLE alarmState (
+                clockId            INTEGER PRIMARY KEY REFERENCES clocks(clockId) ON DELETE CASCADE,
+                phase              TEXT NOT NULL CHECK (phase IN ('idle', 'ringing', 'snoozed')),
+                occurrence         TEXT,
+                ringingSince       TEXT,
+                snoozedUntil       TEXT,
+                snoozeCount        INTEGER NOT NULL DEFAULT 0,
+                lastHandled        TEXT,
+                updatedAt          TEXT NOT NULL
+            );
+            CREATE TABLE events (
+                eventId  INTEGER PRIMARY KEY AUTOINCREMENT,
+                at       TEXT NOT NULL,
+                clockId  INTEGER,
+                kind     TEXT NOT NULL,
+                detail   TEXT NOT NULL DEFAULT ''
+            );
+            CREATE INDEX events_at ON events(at);
+            """)
+    }
+}

@@ -1,0 +1,59 @@
+import AubadeCore
+import Foundation
+import GRDB
+
+extension Store {
+    /// Run-time state of every alarm that has any.
+    public func runStates() throws(StoreError) -> [AlarmRunState] {
+        let rows = try read { db in try AlarmStateRow.fetchAll(db) }
+        var out: [AlarmRunState] = []
+        for row in rows {
+            guard let phase = AlarmRunState.Phase(rawValue: row.phase) else {
+                throw .invalidRow(table: "alarmState", id: row.clockId, reason: "unknown phase '\(row.phase)'.")
+            }
+            out.append(AlarmRunState(
+                alarmID: row.clockId, phase: phase, occurrence: row.occurrence, ringingSince: row.ringingSince,
+                snoozedUntil: row.snoozedUntil, snoozeCount: row.snoozeCount, lastHandledOccurrence: row.lastHandled))
+        }
+        return out
+    }
+
+    /// Commits `state` (and `event`, if given) in one transaction; returns once COMMIT returned (R9).
+    public func save(_ state: AlarmRunState, recording event: HistoryEvent? = nil) throws(StoreError) {
+        let row = AlarmStateRow(
+            clockId: state.alarmID, phase: state.phase.rawValue, occurrence: state.occurrence,
+            ringingSince: state.ringingSince, snoozedUntil: state.snoozedUntil, snoozeCount: state.snoozeCount,
+            lastHandled: state.lastHandledOccurrence, updatedAt: now())
+        try write { db in
+            guard try ClockRow.fetchOne(db, key: state.alarmID) != nil else {
+                throw StoreError.notFound(what: "alarm", id: state.alarmID)
+            }
+            try row.upsert(db)
+            if let event { _ = try insertEvent(event, db) }
+        }
+    }
+
+    /// Appends to the event history.
+    @discardableResult
+    public func record(_ event: HistoryEvent) throws(StoreError) -> HistoryEvent {
+        var saved = event
+        saved.id = try write { db in try insertEvent(event, db) }
+        return saved
+    }
+
+    /// The newest `limit` events, newest first; only those at or after `since` when given.
+    public func events(limit: Int = 100, since: Date? = nil) throws(StoreError) -> [HistoryEvent] {
+        let rows = try read { db in
+            var request = EventRow.order(sql: "at DESC, eventId DESC").limit(limit)
+            if let since { request = request.filter(sql: "at >= ?", arguments: [since]) }
+            return try request.fetchAll(db)
+        }
+        return rows.map { HistoryEvent(id: $0.eventId, at: $0.at, alarmID: $0.clockId, kind: $0.kind, detail: $0.detail) }
+    }
+
+    private func insertEvent(_ event: HistoryEvent, _ db: Database) throws -> Int64? {
+        var row = EventRow(eventId: nil, at: event.at, clockId: event.alarmID, kind: event.kind, detail: event.detail)
+        try row.insert(db)
+        return row.eventId
+    }
+}

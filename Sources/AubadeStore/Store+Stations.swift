@@ -1,0 +1,57 @@
+import AubadeCore
+import Foundation
+import GRDB
+
+extension Store {
+    public func stations() throws(StoreError) -> [Station] {
+        let rows = try read { db in try StationRow.order(sql: "name COLLATE NOCASE").fetchAll(db) }
+        var result: [Station] = []
+        for row in rows { result.append(try row.station()) }
+        return result
+    }
+
+    /// The station called `name` (case-insensitive), or nil.
+    public func station(named name: String) throws(StoreError) -> Station? {
+        let row = try read { db in try StationRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [name]).fetchOne(db) }
+        return try row?.station()
+    }
+
+    public func station(id: Int64) throws(StoreError) -> Station {
+        guard let row = try read({ db in try StationRow.fetchOne(db, key: id) }) else {
+            throw .notFound(what: "station", id: id)
+        }
+        return try row.station()
+    }
+
+    /// Inserts `station`; a name already taken (ignoring case) is a conflict.
+    @discardableResult
+    public func insert(_ station: Station) throws(StoreError) -> Station {
+        var row = StationRow(station, now: now())
+        row.stationId = nil
+        try write { db in
+            if try StationRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [station.name]).fetchCount(db) > 0 {
+                throw StoreError.conflict("A station named '\(station.name)' already exists; pick another name.")
+            }
+            try row.insert(db)
+        }
+        var saved = station
+        saved.id = row.stationId
+        return saved
+    }
+
+    /// Deletes a station and its programmes. Refused while an alarm plays it, naming the alarms.
+    public func deleteStation(id: Int64) throws(StoreError) {
+        try write { db in
+            guard try StationRow.fetchOne(db, key: id) != nil else { throw StoreError.notFound(what: "station", id: id) }
+            let users = try String.fetchAll(
+                db, sql: "SELECT clockName FROM clocks WHERE clockMusic = ? ORDER BY clockId",
+                arguments: [SoundSource.station(id: id).storageText])
+            guard users.isEmpty else {
+                let names = users.map { "'\($0)'" }.joined(separator: ", ")
+                throw StoreError.conflict("Station \(id) is the sound of alarm \(names); change the alarm first.")
+            }
+            _ = try StationRow.deleteOne(db, key: id)
+        }
+        try snapshot.write(from: self)
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import AubadeCore
+import AubadeStore
+import Foundation
+
+struct AlarmCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "alarm", abstract: "List, add, change and remove alarms.",
+        subcommands: [AlarmList.self, AlarmAdd.self, AlarmEdit.self, AlarmRemove.self, AlarmEnable.self,
+                      AlarmDisable.self])
+}
+
+struct AlarmList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Show every alarm.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        var alarms: [Alarm] = []
+        var names: [Int64: String] = [:]
+        var fault: StoreError?
+        do {
+            let store = try global.openStoreForReading()
+            alarms = try store.alarms()
+            names = try AlarmDocument.stationNames(store)
+        } catch let error as StoreError where error.isReadFault {
+            // R27: never show a silently empty list; show the backup copy and say so.
+            let backup = ScheduleSnapshot(databasePath: try global.databasePath)
+            guard let copy = try? backup.load() else { throw error }
+            Aubade.printError("\(error.description) Showing the \(copy.alarms.count) alarm(s) of the backup copy written \(copy.writtenAt.formatted(.iso8601)).")
+            alarms = copy.alarms
+            names = [:]
+            fault = error
+        }
+        print(alarms, names)
+        if fault != nil { throw ExitCode(1) }
+    }
+
+    private func print(_ alarms: [Alarm], _ names: [Int64: String]) {
+        if global.json {
+            Output.json(["alarms": alarms.map { AlarmDocument($0, stationNames: names) }])
+            return
+        }
+        guard !alarms.isEmpty else {
+            Swift.print("No alarms. Add one with: aubade alarm add --name Work --time 06:45 --days mon-fri")
+            return
+        }
+        Output.table(["ID", "NAME", "TIME", "DAYS", "SOUND", "DURATION", "SHAKE", "ENABLED"], alarms.map { a in
+            [a.id.map(String.init) ?? "-", a.name, a.time.description, a.recurrence.summary
+                + (a.skipDate.map { " (skip \($0))" } ?? ""),
+             AlarmDocument.soundName(a.sound, names), DurationText.format(a.durationSeconds),
+             a.shakeToStop ? "yes" : "no", a.enabled ? "yes" : "no"]
+        })
+    }
+}
+
+extension StoreError {
+    /// The file itself can't be read (as opposed to a bad request).
+    var isReadFault: Bool {
+        if case .unreadable = self { return true }
+        return false
+    }
+}
+
+struct AlarmRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an alarm.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The alarm's id (see 'aubade alarm list').") var id: Int64
+
+    func run() throws {
+        let store = try global.openStoreForWriting()
+        let alarm = try store.alarm(id: id)
+        try store.deleteAlarm(id: id)
+        if global.json {
+            Output.json(["deleted": id])
+        } else {
+            print("Deleted alarm \(id) (\(alarm.name)).")
+        }
+    }
+}
+
+struct AlarmEnable: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "enable", abstract: "Turn an alarm on.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The alarm's id.") var id: Int64
+
+    func run() throws { try setEnabled(true, id: id, global: global) }
+}
+
+struct AlarmDisable: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "disable", abstract: "Turn an alarm off.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The alarm's id.") var id: Int64
+
+    func run() throws { try setEnabled(false, id: id, global: global) }
+}
+
+private func setEnabled(_ on: Bool, id: Int64, global: GlobalOptions) throws {
+    let store = try global.openStoreForWriting()
+    var alarm = try store.alarm(id: id)
+    alarm.enabled = on
+    try store.update(alarm)
+    if global.json {
+        Output.json(AlarmDocument(alarm, stationNames: try AlarmDocument.stationNames(store)))
+    } else {
+        print("Alarm \(id) (\(alarm.name)) is \(on ? "enabled" : "disabled").")
+    }
+}

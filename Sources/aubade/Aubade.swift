@@ -1,0 +1,77 @@
+import ArgumentParser
+import AubadeConfig
+import AubadeCore
+import AubadeStore
+import Foundation
+
+/// The root command. Errors are reported here, once: one sentence on stderr and an exit code —
+/// 2 for bad input (a value, an unknown id, a bad config), 1 when the machine or the file failed.
+struct Aubade: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "aubade",
+        abstract: "A bedside radio alarm clock that never fails to wake you.",
+        version: version,
+        subcommands: [RunCommand.self, AlarmCommand.self, StationCommand.self, SettingsCommand.self,
+                      VersionCommand.self])
+
+    static func main(arguments: [String]) {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            Foundation.exit(report(error))
+        }
+    }
+
+    /// Prints `error` the way a user should see it and returns the exit code.
+    static func report(_ error: any Error) -> Int32 {
+        switch error {
+        case let e as CLIError:
+            printError(e.message)
+            return e.code
+        case let e as AubadeCore.ValidationError:
+            printError(e.message)
+            return 2
+        case let e as ConfigError:
+            printError(e.message)
+            return 2
+        case let e as StoreError:
+            printError(e.description)
+            return e.isUserMistake ? 2 : 1
+        default:
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                return 0
+            }
+            let message = self.message(for: error)
+            if !message.isEmpty { printError(message.hasSuffix(".") ? message : message + ".") }
+            return code == .validationFailure ? 2 : code.rawValue
+        }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("aubade: \(message)\n".utf8))
+    }
+}
+
+/// A refusal or failure the CLI itself detected, with its exit code.
+struct CLIError: Error {
+    let message: String
+    let code: Int32
+
+    static func badInput(_ message: String) -> CLIError { CLIError(message: message, code: 2) }
+    static func failed(_ message: String) -> CLIError { CLIError(message: message, code: 1) }
+}
+
+extension StoreError {
+    /// True when the user asked for something impossible, false when the file or the machine failed.
+    var isUserMistake: Bool {
+        switch self {
+        case .notFound, .conflict, .invalid: true
+        case .unreadable, .schemaTooNew, .cannotOpen, .invalidRow, .sqlite: false
+        }
+    }
+}

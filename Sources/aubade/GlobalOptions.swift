@@ -1,0 +1,48 @@
+import ArgumentParser
+import AubadeConfig
+import AubadeCore
+import AubadeStore
+import Foundation
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    @Option(name: .long, help: "The SQLite database (default: the config's paths.database).")
+    var db: String?
+
+    @Option(name: .long, help: "The TOML config file (default: $AUBADE_CONFIG, else /etc/aubade/aubade.toml if present).")
+    var config: String?
+
+    /// Loads the config, printing its warnings (unknown keys) on stderr.
+    func loadConfig() throws -> ConfigLoader.Loaded {
+        let loaded = try ConfigLoader.load(path: config)
+        for warning in loaded.warnings { Aubade.printError(warning) }
+        return loaded
+    }
+
+    var databasePath: String {
+        get throws { try db ?? loadConfig().configuration.paths.database }
+    }
+
+    /// Opens the store for a command that changes it.
+    func openStoreForWriting() throws -> Store {
+        let store = try Store.open(path: try databasePath)
+        if let reason = store.readOnlyReason { throw reason }
+        return store
+    }
+
+    /// Opens the store for a command that only reads; a newer schema is read with a warning.
+    func openStoreForReading() throws -> Store {
+        let store = try Store.open(path: try databasePath)
+        if let reason = store.readOnlyReason { Aubade.printError(reason.description) }
+        return store
+    }
+
+    /// The zone for alarms that name none: the config's, else the system's.
+    func defaultZone() throws -> TimeZone {
+        let name = try loadConfig().configuration.clock.timeZone
+        return name.isEmpty ? TimeZone.current : try Alarm.validTimeZone(name)
+    }
+}

@@ -1,0 +1,24 @@
+import AubadeCore
+import Foundation
+
+/// Prints plain-text tables and JSON documents on stdout.
+enum Output {
+    static func json(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding our own plain structs cannot fail.
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    /// Left-aligned columns separated by two spaces, the header first.
+    static func table(_ header: [String], _ rows: [[String]]) {
+        let widths = header.indices.map { i in ([header] + rows).map { $0[i].count }.max() ?? 0 }
+        for row in [header] + rows {
+            let line = row.enumerated().map { i, cell in
+                i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+            print(line)
+        }
+    }
+}

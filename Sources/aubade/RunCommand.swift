@@ -1,0 +1,43 @@
+import ArgumentParser
+import AubadeAudio
+import AubadeConfig
+import AubadeCore
+import AubadeHardware
+import AubadeStore
+import Foundation
+
+/// `aubade run`: the daemon. Until the scheduler, player, inputs and web page exist (their own issues), it
+/// checks what it can — config, database, sound device, GPIO — and says plainly what is not built yet.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the clock (the daemon).")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "HTTP address to listen on, addr:port (default: the config's http.bind and http.port).")
+    var http: String?
+
+    func run() throws {
+        let loaded = try global.loadConfig()
+        let config = loaded.configuration
+        let store = try global.openStoreForReading()
+        let alarms = try store.alarms()
+        print("Aubade \(Aubade.version)")
+        print("config:   \(loaded.path ?? "built-in defaults")")
+        print("database: \(store.path) (schema \(Store.schemaVersion), \(alarms.count) alarm(s))")
+        let audio = AudioLibraries.probePlayback(device: config.audio.device).map { "not usable: \($0)" } ?? "opens"
+        print("sound:    \(config.audio.device) \(audio)")
+        let chips = GPIOLibrary.chipNames()
+        print("gpio:     \(chips.isEmpty ? "no GPIO chip on this machine; buttons are off" : chips.joined(separator: ", "))")
+        print("web page: http://\(http ?? "\(config.http.bind):\(config.http.port)") (not served yet)")
+        print("")
+        try AlarmList.parse(global.forwarded).run()
+        print("")
+        print("Not built yet: the scheduler that rings alarms, the radio player, the buttons and shake input,")
+        print("and the web page. Alarms, stations and settings can already be managed with the CLI (aubade --help).")
+    }
+}
+
+extension GlobalOptions {
+    /// These options as arguments, to run another command with them.
+    var forwarded: [String] {
+        (json ? ["--json"] : []) + (db.map { ["--db", $0] } ?? []) + (config.map { ["--config", $0] } ?? [])
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import AubadeCore
+import AubadeStore
+import Foundation
+
+struct StationCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "station", abstract: "Save radio stations to use by name.",
+        subcommands: [StationList.self, StationAdd.self, StationRemove.self])
+}
+
+struct StationDocument: Encodable {
+    var id: Int64?
+    var name: String
+    var url: String
+    var alternateUrl: String?
+
+    init(_ s: Station) {
+        id = s.id
+        name = s.name
+        url = s.url.text
+        alternateUrl = s.alternateURL?.text
+    }
+}
+
+struct StationList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Show saved stations.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let stations = try global.openStoreForReading().stations()
+        if global.json {
+            Output.json(["stations": stations.map(StationDocument.init)])
+        } else if stations.isEmpty {
+            print("No stations. Add one with: aubade station add --name FIP --url https://icecast.radiofrance.fr/fip-midfi.mp3")
+        } else {
+            Output.table(["ID", "NAME", "URL", "ALTERNATE"], stations.map {
+                [$0.id.map(String.init) ?? "-", $0.name, $0.url.text, $0.alternateURL?.text ?? "-"]
+            })
+        }
+    }
+}
+
+struct StationAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Save a station.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The name to call it by.") var name: String
+    @Option(help: "Its http(s) stream or playlist URL.") var url: String
+    @Option(help: "Another URL of the same station, tried before the tone.") var alternate: String?
+
+    func run() throws {
+        let station = try Station(name: name, url: try StreamURL(parsing: url),
+                                  alternateURL: try alternate.map { try StreamURL(parsing: $0) })
+        let saved = try global.openStoreForWriting().insert(station)
+        if global.json {
+            Output.json(StationDocument(saved))
+        } else {
+            print("Added station \(saved.id ?? 0): \(saved.name).")
+        }
+    }
+}
+
+struct StationRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a station and its programmes.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The station's id or name.") var station: String
+
+    func run() throws {
+        let store = try global.openStoreForWriting()
+        let found: Station
+        if let id = Int64(station) {
+            found = try store.station(id: id)
+        } else if let named = try store.station(named: station) {
+            found = named
+        } else {
+            throw CLIError.badInput("No station is named '\(station)'; see 'aubade station list'.")
+        }
+        try store.deleteStation(id: found.id!)
+        if global.json {
+            Output.json(["deleted": found.id!])
+        } else {
+            print("Deleted station \(found.id!) (\(found.name)).")
+        }
+    }
+}
