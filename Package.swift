@@ -52,16 +52,21 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
+        // Helpers shared by the test targets: temporary folders, running the built binary.
+        .target(name: "AubadeTesting", swiftSettings: strict),
+
         .testTarget(name: "AubadeCoreTests", dependencies: [
             "AubadeCore", .product(name: "PropertyBased", package: "swift-property-based"),
         ], swiftSettings: strict),
-        .testTarget(name: "AubadeStoreTests", dependencies: ["AubadeStore", "AubadeCore",
+        .testTarget(name: "AubadeStoreTests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
                                                              .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
-        .testTarget(name: "AubadeConfigTests", dependencies: ["AubadeConfig"], swiftSettings: strict),
+        .testTarget(name: "AubadeConfigTests", dependencies: ["AubadeConfig", "AubadeTesting"], swiftSettings: strict),
         .testTarget(name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHardware"],
                     swiftSettings: strict),
         // Runs the built `aubade` binary as a user would.
-        .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore"], swiftSettings: strict),
+        .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
+                                                           .product(name: "GRDB", package: "GRDB.swift")],
+                    swiftSettings: strict),
     ]
 )

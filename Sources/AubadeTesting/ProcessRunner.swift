@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+
+/// Runs a program to completion and captures what it printed. For tests that drive the built `aubade`
+/// binary the way a user or a script does.
+public struct ProcessResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+public enum ProcessRunner {
+    /// Runs `executable` with `arguments`; `environment` entries are added to (or, with "", remove from)
+    /// this process's environment. Output is read to the end, so a chatty program cannot block on a pipe.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                           currentDirectory: String? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment {
+            env[k] = v.isEmpty ? nil : v
+        }
+        process.environment = env
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let errData = ReadAll(err.fileHandleForReading)
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errData.wait(), as: UTF8.self))
+    }
+
+    /// The built executable `name`, found beside the running test binary (same build folder).
+    public static func builtExecutable(_ name: String) -> String? {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: me).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir.deleteLastPathComponent()
+        }
+        return nil
+    }
+}
+
+/// Reads a pipe to its end on its own thread, so stdout and stderr drain at the same time.
+private final class ReadAll: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let data = Mutex(Data())
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            let bytes = handle.readDataToEndOfFile()
+            data.withLock { $0 = bytes }
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data.withLock { $0 }
+    }
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Aubade needs that are missing, and nothing else.
+#   deploy/install-deps.sh build   libraries to build and run
+#   deploy/install-deps.sh test    the above plus the tools the test suite drives
+# Uses sudo when not root. Swift itself is not a Debian package: see README.md.
+set -euo pipefail
+
+build_pkgs=(pkg-config libgpiod-dev libasound2-dev libmpg123-dev libcurl4-openssl-dev libsqlite3-dev)
+test_pkgs=(sqlite3 gpiod alsa-utils)
+
+case "${1:-build}" in
+  build) wanted=("${build_pkgs[@]}") ;;
+  test) wanted=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
+  *) echo "usage: $0 build|test" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${wanted[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "Installing missing packages: ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "Need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v swift >/dev/null; then
+  echo "Swift 6 is not on PATH. Install the Swift toolchain for your platform (swift.org) and run again." >&2
+  exit 1
+fi
