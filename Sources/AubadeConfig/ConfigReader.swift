@@ -29,8 +29,8 @@ struct ConfigReader {
 
         c.clock.timeZone = try string("clock", "time_zone", c.clock.timeZone)
         if !c.clock.timeZone.isEmpty {
-            do throws(ValidationError) { _ = try Alarm.validTimeZone(c.clock.timeZone) } catch {
-                throw bad("clock", "time_zone", error.message)
+            guard (try? Alarm.validTimeZone(c.clock.timeZone)) != nil else {
+                throw bad("clock", "time_zone", "is not a known time zone; use a tz database name such as \"Europe/Berlin\"")
             }
         }
 

@@ -15,28 +15,32 @@ struct AlarmList: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
+        try AlarmList.show(try global.context())
+    }
+
+    /// Prints every alarm; when the database is unreadable, the backup copy's alarms and a warning,
+    /// then exits 1 (R27: never a silently empty list).
+    static func show(_ context: CommandContext) throws {
         var alarms: [Alarm] = []
         var names: [Int64: String] = [:]
         var fault: StoreError?
         do {
-            let store = try global.openStoreForReading()
+            let store = try context.openStoreForReading()
             alarms = try store.alarms()
             names = try AlarmDocument.stationNames(store)
         } catch let error as StoreError where error.isReadFault {
-            // R27: never show a silently empty list; show the backup copy and say so.
-            let backup = ScheduleSnapshot(databasePath: try global.databasePath)
+            let backup = ScheduleSnapshot(databasePath: context.databasePath)
             guard let copy = try? backup.load() else { throw error }
             Aubade.printError("\(error.description) Showing the \(copy.alarms.count) alarm(s) of the backup copy written \(copy.writtenAt.formatted(.iso8601)).")
             alarms = copy.alarms
-            names = [:]
             fault = error
         }
-        print(alarms, names)
+        print(alarms, names, json: context.json)
         if fault != nil { throw ExitCode(1) }
     }
 
-    private func print(_ alarms: [Alarm], _ names: [Int64: String]) {
-        if global.json {
+    private static func print(_ alarms: [Alarm], _ names: [Int64: String], json: Bool) {
+        if json {
             Output.json(["alarms": alarms.map { AlarmDocument($0, stationNames: names) }])
             return
         }
@@ -67,7 +71,7 @@ struct AlarmRemove: ParsableCommand {
     @Argument(help: "The alarm's id (see 'aubade alarm list').") var id: Int64
 
     func run() throws {
-        let store = try global.openStoreForWriting()
+        let store = try global.context().openStoreForWriting()
         let alarm = try store.alarm(id: id)
         try store.deleteAlarm(id: id)
         if global.json {
@@ -95,7 +99,7 @@ struct AlarmDisable: ParsableCommand {
 }
 
 private func setEnabled(_ on: Bool, id: Int64, global: GlobalOptions) throws {
-    let store = try global.openStoreForWriting()
+    let store = try global.context().openStoreForWriting()
     var alarm = try store.alarm(id: id)
     alarm.enabled = on
     try store.update(alarm)

@@ -24,7 +24,10 @@ struct AlarmFields: ParsableArguments {
     func apply(to alarm: inout Alarm, store: Store, zone: TimeZone, now: Date = Date()) throws {
         if let name { alarm.name = name }
         if let time { alarm.time = try LocalTime(parsing: time, field: "Alarm time") }
-        if let tz { alarm.timeZoneID = tz.isEmpty ? nil : try Alarm.validTimeZone(tz).identifier }
+        if let tz {
+            if !tz.isEmpty { _ = try Alarm.validTimeZone(tz) }
+            alarm.timeZoneID = tz.isEmpty ? nil : tz
+        }
         let alarmZone = try alarm.timeZoneID.map { try Alarm.validTimeZone($0) } ?? zone
         if let days {
             alarm.recurrence = try Recurrence(days: days, date: date) {
@@ -66,8 +69,9 @@ struct AlarmAdd: ParsableCommand {
     func run() throws {
         guard let name = fields.name else { throw CLIError.badInput("An alarm needs a name: add --name, e.g. --name Work.") }
         guard let time = fields.time else { throw CLIError.badInput("An alarm needs a time: add --time HH:MM, e.g. --time 06:45.") }
-        let store = try global.openStoreForWriting()
-        let zone = try global.defaultZone()
+        let context = try global.context()
+        let store = try context.openStoreForWriting()
+        let zone = try context.defaultZone()
         let settings = try store.settings()
         let parsedTime = try LocalTime(parsing: time, field: "Alarm time")
         var alarm = settings.newAlarm(name: name, time: parsedTime, recurrence: .weekly(.all))
@@ -92,9 +96,10 @@ struct AlarmEdit: ParsableCommand {
     @OptionGroup var fields: AlarmFields
 
     func run() throws {
-        let store = try global.openStoreForWriting()
+        let context = try global.context()
+        let store = try context.openStoreForWriting()
         var alarm = try store.alarm(id: id)
-        try fields.apply(to: &alarm, store: store, zone: try global.defaultZone())
+        try fields.apply(to: &alarm, store: store, zone: try context.defaultZone())
         try store.update(alarm)
         if global.json {
             Output.json(AlarmDocument(alarm, stationNames: try AlarmDocument.stationNames(store)))

@@ -15,34 +15,39 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "The TOML config file (default: $AUBADE_CONFIG, else /etc/aubade/aubade.toml if present).")
     var config: String?
 
-    /// Loads the config, printing its warnings (unknown keys) on stderr.
-    func loadConfig() throws -> ConfigLoader.Loaded {
+    /// Loads the config once (printing its warnings) and resolves the database path.
+    func context() throws -> CommandContext {
         let loaded = try ConfigLoader.load(path: config)
         for warning in loaded.warnings { Aubade.printError(warning) }
-        return loaded
+        return CommandContext(loaded: loaded, databasePath: db ?? loaded.configuration.paths.database, json: json)
     }
+}
 
-    var databasePath: String {
-        get throws { try db ?? loadConfig().configuration.paths.database }
-    }
+/// What one command works with: the config read once, the database path, the output format.
+struct CommandContext {
+    let loaded: ConfigLoader.Loaded
+    let databasePath: String
+    let json: Bool
+
+    var configuration: Configuration { loaded.configuration }
 
     /// Opens the store for a command that changes it.
     func openStoreForWriting() throws -> Store {
-        let store = try Store.open(path: try databasePath)
+        let store = try Store.open(path: databasePath)
         if let reason = store.readOnlyReason { throw reason }
         return store
     }
 
     /// Opens the store for a command that only reads; a newer schema is read with a warning.
     func openStoreForReading() throws -> Store {
-        let store = try Store.open(path: try databasePath)
+        let store = try Store.open(path: databasePath)
         if let reason = store.readOnlyReason { Aubade.printError(reason.description) }
         return store
     }
 
     /// The zone for alarms that name none: the config's, else the system's.
     func defaultZone() throws -> TimeZone {
-        let name = try loadConfig().configuration.clock.timeZone
+        let name = configuration.clock.timeZone
         return name.isEmpty ? TimeZone.current : try Alarm.validTimeZone(name)
     }
 }

@@ -15,9 +15,10 @@ struct RunCommand: ParsableCommand {
     var http: String?
 
     func run() throws {
-        let loaded = try global.loadConfig()
+        let context = try global.context()
+        let loaded = context.loaded
         let config = loaded.configuration
-        let store = try global.openStoreForReading()
+        let store = try context.openStoreForReading()
         let alarms = try store.alarms()
         print("Aubade \(Aubade.version)")
         print("config:   \(loaded.path ?? "built-in defaults")")
@@ -28,16 +29,9 @@ struct RunCommand: ParsableCommand {
         print("gpio:     \(chips.isEmpty ? "no GPIO chip on this machine; buttons are off" : chips.joined(separator: ", "))")
         print("web page: http://\(http ?? "\(config.http.bind):\(config.http.port)") (not served yet)")
         print("")
-        try AlarmList.parse(global.forwarded).run()
+        try AlarmList.show(context)
         print("")
         print("Not built yet: the scheduler that rings alarms, the radio player, the buttons and shake input,")
         print("and the web page. Alarms, stations and settings can already be managed with the CLI (aubade --help).")
-    }
-}
-
-extension GlobalOptions {
-    /// These options as arguments, to run another command with them.
-    var forwarded: [String] {
-        (json ? ["--json"] : []) + (db.map { ["--db", $0] } ?? []) + (config.map { ["--config", $0] } ?? [])
     }
 }

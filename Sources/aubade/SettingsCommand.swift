@@ -16,7 +16,7 @@ struct SettingsGet: ParsableCommand {
 
     func run() throws {
         let keys = try key.map { [try SettingKey(parsing: $0)] } ?? SettingKey.allCases
-        let (settings, invalid) = try global.openStoreForReading().settingsWithProblems()
+        let (settings, invalid) = try global.context().openStoreForReading().settingsWithProblems()
         for name in invalid {
             Aubade.printError("Stored setting \(name) was out of range; its default is used.")
         }
@@ -40,7 +40,7 @@ struct SettingsSet: ParsableCommand {
 
     func run() throws {
         let settingKey = try SettingKey(parsing: key)
-        let store = try global.openStoreForWriting()
+        let store = try global.context().openStoreForWriting()
         var settings = try store.settings()
         try settingKey.set(value, in: &settings)
         try store.save(settings)

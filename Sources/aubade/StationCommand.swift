@@ -28,7 +28,7 @@ struct StationList: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let stations = try global.openStoreForReading().stations()
+        let stations = try global.context().openStoreForReading().stations()
         if global.json {
             Output.json(["stations": stations.map(StationDocument.init)])
         } else if stations.isEmpty {
@@ -51,7 +51,7 @@ struct StationAdd: ParsableCommand {
     func run() throws {
         let station = try Station(name: name, url: try StreamURL(parsing: url),
                                   alternateURL: try alternate.map { try StreamURL(parsing: $0) })
-        let saved = try global.openStoreForWriting().insert(station)
+        let saved = try global.context().openStoreForWriting().insert(station)
         if global.json {
             Output.json(StationDocument(saved))
         } else {
@@ -66,7 +66,7 @@ struct StationRemove: ParsableCommand {
     @Argument(help: "The station's id or name.") var station: String
 
     func run() throws {
-        let store = try global.openStoreForWriting()
+        let store = try global.context().openStoreForWriting()
         let found: Station
         if let id = Int64(station) {
             found = try store.station(id: id)

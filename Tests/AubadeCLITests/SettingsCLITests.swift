@@ -1,0 +1,52 @@
+import AubadeTesting
+import Foundation
+import Testing
+
+@Suite("aubade settings, version and run")
+struct SettingsCLITests {
+    @Test func getAndSet() throws {
+        let cli = try CLIHarness()
+        #expect(try cli.run(["settings", "get", "isWifi"]).stdout == "false\n")
+        #expect(try cli.run(["settings", "set", "isWifi", "true"]).stdout == "isWifi = true\n")
+        #expect(try cli.run(["settings", "set", "catchUp", "45m"]).status == 0)
+        let all = try cli.json(try cli.run(["settings", "get", "--json"]).stdout)
+        #expect(all["isWifi"] as? Bool == true && all["catchUp"] as? Int == 2700 && all["fallbackTone"] as? String == "classic")
+        #expect(all.count == 12)
+        let table = try cli.run(["settings", "get"]).stdout
+        #expect(table.contains("catchUp        45m"))
+        // A new alarm takes its defaults from the settings.
+        #expect(try cli.run(["settings", "set", "defaultVolume", "35"]).status == 0)
+        let a = try cli.json(try cli.run(["alarm", "add", "--name", "A", "--time", "06:00", "--json"]).stdout)
+        #expect(a["volume"] as? Int == 35)
+    }
+
+    @Test func versionNamesTheLibraries() throws {
+        let cli = try CLIHarness()
+        let v = try cli.json(try cli.run(["version", "--json"], withDB: false).stdout)
+        #expect(v["schema"] as? String == "1")
+        #expect((v["libgpiod"] as? String)?.hasPrefix("1.") == true)
+        #expect((v["libcurl"] as? String)?.hasPrefix("libcurl/") == true)
+    }
+
+    @Test func configAndDatabaseComeFromTheCommandLine() throws {
+        let cli = try CLIHarness()
+        let config = cli.dir.file("aubade.toml")
+        try "[paths]\ndatabase = \"\(cli.dir.file("from-config.sqlite"))\"\n[audio]\ndevice = \"null\"\n[clock]\ntime_zone = \"Asia/Kathmandu\"\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let r = try cli.run(["alarm", "add", "--name", "A", "--time", "06:00", "--config", config], withDB: false)
+        #expect(r.status == 0)
+        #expect(FileManager.default.fileExists(atPath: cli.dir.file("from-config.sqlite")))
+        let run = try cli.run(["run", "--config", config], withDB: false)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("sound:    null opens"))
+        #expect(run.stdout.contains("1 alarm(s)"))
+        #expect(run.stdout.contains("Not built yet"))
+
+        try "[http]\nport = 0\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let bad = try cli.run(["alarm", "list", "--config", config], withDB: false)
+        #expect(bad.status == 2 && bad.errorSentence == "Config file \(config): http.port at line 2 must be from 1 to 65535, not 0.")
+        try "[htp]\nport = 1\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let typo = try cli.run(["alarm", "list", "--config", config])
+        #expect(typo.status == 0 && typo.stderr == "aubade: Config file \(config): unknown key [htp] at line 1 is ignored.\n")
+    }
+}

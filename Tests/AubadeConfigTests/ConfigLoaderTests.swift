@@ -1,0 +1,123 @@
+import AubadeConfig
+import AubadeTesting
+import Foundation
+import Testing
+
+@Suite("Config file")
+struct ConfigLoaderTests {
+    /// The example file shipped in config/, found from this source file's location.
+    static let examplePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/aubade.toml").path
+
+    @Test func theExampleFileIsAllDefaults() throws {
+        let loaded = try ConfigLoader.load(path: Self.examplePath, environment: [:])
+        #expect(loaded.configuration == Configuration())
+        #expect(loaded.warnings.isEmpty)
+    }
+
+    /// Uncommenting every `# key = value` line of the example must give the defaults again, with no unknown
+    /// key: the documentation and the code agree on every key and every default.
+    @Test func everyDocumentedDefaultMatchesTheCode() throws {
+        let text = try String(contentsOfFile: Self.examplePath, encoding: .utf8)
+        var uncommented = 0
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let t = line.trimmingCharacters(in: .whitespaces)
+            guard t.hasPrefix("# "), let eq = t.firstIndex(of: "="),
+                  t[t.index(t.startIndex, offsetBy: 2)..<eq].trimmingCharacters(in: .whitespaces)
+                      .allSatisfy({ $0.isLetter || $0 == "_" })
+            else { return String(line) }
+            uncommented += 1
+            return String(t.dropFirst(2))
+        }
+        #expect(uncommented >= 20)
+        let loaded = try ConfigLoader.parse(lines.joined(separator: "\n"), name: "example")
+        #expect(loaded.configuration == Configuration())
+        #expect(loaded.warnings.isEmpty)
+    }
+
+    @Test func noFileMeansDefaults() throws {
+        let loaded = try ConfigLoader.load(path: nil, environment: [:])
+        if FileManager.default.fileExists(atPath: ConfigLoader.systemPath) { return }
+        #expect(loaded.path == nil && loaded.configuration == Configuration())
+    }
+
+    @Test func valuesAreRead() throws {
+        let loaded = try ConfigLoader.parse("""
+            [paths]
+            database = "/tmp/a.sqlite"
+            [http]
+            bind = "0.0.0.0"
+            port = 9090
+            [audio]
+            device = "file:'/tmp/out.raw',raw"
+            allow_local_streams = true
+            [clock]
+            time_zone = "Australia/Lord_Howe"
+            [buttons]
+            snooze = "gpiochip1:5"
+            volume_up = "GPIO5"
+            bias = "pull-down"
+            [shake]
+            source = "evdev"
+            threshold = 3
+            sustain_seconds = 2.5
+            """, name: "t.toml")
+        let c = loaded.configuration
+        #expect(c.paths.database == "/tmp/a.sqlite" && c.http.bind == "0.0.0.0" && c.http.port == 9090)
+        #expect(c.audio.device == "file:'/tmp/out.raw',raw" && c.audio.allowLocalStreams)
+        #expect(c.clock.timeZone == "Australia/Lord_Howe")
+        #expect(c.buttons.snooze == "gpiochip1:5" && c.buttons.volumeUp == "GPIO5" && c.buttons.bias == "pull-down")
+        #expect(c.shake.source == "evdev" && c.shake.threshold == 3.0 && c.shake.sustainSeconds == 2.5)
+        #expect(GPIOLineSpec(c.buttons.snooze) == .chipOffset(chip: "gpiochip1", offset: 5))
+        #expect(loaded.warnings.isEmpty)
+    }
+
+    @Test func unknownKeysAreWarningsWithLines() throws {
+        let loaded = try ConfigLoader.parse("""
+            [http]
+            port = 8081
+            prot = 8082
+
+            [sound]
+            device = "x"
+            """, name: "t.toml")
+        #expect(loaded.configuration.http.port == 8081)
+        #expect(loaded.warnings == [
+            "Config file t.toml: unknown key http.prot at line 3 is ignored.",
+            "Config file t.toml: unknown key [sound] at line 5 is ignored.",
+        ])
+    }
+
+    @Test(arguments: [
+        ("[http]\nport = \"eighty\"", "Config file t.toml: http.port at line 2 must be a whole number."),
+        ("[http]\n\nport = 70000", "Config file t.toml: http.port at line 3 must be from 1 to 65535, not 70000."),
+        ("[audio]\ndevice = \"\"", "Config file t.toml: audio.device at line 2 must not be empty."),
+        ("[buttons]\nbias = \"up\"",
+         "Config file t.toml: buttons.bias at line 2 must be one of \"pull-up\", \"pull-down\", \"disable\", \"as-is\", not \"up\"."),
+        ("[buttons]\nstop = \"GPIO 27\"",
+         "Config file t.toml: buttons.stop at line 2 must be a line name like \"GPIO17\", a chip and offset like \"gpiochip0:17\", or \"\"."),
+        ("[clock]\ntime_zone = \"Moon/Base\"",
+         "Config file t.toml: clock.time_zone at line 2 is not a known time zone; use a tz database name such as \"Europe/Berlin\"."),
+        ("http = 5", "Config file t.toml: http must be a table like [http]."),
+        ("[shake]\nsustain_seconds = true", "Config file t.toml: shake.sustain_seconds at line 2 must be a number."),
+    ])
+    func badValuesNameKeyAndLine(text: String, message: String) {
+        let error = #expect(throws: ConfigError.self) { try ConfigLoader.parse(text, name: "t.toml") }
+        #expect(error?.message == message)
+    }
+
+    @Test func syntaxErrorsNameTheLine() {
+        let error = #expect(throws: ConfigError.self) { try ConfigLoader.parse("[http]\nport = 80\nbind = \n", name: "t.toml") }
+        #expect(error?.message.hasPrefix("Config file t.toml is not valid TOML at line 3") == true)
+    }
+
+    @Test func aMissingFileIsOneSentence() throws {
+        let dir = try TemporaryDirectory()
+        let error = #expect(throws: ConfigError.self) { try ConfigLoader.load(path: dir.file("nope.toml")) }
+        #expect(error?.message == "Config file \(dir.file("nope.toml")) cannot be read (no such file).")
+        let fromEnv = #expect(throws: ConfigError.self) {
+            try ConfigLoader.load(path: nil, environment: ["AUBADE_CONFIG": dir.file("env.toml")])
+        }
+        #expect(fromEnv?.message.contains("env.toml") == true)
+    }
+}
