@@ -2,7 +2,7 @@ import AubadeCore
 import Foundation
 import GRDB
 
-/// The second copy of the effective schedule (R27): every alarm and the settings, as JSON beside the database
+/// The second copy of the effective schedule (R27): every alarm, the stations they play and the settings, as JSON beside the database
 /// (`<database>.schedule.json`). Rewritten after each change — to a temp file, fsync'd, renamed over the old
 /// copy, folder fsync'd — under an advisory lock, so two processes changing alarms at once leave the newer
 /// state. When the database is unreadable, the clock runs from this copy and says so.
@@ -20,6 +20,7 @@ public struct ScheduleSnapshot: Sendable {
         public var writtenAt: Date
         public var schemaVersion: Int
         public var alarms: [Alarm]
+        public var stations: [Station]
         public var settings: AppSettings
     }
 
@@ -27,6 +28,7 @@ public struct ScheduleSnapshot: Sendable {
         var writtenAt: Date
         var schemaVersion: Int
         var clocks: [ClockRow]
+        var stations: [StationRow]
         var appSet: AppSetRow?
     }
 
@@ -43,7 +45,8 @@ public struct ScheduleSnapshot: Sendable {
 
         let file = try store.read { db in
             File(writtenAt: store.now(), schemaVersion: Schema.latestVersion,
-                 clocks: try ClockRow.order(sql: "clockId").fetchAll(db), appSet: try AppSetRow.fetchOne(db, key: 1))
+                 clocks: try ClockRow.order(sql: "clockId").fetchAll(db),
+                 stations: try StationRow.order(sql: "stationId").fetchAll(db), appSet: try AppSetRow.fetchOne(db, key: 1))
         }
         let data: Data
         do { data = try Self.encoder.encode(file) } catch { throw failure("cannot encode it: \(error)") }
@@ -89,8 +92,10 @@ public struct ScheduleSnapshot: Sendable {
         }
         var alarms: [Alarm] = []
         for row in file.clocks { alarms.append(try row.alarm()) }
+        var stations: [Station] = []
+        for row in file.stations { stations.append(try row.station()) }
         return Contents(writtenAt: file.writtenAt, schemaVersion: file.schemaVersion, alarms: alarms,
-                        settings: file.appSet?.settings().0 ?? AppSettings())
+                        stations: stations, settings: file.appSet?.settings().0 ?? AppSettings())
     }
 
     private func failure(_ what: String) -> StoreError {

@@ -34,12 +34,13 @@ extension Store {
             }
             try row.insert(db)
         }
+        try snapshot.write(from: self)
         var saved = station
         saved.id = row.stationId
         return saved
     }
 
-    /// Deletes a station and its programmes. Refused while an alarm plays it, naming the alarms.
+    /// Deletes a station and its programmes; rewrites the backup copy. Refused while an alarm plays it, naming the alarms.
     public func deleteStation(id: Int64) throws(StoreError) {
         try write { db in
             guard try StationRow.fetchOne(db, key: id) != nil else { throw StoreError.notFound(what: "station", id: id) }

@@ -12,7 +12,7 @@ import GRDB
 /// - WAL journal, `synchronous=FULL`; a method returns only after its COMMIT returned (R26).
 /// - Every method blocks the calling thread for the length of one short transaction (a busy file is waited
 ///   for up to 10 s); call it from a thread that may block, not from a latency-sensitive audio loop.
-/// - After every change to alarms or settings, the schedule backup copy is rewritten atomically (R27).
+/// - After every change to alarms, stations or settings, the schedule backup copy is rewritten atomically (R27).
 /// - Safe to share between threads and tasks (GRDB serialises access to the connection).
 public final class Store: Sendable {
     public let path: String

@@ -96,8 +96,11 @@ struct StoreFileTests {
     @Test func theScheduleBackupCopyFollowsEveryChange() throws {
         let f = try StoreFixture()
         #expect(try f.store.snapshot.load().alarms.isEmpty)
+        let fip = try f.store.insert(try Station(name: "FIP", url: try StreamURL(parsing: "https://fip.example/live")))
         let a = try f.store.insert(try f.sampleAlarm())
-        var b = try f.store.insert(try f.sampleAlarm("Gym", "05:30"))
+        var gym = try f.sampleAlarm("Gym", "05:30")
+        gym.sound = .station(id: fip.id!)
+        var b = try f.store.insert(gym)
         b.enabled = false
         try f.store.update(b)
         var s = AppSettings()
@@ -106,6 +109,7 @@ struct StoreFileTests {
         let copy = try f.store.snapshot.load()
         #expect(copy.alarms == [a, b])
         #expect(copy.settings == s)
+        #expect(copy.stations == [fip])  // so a station alarm can still play from the copy
         #expect(copy.schemaVersion == Store.schemaVersion)
         try f.store.deleteAlarm(id: a.id!)
         #expect(try f.store.snapshot.load().alarms == [b])
