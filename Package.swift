@@ -62,6 +62,10 @@ let package = Package(
                                                              .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
         .testTarget(name: "AubadeConfigTests", dependencies: ["AubadeConfig", "AubadeTesting"], swiftSettings: strict),
+        .testTarget(name: "AubadeHardwareTests", dependencies: ["AubadeHardware", "AubadeCore", "AubadeTesting"],
+                    swiftSettings: strict),
+        .testTarget(name: "AubadeAudioTests", dependencies: ["AubadeAudio", "AubadeCore", "AubadeTesting"],
+                    swiftSettings: strict),
         .testTarget(name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHardware"],
                     swiftSettings: strict),
         // Runs the built `aubade` binary as a user would.
