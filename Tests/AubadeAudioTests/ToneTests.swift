@@ -1,0 +1,93 @@
+import AubadeAudio
+import AubadeCore
+import Foundation
+import Testing
+
+/// Signal measures used by the audio tests.
+enum Signal {
+    static func rmsDBFS(_ samples: ArraySlice<Int16>) -> Double {
+        guard !samples.isEmpty else { return -200 }
+        let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+        return 20 * log10(max(sqrt(sum / Double(samples.count)) / 32768, 1e-10))
+    }
+
+    /// Relative power at `frequency` (Goertzel) in a mono signal.
+    static func power(at frequency: Double, _ mono: [Double], rate: Double = 44_100) -> Double {
+        let k = 2 * cos(2 * .pi * frequency / rate)
+        var s1 = 0.0, s2 = 0.0
+        for x in mono {
+            let s = x + k * s1 - s2
+            s2 = s1
+            s1 = s
+        }
+        return (s1 * s1 + s2 * s2 - k * s1 * s2) / Double(mono.count * mono.count)
+    }
+
+    static func left(_ stereo: [Int16]) -> [Double] {
+        stride(from: 0, to: stereo.count, by: 2).map { Double(stereo[$0]) / 32768 }
+    }
+}
+
+@Suite("Built-in tone")
+struct ToneTests {
+    @Test(arguments: ToneName.allCases)
+    func everyToneIsLoudWithoutClicks(tone: ToneName) {
+        var g = ToneGenerator(tone: tone, peak: 0.7)
+        let pcm = g.render(frames: 44_100 * 4)
+        // Audible (R16's measure: RMS above −40 dBFS) in every 2-second window.
+        #expect(Signal.rmsDBFS(pcm[0..<(2 * 88_200)]) > -25)
+        #expect(Signal.rmsDBFS(pcm[(2 * 88_200)...]) > -25)
+        #expect(pcm.max()! <= Int16(0.71 * 32767))
+        // No clicks: adjacent samples never jump by more than a 1.2 kHz sine at full scale allows.
+        let left = Signal.left(pcm)
+        let maxStep = zip(left, left.dropFirst()).map { abs($1 - $0) }.max()!
+        #expect(maxStep < 0.7 * 2 * .pi * 1800 / 44_100 * 1.05, "\(tone): step \(maxStep)")
+        // Both channels carry the same sound.
+        #expect(stride(from: 0, to: pcm.count, by: 2).allSatisfy { pcm[$0] == pcm[$0 + 1] })
+    }
+
+    @Test func classicBeepsAt880Hz() {
+        var g = ToneGenerator(tone: .classic)
+        let mono = Signal.left(g.render(frames: 4410))  // the first 100 ms beep
+        let at880 = Signal.power(at: 880, mono), at600 = Signal.power(at: 600, mono), at1000 = Signal.power(at: 1000, mono)
+        #expect(at880 > 50 * at600 && at880 > 50 * at1000)
+    }
+
+    @Test func renderingIsContinuousAcrossCalls() {
+        var whole = ToneGenerator(tone: .rising)
+        var pieces = ToneGenerator(tone: .rising)
+        let a = whole.render(frames: 3000)
+        let b = pieces.render(frames: 1234) + pieces.render(frames: 1766)
+        #expect(a == b)
+    }
+}
+
+@Suite("Software volume")
+struct VolumeTests {
+    @Test func curve() {
+        #expect(VolumeCurve.gain(100) == 1)
+        #expect(abs(VolumeCurve.decibels(60) - -16) < 1e-9)
+        #expect(VolumeCurve.gain(0) == 0)
+        #expect(VolumeCurve.gain(10) > 0.01)  // the quietest alarm volume is still audible
+        #expect((1...100).allSatisfy { VolumeCurve.gain($0) > VolumeCurve.gain($0 - 1) })
+    }
+
+    @Test func rampIsSmoothAndEndsAtTheTarget() {
+        var ramp = GainRamp(volume: 20)
+        ramp.ramp(to: 100, over: 44_100)
+        var samples = [Int16](repeating: 10_000, count: 2 * 44_100)
+        samples.withUnsafeMutableBufferPointer { ramp.apply(to: $0, channels: 2) }
+        let left = stride(from: 0, to: samples.count, by: 2).map { Int(samples[$0]) }
+        #expect(abs(left.first! - 251) <= 3)  // volume 20 = −32 dB: 10 000 × 0.0251
+        #expect(left.last! == 10_000)
+        #expect(zip(left, left.dropFirst()).allSatisfy { $1 >= $0 && $1 - $0 <= 3 })  // monotone, tiny steps
+        #expect(!ramp.isRamping)
+    }
+
+    @Test func zeroMutes() {
+        var ramp = GainRamp(volume: 0)
+        var s: [Int16] = [1000, -1000]
+        s.withUnsafeMutableBufferPointer { ramp.apply(to: $0, channels: 2) }
+        #expect(s == [0, 0])
+    }
+}
