@@ -1,0 +1,98 @@
+import CMPG123
+import Foundation
+
+/// libmpg123 in feed mode: bytes in as they arrive, 16-bit PCM out.
+///
+/// Contract: not thread-safe and not Sendable — create and use it on the audio thread. `decode` never spins
+/// on garbage: mpg123 resynchronises by itself, and `consecutiveErrorLimit` errors in a row (R22: ten) end the
+/// stream with an `AudioError`. Format changes (a new sample rate mid-stream) are reported to the caller.
+public final class MP3Decoder {
+    public static let consecutiveErrorLimit = 10
+
+    public enum Output {
+        /// PCM bytes were produced (interleaved S16, native endian).
+        case pcm(UnsafeRawBufferPointer)
+        /// The stream (re)started with this format; configure the sink before the next PCM.
+        case format(rate: Int, channels: Int)
+    }
+
+    private let handle: OpaquePointer
+    private var outBuffer = [UInt8](repeating: 0, count: 32 * 1024)
+    private var errorsInARow = 0
+    public private(set) var rate = 0
+    public private(set) var channels = 0
+
+    private static let initialised: Int32 = mpg123_init()
+
+    public init() throws(AudioError) {
+        guard MP3Decoder.initialised == Int32(MPG123_OK.rawValue) else {
+            throw AudioError("mpg123_init failed: \(String(cString: mpg123_plain_strerror(MP3Decoder.initialised))).")
+        }
+        var error: Int32 = 0
+        guard let h = mpg123_new(nil, &error) else {
+            throw AudioError("mpg123_new failed: \(String(cString: mpg123_plain_strerror(error))).")
+        }
+        handle = h
+        mpg123_param2(h, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue), 0)
+        mpg123_param2(h, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0)  // search as far as needed for sync
+        mpg123_format_none(h)
+        for rate in [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] {
+            mpg123_format(h, rate, Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue), Int32(MPG123_ENC_SIGNED_16.rawValue))
+        }
+        let rc = mpg123_open_feed(h)
+        guard rc == Int32(MPG123_OK.rawValue) else {
+            mpg123_delete(h)
+            throw AudioError("mpg123_open_feed failed: \(String(cString: mpg123_plain_strerror(rc))).")
+        }
+    }
+
+    deinit {
+        mpg123_delete(handle)
+    }
+
+    /// Feeds `bytes` and hands every decoded piece to `output`, in order.
+    public func decode(_ bytes: UnsafeRawBufferPointer, output: (Output) throws(AudioError) -> Void) throws(AudioError) {
+        if let base = bytes.baseAddress, !bytes.isEmpty {
+            let rc = mpg123_feed(handle, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+            guard rc == Int32(MPG123_OK.rawValue) else { throw failure("mpg123_feed", rc) }
+        }
+        while true {
+            var done = 0
+            let rc = outBuffer.withUnsafeMutableBytes { out in
+                mpg123_read(handle, out.baseAddress, out.count, &done)
+            }
+            if done > 0 {
+                errorsInARow = 0
+                var failed: AudioError?
+                outBuffer.withUnsafeBytes { out in
+                    do throws(AudioError) {
+                        try output(.pcm(UnsafeRawBufferPointer(rebasing: out[0..<done])))
+                    } catch { failed = error }
+                }
+                if let failed { throw failed }
+            }
+            switch rc {
+            case Int32(MPG123_OK.rawValue):
+                continue
+            case Int32(MPG123_NEW_FORMAT.rawValue):
+                var r = 0, ch: Int32 = 0, enc: Int32 = 0
+                mpg123_getformat(handle, &r, &ch, &enc)
+                rate = r
+                channels = Int(ch)
+                try output(.format(rate: r, channels: Int(ch)))
+            case Int32(MPG123_NEED_MORE.rawValue), Int32(MPG123_DONE.rawValue):
+                return
+            default:
+                errorsInARow += 1
+                if errorsInARow >= MP3Decoder.consecutiveErrorLimit {
+                    throw AudioError("The stream is not decodable MP3 (\(errorsInARow) decoding errors in a row; mpg123: \(String(cString: mpg123_strerror(handle)))).")
+                }
+                return
+            }
+        }
+    }
+
+    private func failure(_ call: String, _ rc: Int32) -> AudioError {
+        AudioError("\(call) failed: \(String(cString: mpg123_plain_strerror(rc))).")
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Synchronization
+
+/// A running playback on its own thread. `stop()` may be called from anywhere; `events` ends after
+/// `.stopped`. Dropping the handle does not stop the playback.
+public final class Playback: Sendable {
+    public let events: AsyncStream<PlayerEvent>
+    let continuation: AsyncStream<PlayerEvent>.Continuation
+    private let stopRequested = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init() {
+        (events, continuation) = AsyncStream.makeStream(of: PlayerEvent.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Asks the playback to stop; it stops within about 100 ms.
+    public func stop() {
+        stopRequested.store(true, ordering: .relaxed)
+    }
+
+    public var isStopRequested: Bool { stopRequested.load(ordering: .relaxed) }
+
+    func emit(_ event: PlayerEvent) {
+        continuation.yield(event)
+    }
+
+    /// Runs `body` on a new thread; `body` returns the stop reason. Always ends with `.stopped`.
+    static func start(name: String, _ body: @escaping @Sendable (Playback) -> StopReason) -> Playback {
+        let playback = Playback()
+        let thread = Thread {
+            let reason = body(playback)
+            playback.emit(.stopped(reason: reason))
+            playback.continuation.finish()
+            playback.finished.signal()
+        }
+        thread.name = name
+        thread.stackSize = 1 << 20
+        thread.start()
+        return playback
+    }
+
+    /// Blocks the calling thread until the playback has ended (for tests and the CLI's exit path).
+    public func waitUntilFinished() {
+        finished.wait()
+        finished.signal()
+    }
+}
+
+/// Where and how to play: the ALSA device names and whether to pace unpaced plugins to real time.
+public struct SinkOptions: Sendable {
+    public var device: String
+    public var alternate: String?
+    public var paced: Bool
+
+    public init(device: String, alternate: String? = nil, paced: Bool = true) {
+        self.device = device
+        self.alternate = alternate
+        self.paced = paced
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Test audio made at test time with sox and lame (both from Debian; `make test` installs them).
+public enum TestMedia {
+    /// A CBR MP3 of a sine at `frequency` Hz, `seconds` long, 44.1 kHz stereo, written into `dir`.
+    public static func sineMP3(frequency: Int, seconds: Int, bitrate: Int = 128, rate: Int = 44_100,
+                               in dir: TemporaryDirectory) throws -> String {
+        let wav = dir.file("sine-\(frequency)-\(seconds)-\(rate).wav")
+        let mp3 = dir.file("sine-\(frequency)-\(seconds)-\(rate)-\(bitrate).mp3")
+        try check(ProcessRunner.run(try tool("sox"), ["-n", "-r", "\(rate)", "-c", "2", "-b", "16", wav,
+                                                      "synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5"]))
+        try check(ProcessRunner.run(try tool("lame"), ["--quiet", "--cbr", "-b", "\(bitrate)", wav, mp3]))
+        return mp3
+    }
+
+    /// The full path of an installed tool, or an error that says how to get it.
+    public static func tool(_ name: String) throws -> String {
+        for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
+            return "\(dir)/\(name)"
+        }
+        throw MediaError("\(name) is not installed; run 'make test' (it installs the test tools).")
+    }
+
+    private static func check(_ r: ProcessResult) throws {
+        guard r.status == 0 else { throw MediaError("a media tool failed: \(r.stderr)") }
+    }
+}
+
+public struct MediaError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ d: String) { description = d }
+}

@@ -1,0 +1,111 @@
+@testable import AubadeAudio
+import AubadeCore
+import AubadeTesting
+import Foundation
+import Testing
+
+/// Real alsa-lib (its `file` and `null` plugins stand in for a sound card) and real libmpg123.
+@Suite("ALSA sink, tone player, MP3 decoder")
+struct SinkAndDecoderTests {
+    static func samples(_ path: String) throws -> [Int16] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    @Test func theTonePlaysThroughALSAAtItsLevelAndPitch() async throws {
+        let dir = try TemporaryDirectory("tone")
+        let out = dir.file("out.raw")
+        let playback = TonePlayer.start(.classic, volume: 100, duration: .seconds(2),
+                                        sink: SinkOptions(device: "file:'\(out)',raw", paced: false))
+        var events: [PlayerEvent] = []
+        for await e in playback.events { events.append(e) }
+        #expect(events.count == 2)
+        guard case .playing = events.first, events.last == .stopped(reason: .finished) else {
+            Issue.record("events: \(events)")
+            return
+        }
+        let pcm = try Self.samples(out)
+        #expect(pcm.count == 2 * 44_100 * 2)
+        #expect(Signal.rmsDBFS(pcm[...]) > -20)
+        let firstBeep = Signal.left(Array(pcm[0..<8820]))
+        #expect(Signal.power(at: 880, firstBeep) > 50 * Signal.power(at: 700, firstBeep))
+    }
+
+    @Test func stopEndsTheToneQuickly() async throws {
+        let playback = TonePlayer.start(.chime, volume: 50, duration: nil, sink: SinkOptions(device: "null", paced: true))
+        var iterator = playback.events.makeAsyncIterator()
+        guard case .playing = await iterator.next() else { Issue.record("no playing event"); return }
+        let asked = ContinuousClock.now
+        playback.stop()
+        #expect(await iterator.next() == .stopped(reason: .requested))
+        #expect(ContinuousClock.now - asked < .milliseconds(500))
+    }
+
+    @Test func aMissingDeviceIsRetriedThenTheAlternateIsUsed() throws {
+        let began = ContinuousClock.now
+        let sink = try AlsaSink(device: "hw:CARD=NoSuchCard", alternate: "null", retryFor: .milliseconds(600))
+        #expect(sink.device == "null")
+        #expect(ContinuousClock.now - began >= .milliseconds(600))  // R19: retried before giving up on it
+        let error = #expect(throws: AudioError.self) {
+            try AlsaSink(device: "hw:CARD=NoSuchCard", alternate: "hw:CARD=NoneEither", retryFor: .zero)
+        }
+        #expect(error?.description.hasPrefix("The sound device hw:CARD=NoSuchCard cannot be opened (snd_pcm_open: ") == true)
+        #expect(error?.description.hasSuffix(", nor the alternate hw:CARD=NoneEither.") == true)
+    }
+
+    @Test func mp3DecodesToTheSameSineWhateverTheChunking() throws {
+        let dir = try TemporaryDirectory("mp3")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try TestMedia.sineMP3(frequency: 440, seconds: 3, in: dir))))
+        for chunk in [417, 4096, bytes.count] {
+            let decoder = try MP3Decoder()
+            var pcm: [Int16] = []
+            var formats: [String] = []
+            var i = 0
+            while i < bytes.count {
+                try bytes[i..<min(i + chunk, bytes.count)].withUnsafeBytes { raw in
+                    try decoder.decode(raw) { out throws(AudioError) in
+                        switch out {
+                        case .format(let rate, let ch): formats.append("\(rate)/\(ch)")
+                        case .pcm(let data): pcm += data.bindMemory(to: Int16.self)
+                        }
+                    }
+                }
+                i += chunk
+            }
+            #expect(formats == ["44100/2"])
+            #expect(abs(pcm.count - 3 * 44_100 * 2) < 2 * 1152 * 2)
+            let mono = Signal.left(Array(pcm[44_100..<(44_100 + 8820)]))
+            #expect(Signal.power(at: 440, mono) > 100 * Signal.power(at: 660, mono))
+        }
+    }
+
+    @Test func junkBeforeTheAudioIsSkipped() throws {
+        let dir = try TemporaryDirectory("mp3")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try TestMedia.sineMP3(frequency: 440, seconds: 2, in: dir))))
+        bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 13) } + bytes
+        let decoder = try MP3Decoder()
+        var produced = 0
+        try bytes.withUnsafeBytes { raw in
+            try decoder.decode(raw) { out throws(AudioError) in if case .pcm(let d) = out { produced += d.count } }
+        }
+        #expect(produced > 2 * 44_100 * 2 * 2 * 9 / 10)
+    }
+
+    @Test func garbageEndsWithAnErrorOrSilenceNeverASpin() throws {
+        let decoder = try MP3Decoder()
+        var produced = 0
+        var generator = SystemRandomNumberGenerator()
+        let began = ContinuousClock.now
+        var failure: AudioError?
+        for _ in 0..<200 where failure == nil {
+            let garbage = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            do {
+                try garbage.withUnsafeBytes { raw in
+                    try decoder.decode(raw) { out throws(AudioError) in if case .pcm(let d) = out { produced += d.count } }
+                }
+            } catch let error as AudioError { failure = error }
+        }
+        #expect(ContinuousClock.now - began < .seconds(5))
+        #expect(failure != nil || produced < 44_100 * 4)  // random bytes may hold a few accidental frames
+    }
+}
