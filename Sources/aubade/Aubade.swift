@@ -13,13 +13,17 @@ struct Aubade: ParsableCommand {
         commandName: "aubade",
         abstract: "A bedside radio alarm clock that never fails to wake you.",
         version: version,
-        subcommands: [RunCommand.self, AlarmCommand.self, StationCommand.self, SettingsCommand.self,
+        subcommands: [RunCommand.self, PlayCommand.self, AlarmCommand.self, StationCommand.self, SettingsCommand.self,
                       VersionCommand.self])
 
-    static func main(arguments: [String]) {
+    static func main(arguments: [String]) async {
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch {
             Foundation.exit(report(error))
         }

@@ -54,7 +54,7 @@ struct SettingsSet: ParsableCommand {
 
 /// A JSON bool, number or string.
 enum JSONScalar: Encodable {
-    case bool(Bool), int(Int), string(String)
+    case bool(Bool), int(Int), double(Double), string(String)
 
     init(_ value: any Sendable) {
         switch value {
@@ -69,6 +69,7 @@ enum JSONScalar: Encodable {
         switch self {
         case .bool(let b): try c.encode(b)
         case .int(let i): try c.encode(i)
+        case .double(let d): try c.encode(d)
         case .string(let s): try c.encode(s)
         }
     }

@@ -1,2 +1,2 @@
 // The `aubade` executable: the CLI, and `aubade run`, the daemon.
-Aubade.main(arguments: Array(CommandLine.arguments.dropFirst()))
+await Aubade.main(arguments: Array(CommandLine.arguments.dropFirst()))
