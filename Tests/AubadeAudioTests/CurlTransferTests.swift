@@ -1,0 +1,157 @@
+@testable import AubadeAudio
+import AubadeCore
+import AubadeTesting
+import Foundation
+import Testing
+
+/// libcurl against a real (misbehaving) server on 127.0.0.1.
+@Suite("Stream transfer (libcurl) against the fault server", .serialized)
+struct CurlTransferTests {
+    static let serverScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/fault_server.py").path
+
+    final class Fixture: Sendable {
+        let dir: TemporaryDirectory
+        let server: BackgroundProcess
+        let mp3: [UInt8]
+        var base: String { "http://127.0.0.1:\(server.firstLine)" }
+
+        init() throws {
+            dir = try TemporaryDirectory("faults")
+            let path = try TestMedia.sineMP3(frequency: 440, seconds: 2, in: dir)
+            mp3 = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            server = try BackgroundProcess("/usr/bin/python3", [CurlTransferTests.serverScript, path])
+        }
+    }
+
+    struct Outcome {
+        var end: CurlTransfer.End
+        var head: CurlTransfer.Head?
+        var body: [UInt8]
+    }
+
+    static func fetch(_ url: String, allowLoopback: Bool = true, stall: Duration = .seconds(10),
+                      stopAfter: Int? = nil) throws -> Outcome {
+        var options = CurlTransfer.Options()
+        options.policy = AddressPolicy(allowLoopback: allowLoopback)
+        options.stallTimeout = stall
+        let transfer = CurlTransfer(url: try StreamURL(parsing: url), options: options)
+        var head: CurlTransfer.Head?
+        var body: [UInt8] = []
+        let end = transfer.run(shouldStop: { false }, onHead: { head = $0; return true }, onBody: { bytes in
+            body += bytes
+            return stopAfter.map { body.count < $0 } ?? true
+        })
+        return Outcome(end: end, head: head, body: body)
+    }
+
+    @Test func anMP3StreamArrivesByteForByte() throws {
+        let f = try Fixture()
+        let r = try Self.fetch(f.base + "/mp3")
+        #expect(r.end == .finished)
+        #expect(r.head?.status == 200 && r.head?.contentType == "audio/mpeg")
+        #expect(r.body == f.mp3)
+    }
+
+    @Test func shoutcastICY200IsAccepted() throws {
+        let f = try Fixture()
+        let r = try Self.fetch(f.base + "/shoutcast")
+        #expect(r.end == .finished && r.body == f.mp3 && r.head?.contentType == "audio/mpeg")
+    }
+
+    @Test func icyMetaintIsReported() throws {
+        let f = try Fixture()
+        let r = try Self.fetch(f.base + "/mp3-icy?metaint=8192")
+        #expect(r.head?.metaint == 8192)
+        var demux = ICYDemuxer(interval: r.head?.metaint)
+        var audio: [UInt8] = []
+        let titles = demux.push(r.body) { audio += $0 }.compactMap { ICYMetadata.streamTitle(in: $0) }
+        #expect(audio == f.mp3)
+        #expect(!titles.isEmpty && titles.allSatisfy { $0 == "Test Title" })
+    }
+
+    @Test func notFoundIsAnErrorWithTheStatus() throws {
+        let f = try Fixture()
+        let r = try Self.fetch(f.base + "/404")
+        #expect(r.end == .failed("The station answered HTTP 404 (\(f.base)/404)."))
+        #expect(r.body.isEmpty)
+    }
+
+    @Test func aRefusedConnectionIsOneSentence() throws {
+        let r = try Self.fetch("http://127.0.0.1:9/")
+        #expect(r.end == .failed("The station refused the connection (http://127.0.0.1:9/)."))
+    }
+
+    @Test func loopbackIsRefusedUnlessAllowed() throws {
+        let f = try Fixture()
+        let r = try Self.fetch(f.base + "/mp3", allowLoopback: false)
+        #expect(r.end == .failed("The stream address resolves to a loopback address, which is refused (\(f.base)/mp3)."))
+        #expect(r.head == nil && r.body.isEmpty)
+    }
+
+    @Test func redirectsAreFollowedUpToFive() throws {
+        let f = try Fixture()
+        let five = try Self.fetch(f.base + "/redirect/5")
+        #expect(five.end == .finished && five.body == f.mp3 && five.head?.url == f.base + "/redirect/0")
+        let six = try Self.fetch(f.base + "/redirect/6")
+        #expect(six.end == .failed("The station redirected more than 5 times (\(f.base)/redirect/6)."))
+    }
+
+    @Test func redirectsToOtherSchemesOrLinkLocalAreRefused() throws {
+        let f = try Fixture()
+        let file = try Self.fetch(f.base + "/to-file")
+        #expect(file.end == .failed("The station redirected to an address that is not http or https (\(f.base)/to-file)."))
+        let link = try Self.fetch(f.base + "/to-linklocal")
+        #expect(link.end == .failed("The stream address resolves to a link-local address, which is refused (\(f.base)/to-linklocal)."))
+    }
+
+    @Test func aStallIsDetected() throws {
+        let f = try Fixture()
+        let began = ContinuousClock.now
+        let r = try Self.fetch(f.base + "/stall?after=4096", stall: .seconds(2))
+        let took = ContinuousClock.now - began
+        #expect(r.end == .stalled)
+        #expect(r.body.count == 4096)
+        #expect(took >= .seconds(2) && took < .seconds(5))
+    }
+
+    @Test func theConsumerCanEndTheTransfer() throws {
+        let f = try Fixture()
+        let r = try Self.fetch(f.base + "/fast", stopAfter: 100_000)
+        #expect(r.end == .stopped)
+        #expect(r.body.count >= 100_000 && r.body.count < 400_000)
+    }
+
+    struct V4Case: Sendable, CustomTestStringConvertible {
+        let address: [UInt8]
+        let loopback: Bool
+        let refusal: String?
+        var testDescription: String { address.map(String.init).joined(separator: ".") }
+    }
+
+    static let v4Cases: [V4Case] = [
+        V4Case(address: [127, 0, 0, 1], loopback: false, refusal: "a loopback address"),
+        V4Case(address: [127, 0, 0, 1], loopback: true, refusal: nil),
+        V4Case(address: [169, 254, 10, 1], loopback: true, refusal: "a link-local address"),
+        V4Case(address: [239, 1, 2, 3], loopback: true, refusal: "a multicast address"),
+        V4Case(address: [192, 168, 1, 20], loopback: false, refusal: nil),
+        V4Case(address: [10, 0, 0, 5], loopback: false, refusal: nil),
+        V4Case(address: [0, 0, 0, 0], loopback: true, refusal: "an unspecified address"),
+        V4Case(address: [93, 184, 216, 34], loopback: false, refusal: nil),
+    ]
+
+    @Test(arguments: v4Cases)
+    func ipv4Policy(c: V4Case) {
+        let a = c.address
+        #expect(AddressPolicy(allowLoopback: c.loopback).refusal(ipv4: (a[0], a[1], a[2], a[3])) == c.refusal)
+    }
+
+    @Test func ipv6Policy() {
+        let p = AddressPolicy(allowLoopback: false)
+        #expect(p.refusal(ipv6: Array(repeating: 0, count: 15) + [1]) == "a loopback address")
+        #expect(p.refusal(ipv6: [0xFE, 0x80] + Array(repeating: 0, count: 13) + [1]) == "a link-local address")
+        #expect(p.refusal(ipv6: [0xFF, 0x02] + Array(repeating: 0, count: 13) + [1]) == "a multicast address")
+        #expect(p.refusal(ipv6: Array(repeating: 0, count: 10) + [0xFF, 0xFF, 169, 254, 1, 1]) == "a link-local address")
+        #expect(p.refusal(ipv6: [0x20, 0x01, 0x0d, 0xb8] + Array(repeating: 0, count: 11) + [1]) == nil)
+    }
+}
