@@ -5,47 +5,66 @@ import AubadeCore
 import AubadeStore
 import Foundation
 
-/// `aubade play`: listen now. Today it plays the built-in tones; stations and URLs follow with the stream
-/// source (issue 4).
+/// `aubade play`: listen now to a station, a stream URL or a built-in tone, printing titles as they change.
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "play", abstract: "Play a sound now: tone, tone:chime, tone:rising (stations and URLs: coming).")
+        commandName: "play", abstract: "Listen now: a saved station, an http(s) stream URL, or tone / tone:chime / tone:rising.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "What to play: tone, tone:classic, tone:chime or tone:rising.") var source: String
+    @Argument(help: "A station name, an http(s) URL, or tone, tone:classic, tone:chime, tone:rising.") var source: String
     @Option(name: .customLong("for"), help: "How long, e.g. 30s (default: until Ctrl-C).") var duration: String?
-    @Option(help: "Volume, 1-100 (default: the toneVolume setting for tones).") var volume: Int?
+    @Option(help: "Volume, 1-100 (default: the defaultVolume setting; toneVolume for tones).") var volume: Int?
     @Flag(name: .customLong("allow-local"), help: "Allow stream addresses on this machine.") var allowLocal = false
 
     func run() async throws {
         let context = try global.context()
-        let tone = try Self.tone(source)
         let seconds = try duration.map { try DurationText.seconds(parsing: $0, field: "Duration", in: 1...(24 * 3600)) }
         if let volume, !(1...100).contains(volume) {
             throw CLIError.badInput("Volume \(volume) is out of range; use 1 to 100.")
         }
-        let level = try volume ?? context.openStoreForReading().settings().toneVolume
+        let store = try context.openStoreForReading()
+        let settings = try store.settings()
         let audio = context.configuration.audio
-        let playback = TonePlayer.start(tone, volume: level, duration: seconds.map { .seconds($0) },
-                                        sink: SinkOptions(device: audio.device, alternate: audio.alternateDevice))
+        let sink = SinkOptions(device: audio.device, alternate: audio.alternateDevice)
+        let length = seconds.map { Duration.seconds($0) }
+        let playback: Playback
+        let label: String
+        if source.lowercased().hasPrefix("tone") {
+            let tone = try Self.tone(source)
+            label = "tone:\(tone.rawValue)"
+            playback = TonePlayer.start(tone, volume: volume ?? settings.toneVolume, duration: length, sink: sink)
+        } else {
+            let url = try Self.streamURL(source, store: store)
+            label = url.text
+            var options = StreamPlayer.Options(volume: volume ?? settings.defaultVolume, duration: length,
+                                               allowLoopback: allowLocal || audio.allowLocalStreams)
+            options.stallTimeout = .seconds(10)
+            playback = StreamPlayer.start(url, options: options, sink: sink)
+        }
         let interrupt = StopOnSignals(playback)
         defer { interrupt.cancel() }
         let printer = EventPrinter(json: context.json)
         var failed = false
         for await event in playback.events {
-            printer.print(event, source: "tone:\(tone.rawValue)")
+            printer.print(event, source: label)
             if case .stopped(.failed) = event { failed = true }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// A URL as given, or a saved station's address.
+    static func streamURL(_ text: String, store: Store) throws -> StreamURL {
+        switch try SoundSource(userText: text, stationNamed: store.station(named:)) {
+        case .stream(let url): return url
+        case .station(let id): return try store.station(id: id).url
+        case .tone: throw CLIError.badInput("Use 'tone' on its own to play the built-in tone.")
+        }
     }
 
     static func tone(_ text: String) throws -> ToneName {
         let t = text.lowercased()
         if t == "tone" { return .classic }
         if t.hasPrefix("tone:"), let tone = ToneName(rawValue: String(t.dropFirst(5))) { return tone }
-        if t.hasPrefix("tone:") {
-            throw CLIError.badInput("Unknown tone '\(text.dropFirst(5))'; use classic, chime or rising.")
-        }
-        throw CLIError.failed("Playing stations and URLs is not built yet; 'aubade play tone' plays the built-in tone.")
+        throw CLIError.badInput("Unknown tone '\(text.dropFirst(5))'; use tone, tone:classic, tone:chime or tone:rising.")
     }
 }
 
