@@ -6,7 +6,7 @@
 set -euo pipefail
 
 build_pkgs=(pkg-config libgpiod-dev libasound2-dev libmpg123-dev libcurl4-openssl-dev libsqlite3-dev)
-test_pkgs=(sqlite3 gpiod alsa-utils sox lame mpg123 python3)
+test_pkgs=(sqlite3 gpiod alsa-utils sox lame mpg123 python3 curl icecast2 ezstream)
 
 case "${1:-build}" in
   build) wanted=("${build_pkgs[@]}") ;;
