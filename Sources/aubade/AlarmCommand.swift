@@ -6,7 +6,7 @@ import Foundation
 struct AlarmCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alarm", abstract: "List, add, change and remove alarms.",
-        subcommands: [AlarmList.self, AlarmAdd.self, AlarmEdit.self, AlarmRemove.self, AlarmEnable.self,
+        subcommands: [AlarmList.self, AlarmNext.self, AlarmAdd.self, AlarmEdit.self, AlarmRemove.self, AlarmEnable.self,
                       AlarmDisable.self])
 }
 

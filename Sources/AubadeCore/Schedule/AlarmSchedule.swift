@@ -1,0 +1,102 @@
+import Foundation
+
+/// The recurrence arithmetic of alarms (R1–R4): from a local rule to the instants it fires at.
+///
+/// Every answer is computed per local date — walk the candidate dates, resolve HH:MM on each with
+/// `ZoneCalendar` — so DST gaps ring once at the same minutes after the gap, overlaps ring once at the first
+/// occurrence, and a zone's change of offset or a skipped date never shifts an alarm to another day's rule.
+/// No function here reads the clock; "now" is always an argument. `enabled` is ignored except by `upcoming`.
+public enum AlarmSchedule {
+    /// How far a search walks, in local dates, before giving up (a weekly rule fires within 8 dates).
+    static let searchDays = 16
+
+    /// The zone an alarm's rule is read in: its own, else `defaultZone` (also when its id is unknown).
+    public static func zone(of alarm: Alarm, defaultZone: TimeZone) -> TimeZone {
+        alarm.timeZoneID.flatMap { TimeZone(identifier: $0) } ?? defaultZone
+    }
+
+    /// Whether the rule names `date` at all (its weekday is one of the days, or it is the one-shot date).
+    public static func fires(_ recurrence: Recurrence, on date: LocalDate) -> Bool {
+        switch recurrence {
+        case .weekly(let days): days.contains(date.weekday)
+        case .once(let day): day == date
+        }
+    }
+
+    /// The occurrence of `alarm` on local `date`, or nil when the rule does not name that date.
+    public static func occurrence(of alarm: Alarm, on date: LocalDate, defaultZone: TimeZone) -> Occurrence? {
+        guard fires(alarm.recurrence, on: date) else { return nil }
+        let calendar = ZoneCalendar(zone(of: alarm, defaultZone: defaultZone))
+        return Occurrence(date: date, instant: calendar.instant(of: date, at: alarm.time))
+    }
+
+    /// The first occurrence strictly after `instant`. With `honouringSkip`, the occurrence on the alarm's
+    /// `skipDate` is passed over. Nil when the rule has no later occurrence (a past one-shot date).
+    public static func next(of alarm: Alarm, after instant: Date, defaultZone: TimeZone,
+                            honouringSkip: Bool = false) -> Occurrence? {
+        if case .once(let date) = alarm.recurrence {
+            guard !(honouringSkip && date == alarm.skipDate),
+                  let o = occurrence(of: alarm, on: date, defaultZone: defaultZone), o.instant > instant else { return nil }
+            return o
+        }
+        let calendar = ZoneCalendar(zone(of: alarm, defaultZone: defaultZone))
+        let first = calendar.localDayNumber(of: instant) - 1
+        var best: Occurrence?
+        for day in first...(first + searchDays) {
+            if let found = best, day > found.date.dayNumber + 2 { break }
+            guard let date = LocalDate(dayNumber: day), fires(alarm.recurrence, on: date),
+                  !(honouringSkip && date == alarm.skipDate) else { continue }
+            let o = Occurrence(date: date, instant: calendar.instant(of: date, at: alarm.time))
+            if o.instant > instant, best.map({ o < $0 }) ?? true { best = o }
+        }
+        return best
+    }
+
+    /// The latest occurrence at or before `instant`; nil when there is none (a weekly rule always has one
+    /// within the last 8 dates, a one-shot rule only if its date is past).
+    public static func previous(of alarm: Alarm, atOrBefore instant: Date, defaultZone: TimeZone) -> Occurrence? {
+        if case .once(let date) = alarm.recurrence {
+            guard let o = occurrence(of: alarm, on: date, defaultZone: defaultZone), o.instant <= instant else { return nil }
+            return o
+        }
+        let calendar = ZoneCalendar(zone(of: alarm, defaultZone: defaultZone))
+        let last = calendar.localDayNumber(of: instant) + 1
+        var best: Occurrence?
+        for day in stride(from: last, through: last - searchDays, by: -1) {
+            if let found = best, day < found.date.dayNumber - 2 { break }
+            guard let date = LocalDate(dayNumber: day), fires(alarm.recurrence, on: date) else { continue }
+            let o = Occurrence(date: date, instant: calendar.instant(of: date, at: alarm.time))
+            if o.instant <= instant, best.map({ $0 < o }) ?? true { best = o }
+        }
+        return best
+    }
+
+    /// Every occurrence in (`lower`, `upper`], ascending; when two dates resolve to one instant (a skipped
+    /// date), only the first date's occurrence is kept, so an instant fires once.
+    public static func occurrences(of alarm: Alarm, after lower: Date, through upper: Date,
+                                   defaultZone: TimeZone) -> [Occurrence] {
+        guard lower < upper else { return [] }
+        let calendar = ZoneCalendar(zone(of: alarm, defaultZone: defaultZone))
+        let first = calendar.localDayNumber(of: lower) - 1
+        let last = calendar.localDayNumber(of: upper) + 1
+        var found: [Occurrence] = []
+        for day in first...max(first, last) {
+            guard let date = LocalDate(dayNumber: day), fires(alarm.recurrence, on: date) else { continue }
+            let t = calendar.instant(of: date, at: alarm.time)
+            if t > lower, t <= upper { found.append(Occurrence(date: date, instant: t)) }
+        }
+        var unique: [Occurrence] = []
+        for o in found.sorted() where unique.last?.instant != o.instant { unique.append(o) }
+        return unique
+    }
+}
+
+extension AlarmSchedule {
+    /// The local date `skip-next` should store as `skipDate`: the date of the first occurrence after `now`
+    /// (and after `lastHandled`, the run state's `lastHandledOccurrence`, so an occurrence that is ringing
+    /// or snoozed is not the one skipped). Nil when the rule has no later occurrence.
+    public static func skipNextDate(of alarm: Alarm, after now: Date, lastHandled: Date?,
+                                    defaultZone: TimeZone) -> LocalDate? {
+        next(of: alarm, after: max(now, lastHandled ?? now), defaultZone: defaultZone)?.date
+    }
+}

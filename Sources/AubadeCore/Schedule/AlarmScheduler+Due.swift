@@ -1,0 +1,83 @@
+import Foundation
+
+extension AlarmScheduler {
+    /// Everything that came due up to `now`: auto-silence and snooze deadlines, then occurrences.
+    mutating func advance(_ now: SchedulerTime, _ batch: inout ActionBatch) {
+        expireDeadlines(now, &batch)
+        processDue(now, &batch)
+    }
+
+    /// Auto-silence after the alarm's duration (R12, counted from the latest start, so a snooze extends it)
+    /// and the end of snoozes (R8), both on the monotonic clock.
+    mutating func expireDeadlines(_ now: SchedulerTime, _ batch: inout ActionBatch) {
+        for (id, start) in ringStarts.sorted(by: { $0.key < $1.key }) {
+            guard let alarm = alarms[id] else { continue }
+            if now.mono >= start + .seconds(alarm.durationSeconds) {
+                end(id, kind: .autoSilenced, stop: .autoSilenced, now, &batch,
+                    detail: "after \(DurationText.format(alarm.durationSeconds))")
+            }
+        }
+        let ended = snoozeEnds.filter { now.mono >= $0.value }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+        for (id, deadline) in ended {
+            let overdue = (now.mono - deadline).inSeconds
+            guard overdue <= catchUpWindow, let occurrence = states[id]?.occurrence else {
+                end(id, kind: .missed, stop: nil, now, &batch, detail: "its snooze ended \(Int(overdue / 60)) min ago")
+                continue
+            }
+            sound(id, occurrence: occurrence, startedAt: now.mono, cause: .snoozeEnded,
+                  late: overdue >= AlarmScheduler.lateAfter, now, &batch)
+        }
+    }
+
+    /// Acts on every occurrence in (floor, now] of each enabled alarm: the latest rings if it is due at
+    /// most G ago (late when a minute or more), the rest are recorded missed (R6) — or skipped when their
+    /// date is the alarm's `skipDate`. Alarms due together ring in order of occurrence, then id; the last
+    /// one is left sounding (R13).
+    mutating func processDue(_ now: SchedulerTime, _ batch: inout ActionBatch) {
+        var toRing: [(occurrence: Occurrence, id: Int64)] = []
+        for id in alarms.keys.sorted() {
+            guard let alarm = alarms[id], alarm.enabled else { continue }
+            let lowest = now.wall.addingTimeInterval(-AlarmScheduler.lookBack)
+            let floor = max(floors[id] ?? now.wall.addingTimeInterval(-AlarmScheduler.lateAfter), lowest)
+            let due = AlarmSchedule.occurrences(of: alarm, after: floor, through: now.wall, defaultZone: defaultZone)
+            if let latest = due.last {
+                floors[id] = latest.instant
+                var state = state(of: id)
+                state.lastHandledOccurrence = max(state.lastHandledOccurrence ?? latest.instant, latest.instant)
+                commit(state, &batch)
+                for o in due.dropLast() { passOver(o, of: alarm, id, now, &batch) }
+                if latest.date != alarm.skipDate, now.wall.timeIntervalSince(latest.instant) <= catchUpWindow {
+                    toRing.append((latest, id))
+                } else {
+                    passOver(latest, of: alarm, id, now, &batch)
+                    finishOneShot(id, &batch)
+                }
+            }
+            clearSpentSkip(id, through: due.last?.date, now, &batch)
+        }
+        for (o, id) in toRing.sorted(by: { ($0.occurrence, $0.id) < ($1.occurrence, $1.id) }) {
+            sound(id, occurrence: o.instant, startedAt: now.mono, cause: .scheduled,
+                  late: now.wall.timeIntervalSince(o.instant) >= AlarmScheduler.lateAfter, now, &batch)
+        }
+    }
+
+    /// Records an occurrence that will not ring: skipped (skip-next) or missed (older than G).
+    private func passOver(_ o: Occurrence, of alarm: Alarm, _ id: Int64, _ now: SchedulerTime,
+                          _ batch: inout ActionBatch) {
+        let kind: HistoryKind = o.date == alarm.skipDate ? .skipped : .missed
+        batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: kind, detail: "due \(o.instant.formatted(.iso8601))"))
+    }
+
+    /// Clears `skipDate` once it is spent: its occurrence was acted on, or its local date is over.
+    private mutating func clearSpentSkip(_ id: Int64, through handled: LocalDate?, _ now: SchedulerTime,
+                                         _ batch: inout ActionBatch) {
+        guard var alarm = alarms[id], let skip = alarm.skipDate else { return }
+        let zone = AlarmSchedule.zone(of: alarm, defaultZone: defaultZone)
+        let today = ZoneCalendar(zone).localDate(of: now.wall)
+        let spent = (handled.map { $0 >= skip } ?? false) || (today.map { skip < $0 } ?? false)
+        guard spent else { return }
+        alarm.skipDate = nil
+        alarms[id] = alarm
+        batch.saveAlarm(alarm)
+    }
+}

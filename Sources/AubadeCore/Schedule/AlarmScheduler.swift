@@ -1,0 +1,90 @@
+import Foundation
+
+/// The alarm engine's decisions (house rule 4): a pure state machine over the alarms, their run-time states,
+/// the settings and two injected clocks. Each event method takes `now` (wall + monotonic, read once by the
+/// caller), updates the machine and returns the `SchedulerAction`s the daemon must carry out, in order.
+///
+/// Guarantees (RELIABILITY.md):
+/// - Occurrences come from the local rule, recomputed on every event (R1–R4; see `AlarmSchedule`).
+/// - At most one alarm sounds; one that comes due while another sounds takes over without a silent
+///   moment (R13). Snooze and stop without an alarm id act on the sounding alarm.
+/// - Snooze length and auto-silence run on the monotonic clock; snooze deadlines and ringing starts are
+///   also stored as wall instants so a fresh machine resumes them (R8, R9, R12).
+/// - An occurrence rings at most once: `lastHandledOccurrence` only moves forward, and no occurrence at or
+///   before it rings, whatever the wall clock does (R5). After a restart or a forward step the latest
+///   occurrence due at most G ago rings, flagged late; older ones are recorded as missed (R6).
+/// - A disabled alarm never rings; saving an alarm rings it at once only if it is due this minute (R11).
+///
+/// Not thread-safe by itself (a value type): the daemon owns one and feeds it events one at a time.
+public struct AlarmScheduler: Sendable {
+    /// A wall clock that drifts from the monotonic clock by more than this between two events has stepped.
+    public static let stepTolerance: TimeInterval = 5
+    /// The daemon ticks at least this often, so that a wall-clock step is noticed within a minute (R5).
+    public static let stepCheckInterval: Duration = .seconds(60)
+    /// How far back a catch-up looks for occurrences to report as missed.
+    public static let lookBack: TimeInterval = 31 * 86_400
+    /// An occurrence rung this much after its time or later is flagged late.
+    public static let lateAfter: TimeInterval = 60
+
+    /// The alarms the machine knows, by id (alarms without an id are ignored).
+    public internal(set) var alarms: [Int64: Alarm]
+    /// The run-time state of each alarm that has one.
+    public internal(set) var states: [Int64: AlarmRunState]
+    public internal(set) var settings: AppSettings
+    /// The zone of alarms that name none.
+    public internal(set) var defaultZone: TimeZone
+
+    /// Per alarm: occurrences at or before this instant are never rung (handled, or older than an edit).
+    var floors: [Int64: Date] = [:]
+    /// Per sounding alarm: when its current ringing began (monotonic).
+    var ringStarts: [Int64: MonotonicInstant] = [:]
+    /// Per snoozed alarm: when its snooze ends (monotonic).
+    var snoozeEnds: [Int64: MonotonicInstant] = [:]
+    /// The previous event's time, to notice wall-clock steps; nil until `start`.
+    var last: SchedulerTime?
+    /// When each alarm was last changed while no engine ran (see `init`).
+    var updatedAt: [Int64: Date]
+
+    /// A machine over stored data. Call `start(at:)` first; any other event starts it implicitly.
+    /// - Parameters:
+    ///   - states: as saved by earlier `.persist` actions; states of unknown alarms are dropped.
+    ///   - alarmsUpdatedAt: optional last-change instants of alarms; an occurrence more than a minute
+    ///     before an alarm's last change is never caught up (R11), even if no engine saw the change.
+    public init(alarms: [Alarm], states: [AlarmRunState], settings: AppSettings, defaultZone: TimeZone,
+                alarmsUpdatedAt: [Int64: Date] = [:]) {
+        var byID: [Int64: Alarm] = [:]
+        for alarm in alarms {
+            if let id = alarm.id { byID[id] = alarm }
+        }
+        self.alarms = byID
+        self.states = Dictionary(states.filter { byID[$0.alarmID] != nil }.map { ($0.alarmID, $0) },
+                                 uniquingKeysWith: { _, newer in newer })
+        self.settings = settings
+        self.defaultZone = defaultZone
+        self.updatedAt = alarmsUpdatedAt
+    }
+
+    /// True once `start` ran.
+    public var isStarted: Bool { last != nil }
+
+    /// The alarm sounding now, if any.
+    public var ringingAlarmID: Int64? {
+        states.values.filter { $0.phase == .ringing }.map(\.alarmID).min()
+    }
+
+    /// The run-time state of alarm `id` (idle when it has none).
+    public func state(of id: Int64) -> AlarmRunState {
+        states[id] ?? AlarmRunState(alarmID: id)
+    }
+
+    /// The next occurrence alarm `id` will act on (ring, or pass over when skipped) after `now`; nil when
+    /// the alarm is unknown, disabled or has no later occurrence.
+    public func nextOccurrence(of id: Int64, after now: Date) -> Occurrence? {
+        guard let alarm = alarms[id], alarm.enabled else { return nil }
+        let from = max(floors[id] ?? now, now)
+        return AlarmSchedule.next(of: alarm, after: from, defaultZone: defaultZone)
+    }
+
+    /// The catch-up window G in seconds (R6), from the settings, at least 60 s.
+    var catchUpWindow: TimeInterval { TimeInterval(max(60, settings.catchUpSeconds)) }
+}
