@@ -36,7 +36,8 @@ extension Store {
     }
 
     /// Validates and replaces the alarm with `alarm.id`. A change of time, days, date, zone or enabled flag
-    /// drops a pending snooze and ringing state (R10); a change of label, sound or volume keeps it.
+    /// drops a pending snooze and ringing state (R10) but keeps the last handled occurrence, so nothing already
+    /// rung rings again (R5); a change of label, sound or volume keeps it all.
     public func update(_ alarm: Alarm) throws(StoreError) {
         var alarm = alarm
         guard let id = alarm.id else { throw .conflict("An alarm must have an id to be updated.") }
@@ -48,10 +49,19 @@ extension Store {
             row.clockId = id
             try row.update(db)
             if ScheduleChange.between(old, row).cancelsPendingState {
-                try db.execute(sql: "DELETE FROM alarmState WHERE clockId = ? AND phase != 'idle'", arguments: [id])
+                try db.execute(sql: """
+                    UPDATE alarmState SET phase = 'idle', occurrence = NULL, ringingSince = NULL, snoozedUntil = NULL,
+                        snoozeCount = 0, updatedAt = ? WHERE clockId = ? AND phase != 'idle'
+                    """, arguments: [now(), id])
             }
         }
         try snapshot.write(from: self)
+    }
+
+    /// When each alarm was last changed (`clocks.updatedAt`), for the scheduler's catch-up rule (R11).
+    public func alarmUpdateTimes() throws(StoreError) -> [Int64: Date] {
+        let rows = try read { db in try ClockRow.fetchAll(db) }
+        return Dictionary(uniqueKeysWithValues: rows.compactMap { r in r.clockId.map { ($0, r.updatedAt) } })
     }
 
     /// Deletes the alarm (and its run-time state). Throws `notFound` for an unknown id.

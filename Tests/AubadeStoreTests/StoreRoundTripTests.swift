@@ -127,20 +127,24 @@ struct StoreRoundTripTests {
     @Test func editsKeepOrCancelAPendingSnooze() throws {
         let f = try StoreFixture()
         var a = try f.store.insert(try f.sampleAlarm())
+        let lastRung = Date(timeIntervalSince1970: 1_800_000_000)
         let snoozed = AlarmRunState(alarmID: a.id!, phase: .snoozed, occurrence: Date(), snoozedUntil: Date() + 300,
-                                    snoozeCount: 1)
+                                    snoozeCount: 1, lastHandledOccurrence: lastRung)
+        let idle = AlarmRunState(alarmID: a.id!, lastHandledOccurrence: lastRung)
         try f.store.save(snoozed)
         a.name = "Renamed"
         a.volume = 30
         a.sound = .stream(try StreamURL(parsing: "https://x.example/s"))
         try f.store.update(a)
         #expect(try f.store.runStates().first?.phase == .snoozed)  // R10: label, sound, volume keep it
+        let before = try f.store.alarmUpdateTimes()[a.id!]!
         a.time = try LocalTime(parsing: "07:15")
         try f.store.update(a)
-        #expect(try f.store.runStates().isEmpty)  // R10: time cancels it
+        #expect(try f.store.runStates() == [idle])  // R10: time cancels it; R5: what already rang stays rung
+        #expect(try f.store.alarmUpdateTimes()[a.id!]! >= before)
         try f.store.save(snoozed)
         a.enabled = false
         try f.store.update(a)
-        #expect(try f.store.runStates().isEmpty)
+        #expect(try f.store.runStates() == [idle])
     }
 }
