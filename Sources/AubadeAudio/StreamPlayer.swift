@@ -68,7 +68,8 @@ public enum StreamPlayer {
         while !playback.isStopRequested {
             let n = input.withUnsafeMutableBytes { ring.read(into: $0, timeout: 0.1) }
             if n == 0 {
-                if ring.isFinished { return .failed }
+                // The fetcher closes the ring when it gives up, and also when a stop was requested.
+                if ring.isFinished { return playback.isStopRequested ? .requested : .failed }
                 continue
             }
             var failure: AudioError?

@@ -38,7 +38,8 @@ struct SinkAndDecoderTests {
         let asked = ContinuousClock.now
         playback.stop()
         #expect(await iterator.next() == .stopped(reason: .requested))
-        #expect(ContinuousClock.now - asked < .milliseconds(500))
+        // Promptly, not a benchmark: one 50 ms chunk plus pacing, with generous room for a loaded machine.
+        #expect(ContinuousClock.now - asked < .seconds(3))
     }
 
     @Test func aMissingDeviceIsRetriedThenTheAlternateIsUsed() throws {
