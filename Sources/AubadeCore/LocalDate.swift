@@ -16,6 +16,13 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.day = day
     }
 
+    /// For constants known to be valid.
+    init(unchecked year: Int, _ month: Int, _ day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
     /// Parses ISO "YYYY-MM-DD".
     public init(parsing text: String, field: String = "Date") throws(ValidationError) {
         let parts = text.trimmingSpaces.split(separator: "-", omittingEmptySubsequences: false)

@@ -11,6 +11,12 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.minute = minute
     }
 
+    /// For constants known to be valid.
+    init(unchecked hour: Int, _ minute: Int) {
+        self.hour = hour
+        self.minute = minute
+    }
+
     /// Parses "H:MM" or "HH:MM" (24-hour clock).
     public init(parsing text: String, field: String = "Time") throws(ValidationError) {
         let parts = text.trimmingSpaces.split(separator: ":", omittingEmptySubsequences: false)

@@ -1,14 +1,21 @@
 import Foundation
 
 extension LocalDate {
-    /// The local date of `instant` in `zone`.
+    /// The local date of `instant` in `zone`, clamped to the range `LocalDate` accepts (1970…9999): a Pi
+    /// without a real-time clock boots at 1970-01-01 UTC, which is still 1969 west of Greenwich.
     public init(_ instant: Date, in zone: TimeZone) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let c = calendar.dateComponents([.year, .month, .day], from: instant)
-        // Calendar always yields a real date; the initialiser cannot fail for it.
-        self = try! LocalDate(year: c.year!, month: c.month!, day: c.day!)
+        if let date = try? LocalDate(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1) {
+            self = date
+        } else {
+            self = (c.year ?? 1970) < 1970 ? LocalDate.earliest : LocalDate.latest
+        }
     }
+
+    static let earliest = LocalDate(unchecked: 1970, 1, 1)
+    static let latest = LocalDate(unchecked: 9999, 12, 31)
 
     /// The date `days` later (or earlier, when negative).
     public func adding(days: Int) -> LocalDate {
@@ -25,7 +32,7 @@ extension LocalTime {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let c = calendar.dateComponents([.hour, .minute], from: instant)
-        self = try! LocalTime(hour: c.hour!, minute: c.minute!)
+        self = (try? LocalTime(hour: c.hour ?? 0, minute: c.minute ?? 0)) ?? LocalTime(unchecked: 0, 0)
     }
 }
 
