@@ -1,0 +1,268 @@
+import ArgumentParser
+import AubadeConfig
+import AubadeCore
+import AubadeHardware
+import AubadeStore
+import Foundation
+
+/// `aubade doctor` (first part): what the clock's hardware and network look like from here — GPIO chips and
+/// the configured button lines, the shake sensor with a live reading, the default route and whether it is
+/// wireless, and libgpiod's version. A missing part is reported, not an error: the exit code is 0 unless
+/// the config itself is bad.
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor", abstract: "Check the buttons, the shake sensor and the network this clock uses.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let context = try global.context()
+        let report = DoctorReport.gather(context, gpio: LibGPIOD(), network: SysfsNetworkStatus())
+        if context.json {
+            Output.json(report)
+        } else {
+            report.printText()
+        }
+    }
+}
+
+/// Everything `doctor` found, as printed in JSON.
+struct DoctorReport: Encodable {
+    struct Line: Encodable {
+        var role: String
+        var line: String
+        /// "found", "in-use" or "missing".
+        var status: String
+        var chip: String?
+        var offset: Int?
+        var consumer: String?
+        var reason: String?
+    }
+
+    struct Reading: Encodable {
+        var x: Double, y: Double, z: Double, magnitude: Double
+    }
+
+    struct Shake: Encodable {
+        var source: String
+        var sensor: String?
+        var reading: Reading?
+        var line: Line?
+        var problem: String?
+    }
+
+    struct Route: Encodable {
+        var family: String, interface: String, metric: Int, wireless: Bool, operstate: String
+    }
+
+    struct Network: Encodable {
+        var routes: [Route]
+        var problems: [String]
+        /// Present when the database could be read: whether Wi-Fi-only mode allows streaming now.
+        var wifiOnly: Bool?
+        var streaming: String?
+    }
+
+    var libgpiod: String
+    var chips: [GPIOChipInfo]
+    var buttons: [Line]
+    var shake: Shake
+    var network: Network
+
+    static func gather(_ context: CommandContext, gpio: any GPIOPort, network: any NetworkStatus) -> DoctorReport {
+        let config = context.configuration
+        let requests = config.buttons.lineRequests()
+        let buttons = ButtonRole.allCases.compactMap { role in
+            requests[role].map { line($0, role: role.rawValue, gpio: gpio) }
+        }
+        return DoctorReport(libgpiod: GPIOLibrary.version, chips: gpio.chips(), buttons: buttons,
+                            shake: shake(config.shake, gpio: gpio),
+                            network: self.network(network.current(), context: context))
+    }
+
+    static func line(_ request: GPIOLineRequest, role: String, gpio: any GPIOPort) -> Line {
+        var line = Line(role: role, line: request.address.description, status: "missing")
+        switch gpio.status(of: request.address) {
+        case .found(let chip, let offset, let consumer):
+            (line.status, line.chip, line.offset, line.consumer) = (consumer == nil ? "found" : "in-use", chip, offset, consumer)
+        case .missing(let reason):
+            line.reason = reason
+        }
+        return line
+    }
+
+    static func shake(_ shake: Configuration.Shake, gpio: any GPIOPort) -> Shake {
+        var out = Shake(source: shake.source)
+        if let request = shake.vibrationSwitchLine() {
+            out.sensor = "vibration switch on GPIO line \(request.address)"
+            out.line = line(request, role: "shake", gpio: gpio)
+            return out
+        }
+        switch shake.accelerometer() {
+        case .notConfigured:
+            return out
+        case .missing(let problem):
+            out.problem = problem
+        case .found(let sensor):
+            out.sensor = sensor.description
+            switch sensor.readOnce(timeout: .seconds(1)) {
+            case .sample(let s): out.reading = Reading(x: s.x, y: s.y, z: s.z, magnitude: s.magnitude)
+            case .failed(_, let reason): out.problem = reason
+            }
+        }
+        return out
+    }
+
+    static func network(_ snapshot: NetworkSnapshot, context: CommandContext) -> Network {
+        var out = Network(routes: snapshot.routes.map {
+            Route(family: $0.family.rawValue, interface: $0.interface, metric: $0.metric, wireless: $0.isWireless,
+                  operstate: $0.operState)
+        }, problems: snapshot.problems)
+        // Only an existing database is read: doctor must not create one.
+        if FileManager.default.fileExists(atPath: context.databasePath),
+           let settings = try? context.openStoreForReading().settings() {
+            out.wifiOnly = settings.isWifi
+            switch NetworkPolicy.streaming(wifiOnly: settings.isWifi, network: snapshot) {
+            case .allow: out.streaming = "allowed"
+            case .refuse(let reason): out.streaming = reason
+            }
+        }
+        return out
+    }
+
+    func printText() {
+        print("libgpiod: \(libgpiod)")
+        print("")
+        if chips.isEmpty {
+            print("GPIO chips: none on this machine (no /dev/gpiochip*), so the buttons are off.")
+        } else {
+            Output.table(["CHIP", "LABEL", "LINES", "PROBLEM"], chips.map {
+                [$0.name, $0.label, String($0.lineCount), $0.problem ?? ""]
+            })
+        }
+        print("")
+        if buttons.isEmpty {
+            print("Buttons: none configured.")
+        } else {
+            Output.table(["BUTTON", "LINE", "STATUS"], buttons.map { [$0.role, $0.line, Self.statusText($0)] })
+        }
+        print("")
+        printShake()
+        print("")
+        printNetwork()
+    }
+
+    private static func statusText(_ line: Line) -> String {
+        switch line.status {
+        case "found": "found (\(line.chip ?? "") \(line.offset.map(String.init) ?? ""))"
+        case "in-use": "in use by \(line.consumer ?? "?") (\(line.chip ?? "") \(line.offset.map(String.init) ?? ""))"
+        default: "missing: \(line.reason ?? "")"
+        }
+    }
+
+    private func printShake() {
+        guard shake.source != "none" else { return print("Shake: off ([shake] source = \"none\").") }
+        if let line = shake.line {
+            return print("Shake: \(shake.sensor ?? "") — \(Self.statusText(line))")
+        }
+        if let r = shake.reading {
+            let f = { (v: Double) in String(format: "%.2f", v) }
+            print("Shake: \(shake.sensor ?? "") — x \(f(r.x)), y \(f(r.y)), z \(f(r.z)) m/s², |a| \(f(r.magnitude)) m/s²")
+        } else {
+            print("Shake: \(shake.sensor.map { "\($0) — " } ?? "")not usable: \(shake.problem ?? "no reading")")
+        }
+    }
+
+    private func printNetwork() {
+        if network.routes.isEmpty { print("Network: no default route.") }
+        for route in network.routes {
+            let kind = route.wireless ? "wireless" : "not wireless"
+            print("Network: \(route.family) default route via \(route.interface) (metric \(route.metric)), \(kind), state \(route.operstate.isEmpty ? "unknown" : route.operstate)")
+        }
+        for problem in network.problems { print("Network: \(problem)") }
+        if let wifiOnly = network.wifiOnly, let streaming = network.streaming {
+            print("Wi-Fi-only: \(wifiOnly ? "on" : "off"); streaming \(streaming == "allowed" ? "is allowed" : "is refused: \(streaming)")")
+        }
+    }
+}
+
+// MARK: - From the config to the hardware adapters (also what `aubade run` needs to open them)
+
+extension GPIOLineAddress {
+    init?(_ spec: GPIOLineSpec) {
+        switch spec {
+        case .none: return nil
+        case .named(let name): self = .named(name)
+        case .chipOffset(let chip, let offset): self = .chipOffset(chip: chip, offset: offset)
+        }
+    }
+
+    /// The address a config value names; nil for "" (no line). Values were validated by the config loader.
+    init?(config text: String) {
+        guard let spec = GPIOLineSpec(text), let address = GPIOLineAddress(spec) else { return nil }
+        self = address
+    }
+}
+
+extension Configuration.Buttons {
+    /// The configured button lines; a button set to "" is left out.
+    func lineRequests() -> [ButtonRole: GPIOLineRequest] {
+        let lines: [(ButtonRole, String)] = [(.snooze, snooze), (.stop, stop), (.playPause, playPause), (.sleep, sleep),
+                                             (.volumeUp, volumeUp), (.volumeDown, volumeDown)]
+        let bias = GPIOBias(rawValue: self.bias) ?? .pullUp
+        var out: [ButtonRole: GPIOLineRequest] = [:]
+        for (role, text) in lines {
+            guard let address = GPIOLineAddress(config: text) else { continue }
+            out[role] = GPIOLineRequest(label: role.rawValue, address: address, activeLow: activeLow, bias: bias)
+        }
+        return out
+    }
+
+    /// Debounce and long-press times for `ButtonPanel`.
+    var panelSettings: ButtonPanel.Settings {
+        ButtonPanel.Settings(debounce: .milliseconds(debounceMilliseconds), longPress: .milliseconds(longPressMilliseconds))
+    }
+}
+
+extension Configuration.Shake {
+    /// The detector's tuning from `threshold` and `sustain_seconds`.
+    var detectorSettings: ShakeSettings {
+        ShakeSettings(threshold: threshold, sustain: .milliseconds(Int64((sustainSeconds * 1000).rounded())))
+    }
+
+    /// The vibration switch's line when `source = "gpio"` (every edge counts, so polarity does not matter).
+    func vibrationSwitchLine() -> GPIOLineRequest? {
+        guard source == "gpio", let address = GPIOLineAddress(config: device) else { return nil }
+        return GPIOLineRequest(label: "shake", address: address, activeLow: false, bias: .asIs)
+    }
+
+    enum AccelerometerChoice {
+        case notConfigured
+        /// A sentence saying what was looked for.
+        case missing(String)
+        case found(any Accelerometer)
+    }
+
+    /// The accelerometer for `source = "iio"` or `"evdev"`: the configured device, or the first one found.
+    func accelerometer(root: String = "") -> AccelerometerChoice {
+        switch source {
+        case "iio":
+            if device.isEmpty {
+                guard let first = IIOAccelerometer.all(root: root).first else {
+                    return .missing("No IIO accelerometer was found under \(IIOAccelerometer.devicesDirectory).")
+                }
+                return .found(first)
+            }
+            return .found(IIOAccelerometer(devicePath: device, root: root))
+        case "evdev":
+            if device.isEmpty {
+                guard let first = EvdevAccelerometer.all(root: root).first else {
+                    return .missing("No input device reporting ABS_X, ABS_Y and ABS_Z was found under /sys/class/input.")
+                }
+                return .found(first)
+            }
+            return .found(EvdevAccelerometer(devicePath: device, root: root))
+        default:
+            return .notConfigured
+        }
+    }
+}
