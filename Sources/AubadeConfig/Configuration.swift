@@ -46,7 +46,7 @@ public struct Configuration: Equatable, Sendable {
         /// iio: "/sys/bus/iio/devices/iio:device0"; evdev: "/dev/input/event0"; gpio: a line as for buttons.
         /// Empty: the first device of that kind found.
         public var device = ""
-        /// Movement above rest, in m/s², that counts toward a shake.
+        /// Movement that counts toward a shake: RMS distance of the acceleration from its 0.5-s mean, in m/s².
         public var threshold = 4.0
         /// How long movement must be sustained, in seconds (R15).
         public var sustainSeconds = 1.5
