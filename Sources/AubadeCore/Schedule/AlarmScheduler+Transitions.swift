@@ -45,25 +45,16 @@ extension AlarmScheduler {
     /// recorded, its sound stopped when `stop` is given. A one-shot alarm then disables itself.
     mutating func end(_ id: Int64, kind: HistoryKind, stop: StopReason?, _ now: SchedulerTime,
                       _ batch: inout ActionBatch, detail: String = "") {
-        var state = state(of: id)
-        let wasRinging = state.phase == .ringing
-        state.phase = .idle
-        state.occurrence = nil
-        state.ringingSince = nil
-        state.snoozedUntil = nil
-        state.snoozeCount = 0
-        commit(state, &batch)
-        ringStarts[id] = nil
-        snoozeEnds[id] = nil
+        let wasRinging = returnToIdle(id, &batch)
         batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: kind, detail: detail))
         if wasRinging, let stop { batch.stop(id, stop) }
         finishOneShot(id, &batch)
     }
 
-    /// Drops a pending ring or snooze of alarm `id` because the user changed it (R10); records the cancel.
-    mutating func cancel(_ id: Int64, reason: StopReason, _ now: SchedulerTime, _ batch: inout ActionBatch) {
+    /// Makes alarm `id` idle (its last handled occurrence kept), commits that, and forgets its ring and snooze
+    /// timers. Returns whether it was ringing.
+    private mutating func returnToIdle(_ id: Int64, _ batch: inout ActionBatch) -> Bool {
         var state = state(of: id)
-        guard state.phase != .idle else { return }
         let wasRinging = state.phase == .ringing
         state.phase = .idle
         state.occurrence = nil
@@ -73,6 +64,13 @@ extension AlarmScheduler {
         commit(state, &batch)
         ringStarts[id] = nil
         snoozeEnds[id] = nil
+        return wasRinging
+    }
+
+    /// Drops a pending ring or snooze of alarm `id` because the user changed it (R10); records the cancel.
+    mutating func cancel(_ id: Int64, reason: StopReason, _ now: SchedulerTime, _ batch: inout ActionBatch) {
+        guard state(of: id).phase != .idle else { return }
+        let wasRinging = returnToIdle(id, &batch)
         batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .cancelled, detail: reason.rawValue))
         if wasRinging { batch.stop(id, reason) }
     }
