@@ -46,12 +46,10 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         }
     }
 
-    /// ISO weekday of this date (proleptic Gregorian), by Sakamoto's method.
+    /// ISO weekday of this date (1970-01-01, day number 0, was a Thursday).
     public var weekday: Weekday {
-        let t = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4]
-        let y = month < 3 ? year - 1 : year
-        let sundayBased = (y + y / 4 - y / 100 + y / 400 + t[month - 1] + day) % 7  // 0 = Sunday
-        return Weekday(isoNumber: sundayBased == 0 ? 7 : sundayBased)!
+        let fromMonday = ((dayNumber % 7) + 7 + 3) % 7  // 0 = Monday
+        return Weekday.allCases[fromMonday]
     }
 
     public var description: String {
