@@ -21,20 +21,7 @@ struct AlarmList: ParsableCommand {
     /// Prints every alarm; when the database is unreadable, the backup copy's alarms and a warning,
     /// then exits 1 (R27: never a silently empty list).
     static func show(_ context: CommandContext) throws {
-        var alarms: [Alarm] = []
-        var names: [Int64: String] = [:]
-        var fault: StoreError?
-        do {
-            let store = try context.openStoreForReading()
-            alarms = try store.alarms()
-            names = try AlarmDocument.stationNames(store)
-        } catch let error as StoreError where error.isReadFault {
-            let backup = ScheduleSnapshot(databasePath: context.databasePath)
-            guard let copy = try? backup.load() else { throw error }
-            Aubade.printError("\(error.description) Showing the \(copy.alarms.count) alarm(s) of the backup copy written \(copy.writtenAt.formatted(.iso8601)).")
-            alarms = copy.alarms
-            fault = error
-        }
+        let (alarms, names, fault) = try context.alarmsOrBackup()
         print(alarms, names, json: context.json)
         if fault != nil { throw ExitCode(1) }
     }
@@ -104,7 +91,7 @@ private func setEnabled(_ on: Bool, id: Int64, global: GlobalOptions) throws {
     alarm.enabled = on
     try store.update(alarm)
     if global.json {
-        Output.json(AlarmDocument(alarm, stationNames: try AlarmDocument.stationNames(store)))
+        Output.json(AlarmDocument(alarm, stationNames: AlarmDocument.stationNames(try store.stations())))
     } else {
         print("Alarm \(id) (\(alarm.name)) is \(on ? "enabled" : "disabled").")
     }

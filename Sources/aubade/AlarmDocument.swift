@@ -47,7 +47,7 @@ struct AlarmDocument: Encodable {
         }
     }
 
-    static func stationNames(_ store: Store) throws -> [Int64: String] {
-        Dictionary(uniqueKeysWithValues: try store.stations().compactMap { s in s.id.map { ($0, s.name) } })
+    static func stationNames(_ stations: [Station]) -> [Int64: String] {
+        Dictionary(uniqueKeysWithValues: stations.compactMap { s in s.id.map { ($0, s.name) } })
     }
 }

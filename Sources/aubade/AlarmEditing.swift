@@ -81,7 +81,7 @@ struct AlarmAdd: ParsableCommand {
         alarm.enabled = !disabled
         let saved = try store.insert(alarm)
         if global.json {
-            Output.json(AlarmDocument(saved, stationNames: try AlarmDocument.stationNames(store)))
+            Output.json(AlarmDocument(saved, stationNames: AlarmDocument.stationNames(try store.stations())))
         } else {
             print("Added alarm \(saved.id ?? 0): \(saved.name) at \(saved.time), \(saved.recurrence.summary).")
         }
@@ -102,7 +102,7 @@ struct AlarmEdit: ParsableCommand {
         try fields.apply(to: &alarm, store: store, zone: try context.defaultZone())
         try store.update(alarm)
         if global.json {
-            Output.json(AlarmDocument(alarm, stationNames: try AlarmDocument.stationNames(store)))
+            Output.json(AlarmDocument(alarm, stationNames: AlarmDocument.stationNames(try store.stations())))
         } else {
             print("Changed alarm \(id): \(alarm.name) at \(alarm.time), \(alarm.recurrence.summary).")
         }

@@ -25,7 +25,7 @@ struct AlarmNext: ParsableCommand {
         let from = try AlarmNext.instant(parsing: now) ?? Date()
         let context = try global.context()
         let zone = try tz.map { try Alarm.validTimeZone($0) } ?? context.defaultZone()
-        let (alarms, fault) = try AlarmNext.loadAlarms(context)
+        let (alarms, _, fault) = try context.alarmsOrBackup()
         let firings = AlarmSchedule.upcoming(alarms, after: from, count: count, defaultZone: zone)
         let within24h = firings.first.map { $0.occurrence.instant.timeIntervalSince(from) <= 86_400 } ?? false
         if context.json {
@@ -46,19 +46,6 @@ struct AlarmNext: ParsableCommand {
         }
         throw CLIError.badInput(
             "--now '\(text)' is not an ISO-8601 instant with a UTC offset; write it like 2026-03-28T22:00:00+01:00.")
-    }
-
-    /// The alarms from the database, or from its backup copy when the file can't be read (R27): the
-    /// preview still answers, says so on stderr, and the command then exits 1.
-    private static func loadAlarms(_ context: CommandContext) throws -> ([Alarm], StoreError?) {
-        do {
-            return (try context.openStoreForReading().alarms(), nil)
-        } catch let error as StoreError where error.isReadFault {
-            let backup = ScheduleSnapshot(databasePath: context.databasePath)
-            guard let copy = try? backup.load() else { throw error }
-            Aubade.printError("\(error.description) Using the \(copy.alarms.count) alarm(s) of the backup copy written \(copy.writtenAt.formatted(.iso8601)).")
-            return (copy.alarms, error)
-        }
     }
 
     private func printText(_ firings: [Firing], from: Date, zone: TimeZone, within24h: Bool) {

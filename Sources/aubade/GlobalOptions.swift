@@ -45,6 +45,20 @@ struct CommandContext {
         return store
     }
 
+    /// The alarms and station names from the database. When the file is unreadable, those of the schedule's
+    /// backup copy (R27: never a silently empty list), with a warning on stderr; `fault` is then set so the
+    /// command can exit 1.
+    func alarmsOrBackup() throws -> (alarms: [Alarm], stationNames: [Int64: String], fault: StoreError?) {
+        do {
+            let store = try openStoreForReading()
+            return (try store.alarms(), AlarmDocument.stationNames(try store.stations()), nil)
+        } catch let error as StoreError where error.isReadFault {
+            guard let copy = try? ScheduleSnapshot(databasePath: databasePath).load() else { throw error }
+            Aubade.printError("\(error.description) Showing the \(copy.alarms.count) alarm(s) of the backup copy written \(copy.writtenAt.formatted(.iso8601)).")
+            return (copy.alarms, AlarmDocument.stationNames(copy.stations), error)
+        }
+    }
+
     /// The zone for alarms that name none: the config's, else the system's.
     func defaultZone() throws -> TimeZone {
         let name = configuration.clock.timeZone
