@@ -26,7 +26,7 @@ public final class AlsaSink {
     public init(device: String, alternate: String? = nil, retryFor: Duration = .seconds(2), paced: Bool = true,
                 latency: Duration = .milliseconds(200), logger: Logger? = nil) throws(AudioError) {
         self.paced = paced
-        self.latencyMicroseconds = UInt32(latency.components.seconds * 1_000_000 + latency.components.attoseconds / 1_000_000_000_000)
+        self.latencyMicroseconds = UInt32(latency / .microseconds(1))
         alsashim_silence_errors()
         var firstError = ""
         for (i, name) in [device, alternate].compactMap({ $0 }).filter({ !$0.isEmpty }).enumerated() {
@@ -107,7 +107,7 @@ public final class AlsaSink {
         pacingStart = start
         let audioTime = Duration.seconds(Double(framesWritten) / Double(rate))
         let ahead = audioTime - (clock.now - start) - .microseconds(Int64(latencyMicroseconds))
-        if ahead > .zero { Thread.sleep(forTimeInterval: Double(ahead.components.seconds) + Double(ahead.components.attoseconds) / 1e18) }
+        if ahead > .zero { Thread.sleep(forTimeInterval: ahead.inSeconds) }
     }
 
     /// Frames the device has actually played: written minus what still waits in its buffer.

@@ -22,7 +22,9 @@ final class CurlTransfer {
         case finished
         case stopped
         case stalled
-        case failed(String)
+        /// `permanent`: retrying the same address cannot help (a 4xx answer, a refused address, a redirect to
+        /// another scheme); otherwise the failure may pass (refused connection, timeout, 5xx).
+        case failed(String, permanent: Bool)
     }
 
     struct Options: Sendable {
@@ -60,7 +62,7 @@ final class CurlTransfer {
     func run(shouldStop: @escaping () -> Bool, onHead: @escaping (Head) -> Bool,
              onBody: @escaping (UnsafeRawBufferPointer) -> Bool) -> End {
         guard CurlTransfer.globalInit == CURLE_OK, let h = curl_easy_init() else {
-            return .failed("libcurl could not be initialised.")
+            return .failed("libcurl could not be initialised.", permanent: false)
         }
         handle = h
         defer {
@@ -97,15 +99,15 @@ final class CurlTransfer {
             curlx_setopt_opensocketfn(h, curlOpenSocket), curlx_setopt_ptr(h, CURLOPT_OPENSOCKETDATA, me),
         ]
         if let bad = setup.first(where: { $0 != CURLE_OK }) {
-            return .failed("curl_easy_setopt failed: \(String(cString: curl_easy_strerror(bad))).")
+            return .failed("curl_easy_setopt failed: \(String(cString: curl_easy_strerror(bad))).", permanent: false)
         }
         let rc = curl_easy_perform(h)
-        if let refusal { return .failed(refusal) }
-        if let failure { return .failed(failure) }
+        if let refusal { return .failed(refusal, permanent: true) }
+        if let failure { return .failed(failure, permanent: (400..<500).contains(status)) }
         if stalled { return .stalled }
         if stopped { return .stopped }
         if rc == CURLE_OK { return .finished }
-        return .failed(CurlTransfer.describe(rc, url: url))
+        return .failed(CurlTransfer.describe(rc, url: url), permanent: rc == CURLE_UNSUPPORTED_PROTOCOL)
     }
 
     static func describe(_ rc: CURLcode, url: String) -> String {

@@ -103,8 +103,7 @@ struct StreamFetcher: Sendable {
         case .stopped: return playback.isStopRequested ? .stopped : .retry(nil)
         case .stalled: playback.emit(.stalled(after: options.stallTimeout)); return .retry(nil)
         case .finished: return .retry(received ? "The station closed the stream." : "The station sent nothing.")
-        case .failed(let reason):
-            let permanent = reason.contains("HTTP 4") || reason.contains("refused (") || reason.contains("not http or https")
+        case .failed(let reason, let permanent):
             return permanent && !audioStarted() ? .fatal(reason) : .retry(reason)
         }
     }

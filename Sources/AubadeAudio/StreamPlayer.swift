@@ -46,13 +46,13 @@ public enum StreamPlayer {
         }
     }
 
-    private static func decodeLoop(ring: ByteRing, playback: Playback, options: Options, sink options2: SinkOptions,
+    private static func decodeLoop(ring: ByteRing, playback: Playback, options: Options, sink sinkOptions: SinkOptions,
                                    began: ContinuousClock.Instant, started: () -> Void, logger: Logger?) -> StopReason {
         let decoder: MP3Decoder
         let sink: AlsaSink
         do throws(AudioError) {
             decoder = try MP3Decoder()
-            sink = try AlsaSink(device: options2.device, alternate: options2.alternate, paced: options2.paced, logger: logger)
+            sink = try AlsaSink(device: sinkOptions.device, alternate: sinkOptions.alternate, paced: sinkOptions.paced, logger: logger)
         } catch {
             playback.emit(.error(error.description, fatal: true))
             return .failed
@@ -64,7 +64,7 @@ public enum StreamPlayer {
         var playing = false
         var playedFrames = 0
         var bytesWithoutAudio = 0
-        let limitFrames: (Int) -> Int? = { rate in options.duration.map { Int($0 / .milliseconds(1) * Double(rate) / 1000) } }
+        let limitFrames: (Int) -> Int? = { rate in options.duration?.frames(at: rate) }
         while !playback.isStopRequested {
             let n = input.withUnsafeMutableBytes { ring.read(into: $0, timeout: 0.1) }
             if n == 0 {

@@ -23,9 +23,9 @@ public enum TonePlayer {
             defer { sink.close() }
             var generator = ToneGenerator(tone: tone)
             var gain = GainRamp(volume: fadeFrom ?? volume)
-            let fadeFrames = Int(Double(sampleRate) * Double(fadeIn.components.seconds) + Double(fadeIn.components.attoseconds) / 1e18 * Double(sampleRate))
+            let fadeFrames = fadeIn.frames(at: sampleRate)
             gain.ramp(to: volume, over: fadeFrom == nil ? 0 : fadeFrames)
-            let totalFrames = duration.map { Int(($0 / .milliseconds(1)) * Double(sampleRate) / 1000) }
+            let totalFrames = duration?.frames(at: sampleRate)
             var written = 0
             var buffer = [Int16](repeating: 0, count: 2 * chunkFrames)
             while !playback.isStopRequested {

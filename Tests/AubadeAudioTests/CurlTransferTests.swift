@@ -73,19 +73,19 @@ struct CurlTransferTests {
     @Test func notFoundIsAnErrorWithTheStatus() throws {
         let f = try Fixture()
         let r = try Self.fetch(f.base + "/404")
-        #expect(r.end == .failed("The station answered HTTP 404 (\(f.base)/404)."))
+        #expect(r.end == .failed("The station answered HTTP 404 (\(f.base)/404).", permanent: true))
         #expect(r.body.isEmpty)
     }
 
     @Test func aRefusedConnectionIsOneSentence() throws {
         let r = try Self.fetch("http://127.0.0.1:9/")
-        #expect(r.end == .failed("The station refused the connection (http://127.0.0.1:9/)."))
+        #expect(r.end == .failed("The station refused the connection (http://127.0.0.1:9/).", permanent: false))
     }
 
     @Test func loopbackIsRefusedUnlessAllowed() throws {
         let f = try Fixture()
         let r = try Self.fetch(f.base + "/mp3", allowLoopback: false)
-        #expect(r.end == .failed("The stream address resolves to a loopback address, which is refused (\(f.base)/mp3)."))
+        #expect(r.end == .failed("The stream address resolves to a loopback address, which is refused (\(f.base)/mp3).", permanent: true))
         #expect(r.head == nil && r.body.isEmpty)
     }
 
@@ -94,15 +94,15 @@ struct CurlTransferTests {
         let five = try Self.fetch(f.base + "/redirect/5")
         #expect(five.end == .finished && five.body == f.mp3 && five.head?.url == f.base + "/redirect/0")
         let six = try Self.fetch(f.base + "/redirect/6")
-        #expect(six.end == .failed("The station redirected more than 5 times (\(f.base)/redirect/6)."))
+        #expect(six.end == .failed("The station redirected more than 5 times (\(f.base)/redirect/6).", permanent: false))
     }
 
     @Test func redirectsToOtherSchemesOrLinkLocalAreRefused() throws {
         let f = try Fixture()
         let file = try Self.fetch(f.base + "/to-file")
-        #expect(file.end == .failed("The station redirected to an address that is not http or https (\(f.base)/to-file)."))
+        #expect(file.end == .failed("The station redirected to an address that is not http or https (\(f.base)/to-file).", permanent: true))
         let link = try Self.fetch(f.base + "/to-linklocal")
-        #expect(link.end == .failed("The stream address resolves to a link-local address, which is refused (\(f.base)/to-linklocal)."))
+        #expect(link.end == .failed("The stream address resolves to a link-local address, which is refused (\(f.base)/to-linklocal).", permanent: true))
     }
 
     @Test func aStallIsDetected() throws {
