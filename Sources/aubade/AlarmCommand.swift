@@ -26,7 +26,7 @@ struct AlarmList: ParsableCommand {
         if fault != nil { throw ExitCode(1) }
     }
 
-    private static func print(_ alarms: [Alarm], _ names: [Int64: String], json: Bool) {
+    static func print(_ alarms: [Alarm], _ names: [Int64: String], json: Bool) {
         if json {
             Output.json(["alarms": alarms.map { AlarmDocument($0, stationNames: names) }])
             return

@@ -35,9 +35,8 @@ struct PlayCommand: AsyncParsableCommand {
         } else {
             let url = try Self.streamURL(source, store: store)
             label = url.text
-            var options = StreamPlayer.Options(volume: volume ?? settings.defaultVolume, duration: length,
+            let options = StreamPlayer.Options(volume: volume ?? settings.defaultVolume, duration: length,
                                                allowLoopback: allowLocal || audio.allowLocalStreams)
-            options.stallTimeout = .seconds(10)
             playback = StreamPlayer.start(url, options: options, sink: sink)
         }
         let interrupt = StopOnSignals(playback)

@@ -18,18 +18,17 @@ struct RunCommand: ParsableCommand {
         let context = try global.context()
         let loaded = context.loaded
         let config = loaded.configuration
-        let store = try context.openStoreForReading()
-        let alarms = try store.alarms()
+        let (alarms, stationNames, fault) = try context.alarmsOrBackup()
         print("Aubade \(Aubade.version)")
         print("config:   \(loaded.path ?? "built-in defaults")")
-        print("database: \(store.path) (schema \(Store.schemaVersion), \(alarms.count) alarm(s))")
+        print("database: \(context.databasePath) (schema \(Store.schemaVersion), \(alarms.count) alarm(s)\(fault == nil ? "" : " from the backup copy"))")
         let audio = AudioLibraries.probePlayback(device: config.audio.device).map { "not usable: \($0)" } ?? "opens"
         print("sound:    \(config.audio.device) \(audio)")
         let chips = GPIOLibrary.chipNames()
         print("gpio:     \(chips.isEmpty ? "no GPIO chip on this machine; buttons are off" : chips.joined(separator: ", "))")
         print("web page: http://\(http ?? "\(config.http.bind):\(config.http.port)") (not served yet)")
         print("")
-        try AlarmList.show(context)
+        AlarmList.print(alarms, stationNames, json: context.json)
         print("")
         print("Not built yet: the scheduler that rings alarms, the radio player, the buttons and shake input,")
         print("and the web page. Alarms, stations and settings can already be managed with the CLI (aubade --help).")
