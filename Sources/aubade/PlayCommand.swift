@@ -71,11 +71,15 @@ struct PlayCommand: AsyncParsableCommand {
 final class StopOnSignals {
     private let sources: [any DispatchSourceSignal]
 
-    init(_ playback: Playback) {
+    convenience init(_ playback: Playback) {
+        self.init { playback.stop() }
+    }
+
+    init(_ stop: @escaping @Sendable () -> Void) {
         sources = [SIGINT, SIGTERM].map { sig in
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { playback.stop() }
+            source.setEventHandler { stop() }
             source.resume()
             return source
         }
