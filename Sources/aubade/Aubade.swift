@@ -13,7 +13,7 @@ struct Aubade: ParsableCommand {
         commandName: "aubade",
         abstract: "A bedside radio alarm clock that never fails to wake you.",
         version: version,
-        subcommands: [RunCommand.self, PlayCommand.self, AlarmCommand.self, StationCommand.self, SettingsCommand.self, DoctorCommand.self,
+        subcommands: [RunCommand.self, PlayCommand.self, AlarmCommand.self, StationCommand.self, ProgramCommand.self, SettingsCommand.self, DoctorCommand.self,
                       VersionCommand.self])
 
     static func main(arguments: [String]) async {
