@@ -14,7 +14,8 @@ struct Aubade: ParsableCommand {
         commandName: "aubade",
         abstract: "A bedside radio alarm clock that never fails to wake you.",
         version: version,
-        subcommands: [RunCommand.self, PlayCommand.self, RingCommand.self, AlarmCommand.self, StationCommand.self, SettingsCommand.self, SleepCommand.self, StatusCommand.self,
+        subcommands: [RunCommand.self, PlayCommand.self, RingCommand.self, AlarmCommand.self, StationCommand.self,
+                      ProgramCommand.self, SettingsCommand.self, SleepCommand.self, StatusCommand.self,
                       StopCommand.self, SnoozeCommand.self, DoctorCommand.self,
                       VersionCommand.self])
 
