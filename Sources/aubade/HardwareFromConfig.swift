@@ -2,7 +2,9 @@ import AubadeConfig
 import AubadeCore
 import AubadeHardware
 
-// From the config to the hardware adapters: what `aubade doctor` checks and `aubade run` opens.
+// From the config to the hardware adapters: what `aubade doctor` checks and `aubade run` opens. The pure
+// settings (`panelSettings` with the button mapping, `detectorSettings`, the shake response) come from
+// AubadeConfig itself.
 
 extension GPIOLineAddress {
     init?(_ spec: GPIOLineSpec) {
@@ -33,19 +35,9 @@ extension Configuration.Buttons {
         }
         return out
     }
-
-    /// Debounce and long-press times for `ButtonPanel`.
-    var panelSettings: ButtonPanel.Settings {
-        ButtonPanel.Settings(debounce: .milliseconds(debounceMilliseconds), longPress: .milliseconds(longPressMilliseconds))
-    }
 }
 
 extension Configuration.Shake {
-    /// The detector's tuning from `threshold` and `sustain_seconds`.
-    var detectorSettings: ShakeSettings {
-        ShakeSettings(threshold: threshold, sustain: .milliseconds(Int64((sustainSeconds * 1000).rounded())))
-    }
-
     /// The vibration switch's line when `source = "gpio"` (every edge counts, so polarity does not matter).
     func vibrationSwitchLine() -> GPIOLineRequest? {
         guard source == "gpio", let address = GPIOLineAddress(config: device) else { return nil }
