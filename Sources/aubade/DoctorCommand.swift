@@ -6,8 +6,8 @@ import AubadeStore
 import Foundation
 
 /// `aubade doctor` (first part): what the clock's hardware and network look like from here — GPIO chips and
-/// the configured button lines, the shake sensor with a live reading, the default route and whether it is
-/// wireless, and libgpiod's version. A missing part is reported, not an error: the exit code is 0 unless
+/// the configured button lines, what each button's presses do, the shake sensor with a live reading and what
+/// a shake does, the default route and whether it is wireless, and libgpiod's version. A missing part is reported, not an error: the exit code is 0 unless
 /// the config itself is bad.
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,12 +38,26 @@ struct DoctorReport: Encodable {
         var reason: String?
     }
 
+    /// What a button's presses do, as the config file names the actions.
+    struct Mapping: Encodable {
+        var role: String
+        var short: String
+        var long: String
+    }
+
     struct Reading: Encodable {
         var x: Double, y: Double, z: Double, magnitude: Double
     }
 
+    /// What a shake does to the ringing alarm.
+    struct Response: Encodable {
+        var shakeToStopAlarm: String
+        var otherAlarm: String
+    }
+
     struct Shake: Encodable {
         var source: String
+        var response: Response
         var sensor: String?
         var reading: Reading?
         var line: Line?
@@ -65,6 +79,8 @@ struct DoctorReport: Encodable {
     var libgpiod: String
     var chips: [GPIOChipInfo]
     var buttons: [Line]
+    /// Every button's effective actions, wired or not: a long press with no entry of its own shows the short one.
+    var mapping: [Mapping]
     var shake: Shake
     var network: Network
 
@@ -74,7 +90,11 @@ struct DoctorReport: Encodable {
         let buttons = ButtonRole.allCases.compactMap { role in
             requests[role].map { line($0, role: role.rawValue, gpio: gpio) }
         }
-        return DoctorReport(libgpiod: GPIOLibrary.version, chips: gpio.chips(), buttons: buttons,
+        let mapping = ButtonRole.allCases.map { role in
+            Mapping(role: role.rawValue, short: config.buttons.mapping.action(for: role, .short).name,
+                    long: config.buttons.mapping.action(for: role, .long).name)
+        }
+        return DoctorReport(libgpiod: GPIOLibrary.version, chips: gpio.chips(), buttons: buttons, mapping: mapping,
                             shake: shake(config.shake, gpio: gpio),
                             network: self.network(network.current(), context: context))
     }
@@ -91,7 +111,9 @@ struct DoctorReport: Encodable {
     }
 
     static func shake(_ shake: Configuration.Shake, gpio: any GPIOPort) -> Shake {
-        var out = Shake(source: shake.source)
+        let response = Response(shakeToStopAlarm: shake.response.whenShakeToStop.rawValue,
+                                otherAlarm: shake.response.otherwise.rawValue)
+        var out = Shake(source: shake.source, response: response)
         if let request = shake.vibrationSwitchLine() {
             out.sensor = "vibration switch on GPIO line \(request.address)"
             out.line = line(request, role: "shake", gpio: gpio)
@@ -146,7 +168,11 @@ struct DoctorReport: Encodable {
             Output.table(["BUTTON", "LINE", "STATUS"], buttons.map { [$0.role, $0.line, Self.statusText($0)] })
         }
         print("")
+        Output.table(["BUTTON", "SHORT PRESS", "LONG PRESS"], mapping.map { [$0.role, $0.short, $0.long] })
+        print("")
         printShake()
+        print("Shake response: \(Self.verb(shake.response.shakeToStopAlarm)) an alarm with shake-to-stop on; "
+              + "\(Self.verb(shake.response.otherAlarm)) any other.")
         print("")
         printNetwork()
     }
@@ -157,6 +183,11 @@ struct DoctorReport: Encodable {
         case "in-use": "in use by \(line.consumer ?? "?") (\(line.chip ?? "") \(line.offset.map(String.init) ?? ""))"
         default: "missing: \(line.reason ?? "")"
         }
+    }
+
+    /// "stop" → "stops", "snooze" → "snoozes", "none" → "does nothing to".
+    private static func verb(_ action: String) -> String {
+        action == ShakeResponse.Action.none.rawValue ? "does nothing to" : action + "s"
     }
 
     private func printShake() {
