@@ -51,6 +51,7 @@ let package = Package(
         .target(name: "AubadeApp", dependencies: [
             "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "CTimex",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon.

@@ -36,8 +36,6 @@ extension AlarmClock {
 
     /// Appends to the history and tells the output.
     func record(_ event: HistoryEvent) {
-        var event = event
-        if event.kind == HistoryKind.dismissed.rawValue, event.detail.isEmpty { event.detail = "by \(cause)" }
         do throws(StoreError) { _ = try store.record(event) } catch {
             setWarning("history", "The event history could not be written (\(error.description)).")
         }
@@ -92,7 +90,7 @@ extension AlarmClock {
         ringingObserver(false)
         let by = switch reason {
         case .autoSilenced: "auto"
-        case .dismissed, .snoozed: cause
+        case .dismissed, .snoozed: cause.rawValue
         case .superseded: "another alarm"
         case .edited, .disabled, .removed: "edit"
         }
@@ -105,14 +103,14 @@ extension AlarmClock {
         let wall = clock.now().wall
         switch event {
         case .audible(let source, let after):
-            let ms = Int((after.inSeconds * 1000).rounded())
             if current, sounding?.audibleAfter == nil { sounding?.audibleAfter = after }
             record(HistoryEvent(at: wall, alarmID: alarmID, kind: HistoryKind.audible.rawValue,
-                                detail: "source=\(source) after_ms=\(ms)"))
+                                detail: "source=\(source) \(HistoryDetail.audible(after: after))"))
         case .fallback(let from, let to, let reason):
             if current { sounding?.fallbacks.append(reason) }
+            let target: HistoryDetail.FallbackTarget = to == "tone" ? .tone : .alternate
             record(HistoryEvent(at: wall, alarmID: alarmID, kind: HistoryKind.fallback.rawValue,
-                                detail: "from=\(from) to=\(to) reason=\(reason)"))
+                                detail: HistoryDetail.fallback(to: target, reason: reason) + " (from the \(from))"))
         case .recovered(let to):
             record(HistoryEvent(at: wall, alarmID: alarmID, kind: HistoryKind.recovered.rawValue, detail: "to=\(to)"))
         case .deviceError(let message):

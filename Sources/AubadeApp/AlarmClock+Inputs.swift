@@ -1,3 +1,4 @@
+import AubadeAudio
 import AubadeCore
 import Foundation
 
@@ -11,10 +12,10 @@ extension AlarmClock {
         case .none:
             break
         case .snooze:
-            snooze(by: "button")
+            snooze(by: .button)
         case .stop:
             if sounding != nil || scheduler.ringingAlarmID != nil {
-                stop(by: "button")
+                stop(by: .button)
             } else {
                 cancelRadio(reason: "stop button")
             }
@@ -36,10 +37,10 @@ extension AlarmClock {
         guard let id = scheduler.ringingAlarmID, let alarm = scheduler.alarms[id] else { return }
         switch options.shakeResponse.action(for: alarm) {
         case .stop:
-            cause = "shake"
+            cause = .shake
             perform(scheduler.shakeDetected(at: clock.now()))
         case .snooze:
-            snooze(by: "shake")
+            snooze(by: .shake)
         case .none:
             break
         }
@@ -47,7 +48,7 @@ extension AlarmClock {
 
     /// Snoozes the sounding alarm (or `alarmID`).
     @discardableResult
-    public func snooze(by cause: String, alarmID: Int64? = nil) -> Bool {
+    public func snooze(by cause: DismissInput, alarmID: Int64? = nil) -> Bool {
         self.cause = cause
         let actions = scheduler.snoozePressed(at: clock.now(), alarmID: alarmID)
         perform(actions)
@@ -57,9 +58,9 @@ extension AlarmClock {
 
     /// Dismisses the sounding alarm (or `alarmID`, including its pending snooze).
     @discardableResult
-    public func stop(by cause: String, alarmID: Int64? = nil) -> Bool {
+    public func stop(by cause: DismissInput, alarmID: Int64? = nil) -> Bool {
         self.cause = cause
-        let actions = scheduler.stopPressed(at: clock.now(), alarmID: alarmID)
+        let actions = scheduler.stopPressed(at: clock.now(), alarmID: alarmID, by: cause)
         perform(actions)
         wakeLoop()
         return actions.contains { if case .persist = $0 { true } else { false } }

@@ -60,7 +60,7 @@ extension AlarmClock {
                                 detail: occurrence.formatted(.iso8601)))
             setWarning("precheck-\(id)", nil)
         }
-        setWarning("clock", unsynced)
+        if let unsynced { record(HistoryEvent(at: wall, alarmID: id, kind: HistoryKind.warning.rawValue, detail: unsynced)) }
         // A pre-roll made before the result must carry it.
         if let p = prepared[id], p.occurrence == occurrence, failure != nil, p.plan.preselectedFallback == nil {
             p.sound.stop()

@@ -1,4 +1,5 @@
 import AubadeCore
+import CTimex
 import Foundation
 import Glibc
 import Logging
@@ -48,7 +49,7 @@ public final class ControlServer: Sendable {
         let fd = self.fd
         let thread = Thread {
             while true {
-                let client = accept4(fd, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
+                let client = accept(fd, nil, nil)
                 if client < 0 {
                     if errno == EINTR || errno == ECONNABORTED { continue }
                     return  // closed at shutdown
@@ -105,10 +106,10 @@ extension AlarmClock {
             reload()
             return ControlProtocol.Reply(ok: true, message: "Reloaded.")
         case "stop":
-            let stopped = stop(by: "cli", alarmID: request.alarm)
+            let stopped = stop(by: .cli, alarmID: request.alarm)
             return ControlProtocol.Reply(ok: stopped, message: stopped ? "Stopped." : "No alarm is ringing.")
         case "snooze":
-            let snoozed = snooze(by: "cli", alarmID: request.alarm)
+            let snoozed = snooze(by: .cli, alarmID: request.alarm)
             return ControlProtocol.Reply(ok: snoozed, message: snoozed ? "Snoozed." : "No alarm can be snoozed now.")
         case "sleep":
             do {

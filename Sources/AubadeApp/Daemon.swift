@@ -6,6 +6,7 @@ import AubadeStore
 import Foundation
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// `aubade run`: opens what the clock needs, in dependency order, says READY to systemd only when an alarm
 /// could ring (database loaded, schedule computed, sound device opened, tone checked — R34), then runs the

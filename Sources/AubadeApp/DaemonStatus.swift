@@ -1,4 +1,5 @@
 import AubadeCore
+import AubadeStore
 import Foundation
 
 /// What `aubade status` shows from a running clock: next alarm, what plays, warnings, last morning's report.

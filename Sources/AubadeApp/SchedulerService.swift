@@ -22,8 +22,8 @@ public struct SchedulerService: Service {
 
     public func run() async throws {
         let watchdogEvery = notifier.watchdogInterval
-        var lastStatus = ""
         await cancelWhenGracefulShutdown {
+            var lastStatus = ""
             while !Task.isCancelled {
                 var next = await clock.tick()
                 notifier.watchdog()

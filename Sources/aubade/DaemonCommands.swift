@@ -78,8 +78,13 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let context = try global.context()
+        let reply: ControlProtocol.Reply
         do throws(ControlClient.Failure) {
-            let reply = try ControlClient.send(ControlProtocol.Request(command: "status"), databasePath: context.databasePath)
+            reply = try ControlClient.send(ControlProtocol.Request(command: "status"), databasePath: context.databasePath)
+        } catch {
+            return try offline(context, error)
+        }
+        do {
             guard let status = reply.status else { throw CLIError.failed(reply.message ?? "The clock gave no status.") }
             if context.json {
                 let encoder = JSONEncoder()
@@ -94,8 +99,6 @@ struct StatusCommand: ParsableCommand {
                 print("The clock is running.")
                 status.lines.forEach { print($0) }
             }
-        } catch {
-            try offline(context, error)
         }
     }
 

@@ -1,6 +1,7 @@
 import AubadeConfig
 import AubadeCore
 import AubadeHardware
+import Logging
 
 // From the config to the hardware adapters: what `aubade doctor` checks and `aubade run` opens. The pure
 // settings (`panelSettings` with the button mapping, `detectorSettings`, the shake response) come from
@@ -72,6 +73,25 @@ extension Configuration.Shake {
             return .found(EvdevAccelerometer(devicePath: device, root: root))
         default:
             return .notConfigured
+        }
+    }
+}
+
+extension Configuration.Shake {
+    /// The shake sensor `aubade run` samples while an alarm rings: the accelerometer or vibration switch the
+    /// config names, else none. A configured sensor that is missing is one warning (rule 8), never a failure.
+    func sensor(gpio: any GPIOPort, logger: Logger) -> any ShakeSensor {
+        if let line = vibrationSwitchLine() {
+            return VibrationSwitchShakeSensor(gpio: gpio, line: line, settings: detectorSettings, logger: logger)
+        }
+        switch accelerometer() {
+        case .notConfigured:
+            return NullShakeSensor()
+        case .missing(let why):
+            logger.warning("Shake to stop is off: \(why)")
+            return NullShakeSensor()
+        case .found(let accelerometer):
+            return AccelerometerShakeSensor(accelerometer: accelerometer, settings: detectorSettings, rateHz: sampleRateHz)
         }
     }
 }

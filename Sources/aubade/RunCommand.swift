@@ -37,12 +37,12 @@ struct RunCommand: AsyncParsableCommand {
             allowLoopback: config.audio.allowLocalStreams,
             defaultZone: try context.defaultZone(),
             followsSystemZone: zoneName.isEmpty,
-            shakeResponse: config.shakeResponse)
+            shakeResponse: config.shake.response)
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
         let parts = Daemon.Parts(
             databasePath: context.databasePath, options: options, json: context.json, fakeStart: fakeStart,
-            buttons: buttons, panel: config.buttonPanelSettings,
+            buttons: buttons, panel: config.buttons.panelSettings,
             shake: config.shake.sensor(gpio: gpio, logger: logger), network: SysfsNetworkStatus())
         do {
             try await Daemon.run(parts, logger: logger)
