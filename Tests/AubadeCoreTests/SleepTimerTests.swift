@@ -149,6 +149,21 @@ struct SleepTimerTests {
         #expect(timer == Self.standard())
     }
 
+    @Test("changing the volume keeps the countdown and the fade, including the fade asked for")
+    func volumeButtons() {
+        var timer = SleepTimer(duration: .seconds(30), fade: .seconds(60), volume: 30, startedAt: Self.start)
+        timer.setVolume(60)
+        #expect(timer.fullVolume == 60 && timer.endsAt == Self.at(30) && timer.fade == .seconds(30))
+        #expect(timer.volume(at: Self.at(15)) == 30)
+        timer.extend(by: SleepTimer.buttonStep, at: Self.at(20))
+        #expect(timer.fade == .seconds(60), "the requested fade survives a volume change")
+        #expect(timer.volume(at: Self.at(900)) == 30)
+        timer.setVolume(250)
+        #expect(timer.fullVolume == 100)
+        timer.setVolume(-1)
+        #expect(timer.fullVolume == 0 && timer.volume(at: Self.at(100)) == 0)
+    }
+
     @Test("R14: a sleep timer is refused while an alarm rings, with one sentence")
     func refusedWhileAnAlarmRings() {
         #expect(SleepTimer.decide(alarmRinging: false) == .start)

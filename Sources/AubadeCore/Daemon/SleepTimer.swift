@@ -20,7 +20,7 @@ public struct SleepTimer: Sendable, Hashable {
     /// The fade-out asked for; an extension makes the fade this long again when the timer allows it.
     public let requestedFade: Duration
     /// The volume (0–100) before the fade begins.
-    public let fullVolume: Int
+    public private(set) var fullVolume: Int
 
     /// A timer of `duration` from `startedAt`, fading out over its last `fade` (at most `duration`) from
     /// `volume`. Negative durations count as zero; the volume is held to 0–100.
@@ -72,6 +72,13 @@ public struct SleepTimer: Sendable, Hashable {
             duration += extra
         }
         fade = min(requestedFade, duration)
+    }
+
+    /// Sets the volume before the fade to `level` (held to 0–100) — the volume buttons while a sleep timer
+    /// plays. The countdown, the fade window and the fade asked for stay as they are; during the fade the
+    /// level falls from the new volume.
+    public mutating func setVolume(_ level: Int) {
+        fullVolume = min(max(level, 0), 100)
     }
 
     /// Whether a sleep timer may start now. While an alarm rings it is refused with one sentence (R14):
