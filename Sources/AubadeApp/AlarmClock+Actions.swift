@@ -106,11 +106,11 @@ extension AlarmClock {
             if current, sounding?.audibleAfter == nil { sounding?.audibleAfter = after }
             record(HistoryEvent(at: wall, alarmID: alarmID, kind: HistoryKind.audible.rawValue,
                                 detail: "source=\(source) \(HistoryDetail.audible(after: after))"))
-        case .fallback(let from, let to, let reason):
+        case .fallback(_, let to, let reason):
             if current { sounding?.fallbacks.append(reason) }
             let target: HistoryDetail.FallbackTarget = to == "tone" ? .tone : .alternate
             record(HistoryEvent(at: wall, alarmID: alarmID, kind: HistoryKind.fallback.rawValue,
-                                detail: HistoryDetail.fallback(to: target, reason: reason) + " (from the \(from))"))
+                                detail: HistoryDetail.fallback(to: target, reason: reason)))
         case .recovered(let to):
             record(HistoryEvent(at: wall, alarmID: alarmID, kind: HistoryKind.recovered.rawValue, detail: "to=\(to)"))
         case .deviceError(let message):

@@ -69,11 +69,10 @@ extension AlarmClock {
     /// Volume buttons move the radio's level in steps of 10; an alarm keeps its own level (R14, R18).
     func adjustRadioVolume(up: Bool) {
         guard let radio, sounding == nil else { return }
-        let now = clock.now().mono
         var level = radio.lastVolume ?? settings.sleepVolume
         level = max(5, min(100, level + (up ? 10 : -10)))
         if case .sleep(var timer) = radio.kind {
-            timer = SleepTimer(duration: timer.remaining(at: now), fade: timer.fade, volume: level, startedAt: now)
+            timer.setVolume(level)
             radio.kind = .sleep(timer)
         }
         radio.lastVolume = level

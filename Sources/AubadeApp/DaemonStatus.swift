@@ -95,7 +95,11 @@ extension AlarmClock {
         }
         let since = now.wall.addingTimeInterval(-86_400)
         let events = (try? store.events(limit: 500, since: since)) ?? []
-        let report = MorningReport.build(events: events, alarmNames: names, since: since).lines
+        let zones = Dictionary(scheduler.alarms.compactMap { id, alarm in
+            alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }
+        }, uniquingKeysWith: { a, _ in a })
+        let report = MorningReport.build(events: events, alarmNames: names, since: since,
+                                         zone: scheduler.defaultZone, alarmZones: zones).lines
         return DaemonStatus(now: now.wall, next: next, ringing: ringing, snoozed: snoozed, radio: radioStatus,
                             warnings: warnings.keys.sorted().compactMap { warnings[$0] },
                             clockSynchronised: ClockSync.isSynchronised(), report: report)

@@ -21,11 +21,20 @@ struct AlarmSoundEngine {
     /// Frames written to the current device (for matching its progress) and in all (for the duration).
     private var framesWritten: Int64 = 0
     private var totalFrames: Int64 = 0
-    /// Chunks written but not yet consumed by the device: (end frame, audible station audio, tone).
-    private var inFlight: [(end: Int64, station: Bool, tone: Bool)] = []
+    /// Chunks written but not yet consumed by the device.
+    private var inFlight: [Written] = []
+
+    struct Written {
+        var end: Int64
+        /// The station's level in it (mean square before the volume), and whether the station filled it.
+        var meanSquare: Double
+        var full: Bool
+        var tone: Bool
+    }
     private var lastDeviceError: String?
-    /// Mean squares of the station audio of the last 2 s of chunks, for the background "heard" test.
-    private var recentLevels: [Double] = []
+    /// The station's chunks of the last 2 s (consumed by the card, or taken in the background while the
+    /// tone plays): the window "verified audio" is judged on.
+    private var window: [(meanSquare: Double, full: Bool)] = []
     private static let levelWindowChunks = 2 * AlarmSound.rate / AlarmSound.chunkFrames
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
@@ -69,18 +78,19 @@ struct AlarmSoundEngine {
             syncFeed()
             let turn = chunk.withUnsafeMutableBufferPointer { fill(UnsafeMutableBufferPointer(rebasing: $0[0..<(2 * frames)])) }
             guard writeChunk(chunk[0..<(2 * frames)]) else { return close(drop: true) }
-            inFlight.append((framesWritten, turn.stationAudible && supervisor.current != .tone, supervisor.current == .tone))
-            observe(backgroundHeard: turn.full && windowAudible(turn.meanSquare))
+            let onTone = supervisor.current == .tone
+            inFlight.append(Written(end: framesWritten, meanSquare: turn.meanSquare, full: turn.full, tone: onTone))
+            if onTone { remember(turn.meanSquare, full: turn.full) }
+            observe()
         }
         close(drop: true)
     }
 
     /// Fills one chunk with what should play now; reports whether the station's audio in it is audible.
-    private mutating func fill(_ out: UnsafeMutableBufferPointer<Int16>) -> (stationAudible: Bool, full: Bool, meanSquare: Double) {
+    private mutating func fill(_ out: UnsafeMutableBufferPointer<Int16>) -> (full: Bool, meanSquare: Double) {
         let frames = out.count / 2
         let got = feed?.pull(frames: frames, into: out) ?? 0
         let meanSquare = AlarmSoundEngine.meanSquare(UnsafeBufferPointer(rebasing: out[0..<(2 * got)]))
-        let audible = got > 0 && meanSquare > AlarmSound.audibleRMS * AlarmSound.audibleRMS
         switch supervisor.current {
         case .station:
             for i in (2 * got)..<out.count { out[i] = 0 }
@@ -93,32 +103,32 @@ struct AlarmSoundEngine {
             tone.render(into: out, frames: frames)
             toneGain.apply(to: out, channels: 2)
         }
-        return (audible, got == frames, meanSquare)
+        return (got == frames, meanSquare)
     }
 
-    /// Whether the station audio of the last 2 s (RELIABILITY.md's window) is audible, counting this chunk.
-    /// A short quiet passage inside music does not break the run; a gap in the data does (see `fill`).
-    private mutating func windowAudible(_ meanSquare: Double) -> Bool {
-        recentLevels.append(meanSquare)
-        if recentLevels.count > AlarmSoundEngine.levelWindowChunks { recentLevels.removeFirst() }
-        let mean = recentLevels.reduce(0, +) / Double(recentLevels.count)
+    private mutating func remember(_ meanSquare: Double, full: Bool) {
+        window.append((meanSquare, full))
+        if window.count > AlarmSoundEngine.levelWindowChunks { window.removeFirst() }
+    }
+
+    /// Verified audio (RELIABILITY.md): the station filled every chunk of the last 2 s and their RMS is above
+    /// −40 dBFS. A quiet passage inside music does not fail it; a gap in the data, or a short burst, does.
+    private var verified: Bool {
+        guard window.count >= AlarmSoundEngine.levelWindowChunks, window.allSatisfy(\.full) else { return false }
+        let mean = window.reduce(0) { $0 + $1.meanSquare } / Double(window.count)
         return mean > AlarmSound.audibleRMS * AlarmSound.audibleRMS
     }
 
     /// Hands the new facts to the supervisor and carries out its decisions.
-    private mutating func observe(backgroundHeard: Bool) {
+    private mutating func observe() {
         let played = sink?.framesPlayed ?? framesWritten
-        var heardStation = false
         var heardTone = false
         while let first = inFlight.first, first.end <= played {
-            heardStation = heardStation || first.station
-            heardTone = heardTone || first.tone
+            if first.tone { heardTone = true } else { remember(first.meanSquare, full: first.full) }
             inFlight.removeFirst()
         }
         let t = now
-        let onTone = supervisor.current == .tone
-        var decisions = supervisor.update(now: t, heard: onTone ? backgroundHeard : heardStation,
-                                          failure: feed?.takeFailure())
+        var decisions = supervisor.update(now: t, heard: verified, failure: feed?.takeFailure())
         if heardTone { decisions += supervisor.toneHeard(now: t) }
         for decision in decisions { carry(decision) }
     }
@@ -130,6 +140,7 @@ struct AlarmSoundEngine {
         case .fallBack(let from, let to, let reason):
             logger?.warning("alarm falls back from \(from) to \(to): \(reason)")
             sound.emit(.fallback(from: from.description, to: to.description, reason: reason))
+            window.removeAll()
             if to == .tone { toneGain = GainRamp(volume: plan.toneVolume) }
             stationRamped = false
             stationGain = GainRamp(volume: plan.fadeStartVolume)
@@ -155,6 +166,7 @@ struct AlarmSoundEngine {
         }
         feed?.stop()
         feedEndedAt = nil
+        window.removeAll()
         let sound = self.sound
         feed = StationFeed(index: wanted, url: plan.stations[wanted], rate: AlarmSound.rate,
                            allowLoopback: plan.allowLoopback) { event in

@@ -9,9 +9,10 @@ struct SoundSupervisorTests {
     @Test func aStationHeardInTimeKeepsPlaying() {
         var s = SoundSupervisor(stationCount: 1, startedAt: Self.t(0))
         #expect(s.update(now: Self.t(1), heard: false).isEmpty)
-        #expect(s.update(now: Self.t(1.5), heard: true) == [.audible(.station(0), after: .milliseconds(1500))])
+        // Verified at 2.5 s means audible since 0.5 s (the 2-s window).
+        #expect(s.update(now: Self.t(2.5), heard: true) == [.audible(.station(0), after: .milliseconds(500))])
         // Heard again: no second audible report.
-        #expect(s.update(now: Self.t(2), heard: true).isEmpty)
+        #expect(s.update(now: Self.t(3), heard: true).isEmpty)
         #expect(s.update(now: Self.t(11.9), heard: false).isEmpty)
         #expect(s.current == .station(0))
     }
@@ -26,9 +27,9 @@ struct SoundSupervisorTests {
 
     @Test func silenceWhileRingingFallsBackAfterTenSeconds() {
         var s = SoundSupervisor(stationCount: 1, startedAt: Self.t(0))
-        _ = s.update(now: Self.t(1), heard: true)
-        #expect(s.update(now: Self.t(10.9), heard: false).isEmpty)
-        #expect(s.update(now: Self.t(11), heard: false) ==
+        _ = s.update(now: Self.t(2), heard: true)
+        #expect(s.update(now: Self.t(11.9), heard: false).isEmpty)
+        #expect(s.update(now: Self.t(12), heard: false) ==
                 [.fallBack(from: .station(0), to: .tone, reason: "The station went silent for 10 s.")])
     }
 

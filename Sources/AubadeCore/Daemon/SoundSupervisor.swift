@@ -72,8 +72,12 @@ public struct SoundSupervisor: Sendable, Hashable {
         }
     }
 
-    /// One observation. `heard`: since the previous update, audible audio of the fetched station reached the
-    /// sound card (while on a station) or arrived without a gap (while on the tone, in the background).
+    /// How long audio must be heard to count as verified (RELIABILITY.md: above −40 dBFS for 2 s).
+    public static let verifyWindow: Duration = .seconds(2)
+
+    /// One observation. `heard`: the last `verifyWindow` of the fetched station's audio was verified — audible
+    /// and without a gap, as the sound card consumed it (on a station) or as it arrived (on the tone, in the
+    /// background). The `audible` report dates the sound from the start of that window.
     /// `failure`: the stream reported a failure since the previous update (nil when none).
     public mutating func update(now: MonotonicInstant, heard: Bool, failure: String? = nil) -> [Decision] {
         switch current {
@@ -133,6 +137,7 @@ public struct SoundSupervisor: Sendable, Hashable {
     private mutating func announce(_ source: Source, now: MonotonicInstant) -> [Decision] {
         guard !announcedAudible.contains(source) else { return [] }
         announcedAudible.insert(source)
-        return [.audible(source, after: now - startedAt)]
+        let window = source == .tone ? .zero : SoundSupervisor.verifyWindow
+        return [.audible(source, after: max(.zero, now - startedAt - window))]
     }
 }
