@@ -2,6 +2,7 @@ import ArgumentParser
 import AubadeAudio
 import AubadeConfig
 import AubadeCore
+import AubadeHardware
 import AubadeStore
 import Foundation
 
@@ -34,6 +35,9 @@ struct PlayCommand: AsyncParsableCommand {
             playback = TonePlayer.start(tone, volume: volume ?? settings.toneVolume, duration: length, sink: sink)
         } else {
             let url = try Self.streamURL(source, store: store)
+            if case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: settings.isWifi, network: SysfsNetworkStatus().current()) {
+                throw CLIError.failed(reason)
+            }
             label = url.text
             let options = StreamPlayer.Options(volume: volume ?? settings.defaultVolume, duration: length,
                                                allowLoopback: allowLocal || audio.allowLocalStreams)

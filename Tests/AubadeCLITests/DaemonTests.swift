@@ -256,6 +256,63 @@ struct DaemonTests {
         #expect(await first.waitForExit() == 0)
     }
 
+    @Test func wifiOnlyOffWiFiRingsTheToneAndSaysWhy() async throws {
+        // This machine's default route is wired (or absent), so with Wi-Fi-only on, streaming is refused.
+        let c = try Clock()
+        let radio = try Radio(in: c.dir)
+        try c.run(["station", "add", "--name", "Test FM", "--url", radio.base + "/fast"])
+        _ = try c.addAlarm(["--source", "Test FM"])
+        #expect(try c.run(["settings", "set", "isWifi", "true"]).status == 0)
+        let play = try c.run(["play", "Test FM", "--for", "1s", "--allow-local"])
+        #expect(play.status == 1 && play.errorSentence?.hasPrefix("Wi-Fi-only mode is on") == true, "\(play.stderr)")
+        let d = try c.daemon(lead: 3)
+        let fallback = try #require(await d.wait(for: "fallback", timeout: .seconds(10)))
+        let detail = fallback["detail"] as? String ?? ""
+        #expect(detail.hasPrefix("to=tone reason=Wi-Fi-only mode is on"), "\(detail)")
+        let audible = try #require(await d.wait(for: "audible"))
+        #expect((audible["detail"] as? String ?? "").contains("source=tone"))
+        d.signal(SIGTERM)
+        _ = await d.waitForExit()
+    }
+
+    @Test func systemdHearsReadyAndTheWatchdogFromTheSchedulerLoop() async throws {
+        let c = try Clock()
+        _ = try c.addAlarm(["--source", "tone"])
+        let path = c.dir.file("notify.sock")
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        var tv = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        let start = c.alarmInstant.addingTimeInterval(-600)
+        let d = try EventProcess(c.cli.binary, ["run", "--json", "--db", c.cli.db, "--config", c.config,
+                                                "--fake-time", start.formatted(.iso8601)],
+                                 environment: ["AUBADE_CONFIG": "", "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"])
+        var messages: [String] = []
+        let deadline = ContinuousClock.now + .seconds(8)
+        while ContinuousClock.now < deadline, messages.filter({ $0.contains("WATCHDOG=1") }).count < 3 {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n > 0 { messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) }
+        }
+        let ready = messages.firstIndex { $0.hasPrefix("READY=1") }
+        #expect(ready != nil, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("STATUS=1 alarm(s) enabled") }, "\(messages)")
+        // WATCHDOG_USEC=2 s: fed at least every second, from the loop, after READY.
+        #expect(messages.filter { $0 == "WATCHDOG=1" }.count >= 3, "\(messages)")
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0)
+    }
+
     @Test func daemonCommandsWithoutADaemonSayItIsNotRunning() throws {
         let c = try Clock()
         let r = try c.run(["sleep", "30m"])
