@@ -124,6 +124,8 @@ extension AlarmClock {
         case .title(let title):
             lastTitle = title
             output.emit("title", ["alarm": alarmID, "title": title])
+        case .mixer(let note):
+            record(HistoryEvent(at: wall, alarmID: alarmID, kind: HistoryKind.warning.rawValue, detail: note))
         case .streamNote(let note):
             output.emit("stream", ["alarm": alarmID, "message": note])
         case .stopped:

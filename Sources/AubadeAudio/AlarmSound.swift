@@ -49,6 +49,8 @@ public enum AlarmSoundEvent: Sendable, Equatable {
     case title(String)
     /// A stream problem that did not (yet) change the source: a reconnect, a stall.
     case streamNote(String)
+    /// The card's own control was unmuted or raised for the alarm (it is restored afterwards, R18).
+    case mixer(String)
     case stopped
 }
 

@@ -11,6 +11,7 @@ struct AlarmSoundEngine {
     let logger: Logger?
 
     private var sink: AlsaSink?
+    private var mixer: MixerControl?
     private var feed: StationFeed?
     private var feedEndedAt: ContinuousClock.Instant?
     private var supervisor: SoundSupervisor
@@ -192,6 +193,10 @@ struct AlarmSoundEngine {
                 self.sink = sink
                 lastDeviceError = nil
                 sound.emit(.deviceReady(sink.device))
+                if mixer == nil, let control = MixerControl.open(forDevice: sink.device) {
+                    mixer = control
+                    if let note = control.takeOver() { sound.emit(.mixer(note)) }
+                }
                 return true
             } catch {
                 if error.description != lastDeviceError {
@@ -228,6 +233,8 @@ struct AlarmSoundEngine {
         if drop { sink?.stop() } else { sink?.drain() }
         sink?.close()
         sink = nil
+        mixer?.restore()
+        mixer = nil
     }
 
     /// Mean of the squared samples (the RMS squared).

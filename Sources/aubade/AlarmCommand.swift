@@ -7,7 +7,7 @@ struct AlarmCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alarm", abstract: "List, add, change and remove alarms.",
         subcommands: [AlarmList.self, AlarmNext.self, AlarmAdd.self, AlarmEdit.self, AlarmRemove.self, AlarmEnable.self,
-                      AlarmDisable.self])
+                      AlarmDisable.self, AlarmSkipNext.self])
 }
 
 struct AlarmList: ParsableCommand {
@@ -83,6 +83,39 @@ struct AlarmDisable: ParsableCommand {
     @Argument(help: "The alarm's id.") var id: Int64
 
     func run() throws { try setEnabled(false, id: id, global: global) }
+}
+
+/// `alarm skip-next <id> [--undo]`: the next occurrence passes silently (a day off), the ones after ring.
+struct AlarmSkipNext: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "skip-next", abstract: "Skip the alarm's next occurrence only.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The alarm's id.") var id: Int64
+    @Flag(help: "Ring the next occurrence after all.") var undo = false
+
+    func run() throws {
+        let context = try global.context()
+        let store = try context.openStoreForWriting()
+        var alarm = try store.alarm(id: id)
+        if undo {
+            alarm.skipDate = nil
+        } else {
+            guard alarm.enabled else { throw CLIError.badInput("Alarm \(id) is disabled; there is no next occurrence to skip.") }
+            let zone = try alarm.timeZoneID.map { try Alarm.validTimeZone($0) } ?? context.defaultZone()
+            let lastHandled = try store.runStates().first { $0.alarmID == id }?.lastHandledOccurrence
+            guard let date = AlarmSchedule.skipNextDate(of: alarm, after: Date(), lastHandled: lastHandled, defaultZone: zone) else {
+                throw CLIError.badInput("Alarm \(id) has no next occurrence to skip.")
+            }
+            alarm.skipDate = date
+        }
+        try store.update(alarm)
+        if context.json {
+            Output.json(AlarmDocument(alarm, stationNames: AlarmDocument.stationNames(try store.stations())))
+        } else if let date = alarm.skipDate {
+            print("Alarm \(id) (\(alarm.name)) will not ring on \(date); it rings again after that.")
+        } else {
+            print("Alarm \(id) (\(alarm.name)) rings at its next occurrence again.")
+        }
+    }
 }
 
 private func setEnabled(_ on: Bool, id: Int64, global: GlobalOptions) throws {

@@ -98,6 +98,11 @@ extension AlarmEdit: ChangesSchedule {}
 extension AlarmRemove: ChangesSchedule {}
 extension AlarmEnable: ChangesSchedule {}
 extension AlarmDisable: ChangesSchedule {}
+extension AlarmSkipNext: ChangesSchedule {}
+extension ProgramAdd: ChangesSchedule {}
+extension ProgramReserve: ChangesSchedule {}
+extension ProgramUnreserve: ChangesSchedule {}
+extension ProgramRemove: ChangesSchedule {}
 extension StationAdd: ChangesSchedule {}
 extension StationRemove: ChangesSchedule {}
 extension SettingsSet: ChangesSchedule {}

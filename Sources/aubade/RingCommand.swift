@@ -84,6 +84,7 @@ struct RingCommand: AsyncParsableCommand {
             case .recovered(let to): output.emit("recovered", ["to": to])
             case .title(let title): output.emit("title", ["title": title])
             case .streamNote(let note): output.emit("stream", ["message": note])
+            case .mixer(let note): output.emit("mixer", ["message": note])
             case .deviceError(let message): output.emit("error", ["reason": message])
             case .deviceReady(let device): output.emit("device", ["name": device])
             case .stopped: output.emit("stopped", ["audible": heard])

@@ -38,8 +38,9 @@ struct SinkAndDecoderTests {
         let asked = ContinuousClock.now
         playback.stop()
         #expect(await iterator.next() == .stopped(reason: .requested))
-        // Promptly, not a benchmark: one 50 ms chunk plus pacing, with generous room for a loaded machine.
-        #expect(ContinuousClock.now - asked < .seconds(3))
+        // The tone never ends by itself, so the stopped event proves the stop was honoured; the bound only
+        // catches a stop that waits for something else (a chunk is 50 ms; the room is for a loaded machine).
+        #expect(ContinuousClock.now - asked < .seconds(10))
     }
 
     @Test func aMissingDeviceIsRetriedThenTheAlternateIsUsed() throws {
