@@ -106,25 +106,33 @@ struct IIOAccelerometerTests {
         let dir = try TemporaryDirectory("iio")
         try Self.device(0, in: dir, Self.mpu6050)
         let sensor = IIOAccelerometer(devicePath: "/\(Self.devices)/iio:device0", root: dir.path)
-        let stream = sensor.readings(rateHz: 100)
-        let breaker = Task {
-            try? await Task.sleep(for: .milliseconds(60))
-            try? FileManager.default.removeItem(atPath: dir.file("\(Self.devices)/iio:device0/in_accel_z_raw"))
-            try? await Task.sleep(for: .milliseconds(60))
-            try? Self.write("16000", dir, "\(Self.devices)/iio:device0/in_accel_z_raw")
+        let zFile = dir.file("\(Self.devices)/iio:device0/in_accel_z_raw")
+        // Driven by what the reader delivers, not by sleeps: remove the file after 5 readings, put it back
+        // after the first failure, stop at the first reading of the new value.
+        var readings: [AccelerationReading] = []
+        var removed = false, restored = false
+        for await reading in sensor.readings(rateHz: 100) {
+            readings.append(reading)
+            if readings.count == 5 {
+                try FileManager.default.removeItem(atPath: zFile)
+                removed = true
+            }
+            if removed, !restored, case .failed = reading {
+                try Self.write("16000", dir, "\(Self.devices)/iio:device0/in_accel_z_raw")
+                restored = true
+            }
+            if restored, case .sample(let s) = reading, abs(s.z - 16000 * 0.000598) < 1e-9 { break }
+            if readings.count > 2000 { break }
         }
-        let readings = await collect(stream, count: 30)
-        await breaker.value
-        #expect(readings.count == 30)
-        let times = readings.map(\.time)
-        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
-        #expect((times.last ?? .zero) - (times.first ?? .zero) >= .milliseconds(280))  // 29 periods of 10 ms
-        let failures = readings.filter { if case .failed = $0 { true } else { false } }
-        #expect(!failures.isEmpty)  // the file was gone for a while…
-        guard case .sample(let last) = readings.last else {
+        #expect(restored, "the missing file was never reported as a failed reading")
+        guard case .sample(let last) = readings.last, abs(last.z - 16000 * 0.000598) < 1e-9 else {
             Issue.record("the reader did not recover")
             return
         }
-        #expect(abs(last.z - 16000 * 0.000598) < 1e-9)  // …and it picked up again
+        let times = readings.map(\.time)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        // 100 Hz: never faster than the asked period on average (a loaded machine may be slower, never faster).
+        let span = (times.last ?? .zero) - (times.first ?? .zero)
+        #expect(span >= .milliseconds(9) * (readings.count - 1))
     }
 }
