@@ -10,14 +10,14 @@ extension AlarmClock {
         for action in actions {
             switch action {
             case .persist(let state):
-                do throws(StoreError) { try store.save(state) } catch {
+                do throws(StoreError) { try store?.save(state) } catch {
                     // An alarm deleted a moment ago by another process has no row left to update.
                     if scheduler.alarms[state.alarmID] != nil {
                         setWarning("persist", "The alarm state could not be saved (\(error.description)).")
                     }
                 }
             case .saveAlarm(let alarm):
-                do throws(StoreError) { try store.update(alarm) } catch {
+                do throws(StoreError) { try store?.update(alarm) } catch {
                     setWarning("persist", "The alarm could not be saved (\(error.description)).")
                 }
             case .record(let event):
@@ -36,7 +36,7 @@ extension AlarmClock {
 
     /// Appends to the history and tells the output.
     func record(_ event: HistoryEvent) {
-        do throws(StoreError) { _ = try store.record(event) } catch {
+        do throws(StoreError) { _ = try store?.record(event) } catch {
             setWarning("history", "The event history could not be written (\(error.description)).")
         }
         var fields: KeyValuePairs<String, (any Sendable)?> = ["alarm": event.alarmID, "detail": event.detail.isEmpty ? nil : event.detail]

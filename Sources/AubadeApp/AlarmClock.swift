@@ -35,7 +35,8 @@ public actor AlarmClock {
     static let precheckLead: TimeInterval = 300
     static let prerollLead: TimeInterval = 15
 
-    let store: Store
+    /// nil while the clock runs from the schedule's backup copy because the database is unreadable (R27).
+    let store: Store?
     let options: Options
     let clock: DaemonClock
     let output: DaemonOutput
@@ -105,6 +106,25 @@ public actor AlarmClock {
         for key in invalid { warnings["setting-\(key)"] = "The stored setting \(key) is invalid; its default is used." }
     }
 
+    /// A clock over the schedule's backup copy (R27): the database could not be read, so the alarms, stations
+    /// and settings written beside it after the last change ring instead. Nothing is saved; the fault shows.
+    public init(backup: ScheduleSnapshot.Contents, fault: String, options: Options, clock: DaemonClock,
+                output: DaemonOutput, logger: Logger, wakeLoop: @escaping @Sendable () -> Void) {
+        store = nil
+        self.options = options
+        self.clock = clock
+        self.output = output
+        self.logger = logger
+        self.wakeLoop = wakeLoop
+        settings = backup.settings
+        scheduler = AlarmScheduler(alarms: backup.alarms, states: [], settings: backup.settings,
+                                   defaultZone: options.defaultZone,
+                                   alarmsUpdatedAt: Dictionary(backup.alarms.compactMap { $0.id.map { ($0, backup.writtenAt) } },
+                                                               uniquingKeysWith: { a, _ in a }))
+        stations = Dictionary(backup.stations.compactMap { s in s.id.map { ($0, s) } }, uniquingKeysWith: { a, _ in a })
+        warnings["store"] = "\(fault) Running from the backup copy of the schedule written \(backup.writtenAt.formatted(.iso8601)); changes are not saved."
+    }
+
     public func setRingingObserver(_ body: @escaping @Sendable (Bool) -> Void) { ringingObserver = body }
 
     /// Starts the engine: resumes a ringing alarm or a snooze (R9), catches up a recent missed one (R6).
@@ -171,6 +191,7 @@ public actor AlarmClock {
 
     /// Re-reads alarms, stations, settings and programmes, and tells the engine what changed.
     public func reload() {
+        guard let store else { return }
         do throws(StoreError) {
             let alarms = try store.alarms()
             let newSettings = try store.settings()
@@ -199,7 +220,7 @@ public actor AlarmClock {
 
     /// Reloads when another process committed to the database since the last look (a cheap read).
     func reloadIfChanged() {
-        guard let version = try? store.dataVersion() else { return }
+        guard let version = try? store?.dataVersion() else { return }
         defer { lastDataVersion = version }
         if let last = lastDataVersion, last != version { reload() }
     }

@@ -47,10 +47,6 @@ public enum Daemon {
         let output = DaemonOutput(json: parts.json, wall: { clock.now().wall })
         let notifier = SystemdNotifier()
         notifier.status("starting: opening the database")
-        let store: Store
-        do throws(StoreError) { store = try Store.open(path: parts.databasePath) } catch {
-            throw StartFailure(description: error.description)
-        }
         let control: ControlServer
         do throws(ControlServer.Failure) { control = try ControlServer(databasePath: parts.databasePath) } catch {
             throw StartFailure(description: error.description)
@@ -59,15 +55,8 @@ public enum Daemon {
         notifier.status("starting: checking the sound device and the tone")
         let soundProblem = checkSound(parts.options.sink)
         let waker = LoopWaker()
-        let alarmClock: AlarmClock
-        do throws(StoreError) {
-            alarmClock = try AlarmClock(store: store, options: parts.options, clock: clock, output: output, logger: logger,
-                                        wakeLoop: { waker.wake() })
-        } catch {
-            throw StartFailure(description: error.description)
-        }
+        let alarmClock = try openClock(parts, clock: clock, output: output, logger: logger, wake: { waker.wake() })
         if let soundProblem { await alarmClock.setWarning("sound", soundProblem) }
-        if let reason = store.readOnlyReason { await alarmClock.setWarning("store", reason.description) }
         if let warning = parts.buttons.warning { await alarmClock.setWarning("buttons", warning) }
         await alarmClock.networkChanged(parts.network.current())
         await alarmClock.start()
@@ -89,6 +78,29 @@ public enum Daemon {
         notifier.stopping()
         await alarmClock.shutdown()
         output.emit("exiting")
+    }
+
+    /// The clock over the database; when the database cannot be read, over the schedule's backup copy, with
+    /// the fault shown (R27: never start with zero alarms silently). Neither: the daemon cannot start.
+    static func openClock(_ parts: Parts, clock: DaemonClock, output: DaemonOutput, logger: Logger,
+                          wake: @escaping @Sendable () -> Void) throws -> AlarmClock {
+        let fault: StoreError
+        do throws(StoreError) {
+            let store = try Store.open(path: parts.databasePath)
+            let alarmClock = try AlarmClock(store: store, options: parts.options, clock: clock, output: output,
+                                            logger: logger, wakeLoop: wake)
+            if let reason = store.readOnlyReason { output.emit("warning", ["message": reason.description]) }
+            return alarmClock
+        } catch {
+            fault = error
+        }
+        guard let backup = try? ScheduleSnapshot(databasePath: parts.databasePath).load() else {
+            throw StartFailure(description: fault.description)
+        }
+        output.emit("warning", ["message": "\(fault.description) Running from the backup copy (\(backup.alarms.count) alarm(s))."])
+        logger.error("\(fault.description) Running from the backup copy of the schedule.")
+        return AlarmClock(backup: backup, fault: fault.description, options: parts.options, clock: clock, output: output,
+                          logger: logger, wakeLoop: wake)
     }
 
     /// Opens the device (2 s retry, then the alternate — R19) and renders a second of the tone (R17).

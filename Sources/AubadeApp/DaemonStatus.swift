@@ -94,7 +94,7 @@ extension AlarmClock {
             }
         }
         let since = now.wall.addingTimeInterval(-86_400)
-        let events = (try? store.events(limit: 500, since: since)) ?? []
+        let events = (try? store?.events(limit: 500, since: since)) ?? []
         let zones = Dictionary(scheduler.alarms.compactMap { id, alarm in
             alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }
         }, uniquingKeysWith: { a, _ in a })

@@ -315,6 +315,38 @@ struct DaemonTests {
         #expect(await d.waitForExit() == 0)
     }
 
+    @Test func anUnreadableDatabaseRingsFromTheBackupCopyAndSaysSo() async throws {
+        let c = try Clock()
+        _ = try c.addAlarm(["--source", "tone"])
+        try Data(repeating: 0x42, count: 16384).write(to: URL(fileURLWithPath: c.cli.db))
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: c.cli.db + suffix) }
+        let d = try c.daemon(lead: 3)
+        let warning = try #require(await d.wait(for: "warning") { ($0["message"] as? String ?? "").contains("backup copy") })
+        #expect((warning["message"] as? String ?? "").contains("is unreadable"))
+        _ = try #require(await d.wait(for: "ready"))
+        let ringing = try #require(await d.wait(for: "ringing"))
+        #expect(ringing["source"] as? String == "tone")
+        let status = try c.run(["status", "--json"])
+        #expect(status.status == 0)
+        let warnings = try #require(try c.cli.json(status.stdout)["warnings"] as? [String])
+        #expect(warnings.contains { $0.contains("Running from the backup copy") }, "\(warnings)")
+        d.signal(SIGTERM)
+        _ = await d.waitForExit()
+    }
+
+    @Test func aNewerSchemaStillRings() async throws {
+        let c = try Clock()
+        _ = try c.addAlarm(["--source", "tone"])
+        let q = try DatabaseQueue(path: c.cli.db)
+        try await q.write { db in try db.execute(sql: "PRAGMA user_version = 2") }
+        try q.close()
+        let d = try c.daemon(lead: 3)
+        _ = try #require(await d.wait(for: "warning") { ($0["message"] as? String ?? "").contains("newer") })
+        _ = try #require(await d.wait(for: "ringing"))
+        d.signal(SIGTERM)
+        _ = await d.waitForExit()
+    }
+
     @Test func daemonCommandsWithoutADaemonSayItIsNotRunning() throws {
         let c = try Clock()
         let r = try c.run(["sleep", "30m"])
