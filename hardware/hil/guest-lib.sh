@@ -1,0 +1,118 @@
+# Helpers for guest.sh and scenarios/*.sh (sourced, bash). Runs inside the HIL guest as root.
+HIL=${HIL:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+OUT=$HIL_WORK/results          # shared with the host: logs, recordings, JSON
+AUBADE=$HIL_WORK/aubade        # the binary under test, copied there by run.sh
+T=/tmp/hil                     # guest-only scratch (tmpfs)
+mkdir -p "$OUT" "$T"
+FAILS=0
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+now() { date +%s.%N; }
+since() { awk -v a="$(now)" -v b="$1" 'BEGIN { printf "%.1f", a - b }'; }      # seconds since an instant
+ms_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
+
+pass() { echo "PASS $SCENARIO: $*"; }
+fail() { echo "FAIL $SCENARIO: $*"; FAILS=$((FAILS + 1)); }
+skip() { echo "SKIP $SCENARIO: $*"; }
+note() { echo "NOTE $SCENARIO: $*"; }
+figure() { echo "FIGURE $SCENARIO: $*"; }
+check() {  # check "what it proves" command...: PASS when the command succeeds
+  local what=$1; shift
+  if "$@"; then pass "$what"; else fail "$what"; fi
+}
+
+# run_scenario NAME FUNCTION: runs it (unless HIL_ONLY leaves it out) and prints how long it took.
+run_scenario() {
+  local name=$1 fn=$2 start
+  if [ -f "$HIL_WORK/only" ] && ! grep -qw "$name" "$HIL_WORK/only"; then return; fi
+  SCENARIO=$name
+  start=$(now)
+  echo "--- $name"
+  "$fn"
+  echo "TIME $name $(since "$start") s"
+}
+
+# j FILE EXPR: evaluates a Python expression over the JSON document in FILE (as `d`); prints the result.
+# With a file of JSON lines, `d` is the list of objects.
+j() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+try:
+    d = json.loads(text)
+except ValueError:
+    d = [json.loads(l) for l in text.splitlines() if l.strip().startswith("{")]
+v = eval(sys.argv[2])
+print(json.dumps(v) if isinstance(v, (dict, list)) else v)
+PY
+}
+# jtrue FILE EXPR: succeeds when the expression is true.
+jtrue() { [ "$(j "$1" "bool($2)")" = True ]; }
+
+# within VALUE LOW HIGH: LOW <= VALUE <= HIGH (decimals allowed).
+within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v != "None" && v + 0 >= lo && v + 0 <= hi) }'; }
+
+# aub ARGS...: the binary under test with the scenario's config and database.
+aub() {
+  local cmd=$1; shift
+  case "$cmd" in
+    alarm|settings|station) local sub=$1; shift; "$AUBADE" "$cmd" "$sub" --config "$CFG" --db "$DB" "$@" ;;
+    *) "$AUBADE" "$cmd" --config "$CFG" --db "$DB" "$@" ;;
+  esac
+}
+
+# write_config FILE [table.key=VALUE...]: the HIL's base config (loopback card, UTC, the Pi's default button
+# lines, the evdev accelerometer) with the given keys set or replaced (VALUE is TOML: '"GPIO99"', 'true').
+write_config() {
+  local file=$1; shift
+  python3 - "$file" "$@" <<'PY'
+import sys
+tables = {
+    "audio": {"device": '"plughw:Loopback,0,0"', "allow_local_streams": "true"},
+    "clock": {"time_zone": '"UTC"'},
+    "buttons": {"snooze": '"GPIO17"', "stop": '"GPIO27"', "play_pause": '"GPIO22"', "sleep": '"GPIO23"'},
+    "shake": {"source": '"evdev"'},
+}
+for arg in sys.argv[2:]:
+    key, value = arg.split("=", 1)
+    table, name = key.split(".", 1)
+    tables.setdefault(table, {})[name] = value
+with open(sys.argv[1], "w") as f:
+    for table, keys in tables.items():
+        f.write(f"[{table}]\n" + "".join(f"{k} = {v}\n" for k, v in keys.items()) + "\n")
+PY
+}
+
+# --- Sound capture from the other side of snd-aloop ---
+# snd-aloop fixes the format from whichever side opens first, so the capture starts first (S16_LE, 44.1 kHz,
+# stereo: what aubade plays) and must be RUNNING before anything plays. CAPTURE_T0 is the wall time the capture
+# was seen running; sample n of the file was recorded at about CAPTURE_T0 + n / rate.
+CAPTURE_PID=""
+capture_start() {
+  local file=$1 i
+  arecord -q -D hw:Loopback,1,0 -f S16_LE -r 44100 -c 2 "$file" 2> "$file.log" &
+  CAPTURE_PID=$!
+  for i in $(seq 1 200); do
+    if grep -q 'state: RUNNING' /proc/asound/Loopback/pcm1c/sub0/status 2>/dev/null; then
+      CAPTURE_T0=$(now)
+      return 0
+    fi
+    sleep 0.05
+  done
+  echo "capture did not start: $(cat "$file.log")"
+  return 1
+}
+capture_stop() {
+  [ -n "$CAPTURE_PID" ] || return 0
+  kill -INT "$CAPTURE_PID" 2>/dev/null
+  wait "$CAPTURE_PID" 2>/dev/null
+  CAPTURE_PID=""
+}
+# wav_stats WAV: hardware/hil/wavstat.py's JSON (onset_s, end_s, level_db, freq_hz, bursts, ...) to WAV.json.
+wav_stats() { python3 "$HIL/wavstat.py" "$1" > "$1.json" && cat "$1.json"; }
+
+# --- gpio-sim ---
+# The simulated chip's line N is driven from /sys/devices/platform/$GPIOSIM_DEV/$GPIOSIM_CHIP/sim_gpioN/pull.
+# The buttons are active-low with a pull-up: pressing one pulls the line down.
+press() { echo pull-down > "$GPIOSIM_SYS/sim_gpio$1/pull"; }
+release() { echo pull-up > "$GPIOSIM_SYS/sim_gpio$1/pull"; }
