@@ -16,6 +16,7 @@ done
 started=$(now)
 
 run_scenario gpio scenario_gpio
+run_scenario sound scenario_sound
 
 echo "guest: scenarios took $(since "$started") s; kernel taint $(cat /proc/sys/kernel/tainted); $FAILS failure(s)"
 exit "$FAILS"

@@ -36,6 +36,12 @@ RUN=$W/run
 rm -rf "$RUN" && mkdir -p "$RUN/results" || cant "cannot create $RUN"
 cp "$BIN" "$RUN/aubade" && chmod 755 "$RUN/aubade"
 [ -n "${HIL_ONLY:-}" ] && echo "$HIL_ONLY" > "$RUN/only"
+# Test media, made here at native speed (lame under TCG would take several seconds): 10 s of a 440 Hz sine at
+# half scale, stereo 44.1 kHz, as 128 kb/s MP3 with the ID3 tags ezstream turns into the ICY title.
+mkdir -p "$RUN/media"
+sox -D -n -r 44100 -c 2 -b 16 "$RUN/media/sine440.wav" synth 10 sine 440 vol 0.5 &&
+  lame --quiet -b 128 --ta HIL --tt "Sine 440" "$RUN/media/sine440.wav" "$RUN/media/sine440.mp3" ||
+  cant "could not make the test MP3 with sox and lame."
 
 echo "hil-run: kernel $HIL_KV ($HIL_KVERSION), TCG, 2 vCPUs; binary $BIN"
 start=$(date +%s.%N)
