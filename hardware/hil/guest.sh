@@ -10,12 +10,13 @@ for s in "$HIL"/scenarios/*.sh; do . "$s"; done
 echo "guest: kernel $(uname -r), $(nproc) CPUs, ready at $(uptime_s) s; $("$AUBADE" version 2>&1 | awk '$1 == "aubade" { print "aubade " $2 }')"
 ip link set lo up
 SCENARIO=setup
-for m in "snd-aloop index=0 pcm_substreams=1" uinput; do
+for m in "snd-aloop index=0 pcm_substreams=1" uinput evdev; do
   modprobe $m || fail "modprobe $m"
 done
 started=$(now)
 
 run_scenario gpio scenario_gpio
+run_scenario shake scenario_shake
 run_scenario sound scenario_sound
 
 echo "guest: scenarios took $(since "$started") s; kernel taint $(cat /proc/sys/kernel/tainted); $FAILS failure(s)"
