@@ -18,6 +18,7 @@ started=$(now)
 run_scenario gpio scenario_gpio
 run_scenario shake scenario_shake
 run_scenario sound scenario_sound
+run_scenario wifi scenario_wifi
 
 echo "guest: scenarios took $(since "$started") s; kernel taint $(cat /proc/sys/kernel/tainted); $FAILS failure(s)"
 exit "$FAILS"
