@@ -30,18 +30,32 @@ run_scenario() {
   echo "--- $name"
   "$fn"
   echo "TIME $name $(since "$start") s"
+  SCENARIO=$name
 }
 
 # j FILE EXPR: evaluates a Python expression over the JSON document in FILE (as `d`); prints the result.
-# With a file of JSON lines, `d` is the list of objects.
+# With a file of JSON lines, `d` is the list of objects, `ev(name)` those whose "event" is name, and
+# `field(e, key)` a field of one, also found as key=value inside its "detail" text, `ts(v)` unix seconds.
 j() {
   python3 - "$1" "$2" <<'PY'
-import json, sys
+import json, re, sys
 text = open(sys.argv[1]).read()
 try:
     d = json.loads(text)
 except ValueError:
     d = [json.loads(l) for l in text.splitlines() if l.strip().startswith("{")]
+def ev(name):
+    return [e for e in d if isinstance(e, dict) and e.get("event") == name] if isinstance(d, list) else []
+def field(e, key):
+    if key in e:
+        return e[key]
+    m = re.search(r"(?:^| )" + key + r"=(.*?)(?= \w+=|$)", str(e.get("detail", "")))
+    return m.group(1) if m else None
+def ts(v):  # unix seconds from a number or an ISO-8601 text
+    if isinstance(v, (int, float)):
+        return float(v)
+    from datetime import datetime
+    return datetime.fromisoformat(str(v).replace("Z", "+00:00")).timestamp()
 v = eval(sys.argv[2])
 print(json.dumps(v) if isinstance(v, (dict, list)) else v)
 PY
