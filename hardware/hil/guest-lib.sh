@@ -16,9 +16,9 @@ fail() { echo "FAIL $SCENARIO: $*"; FAILS=$((FAILS + 1)); }
 skip() { echo "SKIP $SCENARIO: $*"; }
 note() { echo "NOTE $SCENARIO: $*"; }
 figure() { echo "FIGURE $SCENARIO: $*"; }
-check() {  # check "what it proves" command...: PASS when the command succeeds
+check() {  # check "what it proves" command...: PASS when the command succeeds (no command: FAIL)
   local what=$1; shift
-  if "$@"; then pass "$what"; else fail "$what"; fi
+  if [ $# -gt 0 ] && "$@"; then pass "$what"; else fail "$what"; fi
 }
 
 # run_scenario NAME FUNCTION: runs it (unless HIL_ONLY leaves it out) and prints how long it took.
@@ -33,17 +33,29 @@ run_scenario() {
   SCENARIO=$name
 }
 
-# j FILE EXPR: evaluates a Python expression over the JSON document in FILE (as `d`); prints the result.
-# With a file of JSON lines, `d` is the list of objects, `ev(name)` those whose "event" is name, and
-# `field(e, key)` a field of one, also found as key=value inside its "detail" text, `ts(v)` unix seconds.
-j() {
-  python3 - "$1" "$2" <<'PY'
-import json, re, sys
-text = open(sys.argv[1]).read()
+# jset FILE NAME=EXPR...: evaluates Python expressions over the JSON in FILE, in one python3 run (each one costs
+# a fraction of a second under TCG), and sets shell variables: true/false for a bool (so `check "..." $NAME`
+# works), JSON for a list or dict, the text otherwise; "" (and a message on stderr) when an expression fails,
+# false when such a NAME ends in _ok. In the expressions `d` is the document (a file of JSON lines: the list of
+# objects), `ev(name)` the objects whose "event" is name, `field(e, key)` a field of one, also found as key=value
+# inside its "detail" text, and `ts(v)` unix seconds from a number or an ISO-8601 text.
+jset() {
+  local file=$1 code; shift
+  code=$(python3 -S - "$file" "$@" <<'PY'
+import json, re, shlex, sys
+try:
+    text = open(sys.argv[1]).read()
+except OSError:
+    text = ""
 try:
     d = json.loads(text)
 except ValueError:
-    d = [json.loads(l) for l in text.splitlines() if l.strip().startswith("{")]
+    d = []
+    for l in text.splitlines():
+        try:
+            d.append(json.loads(l))
+        except ValueError:
+            pass
 def ev(name):
     return [e for e in d if isinstance(e, dict) and e.get("event") == name] if isinstance(d, list) else []
 def field(e, key):
@@ -51,20 +63,32 @@ def field(e, key):
         return e[key]
     m = re.search(r"(?:^| )" + key + r"=(.*?)(?= \w+=|$)", str(e.get("detail", "")))
     return m.group(1) if m else None
-def ts(v):  # unix seconds from a number or an ISO-8601 text
+def ts(v):
     if isinstance(v, (int, float)):
         return float(v)
     from datetime import datetime
     return datetime.fromisoformat(str(v).replace("Z", "+00:00")).timestamp()
-v = eval(sys.argv[2])
-print(json.dumps(v) if isinstance(v, (dict, list)) else v)
+for arg in sys.argv[2:]:
+    name, expr = arg.split("=", 1)
+    try:
+        v = eval(expr)
+    except Exception as e:
+        sys.stderr.write(f"jset {name} on {sys.argv[1]}: {type(e).__name__}: {e}\n")
+        v = False if name.endswith("_ok") else ""
+    if isinstance(v, bool):
+        v = "true" if v else "false"
+    elif isinstance(v, (dict, list)):
+        v = json.dumps(v)
+    elif v is None:
+        v = "None"
+    print(f"{name}={shlex.quote(str(v))}")
 PY
+)
+  eval "$code"
 }
-# jtrue FILE EXPR: succeeds when the expression is true.
-jtrue() { [ "$(j "$1" "bool($2)")" = True ]; }
 
 # within VALUE LOW HIGH: LOW <= VALUE <= HIGH (decimals allowed).
-within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v != "None" && v + 0 >= lo && v + 0 <= hi) }'; }
+within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v ~ /^-?[0-9.]+$/ && v + 0 >= lo && v + 0 <= hi) }'; }
 
 # aub ARGS...: the binary under test with the scenario's config and database.
 aub() {
@@ -78,23 +102,24 @@ aub() {
 # write_config FILE [table.key=VALUE...]: the HIL's base config (loopback card, UTC, the Pi's default button
 # lines, the evdev accelerometer) with the given keys set or replaced (VALUE is TOML: '"GPIO99"', 'true').
 write_config() {
-  local file=$1; shift
-  python3 - "$file" "$@" <<'PY'
-import sys
-tables = {
-    "audio": {"device": '"plughw:Loopback,0,0"', "allow_local_streams": "true"},
-    "clock": {"time_zone": '"UTC"'},
-    "buttons": {"snooze": '"GPIO17"', "stop": '"GPIO27"', "play_pause": '"GPIO22"', "sleep": '"GPIO23"'},
-    "shake": {"source": '"evdev"'},
-}
-for arg in sys.argv[2:]:
-    key, value = arg.split("=", 1)
-    table, name = key.split(".", 1)
-    tables.setdefault(table, {})[name] = value
-with open(sys.argv[1], "w") as f:
-    for table, keys in tables.items():
-        f.write(f"[{table}]\n" + "".join(f"{k} = {v}\n" for k, v in keys.items()) + "\n")
-PY
+  local file=$1 kv k t; shift
+  local -A value=([audio.device]='"plughw:Loopback,0,0"' [audio.allow_local_streams]=true [clock.time_zone]='"UTC"'
+    [buttons.snooze]='"GPIO17"' [buttons.stop]='"GPIO27"' [buttons.play_pause]='"GPIO22"' [buttons.sleep]='"GPIO23"'
+    [shake.source]='"evdev"')
+  local keys=(audio.device audio.allow_local_streams clock.time_zone buttons.snooze buttons.stop buttons.play_pause
+              buttons.sleep shake.source)
+  for kv in "$@"; do
+    k=${kv%%=*}
+    [ -n "${value[$k]+set}" ] || keys+=("$k")
+    value[$k]=${kv#*=}
+  done
+  {
+    for t in $(printf '%s\n' "${keys[@]%%.*}" | awk '!seen[$0]++'); do
+      echo "[$t]"
+      for k in "${keys[@]}"; do [ "${k%%.*}" = "$t" ] && echo "${k#*.} = ${value[$k]}"; done
+      echo
+    done
+  } > "$file"
 }
 
 # --- Sound capture from the other side of snd-aloop ---
@@ -122,8 +147,14 @@ capture_stop() {
   wait "$CAPTURE_PID" 2>/dev/null
   CAPTURE_PID=""
 }
-# wav_stats WAV: hardware/hil/wavstat.py's JSON (onset_s, end_s, level_db, freq_hz, bursts, ...) to WAV.json.
-wav_stats() { python3 "$HIL/wavstat.py" "$1" > "$1.json" && cat "$1.json"; }
+# wav_stats WAV: measures a recording with wavstat.py: its JSON goes to WAV.json, and each figure to a shell
+# variable W_<name> (W_onset_s, W_end_s, W_level_db, W_freq_hz, W_bursts, W_longest_gap_ms, W_seconds...).
+wav_stats() {
+  local code
+  unset W_onset_s W_end_s W_level_db W_freq_hz W_bursts W_longest_gap_ms W_seconds W_active_s W_peak_db
+  code=$(python3 -S "$HIL/wavstat.py" "$1" "$1.json") || echo "wavstat failed on $1"
+  eval "$code"
+}
 
 # --- gpio-sim ---
 # The simulated chip's line N is driven from /sys/devices/platform/$GPIOSIM_DEV/$GPIOSIM_CHIP/sim_gpioN/pull.

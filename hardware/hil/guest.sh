@@ -5,6 +5,11 @@
 set -u
 HIL=$(cd "$(dirname "$0")" && pwd)
 . "$HIL/guest-lib.sh"
+# A timestamped trace of every command, for finding out afterwards what failed or took long.
+exec 5> "$OUT/trace.log"
+BASH_XTRACEFD=5
+PS4='+ $EPOCHREALTIME '
+set -x
 for s in "$HIL"/scenarios/*.sh; do . "$s"; done
 
 echo "guest: kernel $(uname -r), $(nproc) CPUs, ready at $(uptime_s) s; $("$AUBADE" version 2>&1 | awk '$1 == "aubade" { print "aubade " $2 }')"

@@ -89,4 +89,14 @@ def measure(path):
 
 
 if __name__ == "__main__":
-    print(json.dumps(measure(sys.argv[1])))
+    # wavstat.py WAV            prints the JSON
+    # wavstat.py WAV OUT.json   writes the JSON there and prints shell assignments W_<name>=<value>
+    result = measure(sys.argv[1])
+    if len(sys.argv) > 2:
+        import shlex
+        with open(sys.argv[2], "w") as f:
+            f.write(json.dumps(result) + "\n")
+        for k, v in result.items():
+            print(f"W_{k}={shlex.quote(str(v))}")
+    else:
+        print(json.dumps(result))

@@ -23,24 +23,27 @@ scenario_gpio() {
 
   CFG=$T/gpio.toml DB=$T/gpio.sqlite
   write_config "$CFG"
-  local d=$OUT/doctor-gpio.json
-  if aub doctor --json > "$d" 2> "$d.err"; then pass "aubade doctor --json exits 0"; else fail "aubade doctor --json exited $?: $(cat "$d.err")"; fi
-  check "doctor lists chip $GPIOSIM_CHIP labelled pinctrl-bcm2711 with 58 lines" \
-    jtrue "$d" "[c for c in d['chips'] if c['name'] == '$GPIOSIM_CHIP' and c['label'] == 'pinctrl-bcm2711' and c['lineCount'] == 58]"
-  local want="{'snooze': 17, 'stop': 27, 'play-pause': 22, 'sleep': 23}"
-  check "doctor finds the 4 configured button lines at their Pi offsets: $(j "$d" "{b['role']: (b['status'], b.get('offset')) for b in d['buttons']}")" \
-    jtrue "$d" "{b['role']: b['offset'] for b in d['buttons'] if b['status'] == 'found' and b['chip'] == '$GPIOSIM_CHIP'} == $want"
+  local d=$OUT/doctor-gpio.json rc
+  aub doctor --json > "$d" 2> "$d.err"; rc=$?
+  check "aubade doctor --json exits 0 ($rc)" [ "$rc" = 0 ]
+  jset "$d" chip_ok="[c for c in d['chips'] if c['name'] == '$GPIOSIM_CHIP' and c['label'] == 'pinctrl-bcm2711' and c['lineCount'] == 58] != []" \
+    lines="{b['role']: (b['status'], b.get('chip'), b.get('offset')) for b in d['buttons']}" \
+    lines_ok="{b['role']: b['offset'] for b in d['buttons'] if b['status'] == 'found' and b['chip'] == '$GPIOSIM_CHIP'} == {'snooze': 17, 'stop': 27, 'play-pause': 22, 'sleep': 23}"
+  check "doctor lists chip $GPIOSIM_CHIP labelled pinctrl-bcm2711 with 58 lines" $chip_ok
+  check "doctor finds the 4 configured button lines at their Pi offsets: $lines" $lines_ok
 
   # A line the chip does not have: that button is reported missing, once, and the others still work.
   write_config "$CFG" 'buttons.sleep="GPIO99"'
   d=$OUT/doctor-gpio-missing.json
   aub doctor --json > "$d" 2> "$d.err"
-  check "a missing line name (sleep = GPIO99) is reported missing: $(j "$d" "[b.get('reason') for b in d['buttons'] if b['status'] == 'missing']")" \
-    jtrue "$d" "[b['role'] for b in d['buttons'] if b['status'] == 'missing'] == ['sleep'] and 'GPIO99' in [b for b in d['buttons'] if b['role'] == 'sleep'][0]['reason']"
-  check "...while the other three buttons are still found" jtrue "$d" "len([b for b in d['buttons'] if b['status'] == 'found']) == 3"
+  jset "$d" reasons="[b.get('reason') for b in d['buttons'] if b['status'] == 'missing']" \
+    missing_ok="[b['role'] for b in d['buttons'] if b['status'] == 'missing'] == ['sleep'] and 'GPIO99' in [b for b in d['buttons'] if b['role'] == 'sleep'][0]['reason']" \
+    others_ok="len([b for b in d['buttons'] if b['status'] == 'found']) == 3"
+  check "a missing line name (sleep = GPIO99) is reported missing: $reasons" $missing_ok
+  check "...while the other three buttons are still found" $others_ok
   aub doctor > "$OUT/doctor-gpio-missing.txt" 2>&1
-  check "...and the text report warns once ($(grep -c missing "$OUT/doctor-gpio-missing.txt") line says missing)" \
-    [ "$(grep -c 'missing' "$OUT/doctor-gpio-missing.txt")" = 1 ]
+  local lines_missing; lines_missing=$(grep -c 'missing' "$OUT/doctor-gpio-missing.txt")
+  check "...and the text report warns once ($lines_missing line says missing)" [ "$lines_missing" = 1 ]
 
   # A line another program holds is reported in use, with the holder's name.
   write_config "$CFG"
@@ -50,6 +53,6 @@ scenario_gpio() {
   d=$OUT/doctor-gpio-inuse.json
   aub doctor --json > "$d" 2> "$d.err"
   kill "$holder"; wait "$holder" 2>/dev/null
-  check "a line held by gpiomon is reported in use by gpiomon" \
-    jtrue "$d" "[(b['status'], b.get('consumer')) for b in d['buttons'] if b['role'] == 'play-pause'] == [('in-use', 'gpiomon')]"
+  jset "$d" inuse_ok="[(b['status'], b.get('consumer')) for b in d['buttons'] if b['role'] == 'play-pause'] == [('in-use', 'gpiomon')]"
+  check "a line held by gpiomon is reported in use by gpiomon" $inuse_ok
 }

@@ -6,7 +6,7 @@ accel_start() {
   [ -n "${ACCEL_NODE:-}" ] && return 0
   local i
   mkfifo "$T/accel.cmd"
-  python3 "$HIL/uinput_accel.py" "$T/accel.cmd" > "$T/accel.out" 2>&1 &
+  python3 -S "$HIL/uinput_accel.py" "$T/accel.cmd" > "$T/accel.out" 2>&1 &
   ACCEL_PID=$!
   for i in $(seq 1 100); do
     ACCEL_NODE=$(sed -n 's/^ready //p' "$T/accel.out")
@@ -37,14 +37,16 @@ scenario_shake() {
   accel_do hold 128 -64 230
   local d=$OUT/doctor-shake.json
   aub doctor --json > "$d" 2> "$d.err"
-  check "doctor finds $ACCEL_NODE as the evdev accelerometer: $(j "$d" "d['shake'].get('sensor')")" \
-    jtrue "$d" "d['shake']['source'] == 'evdev' and '$ACCEL_NODE (hil-accel)' in (d['shake'].get('sensor') or '')"
-  check "and reads the tilted value 4.90, -2.45, 8.81 m/s²: $(j "$d" "d['shake'].get('reading') or d['shake'].get('problem')")" \
-    jtrue "$d" "abs(d['shake']['reading']['x'] - 4.903) < 0.05 and abs(d['shake']['reading']['y'] + 2.452) < 0.05 and abs(d['shake']['reading']['z'] - 8.811) < 0.05"
+  jset "$d" sensor="d['shake'].get('sensor')" reading="d['shake'].get('reading') or d['shake'].get('problem')" \
+    found_ok="d['shake']['source'] == 'evdev' and '$ACCEL_NODE (hil-accel)' in (d['shake'].get('sensor') or '')" \
+    value_ok="abs(d['shake']['reading']['x'] - 4.903) < 0.05 and abs(d['shake']['reading']['y'] + 2.452) < 0.05 and abs(d['shake']['reading']['z'] - 8.811) < 0.05"
+  check "doctor finds $ACCEL_NODE as the evdev accelerometer: $sensor" $found_ok
+  check "and reads the tilted value 4.90, -2.45, 8.81 m/s²: $reading" $value_ok
   # Laid flat: the next reading follows the device (a live value, not a cached one).
   accel_do hold 0 0 256
   d=$OUT/doctor-shake-flat.json
   aub doctor --json > "$d" 2> "$d.err"
-  check "after laying it flat doctor reads 0, 0, 9.81 m/s²: $(j "$d" "d['shake'].get('reading') or d['shake'].get('problem')")" \
-    jtrue "$d" "abs(d['shake']['reading']['x']) < 0.05 and abs(d['shake']['reading']['y']) < 0.05 and abs(d['shake']['reading']['magnitude'] - 9.807) < 0.05"
+  jset "$d" reading="d['shake'].get('reading') or d['shake'].get('problem')" \
+    value_ok="abs(d['shake']['reading']['x']) < 0.05 and abs(d['shake']['reading']['y']) < 0.05 and abs(d['shake']['reading']['magnitude'] - 9.807) < 0.05"
+  check "after laying it flat doctor reads 0, 0, 9.81 m/s²: $reading" $value_ok
 }

@@ -41,9 +41,9 @@ XML
   return 1
 }
 
-# play_and_capture NAME ARGS...: records the loopback while `aubade play ARGS...` runs; leaves NAME.wav,
-# NAME.jsonl (aubade's events), NAME.wav.json (wavstat) in $OUT, PLAY_RC, and the first-audio delay measured on
-# the recording (process start -> first captured sample) in CAPTURED_TTFA_MS.
+# play_and_capture NAME ARGS...: records the loopback while `aubade play ARGS... --json` runs; leaves NAME.wav,
+# NAME.jsonl (aubade's events) and NAME.wav.json in $OUT, the W_* figures (wav_stats), PLAY_RC, and the delay
+# from the process start to the first captured sample in CAPTURED_TTFA_MS.
 play_and_capture() {
   local name=$1 launched ended; shift
   capture_start "$OUT/$name.wav" || { fail "the loopback capture did not start"; return 1; }
@@ -53,10 +53,9 @@ play_and_capture() {
   ended=$(now)
   sleep 0.5
   capture_stop
-  wav_stats "$OUT/$name.wav" > /dev/null
-  local onset
-  onset=$(j "$OUT/$name.wav.json" "d['onset_s']")
-  CAPTURED_TTFA_MS=$( [ "$onset" = None ] && echo none || awk -v c="$CAPTURE_T0" -v o="$onset" -v l="$launched" 'BEGIN { printf "%d", (c + o - l) * 1000 }')
+  wav_stats "$OUT/$name.wav"
+  CAPTURED_TTFA_MS=$(awk -v c="$CAPTURE_T0" -v o="${W_onset_s:-}" -v l="$launched" \
+    'BEGIN { if (o ~ /^[0-9.]+$/) printf "%d", (c + o - l) * 1000; else print "none" }')
   figure "$name: aubade ran $(ms_between "$launched" "$ended") ms; recording $(cat "$OUT/$name.wav.json")"
 }
 
@@ -67,27 +66,28 @@ scenario_sound() {
 
   # The built-in tone: four 100 ms beeps of 880 Hz (+ a quarter of its octave) per 1.6 s, peak 0.7 at volume 100.
   play_and_capture tone tone --for 3s --volume 100
-  local s=$OUT/tone.wav.json e=$OUT/tone.jsonl
-  check "aubade play tone --for 3s exits 0 with playing + stopped(finished) events" \
-    eval '[ "$PLAY_RC" = 0 ] && jtrue "$e" "[x[\"event\"] for x in d] == [\"playing\", \"stopped\"] and d[1][\"reason\"] == \"finished\""'
-  check "the loopback heard the tone's 880 Hz ($(j "$s" "d['freq_hz']") Hz)" within "$(j "$s" "d['freq_hz']")" 871 889
-  check "at the expected level, -8.2 dBFS at volume 100 ($(j "$s" "d['level_db']") dBFS)" within "$(j "$s" "d['level_db']")" -9.7 -6.7
-  check "as 8 beeps in 3 s ($(j "$s" "d['bursts']"))" [ "$(j "$s" "d['bursts']")" = 8 ]
-  check "paced by the card in real time: first to last beep 2.30 s ($(j "$s" "round(d['end_s'] - d['onset_s'], 3)") s)" \
-    within "$(j "$s" "d['end_s'] - d['onset_s']")" 2.25 2.35
-  figure "tone: time to first audio $(j "$e" "[x.get('firstAudioMs') for x in d if x['event'] == 'playing'][0]") ms (aubade's playing event), $CAPTURED_TTFA_MS ms (process start -> first captured sample)"
+  jset "$OUT/tone.jsonl" events_ok="[x['event'] for x in d] == ['playing', 'stopped'] and d[1]['reason'] == 'finished'" \
+    ttfa="[x.get('firstAudioMs') for x in ev('playing')][0]"
+  check "aubade play tone --for 3s exits 0 with playing + stopped(finished) events" eval "[ $PLAY_RC = 0 ] && $events_ok"
+  check "the loopback heard the tone's 880 Hz ($W_freq_hz Hz)" within "$W_freq_hz" 871 889
+  check "at the expected level, -8.2 dBFS at volume 100 ($W_level_db dBFS)" within "$W_level_db" -9.7 -6.7
+  check "as 8 beeps in 3 s ($W_bursts)" [ "$W_bursts" = 8 ]
+  local span; span=$(awk -v a="$W_onset_s" -v b="$W_end_s" 'BEGIN { printf "%.3f", b - a }')
+  check "paced by the card in real time: first to last beep 2.30 s ($span s)" within "$span" 2.25 2.35
+  figure "tone: time to first audio $ttfa ms (aubade's playing event), $CAPTURED_TTFA_MS ms (process start -> first captured sample)"
 
   # A station: Icecast in the guest, a 440 Hz sine at half scale (-9.0 dBFS RMS) as 128 kb/s MP3.
   if ! icecast_start; then fail "the local Icecast server did not serve the stream"; return; fi
   play_and_capture stream "$STREAM_URL" --allow-local --for 5s --volume 100
-  s=$OUT/stream.wav.json e=$OUT/stream.jsonl
-  check "aubade play $STREAM_URL --for 5s exits 0 and ends finished" \
-    eval '[ "$PLAY_RC" = 0 ] && jtrue "$e" "d[-1][\"event\"] == \"stopped\" and d[-1][\"reason\"] == \"finished\""'
-  check "the ICY title from ezstream arrived ($(j "$e" "[x['title'] for x in d if x['event'] == 'title']"))" \
-    jtrue "$e" "'HIL - Sine 440' in [x.get('title') for x in d]"
-  check "the loopback heard the stream's 440 Hz ($(j "$s" "d['freq_hz']") Hz)" within "$(j "$s" "d['freq_hz']")" 436 444
-  check "at the stream's level, -9.0 dBFS at volume 100 ($(j "$s" "d['level_db']") dBFS)" within "$(j "$s" "d['level_db']")" -10.5 -7.5
-  check "for 5 s of audio ($(j "$s" "round(d['end_s'] - d['onset_s'], 3)") s) without a dropout (longest gap $(j "$s" "d['longest_gap_ms']") ms)" \
-    eval 'within "$(j "$s" "d[\"end_s\"] - d[\"onset_s\"]")" 4.9 5.1 && within "$(j "$s" "d[\"longest_gap_ms\"]")" 0 100'
-  figure "stream: time to first audio $(j "$e" "[x.get('firstAudioMs') for x in d if x['event'] == 'playing'][0]") ms (aubade's playing event), $CAPTURED_TTFA_MS ms (process start -> first captured sample)"
+  jset "$OUT/stream.jsonl" end_ok="d[-1]['event'] == 'stopped' and d[-1]['reason'] == 'finished'" \
+    titles="[x['title'] for x in ev('title')]" title_ok="'HIL - Sine 440' in [x.get('title') for x in ev('title')]" \
+    ttfa="[x.get('firstAudioMs') for x in ev('playing')][0]"
+  check "aubade play $STREAM_URL --for 5s exits 0 and ends finished" eval "[ $PLAY_RC = 0 ] && $end_ok"
+  check "the ICY title from ezstream arrived ($titles)" $title_ok
+  check "the loopback heard the stream's 440 Hz ($W_freq_hz Hz)" within "$W_freq_hz" 436 444
+  check "at the stream's level, -9.0 dBFS at volume 100 ($W_level_db dBFS)" within "$W_level_db" -10.5 -7.5
+  span=$(awk -v a="$W_onset_s" -v b="$W_end_s" 'BEGIN { printf "%.3f", b - a }')
+  check "for 5 s of audio ($span s) without a dropout (longest gap $W_longest_gap_ms ms)" \
+    eval 'within "$span" 4.9 5.1 && within "$W_longest_gap_ms" 0 100'
+  figure "stream: time to first audio $ttfa ms (aubade's playing event), $CAPTURED_TTFA_MS ms (process start -> first captured sample)"
 }

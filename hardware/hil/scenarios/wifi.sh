@@ -60,19 +60,21 @@ scenario_wifi() {
   route_via_wifi
   local d=$OUT/doctor-wifi.json
   aub doctor --json > "$d" 2> "$d.err"
-  check "default route via wlan0: doctor says wireless: $(j "$d" "d['network']['routes']")" \
-    jtrue "$d" "[(r['interface'], r['wireless']) for r in d['network']['routes']] == [('wlan0', True)]"
-  check "...and Wi-Fi-only allows streaming (streaming: $(j "$d" "d['network'].get('streaming')"))" \
-    jtrue "$d" "d['network'].get('wifiOnly') is True and d['network'].get('streaming') == 'allowed'"
+  jset "$d" routes="d['network']['routes']" streaming="d['network'].get('streaming')" \
+    wireless_ok="[(r['interface'], r['wireless']) for r in d['network']['routes']] == [('wlan0', True)]" \
+    allowed_ok="d['network'].get('wifiOnly') is True and d['network'].get('streaming') == 'allowed'"
+  check "default route via wlan0: doctor says wireless: $routes" $wireless_ok
+  check "...and Wi-Fi-only allows streaming (streaming: $streaming)" $allowed_ok
 
   route_via_wired
   d=$OUT/doctor-wired.json
   aub doctor --json > "$d" 2> "$d.err"
   aub doctor > "$OUT/doctor-wired.txt" 2>&1
-  check "default route moved to dummy0: doctor says not wireless: $(j "$d" "d['network']['routes']")" \
-    jtrue "$d" "[(r['interface'], r['wireless']) for r in d['network']['routes']] == [('dummy0', False)]"
-  check "...and Wi-Fi-only refuses streaming, naming dummy0: $(j "$d" "d['network'].get('streaming')")" \
-    jtrue "$d" "'dummy0' in d['network'].get('streaming', '') and d['network'].get('streaming') != 'allowed'"
+  jset "$d" routes="d['network']['routes']" streaming="d['network'].get('streaming')" \
+    wired_ok="[(r['interface'], r['wireless']) for r in d['network']['routes']] == [('dummy0', False)]" \
+    refused_ok="'dummy0' in d['network'].get('streaming', '') and d['network'].get('streaming') != 'allowed'"
+  check "default route moved to dummy0: doctor says not wireless: $routes" $wired_ok
+  check "...and Wi-Fi-only refuses streaming, naming dummy0: $streaming" $refused_ok
   check "...in the text report too" grep -q 'via dummy0 .* not wireless' "$OUT/doctor-wired.txt"
 
   # Does `aubade play` apply the policy? Only asserted when it does (today only the daemon is meant to).
@@ -82,7 +84,7 @@ scenario_wifi() {
     local rc=$?
     if [ "$rc" != 0 ] && grep -q dummy0 "$OUT/play-wired.err"; then
       pass "aubade play refuses the station over dummy0: $(cat "$OUT/play-wired.err")"
-    elif [ "$rc" = 0 ] && jtrue "$OUT/play-wired.jsonl" "'playing' in [x['event'] for x in d]"; then
+    elif [ "$rc" = 0 ] && grep -Eq '"event": ?"playing"' "$OUT/play-wired.jsonl"; then
       note "aubade play does not apply the Wi-Fi-only policy (it played the station over dummy0); only doctor's verdict is asserted"
     else
       fail "aubade play HIL over dummy0 with Wi-Fi-only: exit $rc without naming dummy0: $(cat "$OUT/play-wired.err")"
