@@ -20,12 +20,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // System libraries: one module map + shim header each (typed wrappers where Swift can't call C).
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CTimex"),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 
         // Pure domain: no C, no I/O.
@@ -45,9 +47,16 @@ let package = Package(
         .target(name: "AubadeHardware", dependencies: ["AubadeCore", "CGPIOD",
                                                        .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
+        // The daemon's services: they carry out the Core's decisions against the adapters.
+        .target(name: "AubadeApp", dependencies: [
+            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "CTimex",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon.
         .executableTarget(name: "aubade", dependencies: [
-            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware",
+            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -61,7 +70,8 @@ let package = Package(
         .testTarget(name: "AubadeStoreTests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
                                                              .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
-        .testTarget(name: "AubadeConfigTests", dependencies: ["AubadeConfig", "AubadeTesting"], swiftSettings: strict),
+        .testTarget(name: "AubadeConfigTests", dependencies: ["AubadeConfig", "AubadeCore", "AubadeTesting"],
+                    swiftSettings: strict),
         .testTarget(name: "AubadeHardwareTests", dependencies: ["AubadeHardware", "AubadeCore", "AubadeTesting"],
                     swiftSettings: strict),
         .testTarget(name: "AubadeAudioTests", dependencies: ["AubadeAudio", "AubadeCore", "AubadeTesting"],

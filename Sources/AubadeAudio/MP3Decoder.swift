@@ -24,7 +24,9 @@ public final class MP3Decoder {
 
     private static let initialised: Int32 = mpg123_init()
 
-    public init() throws(AudioError) {
+    /// A decoder for any MPEG audio format; with `outputRate`, mpg123 converts everything to that rate in
+    /// stereo (its automatic resampler and up-mixing), so one sound-card setting serves every station and the tone.
+    public init(outputRate: Int? = nil) throws(AudioError) {
         guard MP3Decoder.initialised == Int32(MPG123_OK.rawValue) else {
             throw AudioError("mpg123_init failed: \(String(cString: mpg123_plain_strerror(MP3Decoder.initialised))).")
         }
@@ -36,8 +38,13 @@ public final class MP3Decoder {
         mpg123_param2(h, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue), 0)
         mpg123_param2(h, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0)  // search as far as needed for sync
         mpg123_format_none(h)
-        for rate in [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] {
-            mpg123_format(h, rate, Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue), Int32(MPG123_ENC_SIGNED_16.rawValue))
+        if let outputRate {
+            mpg123_param2(h, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_FORCE_STEREO.rawValue), 0)
+            mpg123_format(h, outputRate, Int32(MPG123_STEREO.rawValue), Int32(MPG123_ENC_SIGNED_16.rawValue))
+        } else {
+            for rate in [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] {
+                mpg123_format(h, rate, Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue), Int32(MPG123_ENC_SIGNED_16.rawValue))
+            }
         }
         let rc = mpg123_open_feed(h)
         guard rc == Int32(MPG123_OK.rawValue) else {

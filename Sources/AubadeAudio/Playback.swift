@@ -7,6 +7,7 @@ public final class Playback: Sendable {
     public let events: AsyncStream<PlayerEvent>
     let continuation: AsyncStream<PlayerEvent>.Continuation
     private let stopRequested = Atomic<Bool>(false)
+    private let volumeRequest = Atomic<Int>(-1)
     private let finished = DispatchSemaphore(value: 0)
 
     init() {
@@ -19,6 +20,17 @@ public final class Playback: Sendable {
     }
 
     public var isStopRequested: Bool { stopRequested.load(ordering: .relaxed) }
+
+    /// Moves the volume (0–100) to `volume` with a short ramp (no click), e.g. the sleep timer's fade-out.
+    public func setVolume(_ volume: Int) {
+        volumeRequest.store(max(0, min(volume, 100)), ordering: .relaxed)
+    }
+
+    /// The volume asked for since the last call, if any (read by the playback's thread).
+    func takeVolumeRequest() -> Int? {
+        let v = volumeRequest.exchange(-1, ordering: .relaxed)
+        return v < 0 ? nil : v
+    }
 
     func emit(_ event: PlayerEvent) {
         continuation.yield(event)

@@ -66,6 +66,7 @@ public enum StreamPlayer {
         var bytesWithoutAudio = 0
         let limitFrames: (Int) -> Int? = { rate in options.duration?.frames(at: rate) }
         while !playback.isStopRequested {
+            if let volume = playback.takeVolumeRequest() { gain.ramp(to: volume, over: max(sink.rate, 44_100) / 20) }
             let n = input.withUnsafeMutableBytes { ring.read(into: $0, timeout: 0.1) }
             if n == 0 {
                 // The fetcher closes the ring when it gives up, and also when a stop was requested.

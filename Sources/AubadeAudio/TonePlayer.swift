@@ -29,6 +29,7 @@ public enum TonePlayer {
             var written = 0
             var buffer = [Int16](repeating: 0, count: 2 * chunkFrames)
             while !playback.isStopRequested {
+                if let volume = playback.takeVolumeRequest() { gain.ramp(to: volume, over: sampleRate / 20) }
                 let frames = totalFrames.map { min(chunkFrames, $0 - written) } ?? chunkFrames
                 guard frames > 0 else { sink.drain(); return .finished }
                 var failed: AudioError?

@@ -50,6 +50,8 @@ struct ConfigReader {
         b.bias = try choice("buttons", "bias", b.bias, ["pull-up", "pull-down", "disable", "as-is"])
         b.debounceMilliseconds = try int("buttons", "debounce_ms", b.debounceMilliseconds, in: 0...500)
         b.longPressMilliseconds = try int("buttons", "long_press_ms", b.longPressMilliseconds, in: 200...10000)
+        b.mapping.short = try actions("buttons.short_press", b.mapping.short)
+        b.mapping.long = try actions("buttons.long_press", b.mapping.long, unsetting: true)
     }
 
     private mutating func readShake(_ s: inout Configuration.Shake) throws(ConfigError) {
@@ -59,28 +61,87 @@ struct ConfigReader {
         s.threshold = try double("shake", "threshold", s.threshold, in: 0.1...100)
         s.sustainSeconds = try double("shake", "sustain_seconds", s.sustainSeconds, in: 0.5...10)
         s.sampleRateHz = try int("shake", "sample_rate_hz", s.sampleRateHz, in: 5...400)
+        s.pulsesPerWindow = try int("shake", "pulses_per_window", s.pulsesPerWindow, in: 2...100)
+        s.pulseWindowSeconds = try double("shake", "pulse_window_seconds", s.pulseWindowSeconds, in: 0.1...2)
+        s.response.whenShakeToStop = try shakeAction("shake", "on_shake_to_stop_alarm", s.response.whenShakeToStop)
+        s.response.otherwise = try shakeAction("shake", "on_other_alarm", s.response.otherwise)
     }
 
-    /// Keys present in the file that nothing read, as "unknown key 'x.y' at line N" sentences.
-    func unknownKeys() -> [String] {
-        var out: [String] = []
-        for section in table.keys.sorted() {
-            guard let sub = table[section]?.table else {
-                if !consumed.contains(section) { out.append(unknown(section, lines.line(section: nil, key: section))) }
+    /// A `[buttons.short_press]`-style table: each key a button (named as in `[buttons]`), each value an
+    /// action; buttons not listed keep `defaults`. With `unsetting`, "" removes a button's entry (a long press
+    /// then does what the short press does). Every key here names a button, so an unknown one is an error
+    /// rather than a warning: a misspelt button would silently keep an action its owner meant to change.
+    private mutating func actions(_ s: String, _ defaults: [ButtonRole: ButtonAction], unsetting: Bool = false)
+        throws(ConfigError) -> [ButtonRole: ButtonAction]
+    {
+        guard let sub = try subtable(s) else { return defaults }
+        let path = s.split(separator: ".").map(String.init)
+        let keys = sub.keys.map { (line: lines.line(path: path + [$0]) ?? .max, key: $0) }
+            .sorted { ($0.line, $0.key) < ($1.line, $1.key) }.map(\.key)  // the first problem in the file is reported
+        var out = defaults
+        for key in keys {
+            guard let role = ButtonRole.allCases.first(where: { $0.configKey == key }) else {
+                throw bad(s, key, "is not a button; the buttons are \(Self.roleNames)")
+            }
+            let text = try string(s, key, "")
+            if unsetting && text.trimmingCharacters(in: .whitespaces).isEmpty {
+                out[role] = nil
                 continue
             }
-            if !ConfigReader.sections.contains(section) {
-                out.append(unknown("[\(section)]", lines.line(ofSection: section)))
-                continue
+            guard let action = try? ButtonAction(parsing: text) else {
+                let unset = unsetting ? ", or \"\" for the short press's action" : ""
+                throw bad(s, key, "must be one of \(Self.actionNames)\(unset), not \"\(text)\"")
             }
-            for key in sub.keys.sorted() where !consumed.contains("\(section).\(key)") {
-                out.append(unknown("\(section).\(key)", lines.line(section: section, key: key)))
-            }
+            out[role] = action
         }
         return out
     }
 
-    private static let sections: Set<String> = ["paths", "http", "audio", "clock", "buttons", "shake"]
+    private static let roleNames: String = {
+        let keys = ButtonRole.allCases.map(\.configKey)
+        return keys.dropLast().joined(separator: ", ") + " and " + keys[keys.count - 1]
+    }()
+
+    private static let actionNames: String = {
+        let r = ButtonAction.sleepMinutesRange
+        let before: [ButtonAction] = [.none, .snooze, .stop, .playPause]
+        let after: [ButtonAction] = [.sleepCancel, .volumeUp, .volumeDown]
+        return (before.map { "\"\($0.name)\"" } + ["\"sleep+N\" (N from \(r.lowerBound) to \(r.upperBound) minutes)"]
+            + after.map { "\"\($0.name)\"" }).joined(separator: ", ")
+    }()
+
+    private mutating func shakeAction(_ s: String, _ k: String, _ d: ShakeResponse.Action) throws(ConfigError)
+        -> ShakeResponse.Action
+    {
+        let text = try choice(s, k, d.rawValue, ShakeResponse.Action.allCases.map(\.rawValue))
+        return ShakeResponse.Action(rawValue: text) ?? d
+    }
+
+    /// Keys present in the file that nothing read, as "unknown key 'x.y' at line N" sentences; a table that
+    /// is not one of `sections` (at any depth) is reported once, as "[x.y]".
+    func unknownKeys() -> [String] {
+        var out: [String] = []
+        collectUnknown(in: table, path: [], into: &out)
+        return out
+    }
+
+    private func collectUnknown(in t: TOMLTable, path: [String], into out: inout [String]) {
+        for key in t.keys.sorted() {
+            let full = (path + [key]).joined(separator: ".")
+            if let sub = t[key]?.table {
+                if ConfigReader.sections.contains(full) {
+                    collectUnknown(in: sub, path: path + [key], into: &out)
+                } else {
+                    out.append(unknown("[\(full)]", lines.line(path: path + [key])))
+                }
+            } else if !consumed.contains(full) {
+                out.append(unknown(full, lines.line(path: path + [key])))
+            }
+        }
+    }
+
+    private static let sections: Set<String> = ["paths", "http", "audio", "clock", "buttons", "buttons.short_press",
+                                                "buttons.long_press", "shake"]
 
     private func unknown(_ key: String, _ line: Int?) -> String {
         "Config file \(name): unknown key \(key)\(line.map { " at line \($0)" } ?? "") is ignored."
@@ -88,11 +149,27 @@ struct ConfigReader {
 
     // MARK: typed getters
 
+    /// `key` of the table at the dotted path `section`; nil when either is absent.
     private mutating func value(_ section: String, _ key: String) throws(ConfigError) -> (any TOMLValueConvertible)? {
-        guard let node = table[section] else { return nil }
-        guard let sub = node.table else { throw bad(section, nil, "must be a table like [\(section)]") }
+        guard let sub = try subtable(section) else { return nil }
         consumed.insert("\(section).\(key)")
         return sub[key]
+    }
+
+    /// The table at a dotted path ("buttons.short_press"); nil when absent, an error when something else is there.
+    private func subtable(_ path: String) throws(ConfigError) -> TOMLTable? {
+        var current = table
+        var walked: [String] = []
+        for part in path.split(separator: ".").map(String.init) {
+            walked.append(part)
+            guard let node = current[part] else { return nil }
+            guard let sub = node.table else {
+                let name = walked.joined(separator: ".")
+                throw bad(name, nil, "must be a table like [\(name)]")
+            }
+            current = sub
+        }
+        return current
     }
 
     private mutating func string(_ s: String, _ k: String, _ d: String, nonEmpty: Bool = false) throws(ConfigError) -> String {
@@ -140,9 +217,8 @@ struct ConfigReader {
     }
 
     private func bad(_ section: String, _ key: String?, _ problem: String) -> ConfigError {
-        let full = key.map { "\(section).\($0)" } ?? section
-        let where_ = (key.map { lines.line(section: section, key: $0) } ?? lines.line(ofSection: section))
-            .map { " at line \($0)" } ?? ""
-        return ConfigError("Config file \(name): \(full)\(where_) \(problem).")
+        let path = section.split(separator: ".").map(String.init) + (key.map { [$0] } ?? [])
+        let where_ = lines.line(path: path).map { " at line \($0)" } ?? ""
+        return ConfigError("Config file \(name): \(path.joined(separator: "."))\(where_) \(problem).")
     }
 }

@@ -1,3 +1,5 @@
+import AubadeCore
+
 /// Deployment facts for one clock: where things are and how the hardware is wired. Read from
 /// `config/aubade.toml` (every key documented there at its default); what a user changes at run time lives
 /// in the database instead.
@@ -38,6 +40,9 @@ public struct Configuration: Equatable, Sendable {
         public var bias = "pull-up"
         public var debounceMilliseconds = 30
         public var longPressMilliseconds = 1000
+        /// What each button's short and long press does (`[buttons.short_press]`, `[buttons.long_press]`); a
+        /// role missing from `long` does on a long press what its short press does.
+        public var mapping = ButtonMapping.standard
     }
 
     public struct Shake: Equatable, Sendable {
@@ -51,6 +56,11 @@ public struct Configuration: Equatable, Sendable {
         /// How long movement must be sustained, in seconds (R15).
         public var sustainSeconds = 1.5
         public var sampleRateHz = 50
+        /// Vibration switch: pulses within `pulseWindowSeconds` that count as movement.
+        public var pulsesPerWindow = 4
+        public var pulseWindowSeconds = 0.5
+        /// What a shake does to the ringing alarm (`on_shake_to_stop_alarm`, `on_other_alarm`).
+        public var response = ShakeResponse()
     }
 
     public var paths = Paths()

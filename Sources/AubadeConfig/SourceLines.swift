@@ -1,6 +1,7 @@
 import Foundation
 
-/// Finds the line of a `[section]` header or a `key =` assignment in TOML text, for messages.
+/// Finds the line of a `[section]` header or a `key =` assignment in TOML text (tables nested to any depth),
+/// for messages.
 /// TOMLKit reports positions only for syntax errors, so this scans the text the way a person would.
 struct SourceLines {
     private let lines: [Substring]
@@ -29,6 +30,19 @@ struct SourceLines {
             if k == key { return i + 1 }
         }
         return nil
+    }
+
+    /// The line that defines the table or key at `path` (["buttons", "short_press", "stop"]): its `[a.b]`
+    /// header, its assignment under its table's header or as a dotted key under a header further up, or
+    /// failing those (an inline table) the line of the table that holds it.
+    func line(path: [String]) -> Int? {
+        guard !path.isEmpty else { return nil }
+        if let n = line(ofSection: path.joined(separator: ".")) { return n }
+        for split in stride(from: path.count - 1, through: 0, by: -1) {
+            let section = split == 0 ? nil : path[..<split].joined(separator: ".")
+            if let n = line(section: section, key: path[split...].joined(separator: ".")) { return n }
+        }
+        return line(path: Array(path.dropLast()))
     }
 
     private func header(of raw: Substring) -> String? {

@@ -123,3 +123,11 @@ public final class Store: Sendable {
         try? queue.close()
     }
 }
+
+extension Store {
+    /// SQLite's `data_version`: changes whenever another connection (another process) commits. The daemon
+    /// compares it on each turn of its loop to pick up edits made by the CLI.
+    public func dataVersion() throws(StoreError) -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AubadeApp
 import AubadeConfig
 import AubadeCore
 import AubadeStore
@@ -13,7 +14,9 @@ struct Aubade: ParsableCommand {
         commandName: "aubade",
         abstract: "A bedside radio alarm clock that never fails to wake you.",
         version: version,
-        subcommands: [RunCommand.self, PlayCommand.self, AlarmCommand.self, StationCommand.self, SettingsCommand.self, DoctorCommand.self,
+        subcommands: [RunCommand.self, PlayCommand.self, RingCommand.self, AlarmCommand.self, StationCommand.self,
+                      ProgramCommand.self, SettingsCommand.self, SleepCommand.self, StatusCommand.self,
+                      StopCommand.self, SnoozeCommand.self, DoctorCommand.self,
                       VersionCommand.self])
 
     static func main(arguments: [String]) async {
@@ -23,6 +26,10 @@ struct Aubade: ParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
+            }
+            if let changer = command as? any ChangesSchedule {
+                // A running clock picks the change up at once (it would also notice within a minute).
+                ControlClient.notifyChanged(databasePath: try changer.global.context(quiet: true).databasePath)
             }
         } catch {
             Foundation.exit(report(error))
@@ -79,3 +86,18 @@ extension StoreError {
         }
     }
 }
+
+/// A command that changes what the clock does (alarms, stations, settings, programmes): after it succeeds,
+/// a running daemon is told to reload.
+protocol ChangesSchedule {
+    var global: GlobalOptions { get }
+}
+
+extension AlarmAdd: ChangesSchedule {}
+extension AlarmEdit: ChangesSchedule {}
+extension AlarmRemove: ChangesSchedule {}
+extension AlarmEnable: ChangesSchedule {}
+extension AlarmDisable: ChangesSchedule {}
+extension StationAdd: ChangesSchedule {}
+extension StationRemove: ChangesSchedule {}
+extension SettingsSet: ChangesSchedule {}

@@ -6,8 +6,8 @@ import AubadeStore
 import Foundation
 
 /// `aubade doctor` (first part): what the clock's hardware and network look like from here — GPIO chips and
-/// the configured button lines, the shake sensor with a live reading, the default route and whether it is
-/// wireless, and libgpiod's version. A missing part is reported, not an error: the exit code is 0 unless
+/// the configured button lines, what each button's presses do, the shake sensor with a live reading and what
+/// a shake does, the default route and whether it is wireless, and libgpiod's version. A missing part is reported, not an error: the exit code is 0 unless
 /// the config itself is bad.
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,12 +38,26 @@ struct DoctorReport: Encodable {
         var reason: String?
     }
 
+    /// What a button's presses do, as the config file names the actions.
+    struct Mapping: Encodable {
+        var role: String
+        var short: String
+        var long: String
+    }
+
     struct Reading: Encodable {
         var x: Double, y: Double, z: Double, magnitude: Double
     }
 
+    /// What a shake does to the ringing alarm.
+    struct Response: Encodable {
+        var shakeToStopAlarm: String
+        var otherAlarm: String
+    }
+
     struct Shake: Encodable {
         var source: String
+        var response: Response
         var sensor: String?
         var reading: Reading?
         var line: Line?
@@ -65,6 +79,8 @@ struct DoctorReport: Encodable {
     var libgpiod: String
     var chips: [GPIOChipInfo]
     var buttons: [Line]
+    /// Every button's effective actions, wired or not: a long press with no entry of its own shows the short one.
+    var mapping: [Mapping]
     var shake: Shake
     var network: Network
 
@@ -74,7 +90,11 @@ struct DoctorReport: Encodable {
         let buttons = ButtonRole.allCases.compactMap { role in
             requests[role].map { line($0, role: role.rawValue, gpio: gpio) }
         }
-        return DoctorReport(libgpiod: GPIOLibrary.version, chips: gpio.chips(), buttons: buttons,
+        let mapping = ButtonRole.allCases.map { role in
+            Mapping(role: role.rawValue, short: config.buttons.mapping.action(for: role, .short).name,
+                    long: config.buttons.mapping.action(for: role, .long).name)
+        }
+        return DoctorReport(libgpiod: GPIOLibrary.version, chips: gpio.chips(), buttons: buttons, mapping: mapping,
                             shake: shake(config.shake, gpio: gpio),
                             network: self.network(network.current(), context: context))
     }
@@ -91,7 +111,9 @@ struct DoctorReport: Encodable {
     }
 
     static func shake(_ shake: Configuration.Shake, gpio: any GPIOPort) -> Shake {
-        var out = Shake(source: shake.source)
+        let response = Response(shakeToStopAlarm: shake.response.whenShakeToStop.rawValue,
+                                otherAlarm: shake.response.otherwise.rawValue)
+        var out = Shake(source: shake.source, response: response)
         if let request = shake.vibrationSwitchLine() {
             out.sensor = "vibration switch on GPIO line \(request.address)"
             out.line = line(request, role: "shake", gpio: gpio)
@@ -146,7 +168,11 @@ struct DoctorReport: Encodable {
             Output.table(["BUTTON", "LINE", "STATUS"], buttons.map { [$0.role, $0.line, Self.statusText($0)] })
         }
         print("")
+        Output.table(["BUTTON", "SHORT PRESS", "LONG PRESS"], mapping.map { [$0.role, $0.short, $0.long] })
+        print("")
         printShake()
+        print("Shake response: \(Self.verb(shake.response.shakeToStopAlarm)) an alarm with shake-to-stop on; "
+              + "\(Self.verb(shake.response.otherAlarm)) any other.")
         print("")
         printNetwork()
     }
@@ -157,6 +183,11 @@ struct DoctorReport: Encodable {
         case "in-use": "in use by \(line.consumer ?? "?") (\(line.chip ?? "") \(line.offset.map(String.init) ?? ""))"
         default: "missing: \(line.reason ?? "")"
         }
+    }
+
+    /// "stop" → "stops", "snooze" → "snoozes", "none" → "does nothing to".
+    private static func verb(_ action: String) -> String {
+        action == ShakeResponse.Action.none.rawValue ? "does nothing to" : action + "s"
     }
 
     private func printShake() {
@@ -181,88 +212,6 @@ struct DoctorReport: Encodable {
         for problem in network.problems { print("Network: \(problem)") }
         if let wifiOnly = network.wifiOnly, let streaming = network.streaming {
             print("Wi-Fi-only: \(wifiOnly ? "on" : "off"); streaming \(streaming == "allowed" ? "is allowed" : "is refused: \(streaming)")")
-        }
-    }
-}
-
-// MARK: - From the config to the hardware adapters (also what `aubade run` needs to open them)
-
-extension GPIOLineAddress {
-    init?(_ spec: GPIOLineSpec) {
-        switch spec {
-        case .none: return nil
-        case .named(let name): self = .named(name)
-        case .chipOffset(let chip, let offset): self = .chipOffset(chip: chip, offset: offset)
-        }
-    }
-
-    /// The address a config value names; nil for "" (no line). Values were validated by the config loader.
-    init?(config text: String) {
-        guard let spec = GPIOLineSpec(text), let address = GPIOLineAddress(spec) else { return nil }
-        self = address
-    }
-}
-
-extension Configuration.Buttons {
-    /// The configured button lines; a button set to "" is left out.
-    func lineRequests() -> [ButtonRole: GPIOLineRequest] {
-        let lines: [(ButtonRole, String)] = [(.snooze, snooze), (.stop, stop), (.playPause, playPause), (.sleep, sleep),
-                                             (.volumeUp, volumeUp), (.volumeDown, volumeDown)]
-        let bias = GPIOBias(rawValue: self.bias) ?? .pullUp
-        var out: [ButtonRole: GPIOLineRequest] = [:]
-        for (role, text) in lines {
-            guard let address = GPIOLineAddress(config: text) else { continue }
-            out[role] = GPIOLineRequest(label: role.rawValue, address: address, activeLow: activeLow, bias: bias)
-        }
-        return out
-    }
-
-    /// Debounce and long-press times for `ButtonPanel`.
-    var panelSettings: ButtonPanel.Settings {
-        ButtonPanel.Settings(debounce: .milliseconds(debounceMilliseconds), longPress: .milliseconds(longPressMilliseconds))
-    }
-}
-
-extension Configuration.Shake {
-    /// The detector's tuning from `threshold` and `sustain_seconds`.
-    var detectorSettings: ShakeSettings {
-        ShakeSettings(threshold: threshold, sustain: .milliseconds(Int64((sustainSeconds * 1000).rounded())))
-    }
-
-    /// The vibration switch's line when `source = "gpio"` (every edge counts, so polarity does not matter).
-    func vibrationSwitchLine() -> GPIOLineRequest? {
-        guard source == "gpio", let address = GPIOLineAddress(config: device) else { return nil }
-        return GPIOLineRequest(label: "shake", address: address, activeLow: false, bias: .asIs)
-    }
-
-    enum AccelerometerChoice {
-        case notConfigured
-        /// A sentence saying what was looked for.
-        case missing(String)
-        case found(any Accelerometer)
-    }
-
-    /// The accelerometer for `source = "iio"` or `"evdev"`: the configured device, or the first one found.
-    func accelerometer(root: String = "") -> AccelerometerChoice {
-        switch source {
-        case "iio":
-            if device.isEmpty {
-                guard let first = IIOAccelerometer.all(root: root).first else {
-                    return .missing("No IIO accelerometer was found under \(IIOAccelerometer.devicesDirectory).")
-                }
-                return .found(first)
-            }
-            return .found(IIOAccelerometer(devicePath: device, root: root))
-        case "evdev":
-            if device.isEmpty {
-                guard let first = EvdevAccelerometer.all(root: root).first else {
-                    return .missing("No input device reporting ABS_X, ABS_Y and ABS_Z was found under /sys/class/input.")
-                }
-                return .found(first)
-            }
-            return .found(EvdevAccelerometer(devicePath: device, root: root))
-        default:
-            return .notConfigured
         }
     }
 }

@@ -16,9 +16,9 @@ struct GlobalOptions: ParsableArguments {
     var config: String?
 
     /// Loads the config once (printing its warnings) and resolves the database path.
-    func context() throws -> CommandContext {
+    func context(quiet: Bool = false) throws -> CommandContext {
         let loaded = try ConfigLoader.load(path: config)
-        for warning in loaded.warnings { Aubade.printError(warning) }
+        if !quiet { for warning in loaded.warnings { Aubade.printError(warning) } }
         return CommandContext(loaded: loaded, databasePath: db ?? loaded.configuration.paths.database, json: json)
     }
 }

@@ -11,6 +11,17 @@ enum Output {
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 
+    /// A one-line answer: the sentence, or with `json` an object holding it as "message" plus `fields`.
+    static func say(_ text: String, json: Bool, fields: [String: JSONScalar] = [:]) {
+        if json {
+            var object = fields
+            object["message"] = .string(text)
+            Output.json(object)
+        } else {
+            print(text)
+        }
+    }
+
     /// Left-aligned columns separated by two spaces, the header first.
     static func table(_ header: [String], _ rows: [[String]]) {
         let widths = header.indices.map { i in ([header] + rows).map { $0[i].count }.max() ?? 0 }

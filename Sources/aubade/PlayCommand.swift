@@ -2,6 +2,7 @@ import ArgumentParser
 import AubadeAudio
 import AubadeConfig
 import AubadeCore
+import AubadeHardware
 import AubadeStore
 import Foundation
 
@@ -34,6 +35,9 @@ struct PlayCommand: AsyncParsableCommand {
             playback = TonePlayer.start(tone, volume: volume ?? settings.toneVolume, duration: length, sink: sink)
         } else {
             let url = try Self.streamURL(source, store: store)
+            if case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: settings.isWifi, network: SysfsNetworkStatus().current()) {
+                throw CLIError.failed(reason)
+            }
             label = url.text
             let options = StreamPlayer.Options(volume: volume ?? settings.defaultVolume, duration: length,
                                                allowLoopback: allowLocal || audio.allowLocalStreams)
@@ -71,11 +75,15 @@ struct PlayCommand: AsyncParsableCommand {
 final class StopOnSignals {
     private let sources: [any DispatchSourceSignal]
 
-    init(_ playback: Playback) {
+    convenience init(_ playback: Playback) {
+        self.init { playback.stop() }
+    }
+
+    init(_ stop: @escaping @Sendable () -> Void) {
         sources = [SIGINT, SIGTERM].map { sig in
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { playback.stop() }
+            source.setEventHandler { stop() }
             source.resume()
             return source
         }

@@ -1,36 +1,53 @@
 import ArgumentParser
+import AubadeApp
 import AubadeAudio
 import AubadeConfig
 import AubadeCore
 import AubadeHardware
 import AubadeStore
 import Foundation
+import Logging
 
-/// `aubade run`: the daemon. Until the scheduler, player, inputs and web page exist (their own issues), it
-/// checks what it can — config, database, sound device, GPIO — and says plainly what is not built yet.
-struct RunCommand: ParsableCommand {
+/// `aubade run`: the daemon (scheduler, supervised alarms, sleep timer, reservations, buttons, shake,
+/// network policy, control socket; systemd notify + watchdog). See `Daemon` in AubadeApp.
+struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the clock (the daemon).")
     @OptionGroup var global: GlobalOptions
     @Option(help: "HTTP address to listen on, addr:port (default: the config's http.bind and http.port).")
     var http: String?
+    @Option(name: .customLong("fake-time"), help: ArgumentHelp(
+        "Start the daemon's wall clock at this ISO-8601 instant (it then advances in real time). For tests and demos.",
+        visibility: .hidden))
+    var fakeTime: String?
 
-    func run() throws {
+    func run() async throws {
         let context = try global.context()
-        let loaded = context.loaded
-        let config = loaded.configuration
-        let (alarms, stationNames, fault) = try context.alarmsOrBackup()
-        print("Aubade \(Aubade.version)")
-        print("config:   \(loaded.path ?? "built-in defaults")")
-        print("database: \(context.databasePath) (schema \(Store.schemaVersion), \(alarms.count) alarm(s)\(fault == nil ? "" : " from the backup copy"))")
-        let audio = AudioLibraries.probePlayback(device: config.audio.device).map { "not usable: \($0)" } ?? "opens"
-        print("sound:    \(config.audio.device) \(audio)")
-        let chips = GPIOLibrary.chipNames()
-        print("gpio:     \(chips.isEmpty ? "no GPIO chip on this machine; buttons are off" : chips.joined(separator: ", "))")
-        print("web page: http://\(http ?? "\(config.http.bind):\(config.http.port)") (not served yet)")
-        print("")
-        AlarmList.print(alarms, stationNames, json: context.json)
-        print("")
-        print("Not built yet: the scheduler that rings alarms, the radio player, the buttons and shake input,")
-        print("and the web page. Alarms, stations and settings can already be managed with the CLI (aubade --help).")
+        let config = context.configuration
+        let fakeStart = try fakeTime.map { text -> Date in
+            guard let date = ISO8601DateFormatter().date(from: text) else {
+                throw CLIError.badInput("--fake-time '\(text)' is not an ISO-8601 instant like 2026-01-05T07:59:55Z.")
+            }
+            return date
+        }
+        let logger = Logger(label: "aubade")
+        let zoneName = config.clock.timeZone
+        let options = AlarmClock.Options(
+            sink: SinkOptions(device: config.audio.device,
+                              alternate: config.audio.alternateDevice.isEmpty ? nil : config.audio.alternateDevice),
+            allowLoopback: config.audio.allowLocalStreams,
+            defaultZone: try context.defaultZone(),
+            followsSystemZone: zoneName.isEmpty,
+            shakeResponse: config.shake.response)
+        let gpio = LibGPIOD()
+        let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
+        let parts = Daemon.Parts(
+            databasePath: context.databasePath, options: options, json: context.json, fakeStart: fakeStart,
+            buttons: buttons, panel: config.buttons.panelSettings,
+            shake: config.shake.sensor(gpio: gpio, logger: logger), network: SysfsNetworkStatus())
+        do {
+            try await Daemon.run(parts, logger: logger)
+        } catch let failure as Daemon.StartFailure {
+            throw CLIError.failed(failure.description)
+        }
     }
 }

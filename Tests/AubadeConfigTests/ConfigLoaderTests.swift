@@ -98,7 +98,7 @@ struct ConfigLoaderTests {
          "Config file t.toml: buttons.stop at line 2 must be a line name like \"GPIO17\", a chip and offset like \"gpiochip0:17\", or \"\"."),
         ("[clock]\ntime_zone = \"Moon/Base\"",
          "Config file t.toml: clock.time_zone at line 2 is not a known time zone; use a tz database name such as \"Europe/Berlin\"."),
-        ("http = 5", "Config file t.toml: http must be a table like [http]."),
+        ("http = 5", "Config file t.toml: http at line 1 must be a table like [http]."),
         ("[shake]\nsustain_seconds = true", "Config file t.toml: shake.sustain_seconds at line 2 must be a number."),
     ])
     func badValuesNameKeyAndLine(text: String, message: String) {

@@ -38,8 +38,8 @@ struct SchedulerHarness {
     }
 
     @discardableResult
-    mutating func stop(alarm: Int64? = nil, pressedAt: MonotonicInstant? = nil) -> [SchedulerAction] {
-        take(engine.stopPressed(at: now, alarmID: alarm, pressedAt: pressedAt))
+    mutating func stop(alarm: Int64? = nil, pressedAt: MonotonicInstant? = nil, by input: DismissInput? = nil) -> [SchedulerAction] {
+        take(engine.stopPressed(at: now, alarmID: alarm, pressedAt: pressedAt, by: input))
     }
 
     @discardableResult

@@ -179,8 +179,8 @@ struct ShakeDetectorTests {
         (0..<Int(seconds * hz)).map { start + Double($0) / hz }
     }
 
-    static func vibrationShakes(_ times: [Double]) -> [Double] {
-        var d = VibrationShakeDetector()
+    static func vibrationShakes(_ times: [Double], _ settings: ShakeSettings = ShakeSettings()) -> [Double] {
+        var d = VibrationShakeDetector(settings: settings)
         return times.filter { d.pulse(at: .milliseconds(Int64(($0 * 1000).rounded()))) }
     }
 
@@ -195,6 +195,15 @@ struct ShakeDetectorTests {
 
     @Test func sparsePulsesAreNotAShake() {
         #expect(Self.vibrationShakes(Self.pulses(seconds: 10, hz: 4)).isEmpty)  // 2 per 0.5 s window, 4 needed
+    }
+
+    /// The pulse count and its window are the vibration switch's own tuning: a wider window or a lower count
+    /// accepts the sparse pulses above, and neither touches the accelerometer's window.
+    @Test func thePulseWindowAndCountAreTunable() {
+        let sparse = Self.pulses(seconds: 3, hz: 4)
+        #expect(Self.vibrationShakes(sparse, ShakeSettings(pulseWindow: .seconds(1))).count == 1)  // 4 per 1 s
+        #expect(Self.vibrationShakes(sparse, ShakeSettings(minimumPulses: 2)).count == 1)          // 2 per 0.5 s
+        #expect(Self.vibrationShakes(sparse, ShakeSettings(window: .seconds(1))).isEmpty)           // accelerometer only
     }
 
     @Test func vibrationShorterThanTheSustainTimeIsNot() {

@@ -7,7 +7,7 @@ prints the port on its first line of stdout, and serves until killed.
   /shoutcast      a raw 'ICY 200 OK' status line (SHOUTcast v1) with the MP3
   /404            404 Not Found
   /html           200 text/html page
-  /stall?after=N  headers and N bytes of the MP3, then silence forever
+  /stall?after=N  headers and N bytes of the MP3 (repeated as needed), then silence forever
   /redirect/K     302 to /redirect/K-1 … /redirect/0, which serves /mp3
   /to-file        302 to file:///etc/passwd
   /to-linklocal   302 to http://169.254.1.1/x
@@ -49,7 +49,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             elif p == '/html':
                 self.head(200, 'text/html'); self.wfile.write(b'<!DOCTYPE html><html><body>Player</body></html>')
             elif p == '/stall':
-                n = int(q.get('after', ['4096'])[0]); self.head(); self.wfile.write(MP3[:n]); self.wfile.flush()
+                n = int(q.get('after', ['4096'])[0]); self.head()
+                self.wfile.write((MP3 * (n // max(len(MP3), 1) + 1))[:n]); self.wfile.flush()
                 time.sleep(3600)
             elif p.startswith('/redirect/'):
                 k = int(p.rsplit('/', 1)[1])

@@ -1,7 +1,7 @@
 /// Recognises a shake from a vibration switch (e.g. an SW-420 module on a GPIO line), which gives no
 /// amplitude, only pulses: every edge of the line is one pulse.
 ///
-/// Movement at a pulse = at least `minimumPulses` pulses within the last `window` (including it). A
+/// Movement at a pulse = at least `minimumPulses` pulses within the last `pulseWindow` (including it). A
 /// shake is movement sustained for `sustain` with pauses of at most `toleratedDip` (`SustainTracker`),
 /// exactly as for an accelerometer. A knock makes one short burst of pulses and is not a shake; a line
 /// stuck high or low makes no pulses at all. Pure: pulse times come from the kernel's event timestamps.
@@ -22,7 +22,7 @@ public struct VibrationShakeDetector: Hashable, Sendable {
     public mutating func pulse(at time: Duration) -> Bool {
         if let last = pulses.last, time < last { return false }
         pulses.append(time)
-        pulses.removeAll { time - $0 >= settings.window }
+        pulses.removeAll { time - $0 >= settings.pulseWindow }
         return tracker.update(active: pulses.count >= settings.minimumPulses, at: time)
     }
 

@@ -24,17 +24,21 @@ extension AlarmScheduler {
 
     /// The user asked to stop. Without `alarmID` it dismisses the sounding alarm only (a stray press during
     /// a snooze does nothing, R15); with `alarmID` it also dismisses that alarm's pending snooze. A press
-    /// whose edge came before the alarm started ringing is ignored (R15).
+    /// whose edge came before the alarm started ringing is ignored (R15). `input`, when given, is named in
+    /// the recorded detail ("by=button") for the morning report.
     public mutating func stopPressed(at now: SchedulerTime, alarmID: Int64? = nil,
-                                     pressedAt: MonotonicInstant? = nil) -> [SchedulerAction] {
+                                     pressedAt: MonotonicInstant? = nil,
+                                     by input: DismissInput? = nil) -> [SchedulerAction] {
         var batch = ActionBatch()
         prepare(now, &batch)
+        let by = input.map(HistoryDetail.dismissed(by:))
         if let id = alarmID ?? ringingAlarmID {
             switch state(of: id).phase {
             case .ringing where isFresh(pressedAt, for: id):
-                end(id, kind: .dismissed, stop: .dismissed, now, &batch)
+                end(id, kind: .dismissed, stop: .dismissed, now, &batch, detail: by ?? "")
             case .snoozed where alarmID != nil:
-                end(id, kind: .dismissed, stop: nil, now, &batch, detail: "during its snooze")
+                end(id, kind: .dismissed, stop: nil, now, &batch,
+                    detail: "during its snooze" + (by.map { ", " + $0 } ?? ""))
             default:
                 break
             }

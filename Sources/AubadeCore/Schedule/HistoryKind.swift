@@ -1,16 +1,22 @@
 import Foundation
 
-/// The `kind` words the alarm engine writes into the event history.
+/// The `kind` words the alarm engine and the daemon write into the event history.
 public enum HistoryKind: String, CaseIterable, Sendable {
+    /// Rang at its time.
     case rang
     /// Rang after a restart or a clock step, later than its time but within the catch-up window (R6).
     case rangLate = "rang-late"
     /// Rang again after a restart interrupted it (R9).
     case resumed
+    /// Snoozed; `detail` says which snooze of how many.
     case snoozed
+    /// A snooze was asked for after all snoozes were used; it kept ringing.
     case snoozeRefused = "snooze-refused"
+    /// Rang again at the end of its snooze.
     case snoozeEnded = "snooze-ended"
+    /// Stopped by the user; `detail` names the input (`HistoryDetail.dismissed(by:)`), e.g. "by=button".
     case dismissed
+    /// Silenced itself after its duration (R12).
     case autoSilenced = "auto-silenced"
     /// Due longer ago than the catch-up window: reported, never rung (R6).
     case missed
@@ -22,11 +28,33 @@ public enum HistoryKind: String, CaseIterable, Sendable {
     case cancelled
     /// The wall clock stepped (R5); `detail` says by how much.
     case clockStep = "clock-step"
+    /// The clock's time zone changed; `detail` names the old and the new zone.
     case timeZoneChanged = "time-zone-changed"
+
+    // Written by the daemon (issue 6); the details follow `HistoryDetail` so the morning report can read them.
+
+    /// Sound verifiably reached the device (R16); `detail` is `HistoryDetail.audible(after:)`, e.g. "after_ms=850".
+    case audible
+    /// The alarm fell back (station → alternate → tone, R16); `detail` is `HistoryDetail.fallback(to:reason:)`.
+    case fallback
+    /// Back on the station after a fallback, once its audio was good again (R16).
+    case recovered
+    /// Something that may stop an alarm being heard but does not silence it (Wi-Fi-only, clock unsynchronised).
+    case warning
+    /// The pre-alarm check at T−5 min failed (R20); `detail` says why. The fallback is pre-selected.
+    case precheckFailed = "precheck-failed"
+    /// The pre-alarm check at T−5 min passed (R20).
+    case precheckPassed = "precheck-passed"
+    /// A reserved programme started: the chime played and the radio tuned to its station.
+    case reservationStarted = "reservation-started"
+    /// A sleep timer started; `detail` says for how long and what plays.
+    case sleepStarted = "sleep-started"
+    /// A sleep timer ended (ran out, cancelled, or refused to play over an alarm).
+    case sleepEnded = "sleep-ended"
 }
 
 extension HistoryEvent {
-    /// An event of the alarm engine.
+    /// An event of the alarm engine or the daemon.
     public init(at: Date, alarmID: Int64?, kind: HistoryKind, detail: String = "") {
         self.init(at: at, alarmID: alarmID, kind: kind.rawValue, detail: detail)
     }

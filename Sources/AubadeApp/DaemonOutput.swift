@@ -1,0 +1,41 @@
+import Foundation
+import Logging
+
+/// Where the daemon tells what it does, besides the event history: with `--json` one object per line on
+/// stdout (`{"t": <unix seconds>, "event": "...", ...}`, the CLI's event-stream format), otherwise a line for
+/// humans (and journald). Thread-safe: a line is written with one `write`.
+public struct DaemonOutput: Sendable {
+    public let json: Bool
+    private let wall: @Sendable () -> Date
+
+    /// Output in JSON or text; `wall` stamps each line (the daemon's wall clock, so `--fake-time` shows).
+    public init(json: Bool, wall: @escaping @Sendable () -> Date) {
+        self.json = json
+        self.wall = wall
+    }
+
+    /// Prints one event with its fields (String, Int, Int64, Double, Bool values; nil fields are left out).
+    public func emit(_ event: String, _ fields: KeyValuePairs<String, (any Sendable)?> = [:]) {
+        let now = wall()
+        var line: String
+        if json {
+            var object: [String: Any] = ["t": (now.timeIntervalSince1970 * 1000).rounded() / 1000, "event": event]
+            for (key, value) in fields {
+                if let value { object[key] = value }
+            }
+            guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+                  let text = String(data: data, encoding: .utf8) else { return }
+            line = text
+        } else {
+            let stamp = now.formatted(.iso8601.time(includingFractionalSeconds: false))
+            line = "\(stamp) \(event)"
+            for (key, value) in fields {
+                if let value { line += " \(key)=\(value)" }
+            }
+        }
+        line += "\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { buffer in
+            Glibc.write(1, buffer.baseAddress, buffer.count - 1)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The `detail` texts of the event history that are read back by programs (the morning report): how to
+/// write them, and tolerant parsers that return nil for text they don't recognise instead of failing.
+///
+/// Formats: an occurrence as "due 2026-03-29T01:30:00Z" (ISO 8601, UTC; also "occurrence …"), time to
+/// audible as "after_ms=850", a fallback as "to=tone reason=<sentence>", a dismissal as "by=button".
+/// Other words may surround them, separated by spaces or commas.
+public enum HistoryDetail {
+    /// Where an alarm fell back to (R16).
+    public enum FallbackTarget: String, CaseIterable, Hashable, Sendable {
+        /// The station's alternate URL.
+        case alternate
+        /// The built-in tone (R17).
+        case tone
+    }
+
+    /// "due <ISO 8601>": which occurrence an event is about.
+    public static func due(_ occurrence: Date) -> String {
+        "due \(occurrence.formatted(.iso8601))"
+    }
+
+    /// "after_ms=850": sound reached the device this long after the alarm started.
+    public static func audible(after delay: Duration) -> String {
+        let c = delay.components
+        let ms = max(0, c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000)
+        return "after_ms=\(ms)"
+    }
+
+    /// "to=tone reason=The station sent a web page, not audio."
+    public static func fallback(to target: FallbackTarget, reason: String) -> String {
+        "to=\(target.rawValue) reason=\(reason)"
+    }
+
+    /// "by=button": what stopped the alarm.
+    public static func dismissed(by input: DismissInput) -> String {
+        "by=\(input.rawValue)"
+    }
+
+    /// The occurrence named by "due <ISO>" or "occurrence <ISO>" (a trailing ":", "." or ")" allowed), if
+    /// the detail has one that parses.
+    public static func occurrence(in detail: String) -> Date? {
+        let words = detail.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" })
+        for (word, next) in zip(words, words.dropFirst()) where word == "due" || word == "occurrence" {
+            let token = next.reversed().drop(while: { ":.)".contains($0) }).reversed()
+            if let date = try? Date(String(token), strategy: .iso8601) { return date }
+        }
+        return nil
+    }
+
+    /// The delay of "after_ms=<n>", if present and a whole number ≥ 0.
+    public static func audibleDelay(in detail: String) -> Duration? {
+        for word in detail.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" })
+        where word.hasPrefix("after_ms=") {
+            if let ms = Int64(word.dropFirst("after_ms=".count)), ms >= 0 { return .milliseconds(ms) }
+        }
+        return nil
+    }
+
+    /// The target and reason of a fallback detail. Text not in the "to=… reason=…" form is all reason
+    /// (target nil); an unknown target is kept as written.
+    public static func fallback(in detail: String) -> (target: String?, reason: String) {
+        let text = detail.trimmingSpaces
+        guard text.hasPrefix("to=") else { return (nil, text) }
+        let afterKey = text.dropFirst("to=".count)
+        let target = afterKey.prefix(while: { !$0.isWhitespace && $0 != "," })
+        var rest = afterKey.dropFirst(target.count).drop(while: { $0.isWhitespace || $0 == "," })
+        if rest.hasPrefix("reason=") { rest = rest.dropFirst("reason=".count) }
+        return (target.isEmpty ? nil : String(target), rest.trimmingSpaces)
+    }
+
+    /// The input named in a dismissal detail ("by=button", or the bare word, as the engine writes "shake"),
+    /// the first one when several appear; nil when none does.
+    public static func dismissInput(in detail: String) -> DismissInput? {
+        let words = detail.lowercased().split(whereSeparator: { !$0.isLetter })
+        for word in words {
+            if let input = DismissInput(rawValue: String(word)) { return input }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// Sorts history events into runs, one per alarm occurrence. An event that names its occurrence ("due …")
+/// joins that occurrence's run; one that doesn't joins the alarm's open run (begun, not yet ended), or
+/// starts a run of its own. Pre-check results without an occurrence wait for the alarm's next run.
+struct RunGrouping {
+    private struct Key: Hashable {
+        var alarmID: Int64
+        var occurrence: Date
+    }
+
+    private let names: [Int64: String]
+    private var runs: [MorningReport.Run] = []
+    private var byOccurrence: [Key: Int] = [:]
+    private var open: [Int64: Int] = [:]
+    private var pending: [Int64: [HistoryEvent]] = [:]
+
+    init(names: [Int64: String]) {
+        self.names = names
+    }
+
+    /// Adds one event; they must come oldest first.
+    mutating func add(_ event: HistoryEvent) {
+        guard let id = event.alarmID, let kind = HistoryKind(rawValue: event.kind), RunGrouping.isRunKind(kind) else {
+            return
+        }
+        let due = HistoryDetail.occurrence(in: event.detail)
+        if due == nil, kind == .precheckFailed || kind == .precheckPassed {
+            pending[id, default: []].append(event)
+            return
+        }
+        let index = runIndex(for: id, due: due, at: event.at)
+        RunGrouping.apply(kind, event, to: &runs[index])
+        if RunGrouping.isTerminal(kind) {
+            if open[id] == index { open[id] = nil }
+        } else {
+            open[id] = index
+        }
+    }
+
+    /// The runs, pre-checks still waiting included as runs of their own.
+    mutating func finish() -> [MorningReport.Run] {
+        for id in pending.keys.sorted() {
+            if let first = pending[id]?.first { _ = newRun(id, scheduled: nil, at: first.at) }
+        }
+        return runs
+    }
+
+    private mutating func runIndex(for id: Int64, due: Date?, at: Date) -> Int {
+        guard let due else { return open[id] ?? newRun(id, scheduled: nil, at: at) }
+        let key = Key(alarmID: id, occurrence: due)
+        if let index = byOccurrence[key] { return index }
+        if let index = open[id], runs[index].scheduled == nil {
+            runs[index].scheduled = due
+            byOccurrence[key] = index
+            return index
+        }
+        return newRun(id, scheduled: due, at: at)
+    }
+
+    /// Appends a run for alarm `id`, with the pre-checks that waited for it.
+    private mutating func newRun(_ id: Int64, scheduled: Date?, at: Date) -> Int {
+        let waiting = pending.removeValue(forKey: id) ?? []
+        var run = MorningReport.Run(alarmID: id, name: names[id] ?? "Alarm \(id)", scheduled: scheduled,
+                                    firstEventAt: min(waiting.first?.at ?? at, at))
+        for event in waiting {
+            if let kind = HistoryKind(rawValue: event.kind) { RunGrouping.apply(kind, event, to: &run) }
+        }
+        runs.append(run)
+        if let scheduled { byOccurrence[Key(alarmID: id, occurrence: scheduled)] = runs.count - 1 }
+        return runs.count - 1
+    }
+
+    static func isRunKind(_ kind: HistoryKind) -> Bool {
+        switch kind {
+        case .clockStep, .timeZoneChanged, .reservationStarted, .sleepStarted, .sleepEnded: false
+        default: true
+        }
+    }
+
+    static func isTerminal(_ kind: HistoryKind) -> Bool {
+        switch kind {
+        case .dismissed, .autoSilenced, .missed, .skipped, .superseded, .cancelled: true
+        default: false
+        }
+    }
+
+    /// What one event tells about its run.
+    static func apply(_ kind: HistoryKind, _ event: HistoryEvent, to run: inout MorningReport.Run) {
+        let detail = event.detail.trimmingSpaces
+        switch kind {
+        case .rang:
+            if run.start == .notRung { run.start = .onTime }
+            run.inSnooze = false
+        case .rangLate:
+            let late = run.scheduled.map { max(Int(event.at.timeIntervalSince($0) / 60), 0) }
+            if run.start == .notRung { run.start = .late(minutes: late) }
+            run.inSnooze = false
+        case .resumed:
+            if run.start == .notRung { run.start = .resumed } else { run.resumes += 1 }
+            run.inSnooze = false
+        case .snoozeEnded: run.inSnooze = false
+        case .snoozed:
+            run.snoozes += 1
+            run.inSnooze = true
+        case .snoozeRefused: run.snoozesRefused += 1
+        case .dismissed: run.end = .dismissed(input: HistoryDetail.dismissInput(in: detail), detail: detail)
+        case .autoSilenced: run.end = .autoSilenced(detail: detail)
+        case .missed: run.end = .missed(detail: detail)
+        case .skipped: run.end = .skipped
+        case .superseded: run.end = .superseded(detail: detail)
+        case .cancelled: run.end = .cancelled(detail: detail)
+        case .audible: noteAudible(detail, &run)
+        case .fallback:
+            let parsed = HistoryDetail.fallback(in: detail)
+            run.fallbacks.append(.init(target: parsed.target, reason: parsed.reason))
+        case .recovered: run.recoveries += 1
+        case .warning: run.warnings.append(detail)
+        case .precheckFailed: run.precheck = .failed(detail)
+        case .precheckPassed: if run.precheck == nil { run.precheck = .passed }
+        case .clockStep, .timeZoneChanged, .reservationStarted, .sleepStarted, .sleepEnded: break
+        }
+        if isTerminal(kind) { run.inSnooze = false }
+    }
+
+    /// The first `audible` event counts: it is the time to sound at the start.
+    private static func noteAudible(_ detail: String, _ run: inout MorningReport.Run) {
+        guard !run.wasAudible else { return }
+        if let delay = HistoryDetail.audibleDelay(in: detail) {
+            run.audibleAfter = delay
+        } else {
+            run.audibleDetail = detail
+        }
+    }
+}

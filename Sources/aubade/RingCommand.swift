@@ -1,0 +1,94 @@
+import ArgumentParser
+import AubadeApp
+import AubadeAudio
+import AubadeConfig
+import AubadeCore
+import AubadeHardware
+import AubadeStore
+import Foundation
+
+/// `aubade ring [<alarm-id> | --source <url|station|tone>] [--for 30s]`: the whole alarm path, now — Wi-Fi-only
+/// policy, pre-roll, supervision on what the card consumed, fallback to the tone — printing `ringing`,
+/// `audible`, `fallback`, `stopped` with timestamps. For users testing their setup, and for tests.
+struct RingCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ring", abstract: "Ring an alarm now, with its full fallback path, to test the setup.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The alarm to ring (see 'aubade alarm list').") var id: Int64?
+    @Option(help: "Ring this instead: tone, a saved station's name, or a stream URL.") var source: String?
+    @Option(name: .customLong("for"), help: "How long, e.g. 30s (default 30s).") var length = "30s"
+    @Option(help: "Volume, 10-100 (default: the alarm's, else the defaultVolume setting).") var volume: Int?
+    @Flag(name: .customLong("allow-local"), help: "Allow stream addresses on this machine (127.0.0.1, ::1).")
+    var allowLocal = false
+
+    func run() async throws {
+        let context = try global.context()
+        let config = context.configuration
+        guard (id == nil) != (source == nil) else {
+            throw CLIError.badInput("Give an alarm id or --source, not both and not neither.")
+        }
+        let seconds = try DurationText.seconds(parsing: length, field: "Ring length")
+        guard (1...3600).contains(seconds) else { throw CLIError.badInput("Ring length '\(length)' must be between 1s and 1h.") }
+        let store = try context.openStoreForReading()
+        let settings = try store.settings()
+        var sound: SoundSource
+        var level = volume ?? settings.defaultVolume
+        var fade = settings.fadeInSeconds
+        if let id {
+            let alarm = try store.alarm(id: id)
+            sound = alarm.sound
+            level = volume ?? alarm.volume
+            fade = alarm.fadeInSeconds
+        } else {
+            sound = try SoundSource(userText: source!, stationNamed: store.station(named:))
+        }
+        guard Alarm.volumeRange.contains(level) else {
+            throw CLIError.badInput("Volume \(level) is out of range; use \(Alarm.volumeRange.lowerBound)-\(Alarm.volumeRange.upperBound).")
+        }
+        var urls: [StreamURL] = []
+        var label = "tone"
+        switch sound {
+        case .tone: break
+        case .station(let sid):
+            let station = try store.station(id: sid)
+            urls = [station.url] + (station.alternateURL.map { [$0] } ?? [])
+            label = "station \(station.name)"
+        case .stream(let url):
+            urls = [url]
+            label = url.text
+        }
+        var preselected: String?
+        if !urls.isEmpty, case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: settings.isWifi, network: SysfsNetworkStatus().current()) {
+            preselected = reason
+        }
+        let plan = AlarmSoundPlan(stations: urls, tone: settings.fallbackTone, volume: level, fadeIn: .seconds(fade),
+                                  toneVolume: settings.toneVolume, allowLoopback: allowLocal || config.audio.allowLocalStreams,
+                                  preselectedFallback: preselected, duration: .seconds(seconds))
+        let sink = SinkOptions(device: config.audio.device,
+                               alternate: config.audio.alternateDevice.isEmpty ? nil : config.audio.alternateDevice)
+        let output = DaemonOutput(json: context.json, wall: { Date() })
+        let alarmSound = AlarmSound.prepare(plan, sink: sink)
+        try await Task.sleep(for: .milliseconds(urls.isEmpty ? 50 : 1500))  // pre-roll: connect and buffer first
+        let signals = StopOnSignals { alarmSound.stop() }
+        defer { withExtendedLifetime(signals) {} }
+        alarmSound.begin()
+        output.emit("ringing", ["source": label, "volume": level, "alarm": id])
+        var heard = false
+        for await event in alarmSound.events {
+            switch event {
+            case .audible(let source, let after):
+                heard = true
+                output.emit("audible", ["source": source, "after_ms": Int((after / .milliseconds(1)).rounded())])
+            case .fallback(let from, let to, let reason):
+                output.emit("fallback", ["from": from, "to": to, "reason": reason])
+            case .recovered(let to): output.emit("recovered", ["to": to])
+            case .title(let title): output.emit("title", ["title": title])
+            case .streamNote(let note): output.emit("stream", ["message": note])
+            case .deviceError(let message): output.emit("error", ["reason": message])
+            case .deviceReady(let device): output.emit("device", ["name": device])
+            case .stopped: output.emit("stopped", ["audible": heard])
+            }
+        }
+        if !heard { throw ExitCode(1) }
+    }
+}
