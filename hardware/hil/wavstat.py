@@ -8,8 +8,8 @@
   level_db          RMS level in dBFS of the windows within 6 dB of the loudest one (the sound's plateau,
                     so gaps and fades do not lower it)
   peak_db           the largest sample in dBFS
-  freq_hz           the fundamental from rising zero crossings inside active runs (exact for a sine, and for
-                    the classic tone, whose octave does not add crossings)
+  freq_hz           the fundamental from rising zero crossings (with 1 % hysteresis) inside active runs: exact
+                    for a sine, and for the classic tone, whose octave does not add crossings
 Python's standard library only: the guest uses the host's /usr/bin/python3.
 """
 import array
@@ -70,13 +70,20 @@ def measure(path):
     plateau = [r for _, r in windows if db(r) >= db(loudest) - 6]
     level = math.sqrt(sum(r * r for r in plateau) / len(plateau))
 
+    # Rising zero crossings with hysteresis: one counts only after the signal has been below -1 % of full
+    # scale, so low-level noise around a dropout does not add crossings.
+    hyst = 0.01 * 32768
     crossings, span = 0, 0.0
     for a, b in runs:
         lo, hi = windows[a][0], windows[b - 1][0] + n
-        times = []
+        times, armed = [], False
         for i in range(lo + 1, hi):
-            if x[i - 1] < 0 <= x[i]:
-                times.append(i - 1 + (-x[i - 1]) / (x[i] - x[i - 1]))
+            v = x[i]
+            if v < -hyst:
+                armed = True
+            elif armed and x[i - 1] < 0 <= v:
+                times.append(i - 1 + (-x[i - 1]) / (v - x[i - 1]))
+                armed = False
         if len(times) >= 3:
             crossings += len(times) - 1
             span += times[-1] - times[0]

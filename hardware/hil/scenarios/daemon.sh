@@ -8,19 +8,19 @@
 # instant is tomorrow's: an alarm added now has no occurrence before its creation, so a past date never rings.
 # These scenarios run only when the binary's `run` has --fake-time (a hidden option: --help-hidden shows it).
 
-ALARM_DAY=$(date -u -d tomorrow +%Y-%m-%d)
-FAKE_START=${ALARM_DAY}T07:59:55Z
-ALARM_AT=$(date -u -d "${ALARM_DAY}T08:00:00Z" +%s)
+ALARM_AT=$(date -u -d "$(date -u -d tomorrow +%Y-%m-%d)T08:00:00Z" +%s)
 
 daemon_available() {
   "$AUBADE" run --help-hidden 2>&1 | grep -q -- '--fake-time' || "$AUBADE" run --help 2>&1 | grep -q -- '--fake-time'
 }
 
-# daemon_start NAME: starts the daemon on $CFG/$DB; its events (with "_rt", the real time each line arrived,
-# from stamp.py) go to $OUT/NAME.jsonl = $EVENTS. Waits for "ready".
+# daemon_start NAME [LEAD]: starts the daemon on $CFG/$DB with its clock LEAD seconds (default 5) before the
+# alarm; its events (with "_rt", the real time each line arrived, from stamp.py) go to $OUT/NAME.jsonl =
+# $EVENTS. Waits for "ready".
 daemon_start() {
   EVENTS=$OUT/$1.jsonl
-  "$AUBADE" run --config "$CFG" --db "$DB" --json --fake-time "$FAKE_START" 2> "$OUT/$1.err" \
+  local fake; fake=$(date -u -d "@$((ALARM_AT - ${2:-5}))" +%Y-%m-%dT%H:%M:%SZ)
+  "$AUBADE" run --config "$CFG" --db "$DB" --json --fake-time "$fake" 2> "$OUT/$1.err" \
     > >(python3 -S -u "$HIL/stamp.py" > "$EVENTS") &
   DAEMON_PID=$!
   wait_event ready 60 || { fail "the daemon did not say ready within 60 s: $(tail -3 "$OUT/$1.err")"; return 1; }
@@ -100,13 +100,17 @@ daemon_common() {
 gpiosim_ready() { [ -n "${GPIOSIM_SYS:-}" ] || gpiosim_create; }
 
 # Wi-Fi-only on, default route over wlan0: the station plays. A bouncy snooze press counts once, snoozes the
-# alarm, and the audio stops (latency measured on the recording).
+# alarm, and the audio stops (latency measured on the recording). The daemon starts 20 s ahead, in the order
+# of a normal morning: the pre-alarm check (which opens the card) runs at once, the pre-roll (which holds the
+# card open) at T-15 s. Started within 15 s of a station alarm, both happen in the same turn and the check finds
+# the exclusive hw card busy with the daemon's own pre-roll, so the alarm starts on the tone (seen here with a
+# 5 s lead; reported to the daemon's author).
 daemon_station_snooze() {
   alarm_db --source "$STREAM_URL"
   aub settings set isWifi true > /dev/null
   route_via_wifi
   capture_start "$OUT/$SCENARIO.wav" || { fail "the loopback capture did not start"; return; }
-  daemon_start "$SCENARIO" && daemon_ringing || { capture_stop; return; }
+  daemon_start "$SCENARIO" 20 && daemon_ringing || { capture_stop; return; }
   sleep 2
   local pressed; pressed=$(now)
   bounce_press 17; sleep 0.4; release 17
@@ -122,8 +126,8 @@ daemon_station_snooze() {
     once_ok="[e.get('role') for e in ev('button')] == ['snooze']" \
     snoozed_ok="len(ev('snoozed')) == 1 and 540 <= ts(ev('snoozed')[0]['until']) - $ALARM_AT <= 600"
   check "with the default route over wlan0 the station rings: $sources, no fallback" $station_ok
-  check "the loopback heard the station's 440 Hz ($W_freq_hz Hz, $W_level_db dBFS)" \
-    eval 'within "$W_freq_hz" 436 444 && within "$W_level_db" -10.5 -7.5'
+  check "the loopback heard the station's 440 Hz ($W_freq_hz Hz, $W_level_db dBFS; longest dropout $W_longest_gap_ms ms)" \
+    eval 'within "$W_freq_hz" 436 444 && within "$W_level_db" -10.5 -7.5 && within "$W_longest_gap_ms" 0 250'
   check "a press with 5 bounce edges counts once: $buttons" $once_ok
   check "and snoozes the alarm once, 9 minutes on: until $until" $snoozed_ok
   local latency after
