@@ -121,7 +121,7 @@ daemon_station_snooze() {
   wav_stats "$OUT/$SCENARIO.wav"
   figure "recording $(cat "$OUT/$SCENARIO.wav.json")"
   jset "$EVENTS" sources="[e.get('source') for e in ev('ringing')]" buttons="ev('button')" \
-    until="[e.get('until') for e in ev('snoozed')]" \
+    until="[e.get('until') for e in ev('snoozed')]" button_rt="ev('button')[0]['_rt']" \
     station_ok="len(ev('ringing')) == 1 and not str(ev('ringing')[0].get('source')).startswith('tone') and not ev('fallback')" \
     once_ok="[e.get('role') for e in ev('button')] == ['snooze']" \
     snoozed_ok="len(ev('snoozed')) == 1 and 540 <= ts(ev('snoozed')[0]['until']) - $ALARM_AT <= 600"
@@ -133,7 +133,7 @@ daemon_station_snooze() {
   local latency after
   latency=$(awk -v e="$W_end_s" -v c="$CAPTURE_T0" -v p="$pressed" 'BEGIN { if (e ~ /^[0-9.]+$/) printf "%d", (c + e - p) * 1000; else print "none" }')
   after=$(awk -v a="$W_seconds" -v b="$W_end_s" 'BEGIN { printf "%.2f", a - b }')
-  figure "button -> audio stops: $latency ms (snooze press to the last captured sample)"
+  figure "button -> audio stops: $latency ms (snooze press to the last captured sample); press -> the daemon's button event $(awk -v b="$button_rt" -v p="$pressed" 'BEGIN { if (b ~ /^[0-9.]+$/) printf "%d", (b - p) * 1000; else print "none" }') ms"
   check "the audio stopped within 1.5 s of the press ($latency ms) and stayed off ($after s of silence recorded after)" \
     eval 'within "$latency" 0 1500 && within "$after" 1 1000'
   onset_figures
