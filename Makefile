@@ -1,23 +1,40 @@
 # Aubade — the two commands are `make run` and `make test` (see README.md).
-SWIFT   ?= swift
-CONFIG  ?= config/aubade.toml
-DB      ?= var/aubade.sqlite
-BIN     := .build/debug/aubade
+SWIFT     ?= swift
+CONFIG    ?= config/aubade.toml
+DB        ?= var/aubade.sqlite
+BUILD_DIR ?= .build
+BIN       := $(BUILD_DIR)/debug/aubade
+# Where hardware/hil/setup.sh keeps the VM's kernel, modules and initramfs.
+HIL_DIR   ?= .build-hil-vm
 
-.PHONY: run test build deps deps-test release clean
+.PHONY: run test build deps deps-test release clean hil hil-vm
 
 ## Install what is missing, build, and start the clock on the default config and ./var/aubade.sqlite.
 run: build
 	@mkdir -p var
 	$(BIN) run --config $(CONFIG) --db $(DB)
 
-## Install what is missing, build, and run every test.
+## Install what is missing, build, and run every test: swift test, then the hardware-in-the-loop VM
+## (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
 test: deps-test
-	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	$(SWIFT) build --build-tests --scratch-path $(BUILD_DIR)
+	$(SWIFT) test --scratch-path $(BUILD_DIR)
+	@if [ "$${AUBADE_SKIP_HIL:-}" = 1 ]; then \
+	  echo "AUBADE_SKIP_HIL=1: the hardware-in-the-loop VM is skipped (make hil runs it)."; \
+	else \
+	  $(MAKE) --no-print-directory hil-vm; \
+	fi
+
+## The hardware-in-the-loop tests alone: build, set up the VM (hardware/hil/setup.sh), boot it and run the
+## scenarios against the built binary (hardware/hil/run.sh). See hardware/README.md.
+hil: build hil-vm
+
+hil-vm:
+	hardware/hil/setup.sh $(HIL_DIR)
+	hardware/hil/run.sh $(BIN) $(HIL_DIR)
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build --scratch-path $(BUILD_DIR)
 
 deps:
 	@deploy/install-deps.sh build
@@ -27,7 +44,7 @@ deps-test:
 
 ## An optimised binary for the clock itself: .build/release/aubade
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --scratch-path $(BUILD_DIR)
 
 clean:
-	rm -rf .build
+	rm -rf $(BUILD_DIR) $(HIL_DIR)

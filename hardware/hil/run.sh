@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Boots the HIL VM set up by setup.sh and runs hardware/hil/guest.sh inside it with the given aubade binary.
+#
+# Usage: hardware/hil/run.sh AUBADE_BINARY [WORKDIR]
+#   AUBADE_BINARY   the freshly built executable (e.g. .build/debug/aubade); copied into the run folder
+#   WORKDIR         setup.sh's folder (default .build-hil-vm/ in the repository)
+# Environment: HIL_VM_TIMEOUT (seconds, default 480), HIL_ONLY (space-separated scenario names to run, e.g.
+# "gpio shake"; default all), HIL_MEMORY (MiB, default 2048), HIL_GUEST_CMD (another program to run in the
+# guest instead of guest.sh, for debugging).
+#
+# QEMU runs with TCG (no KVM on the CI machines), 2 vCPUs, no network card and no disk: the guest's root is
+# this machine's / over 9p (read-only, under a tmpfs overlay) and the run folder WORKDIR/run is shared
+# read-write at the same path. The guest prints PASS/FAIL/SKIP lines and figures on the serial console
+# (copied to WORKDIR/run/console.log); its logs and recordings stay in WORKDIR/run/results/.
+# Exit code: the number of failed checks; 99 when the VM could not run, crashed or timed out.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+BIN=${1:-}
+W=${2:-${HIL_WORKDIR:-$REPO/.build-hil-vm}}
+cant() { echo "hil-run: $*" >&2; exit 99; }
+
+[ -n "$BIN" ] || cant "usage: $0 AUBADE_BINARY [WORKDIR]"
+[ -x "$BIN" ] || cant "$BIN is not an executable; build aubade first (swift build)."
+[ -f "$W/current.env" ] || cant "$W/current.env is missing; run hardware/hil/setup.sh first."
+# shellcheck source=/dev/null
+. "$W/current.env"
+for f in "$HIL_VMLINUZ" "$HIL_INITRD" "$HIL_MODULES"; do [ -e "$f" ] || cant "$f is missing; run hardware/hil/setup.sh again."; done
+[ "$(cat "$(dirname "$HIL_INITRD")/initramfs.key" 2>/dev/null)" = "$(cat "$HERE/init" /bin/busybox | sha256sum | cut -d' ' -f1)" ] ||
+  cant "hardware/hil/init changed since the initramfs was built; run hardware/hil/setup.sh again."
+command -v qemu-system-x86_64 >/dev/null || cant "qemu-system-x86_64 is missing; run hardware/hil/setup.sh."
+if ldd "$BIN" | grep -q 'not found'; then cant "$BIN needs libraries this machine lacks: $(ldd "$BIN" | grep 'not found' | tr -s ' \t' ' ')"; fi
+
+W=$(cd "$W" && pwd)
+RUN=$W/run
+rm -rf "$RUN" && mkdir -p "$RUN/results" || cant "cannot create $RUN"
+cp "$BIN" "$RUN/aubade" && chmod 755 "$RUN/aubade"
+[ -n "${HIL_ONLY:-}" ] && echo "$HIL_ONLY" > "$RUN/only"
+# Test media, made here at native speed (lame under TCG would take several seconds): 10 s of a 440 Hz sine at
+# half scale, stereo 44.1 kHz, as 128 kb/s MP3 with the ID3 tags ezstream turns into the ICY title.
+mkdir -p "$RUN/media"
+sox -D -n -r 44100 -c 2 -b 16 "$RUN/media/sine440.wav" synth 10 sine 440 vol 0.5 &&
+  lame --quiet -b 128 --ta HIL --tt "Sine 440" "$RUN/media/sine440.wav" "$RUN/media/sine440.mp3" ||
+  cant "could not make the test MP3 with sox and lame."
+
+echo "hil-run: kernel $HIL_KV ($HIL_KVERSION), TCG, 2 vCPUs; binary $BIN"
+start=$(date +%s.%N)
+timeout --kill-after=10 "${HIL_VM_TIMEOUT:-480}" qemu-system-x86_64 \
+  -M pc -accel tcg,thread=multi -smp 2 -m "${HIL_MEMORY:-2048}" \
+  -nodefaults -no-user-config -display none -serial stdio -no-reboot \
+  -kernel "$HIL_VMLINUZ" -initrd "$HIL_INITRD" \
+  -append "console=ttyS0 quiet loglevel=3 panic=-1 HIL_MODULES=$HIL_MODULES HIL_WORK=$RUN HIL_CMD=${HIL_GUEST_CMD:-$HERE/guest.sh}" \
+  -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+  -virtfs "local,path=$RUN,mount_tag=work,security_model=none,multidevs=remap" \
+  < /dev/null 2>&1 | tr -d '\r' | tee "$RUN/console.log"
+qemu_rc=${PIPESTATUS[0]}
+took=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { printf "%.1f", a - b }')
+
+if [ ! -f "$RUN/guest-rc" ]; then
+  [ "$qemu_rc" = 124 ] && why="timed out after ${HIL_VM_TIMEOUT:-480} s" || why="stopped without a result (QEMU exit $qemu_rc)"
+  echo "hil-run: FAIL: the VM $why; see $RUN/console.log" >&2
+  exit 99
+fi
+rc=$(cat "$RUN/guest-rc")
+echo "hil-run: VM boot + scenarios took $took s; $rc check(s) failed"
+exit "$rc"
