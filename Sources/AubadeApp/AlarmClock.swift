@@ -225,12 +225,13 @@ public actor AlarmClock {
         if let last = lastDataVersion, last != version { reload() }
     }
 
-    func setWarning(_ key: String, _ text: String?) {
+    /// Sets (or clears, with nil) a standing warning shown by `status`; a new one is printed once. Pass
+    /// `announce: false` for one its adapter already logged.
+    func setWarning(_ key: String, _ text: String?, announce: Bool = true) {
         let old = warnings[key]
         warnings[key] = text
-        if let text, text != old {
+        if announce, let text, text != old {
             output.emit("warning", ["message": text])
-            logger.warning("\(text)")
         }
     }
 

@@ -57,7 +57,7 @@ public enum Daemon {
         let waker = LoopWaker()
         let alarmClock = try openClock(parts, clock: clock, output: output, logger: logger, wake: { waker.wake() })
         if let soundProblem { await alarmClock.setWarning("sound", soundProblem) }
-        if let warning = parts.buttons.warning { await alarmClock.setWarning("buttons", warning) }
+        if let warning = parts.buttons.warning { await alarmClock.setWarning("buttons", warning, announce: false) }
         await alarmClock.networkChanged(parts.network.current())
         await alarmClock.start()
         control.serve { request in await alarmClock.handle(request) }
