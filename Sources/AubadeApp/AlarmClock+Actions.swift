@@ -82,8 +82,13 @@ extension AlarmClock {
         }
     }
 
-    /// Stops alarm `id`'s sound if it is the one sounding.
+    /// Stops alarm `id`'s sound if it is the one sounding. A superseded alarm's sound was already replaced by
+    /// the `.ring` before this action (R13) — which may be the same alarm's next occurrence — so it is left alone.
     func stopRinging(_ id: Int64, reason: AubadeCore.StopReason) {
+        if reason == .superseded {
+            output.emit("stopped", ["alarm": id, "reason": reason.rawValue, "by": "another alarm"])
+            return
+        }
         guard let sounding, sounding.alarmID == id else { return }
         sounding.sound.stop()
         self.sounding = nil
@@ -91,7 +96,7 @@ extension AlarmClock {
         let by = switch reason {
         case .autoSilenced: "auto"
         case .dismissed, .snoozed: cause.rawValue
-        case .superseded: "another alarm"
+        case .superseded: "another alarm"  // not reached: handled above
         case .edited, .disabled, .removed: "edit"
         }
         output.emit("stopped", ["alarm": id, "reason": reason.rawValue, "by": by])

@@ -347,6 +347,27 @@ struct DaemonTests {
         _ = await d.waitForExit()
     }
 
+    @Test func aSecondAlarmTakesOverWithoutSilence() async throws {
+        // R13: alarm 1 rings (caught up at start, 08:00), alarm 2 comes due at 08:01 and takes over.
+        let c = try Clock()
+        _ = try c.addAlarm(["--source", "tone"])
+        #expect(try c.run(["alarm", "add", "--name", "Second", "--time", "08:01", "--days", "daily", "--source", "tone"]).status == 0)
+        let d = try c.daemon(lead: -58)
+        let first = try #require(await d.wait(for: "ringing") { $0["alarm"] as? Int == 1 })
+        #expect(first["source"] as? String == "tone")
+        let second = try #require(await d.wait(for: "ringing", timeout: .seconds(8)) { $0["alarm"] as? Int == 2 })
+        let superseded = try #require(await d.wait(for: "stopped") { $0["alarm"] as? Int == 1 })
+        #expect(superseded["reason"] as? String == "superseded")
+        #expect(Self.number(second, "t")! - c.alarmInstant.timeIntervalSince1970 - 60 < 0.1)
+        // The second alarm's sound plays on (it was not stopped by the hand-over).
+        _ = try #require(await d.wait(for: "audible") { $0["alarm"] as? Int == 2 })
+        #expect(await d.wait(for: "stopped", timeout: .seconds(2)) { $0["alarm"] as? Int == 2 } == nil)
+        let status = try c.cli.json(try c.run(["status", "--json"]).stdout)
+        #expect((status["ringing"] as? [String: Any])?["id"] as? Int == 2)
+        d.signal(SIGTERM)
+        _ = await d.waitForExit()
+    }
+
     @Test func daemonCommandsWithoutADaemonSayItIsNotRunning() throws {
         let c = try Clock()
         let r = try c.run(["sleep", "30m"])
