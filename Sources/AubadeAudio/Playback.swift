@@ -8,6 +8,7 @@ public final class Playback: Sendable {
     let continuation: AsyncStream<PlayerEvent>.Continuation
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    private let ended = Mutex(false)
 
     init() {
         (events, continuation) = AsyncStream.makeStream(of: PlayerEvent.self, bufferingPolicy: .unbounded)
@@ -20,17 +21,27 @@ public final class Playback: Sendable {
 
     public var isStopRequested: Bool { stopRequested.load(ordering: .relaxed) }
 
+    /// Emits `event`, unless the playback has already ended: the network thread may still be winding down
+    /// after `.stopped`, and nothing may follow `.stopped`.
     func emit(_ event: PlayerEvent) {
-        continuation.yield(event)
+        ended.withLock { ended in
+            if !ended { continuation.yield(event) }
+        }
+    }
+
+    private func end(_ reason: StopReason) {
+        ended.withLock { ended in
+            continuation.yield(.stopped(reason: reason))
+            ended = true
+            continuation.finish()
+        }
     }
 
     /// Runs `body` on a new thread; `body` returns the stop reason. Always ends with `.stopped`.
     static func start(name: String, _ body: @escaping @Sendable (Playback) -> StopReason) -> Playback {
         let playback = Playback()
         let thread = Thread {
-            let reason = body(playback)
-            playback.emit(.stopped(reason: reason))
-            playback.continuation.finish()
+            playback.end(body(playback))
             playback.finished.signal()
         }
         thread.name = name
