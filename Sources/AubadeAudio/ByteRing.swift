@@ -12,6 +12,7 @@ final class ByteRing: @unchecked Sendable {
     private var head = 0
     private var count = 0
     private var closed = false
+    private var total = 0
     let capacity: Int
 
     init(capacity: Int) {
@@ -34,6 +35,7 @@ final class ByteRing: @unchecked Sendable {
             }
             count += n
             offset += n
+            total += n
             condition.broadcast()
         }
         return true
@@ -78,5 +80,12 @@ final class ByteRing: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return count
+    }
+
+    /// All the bytes ever written.
+    var totalWritten: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return total
     }
 }

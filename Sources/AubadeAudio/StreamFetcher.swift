@@ -3,7 +3,8 @@ import Foundation
 
 /// The network side of a stream playback, on its own thread: connects, checks what the server sends
 /// (MPEG audio, a playlist to resolve, or something that is not audio), strips ICY metadata, and writes the
-/// audio into the ring; reconnects with backoff 1-2-4-8 s after a drop or a stall (R21).
+/// audio into the ring; reconnects with backoff 1-2-4-8 s after a drop or a stall (R21), from 1 s again after
+/// a connection that brought audio.
 struct StreamFetcher: Sendable {
     let url: StreamURL
     let options: CurlTransfer.Options
@@ -27,7 +28,10 @@ struct StreamFetcher: Sendable {
         var attempt = 0
         while !playback.isStopRequested {
             playback.emit(.connecting(url: url.text))
+            let written = ring.totalWritten
             let outcome = fetch(url, depth: 0)
+            // A connection that brought audio starts the backoff over: a drop tonight waits 1 s, not 8 s.
+            if ring.totalWritten > written { attempt = 0 }
             switch outcome {
             case .stopped:
                 return

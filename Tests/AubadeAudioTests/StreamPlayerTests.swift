@@ -60,6 +60,17 @@ struct StreamPlayerTests {
         #expect(try Self.pcm(out).count == 2 * 3 * 44_100)
     }
 
+    @Test func theBackoffStartsOverAfterAConnectionThatBroughtAudio() async throws {
+        let f = try CurlTransferTests.Fixture()
+        // Each connection brings the 2-s file, then the server closes: 5 s need at least two reconnects (a third
+        // may start as the playback ends), each after 1 s — not 1, 2, 4.
+        let events = try await Self.play(f.base + "/mp3", seconds: 5, out: f.dir.file("out.raw"))
+        let reconnects = events.filter { if case .reconnecting = $0 { true } else { false } }
+        #expect(reconnects.count >= 2)
+        #expect(reconnects.allSatisfy { $0 == .reconnecting(attempt: 1, delay: .seconds(1)) })
+        #expect(events.last == .stopped(reason: .finished))
+    }
+
     @Test func aStallIsReportedAndRetried() async throws {
         let f = try CurlTransferTests.Fixture()
         let playback = StreamPlayer.start(try StreamURL(parsing: f.base + "/stall?after=8000"),
