@@ -59,6 +59,7 @@ public enum StreamPlayer {
         }
         defer { sink.close() }
         var gain = GainRamp(volume: options.volume)
+        var formats = FormatGate()
         var input = [UInt8](repeating: 0, count: 16 * 1024)
         var pcm = [Int16]()
         var playing = false
@@ -80,8 +81,15 @@ public enum StreamPlayer {
                     try decoder.decode(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { out throws(AudioError) in
                         switch out {
                         case .format(let rate, let channels):
-                            try sink.configure(rate: rate, channels: channels)
+                            if formats.announce(.init(rate: rate, channels: channels)) {
+                                try sink.configure(rate: rate, channels: channels)
+                            }
                         case .pcm(let bytes):
+                            switch formats.admit(bytes: bytes.count) {
+                            case .play: break
+                            case .drop: return  // PCM in a format not (yet) believed is not audio either
+                            case .switchTo(let format): try sink.configure(rate: format.rate, channels: format.channels)
+                            }
                             bytesWithoutAudio = 0
                             guard !finished, sink.channels > 0 else { return }
                             pcm.removeAll(keepingCapacity: true)
