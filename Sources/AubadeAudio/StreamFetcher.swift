@@ -67,10 +67,14 @@ struct StreamFetcher: Sendable {
         var lastTitle: String?
         var fatal: String?
         var received = false
+        var metadataFailure: String?
         let transfer = CurlTransfer(url: url, options: options)
         let end = transfer.run(shouldStop: { playback.isStopRequested }, onHead: { head in
             demux = ICYDemuxer(interval: head.metaint)
             contentType = head.contentType
+            if let metaint = head.metaint, !demux.isActive {
+                playback.emit(.error(StreamFetcher.metadataOff("its icy-metaint \(metaint) is outside 1…65536"), fatal: false))
+            }
             return true
         }, onBody: { bytes in
             received = true
@@ -85,6 +89,10 @@ struct StreamFetcher: Sendable {
                 } else {
                     ok = deliver(Array(audio), content!, &playlistBody, &fatal)
                 }
+            }
+            if metadataFailure == nil, let why = demux.failure {
+                metadataFailure = why
+                playback.emit(.error(StreamFetcher.metadataOff(why), fatal: false))
             }
             for block in blocks {
                 if let title = ICYMetadata.streamTitle(in: block), title != lastTitle, !title.isEmpty {
@@ -128,6 +136,11 @@ struct StreamFetcher: Sendable {
             fatal = StreamFetcher.refusal(content)
             return false
         }
+    }
+
+    /// R23: metadata faults are reported once and never stop the audio.
+    static func metadataOff(_ why: String) -> String {
+        "The station's ICY metadata is unusable (\(why)); titles are off, the audio plays on."
     }
 
     static func refusal(_ content: StreamContent) -> String? {
