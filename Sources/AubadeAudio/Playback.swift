@@ -8,6 +8,7 @@ public final class Playback: Sendable {
     let continuation: AsyncStream<PlayerEvent>.Continuation
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    private let ring = Mutex<ByteRing?>(nil)
     private let ended = Mutex(false)
 
     init() {
@@ -20,6 +21,18 @@ public final class Playback: Sendable {
     }
 
     public var isStopRequested: Bool { stopRequested.load(ordering: .relaxed) }
+
+    /// A stream playback's network buffer (nil for a tone): what waits in it now, the most that ever waited,
+    /// and its capacity, the high-water mark at which the transfer pauses (R25).
+    public var bufferLevel: BufferLevel? {
+        ring.withLock { ring in
+            ring.map { BufferLevel(buffered: $0.buffered, peak: $0.peakBuffered, capacity: $0.capacity) }
+        }
+    }
+
+    func attach(_ buffer: ByteRing) {
+        ring.withLock { $0 = buffer }
+    }
 
     /// Emits `event`, unless the playback has already ended: the network thread may still be winding down
     /// after `.stopped`, and nothing may follow `.stopped`.
@@ -55,6 +68,12 @@ public final class Playback: Sendable {
         finished.wait()
         finished.signal()
     }
+}
+
+public struct BufferLevel: Sendable, Equatable {
+    public var buffered: Int
+    public var peak: Int
+    public var capacity: Int
 }
 
 /// Where and how to play: the ALSA device names and whether to pace unpaced plugins to real time.

@@ -28,6 +28,7 @@ public enum StreamPlayer {
         Playback.start(name: "aubade.stream") { playback in
             let began = ContinuousClock.now
             let ring = ByteRing(capacity: options.ringBytes)
+            playback.attach(ring)
             let started = Atomic<Bool>(false)
             var transfer = CurlTransfer.Options()
             transfer.policy = AddressPolicy(allowLoopback: options.allowLoopback)
