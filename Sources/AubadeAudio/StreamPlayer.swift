@@ -92,7 +92,8 @@ public enum StreamPlayer {
                             case .switchTo(let format): try sink.configure(rate: format.rate, channels: format.channels)
                             }
                             bytesWithoutAudio = 0
-                            guard !finished, sink.channels > 0 else { return }
+                            // One ring read can hold a second of audio: a stop must not wait for all of it.
+                            guard !finished, !playback.isStopRequested, sink.channels > 0 else { return }
                             pcm.removeAll(keepingCapacity: true)
                             pcm.append(contentsOf: bytes.bindMemory(to: Int16.self))
                             var frames = pcm.count / sink.channels

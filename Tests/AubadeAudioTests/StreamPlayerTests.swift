@@ -87,6 +87,28 @@ struct StreamPlayerTests {
         #expect(events.last == .stopped(reason: .requested))
     }
 
+    @Test func aStopIsQuickEvenWithASecondOfAudioInHand() async throws {
+        let f = try CurlTransferTests.Fixture()
+        // A fast server keeps the ring full, so each read hands the decoder ~1 s of audio to play at real time.
+        let playback = StreamPlayer.start(try StreamURL(parsing: f.base + "/fast?speed=10"),
+                                          options: StreamPlayer.Options(volume: 50, allowLoopback: true),
+                                          sink: SinkOptions(device: "null", paced: true))
+        var asked: ContinuousClock.Instant?
+        var last: PlayerEvent?
+        for await e in playback.events {
+            last = e
+            if case .playing = e {
+                try await Task.sleep(for: .milliseconds(1500))
+                asked = ContinuousClock.now
+                playback.stop()
+            }
+        }
+        #expect(last == .stopped(reason: .requested))
+        let took = asked.map { ContinuousClock.now - $0 }
+        // Was up to a second (the whole read was played first); now one 46-ms piece and its pacing.
+        #expect(took != nil && took! < .milliseconds(600), "took \(String(describing: took))")
+    }
+
     @Test func garbageWithAnAudioTypeEndsAsNotDecodable() async throws {
         let f = try CurlTransferTests.Fixture()
         let began = ContinuousClock.now
