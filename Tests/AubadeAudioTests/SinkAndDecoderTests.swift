@@ -42,6 +42,21 @@ struct SinkAndDecoderTests {
         #expect(ContinuousClock.now - asked < .seconds(3))
     }
 
+    @Test func onlyTheUnpacedPluginsArePacedByTheSystemClock() throws {
+        let dir = try TemporaryDirectory("pace")
+        #expect(try !AlsaSink(device: "null").pacesItself)
+        let file = try AlsaSink(device: "file:'\(dir.file("out.raw"))',raw", latency: .milliseconds(200))
+        #expect(!file.pacesItself)
+        // 2 s of audio through the paced file plugin take real time, less the lead it may keep: one device
+        // buffer (the plugin holds one) plus the latency, 0.4 s here.
+        try file.configure(rate: 44_100, channels: 2)
+        let chunk = [Int16](repeating: 0, count: 2 * 2205)
+        let began = ContinuousClock.now
+        for _ in 0..<40 { try chunk.withUnsafeBufferPointer { try file.write($0) } }
+        let took = ContinuousClock.now - began
+        #expect(took >= .milliseconds(1500) && took < .seconds(3), "took \(took)")
+    }
+
     @Test func aMissingDeviceIsRetriedThenTheAlternateIsUsed() throws {
         let began = ContinuousClock.now
         let sink = try AlsaSink(device: "hw:CARD=NoSuchCard", alternate: "null", retryFor: .milliseconds(600))
