@@ -42,20 +42,28 @@ public struct ICYDemuxer: Sendable {
     /// Whether metadata is being stripped (false: a pass-through).
     public var isActive: Bool { interval != nil }
 
-    /// Consumes `bytes`; calls `audio` with each run of audio bytes (in order, possibly several times) and
-    /// returns the metadata blocks completed by this chunk, as raw bytes with trailing NUL padding removed.
-    public mutating func push(_ bytes: UnsafeRawBufferPointer, audio: (UnsafeRawBufferPointer) -> Void) -> [[UInt8]] {
-        var blocks: [[UInt8]] = []
+    /// What `push` finds, in stream order.
+    public enum Piece {
+        case audio(UnsafeRawBufferPointer)
+        /// A metadata block, trailing NUL padding removed.
+        case block([UInt8])
+        /// Metadata has just been turned off (`failure`); what follows is all audio.
+        case metadataOff(String)
+    }
+
+    /// Consumes `bytes` and hands each piece to `handle` in stream order, so a title or a fault is known
+    /// before the audio that follows it.
+    public mutating func push(_ bytes: UnsafeRawBufferPointer, _ handle: (Piece) -> Void) {
         var i = 0
         while i < bytes.count {
             guard let interval else {
-                audio(UnsafeRawBufferPointer(rebasing: bytes[i...]))
-                break
+                handle(.audio(UnsafeRawBufferPointer(rebasing: bytes[i...])))
+                return
             }
             switch state {
             case .audio(let remaining):
                 let n = min(remaining, bytes.count - i)
-                audio(UnsafeRawBufferPointer(rebasing: bytes[i..<(i + n)]))
+                handle(.audio(UnsafeRawBufferPointer(rebasing: bytes[i..<(i + n)])))
                 i += n
                 state = remaining - n == 0 ? .length : .audio(remaining: remaining - n)
             case .length:
@@ -74,13 +82,26 @@ public struct ICYDemuxer: Sendable {
                 state = .audio(remaining: interval)
                 while block.last == 0 { block.removeLast() }
                 if let why = ICYDemuxer.lostFraming(block, declared: declared) {
+                    // What the server meant as the block's overflow is passed on with the rest.
                     failure = why
                     self.interval = nil
                     state = .audio(remaining: .max)
-                    // What the server meant as the block's overflow is passed on with the rest.
+                    handle(.metadataOff(why))
                 } else if !block.isEmpty {
-                    blocks.append(block)
+                    handle(.block(block))
                 }
+            }
+        }
+    }
+
+    /// Calls `audio` with each run of audio bytes and returns the metadata blocks completed by this chunk.
+    public mutating func push(_ bytes: UnsafeRawBufferPointer, audio: (UnsafeRawBufferPointer) -> Void) -> [[UInt8]] {
+        var blocks: [[UInt8]] = []
+        push(bytes) { piece in
+            switch piece {
+            case .audio(let run): audio(run)
+            case .block(let b): blocks.append(b)
+            case .metadataOff: break
             }
         }
         return blocks
@@ -117,6 +138,6 @@ public struct ICYDemuxer: Sendable {
 
     /// Convenience for tests and small inputs.
     public mutating func push(_ bytes: [UInt8], audio: ([UInt8]) -> Void) -> [[UInt8]] {
-        bytes.withUnsafeBytes { raw in push(raw) { audio(Array($0)) } }
+        bytes.withUnsafeBytes { raw in push(raw, audio: { audio(Array($0)) }) }
     }
 }

@@ -67,7 +67,6 @@ struct StreamFetcher: Sendable {
         var lastTitle: String?
         var fatal: String?
         var received = false
-        var metadataFailure: String?
         let transfer = CurlTransfer(url: url, options: options)
         let end = transfer.run(shouldStop: { playback.isStopRequested }, onHead: { head in
             demux = ICYDemuxer(interval: head.metaint)
@@ -79,25 +78,25 @@ struct StreamFetcher: Sendable {
         }, onBody: { bytes in
             received = true
             var ok = true
-            let blocks = demux.push(bytes) { audio in
-                guard ok else { return }
-                if content == nil {
-                    prefix.append(contentsOf: audio)
-                    guard prefix.count >= StreamFetcher.prefixBytes else { return }
-                    content = StreamContent.classify(contentType: contentType, url: url.text, prefix: prefix)
-                    ok = deliver(prefix.withUnsafeBytes { Array($0) }, content!, &playlistBody, &fatal)
-                } else {
-                    ok = deliver(Array(audio), content!, &playlistBody, &fatal)
-                }
-            }
-            if metadataFailure == nil, let why = demux.failure {
-                metadataFailure = why
-                playback.emit(.error(StreamFetcher.metadataOff(why), fatal: false))
-            }
-            for block in blocks {
-                if let title = ICYMetadata.streamTitle(in: block), title != lastTitle, !title.isEmpty {
-                    lastTitle = title
-                    playback.emit(.title(title))
+            demux.push(bytes) { piece in
+                switch piece {
+                case .audio(let audio):
+                    guard ok else { return }
+                    if content == nil {
+                        prefix.append(contentsOf: audio)
+                        guard prefix.count >= StreamFetcher.prefixBytes else { return }
+                        content = StreamContent.classify(contentType: contentType, url: url.text, prefix: prefix)
+                        ok = deliver(prefix.withUnsafeBytes { Array($0) }, content!, &playlistBody, &fatal)
+                    } else {
+                        ok = deliver(Array(audio), content!, &playlistBody, &fatal)
+                    }
+                case .block(let block):
+                    if let title = ICYMetadata.streamTitle(in: block), title != lastTitle, !title.isEmpty {
+                        lastTitle = title
+                        playback.emit(.title(title))
+                    }
+                case .metadataOff(let why):
+                    playback.emit(.error(StreamFetcher.metadataOff(why), fatal: false))
                 }
             }
             return ok

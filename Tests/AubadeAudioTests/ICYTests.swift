@@ -92,6 +92,29 @@ struct ICYTests {
         #expect(out == Array(repeating: 1, count: 16) + Array(text[32...]) + Array(repeating: 2, count: 40))
     }
 
+    @Test func piecesComeInStreamOrderSoATitleOrAFaultPrecedesTheAudioAfterIt() {
+        var wire: [UInt8] = Array(repeating: 1, count: 16)
+        let title = Array("StreamTitle='One';".utf8) + [UInt8](repeating: 0, count: 14)
+        wire.append(2)
+        wire += title
+        wire += Array(repeating: 2, count: 16)
+        wire.append(1)
+        wire += Array(repeating: 0xFF, count: 16)  // not metadata
+        wire += Array(repeating: 3, count: 8)
+        var demux = ICYDemuxer(interval: 16)
+        var pieces: [String] = []
+        wire.withUnsafeBytes { raw in
+            demux.push(raw) { piece in
+                switch piece {
+                case .audio(let run): pieces.append("audio \(run.count)×\(run.first!)")
+                case .block(let block): pieces.append("title \(ICYMetadata.streamTitle(in: block) ?? "?")")
+                case .metadataOff: pieces.append("off")
+                }
+            }
+        }
+        #expect(pieces == ["audio 16×1", "title One", "audio 16×2", "off", "audio 8×3"])
+    }
+
     @Test func aBlockThatIsNotMetadataMeansTheIntervalIsWrong() {
         var wire: [UInt8] = Array(repeating: 1, count: 16)
         wire.append(1)
