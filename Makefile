@@ -1,4 +1,4 @@
-# Aubade — the two commands are `make run` and `make test` (see README.md).
+# Aubade — the two commands are `make run` and `make test` (see README.md); `make bench` measures.
 SWIFT     ?= swift
 CONFIG    ?= config/aubade.toml
 DB        ?= var/aubade.sqlite
@@ -7,7 +7,7 @@ BIN       := $(BUILD_DIR)/debug/aubade
 # Where hardware/hil/setup.sh keeps the VM's kernel, modules and initramfs.
 HIL_DIR   ?= .build-hil-vm
 
-.PHONY: run test build deps deps-test release clean hil hil-vm
+.PHONY: run test build deps deps-test release bench clean hil hil-vm
 
 ## Install what is missing, build, and start the clock on the default config and ./var/aubade.sqlite.
 run: build
@@ -45,6 +45,14 @@ deps-test:
 ## An optimised binary for the clock itself: .build/release/aubade
 release: deps
 	$(SWIFT) build -c release --scratch-path $(BUILD_DIR)
+
+## Benchmarks, not tests, each printing a table and the targets: `aubade play` beside mpg123 on a local
+## Icecast stream into a real-time paced ALSA sink, 3 runs each of 60 s (BENCH_SECONDS=10 for a quick look);
+## then the daemon: alarm onset error, fallback latency, cold start to READY, idle CPU (BENCH_IDLE_SECONDS).
+bench: deps-test
+	$(SWIFT) build -c release --scratch-path $(BUILD_DIR)
+	python3 bench/radio_bench.py --aubade $(BUILD_DIR)/release/aubade
+	python3 bench/daemon_bench.py --aubade $(BUILD_DIR)/release/aubade
 
 clean:
 	rm -rf $(BUILD_DIR) $(HIL_DIR)

@@ -9,11 +9,15 @@ import Logging
 /// - `open` blocks up to `retryFor` while the device is busy or missing, then tries `alternate` (R19), then
 ///   throws an `AudioError` naming the device and alsa-lib's message.
 /// - `write` blocks until the device accepted the frames (a real card paces it in real time). ALSA's `null`
-///   and `file` plugins do not block, so with `paced` the sink sleeps to keep at most `latency` ahead of the
-///   wall clock, as a sound card would; the tests that want CPU speed turn it off.
+///   and `file` plugins do not block, so on those (and only those: `pacesItself`) the sink sleeps with
+///   `paced` to keep at most `latency` ahead of the wall clock, as a sound card would; the tests that want CPU
+///   speed turn it off. A device with a clock of its own is never paced by the system clock as well: a card
+///   whose crystal runs 50 ppm fast would drain its buffer by that much and, after an hour, underrun.
 /// - An underrun (xrun) or suspend is recovered with `snd_pcm_recover`; only an unrecoverable error throws.
 public final class AlsaSink {
     public let device: String
+    /// Whether the device blocks writes in real time itself (anything but alsa-lib's `null` and `file` plugins).
+    public let pacesItself: Bool
     public private(set) var rate = 0
     public private(set) var channels = 0
     private var pcm: OpaquePointer?
@@ -21,6 +25,8 @@ public final class AlsaSink {
     private let latencyMicroseconds: UInt32
     private var framesWritten: Int64 = 0
     private var pacingStart: ContinuousClock.Instant?
+    /// The device buffer negotiated by `configure`, in frames.
+    private var bufferFrames: snd_pcm_uframes_t = 0
 
     /// Opens `device` (retrying while busy or missing for `retryFor`), else `alternate`.
     public init(device: String, alternate: String? = nil, retryFor: Duration = .seconds(2), paced: Bool = true,
@@ -34,6 +40,8 @@ public final class AlsaSink {
             case .success(let handle):
                 self.pcm = handle
                 self.device = name
+                let type = snd_pcm_type(handle)
+                self.pacesItself = type != SND_PCM_TYPE_NULL && type != SND_PCM_TYPE_FILE
                 if i > 0 { logger?.warning("sound device \(device) failed (\(firstError)); using \(name)") }
                 return
             case .failure(let message):
@@ -74,6 +82,8 @@ public final class AlsaSink {
         guard rc == 0 else {
             throw AudioError("snd_pcm_set_params(\(rate) Hz, \(channels) ch) on \(device) failed: \(String(cString: snd_strerror(rc))).")
         }
+        var period: snd_pcm_uframes_t = 0
+        if snd_pcm_get_params(pcm, &bufferFrames, &period) != 0 { bufferFrames = 0 }
         self.rate = rate
         self.channels = channels
         framesWritten = 0
@@ -97,16 +107,19 @@ public final class AlsaSink {
             }
         }
         framesWritten += Int64(total)
-        if paced { pace() }
+        if paced && !pacesItself { pace() }
     }
 
-    /// Sleeps while more than the latency's worth of audio has been written ahead of the wall clock.
+    /// Sleeps while more than one device buffer plus the latency's worth of audio has been written ahead of the
+    /// wall clock. The `file` plugin keeps one buffer to itself and writes out only what leaves it, so what
+    /// reaches its file is then still `latency` ahead — as the audio waiting in a sound card would be.
     private func pace() {
         let clock = ContinuousClock()
         let start = pacingStart ?? clock.now
         pacingStart = start
         let audioTime = Duration.seconds(Double(framesWritten) / Double(rate))
-        let ahead = audioTime - (clock.now - start) - .microseconds(Int64(latencyMicroseconds))
+        let lead = Duration.seconds(Double(bufferFrames) / Double(rate)) + .microseconds(Int64(latencyMicroseconds))
+        let ahead = audioTime - (clock.now - start) - lead
         if ahead > .zero { Thread.sleep(forTimeInterval: ahead.inSeconds) }
     }
 

@@ -12,6 +12,8 @@ final class ByteRing: @unchecked Sendable {
     private var head = 0
     private var count = 0
     private var closed = false
+    private var peak = 0
+    private var total = 0
     let capacity: Int
 
     init(capacity: Int) {
@@ -34,6 +36,8 @@ final class ByteRing: @unchecked Sendable {
             }
             count += n
             offset += n
+            peak = max(peak, count)
+            total += n
             condition.broadcast()
         }
         return true
@@ -78,5 +82,19 @@ final class ByteRing: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return count
+    }
+
+    /// All the bytes ever written.
+    var totalWritten: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return total
+    }
+
+    /// The most bytes ever waiting at once (never above `capacity`).
+    var peakBuffered: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return peak
     }
 }

@@ -9,6 +9,8 @@ public final class Playback: Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private let volumeRequest = Atomic<Int>(-1)
     private let finished = DispatchSemaphore(value: 0)
+    private let ring = Mutex<ByteRing?>(nil)
+    private let ended = Mutex(false)
 
     init() {
         (events, continuation) = AsyncStream.makeStream(of: PlayerEvent.self, bufferingPolicy: .unbounded)
@@ -32,17 +34,39 @@ public final class Playback: Sendable {
         return v < 0 ? nil : v
     }
 
+    /// A stream playback's network buffer (nil for a tone): what waits in it now, the most that ever waited,
+    /// and its capacity, the high-water mark at which the transfer pauses (R25).
+    public var bufferLevel: BufferLevel? {
+        ring.withLock { ring in
+            ring.map { BufferLevel(buffered: $0.buffered, peak: $0.peakBuffered, capacity: $0.capacity) }
+        }
+    }
+
+    func attach(_ buffer: ByteRing) {
+        ring.withLock { $0 = buffer }
+    }
+
+    /// Emits `event`, unless the playback has already ended: the network thread may still be winding down
+    /// after `.stopped`, and nothing may follow `.stopped`.
     func emit(_ event: PlayerEvent) {
-        continuation.yield(event)
+        ended.withLock { ended in
+            if !ended { continuation.yield(event) }
+        }
+    }
+
+    private func end(_ reason: StopReason) {
+        ended.withLock { ended in
+            continuation.yield(.stopped(reason: reason))
+            ended = true
+            continuation.finish()
+        }
     }
 
     /// Runs `body` on a new thread; `body` returns the stop reason. Always ends with `.stopped`.
     static func start(name: String, _ body: @escaping @Sendable (Playback) -> StopReason) -> Playback {
         let playback = Playback()
         let thread = Thread {
-            let reason = body(playback)
-            playback.emit(.stopped(reason: reason))
-            playback.continuation.finish()
+            playback.end(body(playback))
             playback.finished.signal()
         }
         thread.name = name
@@ -56,6 +80,12 @@ public final class Playback: Sendable {
         finished.wait()
         finished.signal()
     }
+}
+
+public struct BufferLevel: Sendable, Equatable {
+    public var buffered: Int
+    public var peak: Int
+    public var capacity: Int
 }
 
 /// Where and how to play: the ALSA device names and whether to pace unpaced plugins to real time.

@@ -3,7 +3,8 @@ import Foundation
 
 /// The network side of a stream playback, on its own thread: connects, checks what the server sends
 /// (MPEG audio, a playlist to resolve, or something that is not audio), strips ICY metadata, and writes the
-/// audio into the ring; reconnects with backoff 1-2-4-8 s after a drop or a stall (R21).
+/// audio into the ring; reconnects with backoff 1-2-4-8 s after a drop or a stall (R21), from 1 s again after
+/// a connection that brought audio.
 struct StreamFetcher: Sendable {
     let url: StreamURL
     let options: CurlTransfer.Options
@@ -27,7 +28,10 @@ struct StreamFetcher: Sendable {
         var attempt = 0
         while !playback.isStopRequested {
             playback.emit(.connecting(url: url.text))
+            let written = ring.totalWritten
             let outcome = fetch(url, depth: 0)
+            // A connection that brought audio starts the backoff over: a drop tonight waits 1 s, not 8 s.
+            if ring.totalWritten > written { attempt = 0 }
             switch outcome {
             case .stopped:
                 return
@@ -67,25 +71,32 @@ struct StreamFetcher: Sendable {
         let end = transfer.run(shouldStop: { playback.isStopRequested }, onHead: { head in
             demux = ICYDemuxer(interval: head.metaint)
             contentType = head.contentType
+            if let metaint = head.metaint, !demux.isActive {
+                playback.emit(.error(StreamFetcher.metadataOff("its icy-metaint \(metaint) is outside 1…65536"), fatal: false))
+            }
             return true
         }, onBody: { bytes in
             received = true
             var ok = true
-            let blocks = demux.push(bytes) { audio in
-                guard ok else { return }
-                if content == nil {
-                    prefix.append(contentsOf: audio)
-                    guard prefix.count >= StreamFetcher.prefixBytes else { return }
-                    content = StreamContent.classify(contentType: contentType, url: url.text, prefix: prefix)
-                    ok = deliver(prefix.withUnsafeBytes { Array($0) }, content!, &playlistBody, &fatal)
-                } else {
-                    ok = deliver(Array(audio), content!, &playlistBody, &fatal)
-                }
-            }
-            for block in blocks {
-                if let title = ICYMetadata.streamTitle(in: block), title != lastTitle, !title.isEmpty {
-                    lastTitle = title
-                    playback.emit(.title(title))
+            demux.push(bytes) { piece in
+                switch piece {
+                case .audio(let audio):
+                    guard ok else { return }
+                    if content == nil {
+                        prefix.append(contentsOf: audio)
+                        guard prefix.count >= StreamFetcher.prefixBytes else { return }
+                        content = StreamContent.classify(contentType: contentType, url: url.text, prefix: prefix)
+                        ok = deliver(prefix.withUnsafeBytes { Array($0) }, content!, &playlistBody, &fatal)
+                    } else {
+                        ok = deliver(Array(audio), content!, &playlistBody, &fatal)
+                    }
+                case .block(let block):
+                    if let title = ICYMetadata.streamTitle(in: block), title != lastTitle, !title.isEmpty {
+                        lastTitle = title
+                        playback.emit(.title(title))
+                    }
+                case .metadataOff(let why):
+                    playback.emit(.error(StreamFetcher.metadataOff(why), fatal: false))
                 }
             }
             return ok
@@ -124,6 +135,11 @@ struct StreamFetcher: Sendable {
             fatal = StreamFetcher.refusal(content)
             return false
         }
+    }
+
+    /// R23: metadata faults are reported once and never stop the audio.
+    static func metadataOff(_ why: String) -> String {
+        "The station's ICY metadata is unusable (\(why)); titles are off, the audio plays on."
     }
 
     static func refusal(_ content: StreamContent) -> String? {

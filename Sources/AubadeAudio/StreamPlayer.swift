@@ -28,6 +28,7 @@ public enum StreamPlayer {
         Playback.start(name: "aubade.stream") { playback in
             let began = ContinuousClock.now
             let ring = ByteRing(capacity: options.ringBytes)
+            playback.attach(ring)
             let started = Atomic<Bool>(false)
             var transfer = CurlTransfer.Options()
             transfer.policy = AddressPolicy(allowLoopback: options.allowLoopback)
@@ -59,6 +60,7 @@ public enum StreamPlayer {
         }
         defer { sink.close() }
         var gain = GainRamp(volume: options.volume)
+        var formats = FormatGate()
         var input = [UInt8](repeating: 0, count: 16 * 1024)
         var pcm = [Int16]()
         var playing = false
@@ -81,10 +83,18 @@ public enum StreamPlayer {
                     try decoder.decode(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { out throws(AudioError) in
                         switch out {
                         case .format(let rate, let channels):
-                            try sink.configure(rate: rate, channels: channels)
+                            if formats.announce(.init(rate: rate, channels: channels)) {
+                                try sink.configure(rate: rate, channels: channels)
+                            }
                         case .pcm(let bytes):
+                            switch formats.admit(bytes: bytes.count) {
+                            case .play: break
+                            case .drop: return  // PCM in a format not (yet) believed is not audio either
+                            case .switchTo(let format): try sink.configure(rate: format.rate, channels: format.channels)
+                            }
                             bytesWithoutAudio = 0
-                            guard !finished, sink.channels > 0 else { return }
+                            // One ring read can hold a second of audio: a stop must not wait for all of it.
+                            guard !finished, !playback.isStopRequested, sink.channels > 0 else { return }
                             pcm.removeAll(keepingCapacity: true)
                             pcm.append(contentsOf: bytes.bindMemory(to: Int16.self))
                             var frames = pcm.count / sink.channels

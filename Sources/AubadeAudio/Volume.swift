@@ -16,31 +16,50 @@ public enum VolumeCurve {
 
 /// Software volume with smooth changes: the gain moves sample by sample (linear in dB) from where it is to a
 /// target over a given number of frames, so a change of volume never clicks (R18's fade-in uses it too).
+///
+/// Cost matters (it runs on every sample for hours): a steady gain is one integer multiply per sample (Q15),
+/// unity gain touches nothing, and a ramp multiplies the linear gain by a constant factor per frame (a
+/// straight line in dB) instead of calling `pow` per frame.
 public struct GainRamp: Sendable {
     public private(set) var currentDB: Double
     private var targetDB: Double
+    /// The linear gain matching `currentDB` (0 when at or below −96 dB).
+    private var linear: Double
+    /// Per-frame factor of `linear` while ramping: 10^(stepDB / 20).
+    private var factor = 1.0
     private var stepDB = 0.0
     private var framesLeft = 0
     private var muted: Bool
+
+    static let silenceDB = -96.0
 
     /// Starts at `volume` with no ramp.
     public init(volume: Int) {
         currentDB = VolumeCurve.decibels(volume)
         targetDB = currentDB
+        linear = GainRamp.linear(currentDB)
         muted = volume <= 0
+    }
+
+    private static func linear(_ db: Double) -> Double {
+        db <= silenceDB ? 0 : pow(10, db / 20)
     }
 
     /// Moves to `volume` over `frames` frames (0: at once).
     public mutating func ramp(to volume: Int, over frames: Int) {
         targetDB = VolumeCurve.decibels(max(volume, 1))
-        if volume <= 0 { targetDB = -96 }
+        if volume <= 0 { targetDB = GainRamp.silenceDB }
         muted = false
         framesLeft = max(frames, 0)
         if framesLeft == 0 {
             currentDB = targetDB
+            linear = GainRamp.linear(currentDB)
             muted = volume <= 0
         } else {
+            // From silence (linear 0) a geometric ramp cannot start: begin it at −96 dB's tiny gain.
+            linear = pow(10, max(currentDB, GainRamp.silenceDB) / 20)
             stepDB = (targetDB - currentDB) / Double(framesLeft)
+            factor = pow(10, stepDB / 20)
         }
     }
 
@@ -49,21 +68,37 @@ public struct GainRamp: Sendable {
     /// Applies the gain in place to interleaved 16-bit samples with `channels` channels.
     public mutating func apply(to samples: UnsafeMutableBufferPointer<Int16>, channels: Int) {
         if muted {
-            for i in samples.indices { samples[i] = 0 }
+            samples.update(repeating: 0)
             return
         }
-        let frames = samples.count / max(channels, 1)
-        for f in 0..<frames {
-            if framesLeft > 0 {
-                currentDB += stepDB
-                framesLeft -= 1
-                if framesLeft == 0 { currentDB = targetDB }
+        let channels = max(channels, 1)
+        let frames = samples.count / channels
+        var f = 0
+        while framesLeft > 0 && f < frames {
+            currentDB += stepDB
+            linear *= factor
+            framesLeft -= 1
+            if framesLeft == 0 {
+                currentDB = targetDB
+                linear = GainRamp.linear(targetDB)
             }
-            let g = currentDB <= -96 ? 0 : pow(10, currentDB / 20)
-            for c in 0..<channels {
-                let i = f * channels + c
-                samples[i] = Int16(max(-32768, min(32767, (Double(samples[i]) * g).rounded())))
+            let g = currentDB <= GainRamp.silenceDB ? 0 : linear
+            for i in (f * channels)..<((f + 1) * channels) {
+                let v = Double(samples[i]) * g
+                samples[i] = Int16(max(-32768, min(32767, v < 0 ? v - 0.5 : v + 0.5)))
             }
+            f += 1
+        }
+        guard f < frames else { return }
+        Self.scale(UnsafeMutableBufferPointer(rebasing: samples[(f * channels)..<(frames * channels)]), by: linear)
+    }
+
+    /// A steady gain: unity leaves the samples alone; otherwise a Q15 multiply with rounding.
+    private static func scale(_ samples: UnsafeMutableBufferPointer<Int16>, by gain: Double) {
+        guard gain != 1 else { return }
+        let q = Int32((min(max(gain, 0), 1) * 32768).rounded())  // 0…32768: the product fits in Int32
+        for i in samples.indices {
+            samples[i] = Int16(clamping: (Int32(samples[i]) &* q &+ 16384) >> 15)
         }
     }
 }

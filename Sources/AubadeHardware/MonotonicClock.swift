@@ -1,3 +1,4 @@
+import CGPIOD  // gpiod.h includes <time.h>: in a release (whole-module) build, timespec resolves to this module
 import Glibc
 
 /// The kernel's `CLOCK_MONOTONIC`, the clock of libgpiod v1 event timestamps (Linux ≥ 5.7) and of evdev

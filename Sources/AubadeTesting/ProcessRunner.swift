@@ -12,8 +12,11 @@ public struct ProcessResult: Sendable {
 public enum ProcessRunner {
     /// Runs `executable` with `arguments`; `environment` entries are added to (or, with "", remove from)
     /// this process's environment. Output is read to the end, so a chatty program cannot block on a pipe.
+    /// `monitor`, when given, is called with the process id every `interval` seconds while it runs, on a
+    /// thread of its own (e.g. to sample its memory through /proc).
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                           currentDirectory: String? = nil) throws -> ProcessResult {
+                           currentDirectory: String? = nil, every interval: TimeInterval = 0.25,
+                           monitor: (@Sendable (Int32) -> Void)? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -28,9 +31,11 @@ public enum ProcessRunner {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let watching = monitor.map { Monitor(pid: process.processIdentifier, every: interval, $0) }
         let errData = ReadAll(err.fileHandleForReading)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watching?.stop()
         return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                              stderr: String(decoding: errData.wait(), as: UTF8.self))
     }
@@ -45,6 +50,27 @@ public enum ProcessRunner {
             dir.deleteLastPathComponent()
         }
         return nil
+    }
+}
+
+/// Calls a closure with a process id at a fixed interval until stopped.
+private final class Monitor: Sendable {
+    private let running = Atomic<Bool>(true)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(pid: Int32, every interval: TimeInterval, _ body: @escaping @Sendable (Int32) -> Void) {
+        Thread.detachNewThread { [self] in
+            while running.load(ordering: .relaxed) {
+                body(pid)
+                Thread.sleep(forTimeInterval: interval)
+            }
+            done.signal()
+        }
+    }
+
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        done.wait()
     }
 }
 

@@ -67,13 +67,77 @@ struct ICYTests {
     @Test func theLargestBlockIs4080BytesAndIsStripped() {
         var wire: [UInt8] = Array(repeating: 1, count: 16)
         wire.append(255)
-        wire += Array(repeating: UInt8(ascii: "x"), count: 4080)
+        let block = Array("StreamTitle='".utf8) + Array(repeating: UInt8(ascii: "x"), count: 4080 - 15) + Array("';".utf8)
+        wire += block
         wire += Array(repeating: 2, count: 16)
         var demux = ICYDemuxer(interval: 16)
         var out: [UInt8] = []
         let blocks = demux.push(wire, audio: { out += $0 })
         #expect(out == Array(repeating: 1, count: 16) + Array(repeating: 2, count: 16))
         #expect(blocks.first?.count == 4080)
+    }
+
+    @Test func aBlockThatOverflowsItsLengthTurnsMetadataOffAndPassesTheRestOn() {
+        let text = Array("StreamTitle='\(String(repeating: "A", count: 40))';".utf8)  // 55 bytes, declared as 32
+        var wire: [UInt8] = Array(repeating: 1, count: 16)
+        wire.append(2)
+        wire += text
+        wire += Array(repeating: 2, count: 40)
+        var demux = ICYDemuxer(interval: 16)
+        var out: [UInt8] = []
+        let blocks = demux.push(wire, audio: { out += $0 })
+        #expect(blocks.isEmpty)
+        #expect(!demux.isActive)
+        #expect(demux.failure == "a metadata block is longer than its length byte says (32 bytes)")
+        #expect(out == Array(repeating: 1, count: 16) + Array(text[32...]) + Array(repeating: 2, count: 40))
+    }
+
+    @Test func piecesComeInStreamOrderSoATitleOrAFaultPrecedesTheAudioAfterIt() {
+        var wire: [UInt8] = Array(repeating: 1, count: 16)
+        let title = Array("StreamTitle='One';".utf8) + [UInt8](repeating: 0, count: 14)
+        wire.append(2)
+        wire += title
+        wire += Array(repeating: 2, count: 16)
+        wire.append(1)
+        wire += Array(repeating: 0xFF, count: 16)  // not metadata
+        wire += Array(repeating: 3, count: 8)
+        var demux = ICYDemuxer(interval: 16)
+        var pieces: [String] = []
+        wire.withUnsafeBytes { raw in
+            demux.push(raw) { piece in
+                switch piece {
+                case .audio(let run): pieces.append("audio \(run.count)×\(run.first!)")
+                case .block(let block): pieces.append("title \(ICYMetadata.streamTitle(in: block) ?? "?")")
+                case .metadataOff: pieces.append("off")
+                }
+            }
+        }
+        #expect(pieces == ["audio 16×1", "title One", "audio 16×2", "off", "audio 8×3"])
+    }
+
+    @Test func aBlockThatIsNotMetadataMeansTheIntervalIsWrong() {
+        var wire: [UInt8] = Array(repeating: 1, count: 16)
+        wire.append(1)
+        wire += [0xFF, 0xFB, 0x90, 0x64] + Array(repeating: 0x55, count: 12)  // MP3 bytes where a block should be
+        wire += Array(repeating: 2, count: 100)
+        var demux = ICYDemuxer(interval: 16)
+        var out: [UInt8] = []
+        #expect(demux.push(wire, audio: { out += $0 }).isEmpty)
+        #expect(demux.failure == "a metadata block holds no Key='…' field, so the icy-metaint interval is wrong")
+        #expect(out == Array(repeating: 1, count: 16) + Array(repeating: 2, count: 100))
+    }
+
+    @Test func aBlockThatFillsItsLengthExactlyIsFine() {
+        let text = Array("StreamTitle='Exactly 32 bytes!';".utf8)
+        var wire: [UInt8] = Array(repeating: 1, count: 16)
+        wire.append(UInt8(text.count / 16))
+        wire += text
+        wire += Array(repeating: 2, count: 16)
+        var demux = ICYDemuxer(interval: 16)
+        var out: [UInt8] = []
+        let blocks = demux.push(wire, audio: { out += $0 })
+        #expect(text.count == 32 && blocks == [text] && demux.failure == nil && demux.isActive)
+        #expect(out == Array(repeating: 1, count: 16) + Array(repeating: 2, count: 16))
     }
 
     @Test(arguments: [

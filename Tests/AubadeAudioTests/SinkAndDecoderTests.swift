@@ -43,6 +43,21 @@ struct SinkAndDecoderTests {
         #expect(ContinuousClock.now - asked < .seconds(10))
     }
 
+    @Test func onlyTheUnpacedPluginsArePacedByTheSystemClock() throws {
+        let dir = try TemporaryDirectory("pace")
+        #expect(try !AlsaSink(device: "null").pacesItself)
+        let file = try AlsaSink(device: "file:'\(dir.file("out.raw"))',raw", latency: .milliseconds(200))
+        #expect(!file.pacesItself)
+        // 2 s of audio through the paced file plugin take real time, less the lead it may keep: one device
+        // buffer (the plugin holds one) plus the latency, 0.4 s here.
+        try file.configure(rate: 44_100, channels: 2)
+        let chunk = [Int16](repeating: 0, count: 2 * 2205)
+        let began = ContinuousClock.now
+        for _ in 0..<40 { try chunk.withUnsafeBufferPointer { try file.write($0) } }
+        let took = ContinuousClock.now - began
+        #expect(took >= .milliseconds(1500) && took < .seconds(3), "took \(took)")
+    }
+
     @Test func aMissingDeviceIsRetriedThenTheAlternateIsUsed() throws {
         let began = ContinuousClock.now
         let sink = try AlsaSink(device: "hw:CARD=NoSuchCard", alternate: "null", retryFor: .milliseconds(600))
@@ -109,5 +124,50 @@ struct SinkAndDecoderTests {
         }
         #expect(ContinuousClock.now - began < .seconds(5))
         #expect(failure != nil || produced < 44_100 * 4)  // random bytes may hold a few accidental frames
+    }
+}
+
+@Suite("Format changes mid-stream")
+struct FormatGateTests {
+    typealias Format = FormatGate.Format
+    static let cd = Format(rate: 44_100, channels: 2)
+
+    /// Announces `format` (nil: none) then admits `bytes`; what the gate said to each.
+    static func step(_ gate: inout FormatGate, _ format: Format?, _ bytes: Int) -> (configure: Bool, admission: FormatGate.Admission) {
+        let configure = format.map { gate.announce($0) } ?? false
+        return (configure, gate.admit(bytes: bytes))
+    }
+
+    @Test func theFirstFormatIsTakenAtOnce() {
+        var gate = FormatGate()
+        let first = Self.step(&gate, Self.cd, 4608)
+        #expect(first.configure && first.admission == .play)
+        let again = Self.step(&gate, Self.cd, 4608)  // the same again: nothing to do
+        #expect(!again.configure && again.admission == .play)
+    }
+
+    @Test func aFalseSyncInGarbageIsDroppedAndNeverReachesTheDevice() {
+        var gate = FormatGate()
+        _ = Self.step(&gate, Self.cd, 4608)
+        let odd = Self.step(&gate, Format(rate: 8000, channels: 1), 2 * 1152)
+        let odder = Self.step(&gate, Format(rate: 22_050, channels: 2), 4 * 576)
+        let back = Self.step(&gate, Self.cd, 4608)  // the stream's own format again
+        #expect(!odd.configure && odd.admission == .drop)
+        #expect(!odder.configure && odder.admission == .drop)
+        #expect(!back.configure && back.admission == .play)
+        #expect(gate.current == Self.cd)
+    }
+
+    @Test func aRealChangeIsTakenAfterAQuarterOfASecond() {
+        var gate = FormatGate()
+        _ = Self.step(&gate, Self.cd, 4608)
+        let dvd = Format(rate: 48_000, channels: 2)
+        var admissions = [Self.step(&gate, dvd, 4 * 1152).admission]
+        while admissions.last == .drop { admissions.append(gate.admit(bytes: 4 * 1152)) }
+        // 11 frames of 1152 reach 0.25 s at 48 kHz: 10 are dropped, the 11th switches and plays.
+        #expect(admissions == Array(repeating: .drop, count: 10) + [.switchTo(dvd)])
+        #expect(gate.current == dvd)
+        let next = gate.admit(bytes: 4 * 1152)
+        #expect(next == .play)
     }
 }

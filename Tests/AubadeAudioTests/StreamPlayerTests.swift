@@ -60,6 +60,17 @@ struct StreamPlayerTests {
         #expect(try Self.pcm(out).count == 2 * 3 * 44_100)
     }
 
+    @Test func theBackoffStartsOverAfterAConnectionThatBroughtAudio() async throws {
+        let f = try CurlTransferTests.Fixture()
+        // Each connection brings the 2-s file, then the server closes: 5 s need at least two reconnects (a third
+        // may start as the playback ends), each after 1 s — not 1, 2, 4.
+        let events = try await Self.play(f.base + "/mp3", seconds: 5, out: f.dir.file("out.raw"))
+        let reconnects = events.filter { if case .reconnecting = $0 { true } else { false } }
+        #expect(reconnects.count >= 2)
+        #expect(reconnects.allSatisfy { $0 == .reconnecting(attempt: 1, delay: .seconds(1)) })
+        #expect(events.last == .stopped(reason: .finished))
+    }
+
     @Test func aStallIsReportedAndRetried() async throws {
         let f = try CurlTransferTests.Fixture()
         let playback = StreamPlayer.start(try StreamURL(parsing: f.base + "/stall?after=8000"),
@@ -74,6 +85,28 @@ struct StreamPlayerTests {
         #expect(events.contains(.stalled(after: .seconds(2))))
         #expect(events.contains(.reconnecting(attempt: 1, delay: .seconds(1))))
         #expect(events.last == .stopped(reason: .requested))
+    }
+
+    @Test func aStopIsQuickEvenWithASecondOfAudioInHand() async throws {
+        let f = try CurlTransferTests.Fixture()
+        // A fast server keeps the ring full, so each read hands the decoder ~1 s of audio to play at real time.
+        let playback = StreamPlayer.start(try StreamURL(parsing: f.base + "/fast?speed=10"),
+                                          options: StreamPlayer.Options(volume: 50, allowLoopback: true),
+                                          sink: SinkOptions(device: "null", paced: true))
+        var asked: ContinuousClock.Instant?
+        var last: PlayerEvent?
+        for await e in playback.events {
+            last = e
+            if case .playing = e {
+                try await Task.sleep(for: .milliseconds(1500))
+                asked = ContinuousClock.now
+                playback.stop()
+            }
+        }
+        #expect(last == .stopped(reason: .requested))
+        let took = asked.map { ContinuousClock.now - $0 }
+        // Was up to a second (the whole read was played first); now one 46-ms piece and its pacing.
+        #expect(took != nil && took! < .milliseconds(600), "took \(String(describing: took))")
     }
 
     @Test func garbageWithAnAudioTypeEndsAsNotDecodable() async throws {

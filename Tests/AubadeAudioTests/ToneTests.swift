@@ -84,6 +84,39 @@ struct VolumeTests {
         #expect(!ramp.isRamping)
     }
 
+    @Test func aSteadyGainScalesEverySampleAndUnityLeavesThemAlone() {
+        let input: [Int16] = [10_000, -10_000, 32_767, -32_768, 0, 1, 12_345, -7]
+        var quieter = GainRamp(volume: 60)  // −16 dB
+        var s = input
+        s.withUnsafeMutableBufferPointer { quieter.apply(to: $0, channels: 2) }
+        let g = VolumeCurve.gain(60)
+        #expect(zip(s, input).allSatisfy { abs(Double($0) - Double($1) * g) <= 1 })
+        var unity = GainRamp(volume: 100)
+        var same = input
+        same.withUnsafeMutableBufferPointer { unity.apply(to: $0, channels: 2) }
+        #expect(same == input)
+    }
+
+    @Test func aRampGivesTheSameSamplesWhateverTheChunking() {
+        let input = (0..<(2 * 3000)).map { Int16(truncatingIfNeeded: ($0 * 7919) % 60_000 - 30_000) }
+        var whole = GainRamp(volume: 30)
+        whole.ramp(to: 90, over: 2000)
+        var a = input
+        a.withUnsafeMutableBufferPointer { whole.apply(to: $0, channels: 2) }
+        var pieces = GainRamp(volume: 30)
+        pieces.ramp(to: 90, over: 2000)
+        var b = input
+        b.withUnsafeMutableBufferPointer { buf in
+            var start = 0
+            for frames in [1, 333, 1665, 1001] {  // splits inside and after the ramp
+                pieces.apply(to: UnsafeMutableBufferPointer(rebasing: buf[(2 * start)..<(2 * (start + frames))]), channels: 2)
+                start += frames
+            }
+        }
+        #expect(a == b)
+        #expect(!pieces.isRamping && abs(pieces.currentDB - VolumeCurve.decibels(90)) < 1e-9)
+    }
+
     @Test func zeroMutes() {
         var ramp = GainRamp(volume: 0)
         var s: [Int16] = [1000, -1000]

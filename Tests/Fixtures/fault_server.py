@@ -3,7 +3,14 @@
 prints the port on its first line of stdout, and serves until killed.
 
   /mp3            200 audio/mpeg: the MP3 file given as argv[1], then closes
-  /mp3-icy?metaint=N&title=T   the same with ICY metadata every N bytes (N may be 0 or huge)
+  /mp3-icy?metaint=N&title=T   the same with ICY metadata every N bytes (N may be 0 or huge: then no blocks)
+           &block=B (repeatable)  raw metadata blocks instead of StreamTitle='T'; (percent-encoded bytes, so
+                                  invalid UTF-8 can be sent); the k-th titled block is the k-th B, the last repeats.
+                                  B = @N stands for StreamTitle='AAA…'; with N A's (too long for a URL).
+                                  A title goes out at the first block and then every 8192 audio bytes; the
+                                  blocks between are empty (length 0), as Icecast does. A block longer than
+                                  4080 bytes is sent whole after a length byte of 255 (a server that overflows).
+           &every=M               insert the blocks every M bytes while announcing N (a lying icy-metaint)
   /shoutcast      a raw 'ICY 200 OK' status line (SHOUTcast v1) with the MP3
   /404            404 Not Found
   /html           200 text/html page
@@ -13,6 +20,7 @@ prints the port on its first line of stdout, and serves until killed.
   /to-linklocal   302 to http://169.254.1.1/x
   /garbage        200 audio/mpeg of pseudo-random bytes
   /fast           the MP3 repeated, as fast as the client reads
+  /fast?speed=X   the MP3 repeated for ever at X times its real-time rate (128 kbps × X)
 """
 import http.server, socketserver, sys, time, urllib.parse, random
 
@@ -29,19 +37,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 
     def do_GET(self):
-        u = urllib.parse.urlparse(self.path); q = urllib.parse.parse_qs(u.query); p = u.path
+        u = urllib.parse.urlparse(self.path); p = u.path
+        q = urllib.parse.parse_qs(u.query, encoding='latin-1')  # latin-1: each %XX stays the byte it names
         try:
             if p == '/mp3':
                 self.head(); self.wfile.write(MP3)
             elif p == '/mp3-icy':
-                n = int(q.get('metaint', ['8192'])[0]); title = q.get('title', ['Test Title'])[0]
+                n = int(q.get('metaint', ['8192'])[0])
                 self.head(extra={'icy-metaint': str(n)})
                 if n <= 0 or n > 65536: self.wfile.write(MP3); return
-                meta = ("StreamTitle='%s';" % title).encode('utf-8')
-                meta += b'\0' * ((16 - len(meta) % 16) % 16)
-                for i in range(0, len(MP3), n):
-                    self.wfile.write(MP3[i:i+n])
-                    if i + n <= len(MP3): self.wfile.write(bytes([len(meta) // 16]) + meta)
+                self.wfile.write(icy_wire(n, int(q.get('every', [str(n)])[0]), q))
             elif p == '/shoutcast':
                 self.wfile.write(b'ICY 200 OK\r\nicy-name: Test\r\nContent-Type: audio/mpeg\r\n\r\n' + MP3)
             elif p == '/404':
@@ -64,11 +69,38 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.head(); r = random.Random(7); self.wfile.write(bytes(r.getrandbits(8) for _ in range(200000)))
             elif p == '/fast':
                 self.head()
-                for _ in range(1000): self.wfile.write(MP3)
+                speed = float(q.get('speed', ['0'])[0])
+                if speed <= 0:
+                    for _ in range(1000): self.wfile.write(MP3)
+                    return
+                rate, chunk, sent, began = 16000 * speed, 4096, 0, time.monotonic()
+                while True:
+                    for i in range(0, len(MP3), chunk):
+                        self.wfile.write(MP3[i:i+chunk]); sent += len(MP3[i:i+chunk])
+                        ahead = sent / rate - (time.monotonic() - began)
+                        if ahead > 0: time.sleep(ahead)
             else:
                 self.head(404, 'text/plain'); self.wfile.write(b'unknown path')
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+def icy_wire(n, every, q):
+    """The MP3 with a metadata block after every `every` audio bytes (see /mp3-icy above)."""
+    blocks = [("StreamTitle='%s';" % ('A' * int(b[1:])) if b.startswith('@') else b).encode('latin-1')
+              for b in q.get('block', [])]
+    if not blocks:
+        blocks = [("StreamTitle='%s';" % q.get('title', ['Test Title'])[0]).encode('latin-1')]
+    wire, titled = bytearray(), 0
+    for i in range(0, len(MP3), every):
+        wire += MP3[i:i+every]
+        if i + every > len(MP3): break
+        if i == 0 or (i + every) // 8192 > i // 8192:
+            meta = blocks[min(titled, len(blocks) - 1)]; titled += 1
+            meta += b'\0' * ((16 - len(meta) % 16) % 16)
+            wire += bytes([min(255, len(meta) // 16)]) + meta
+        else:
+            wire += b'\0'
+    return bytes(wire)
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True

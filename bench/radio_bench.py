@@ -1,0 +1,392 @@
+#!/usr/bin/env python3
+"""Aubade's radio benchmark (not a test): `aubade play` beside mpg123 (and mpv when installed) on one live stream.
+
+mpv is measured only where it is installed (it was not on the machine this was written on, so its command
+line here has not been run); mpd, which needs a daemon, a config and mpc, is not measured.
+
+A real Icecast2 server fed by ezstream on 127.0.0.1 (a random port; run as nobody when we are root, as
+Icecast refuses root) serves 128 kbps CBR MP3 made here with sox + lame, with ICY titles. Each player plays
+BENCH_SECONDS (default 60) of it, 3 runs each, alternately, into an ALSA sink paced at real time: alsa-lib's
+`file` plugin writes raw PCM into a FIFO that a reader here drains at 176,400 B/s (44.1 kHz, S16, stereo) as a
+sound card would, starting at the first byte. Per run:
+
+  CPU s        user + sys of the player process (wait4 rusage), and per minute of audio delivered
+  peak RSS     ru_maxrss of the player process
+  TTFA         spawn -> first PCM byte read from the FIFO
+  audio s      PCM bytes delivered / 176,400; underruns = times the reader found the FIFO empty when due
+
+Time to first audio also gets BENCH_TTFA_RUNS (default 20) short runs per player: Icecast's own delay before
+a new listener's first byte varies by hundreds of ms, and 3 samples cannot resolve tens.
+
+--variant LABEL=PATH measures another aubade build in the same runs (e.g. one linked with
+--static-swift-stdlib); the targets are judged for --aubade only.
+
+Usage: bench/radio_bench.py [--aubade PATH] [--variant LABEL=PATH ...]
+       (env: BENCH_SECONDS, BENCH_RUNS, BENCH_TTFA_RUNS, AUBADE_BIN)
+"""
+import argparse, os, random, select, shutil, signal, statistics, subprocess, sys, tempfile, threading, time
+import urllib.request
+
+RATE = 176_400            # bytes per second of 44.1 kHz S16 stereo
+TICK = 0.010              # the reader's "period": it consumes what is due every 10 ms
+UNDERRUN_SLACK = 0.050    # due but missing for more than this much audio = an underrun
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def run_quiet(args, **kw):
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kw)
+
+
+# ---------------------------------------------------------------- media and station
+
+def make_media(d):
+    """Three 20-s tracks with different content (so the decoder does real work) and ID3 titles."""
+    tracks = [
+        ("Bench Artist", "Two Sines", ["synth", "20", "sine", "440", "sine", "660", "vol", "0.5"]),
+        ("Bench Artist", "Pink Noise", ["synth", "20", "pinknoise", "vol", "0.3"]),
+        ("Bench Artist", "Sweep and Noise", ["synth", "20", "sine", "200-2000", "brownnoise", "vol", "0.4"]),
+    ]
+    paths = []
+    for i, (artist, title, synth) in enumerate(tracks):
+        wav, mp3 = os.path.join(d, f"t{i}.wav"), os.path.join(d, f"t{i}.mp3")
+        run_quiet(["sox", "-n", "-r", "44100", "-c", "2", "-b", "16", wav] + synth)
+        run_quiet(["lame", "--quiet", "--cbr", "-b", "128", "--ta", artist, "--tt", title, wav, mp3])
+        os.chmod(mp3, 0o644)
+        paths.append(mp3)
+    return paths
+
+
+class Station:
+    """Icecast2 + ezstream on 127.0.0.1, configured like Sources/AubadeTesting/IcecastServer.swift."""
+    mount = "/radio.mp3"
+
+    def __init__(self, d, mp3s):
+        self.dir = d
+        self.port = 20_000 + int.from_bytes(os.urandom(2), "little") % 20_000
+        self.url = f"http://127.0.0.1:{self.port}{self.mount}"
+        os.chmod(d, 0o777)
+        self.write("icecast.xml", f"""<icecast><limits><clients>20</clients><sources>4</sources>
+<burst-size>65536</burst-size></limits>
+<authentication><source-password>src</source-password><admin-user>admin</admin-user>
+<admin-password>adm</admin-password></authentication><hostname>127.0.0.1</hostname>
+<listen-socket><port>{self.port}</port><bind-address>127.0.0.1</bind-address></listen-socket>
+<paths><basedir>{d}</basedir><logdir>{d}</logdir>
+<webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot></paths>
+<logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
+</icecast>""", 0o644)
+        self.write("list.m3u", "".join(p + "\n" for p in mp3s), 0o644)
+        self.write("ezstream.xml", f"""<ezstream><servers><server><hostname>127.0.0.1</hostname>
+<port>{self.port}</port><password>src</password></server></servers>
+<streams><stream><mountpoint>{self.mount}</mountpoint><format>MP3</format></stream></streams>
+<intakes><intake><filename>{d}/list.m3u</filename></intake></intakes>
+<metadata><format_str>@a@ - @t@</format_str></metadata></ezstream>""", 0o600)  # ezstream refuses a readable config
+        if os.getuid() == 0:
+            os.chown(os.path.join(d, "ezstream.xml"), 65534, 65534)
+        self.procs = [self.launch("/usr/bin/icecast2", "-c", f"{d}/icecast.xml")]
+        time.sleep(0.5)
+        self.procs.append(self.launch("/usr/bin/ezstream", "-c", f"{d}/ezstream.xml"))
+        self.wait_until_live()
+
+    def write(self, name, text, mode):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, mode)
+
+    @staticmethod
+    def launch(tool, *args):
+        cmd = [tool, *args]
+        if os.getuid() == 0:  # never as root: Icecast refuses it, and a benchmark has no business being root
+            cmd = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
+        return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def wait_until_live(self):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url, timeout=1) as r:
+                    if r.status == 200 and len(r.read(1000)) == 1000:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise SystemExit(f"Icecast did not serve {self.url} within 10 s; see {self.dir}/error.log")
+
+    def stop(self):
+        for p in reversed(self.procs):
+            p.kill()
+            p.wait()
+
+
+# ---------------------------------------------------------------- the paced sink
+
+class PacedReader(threading.Thread):
+    """Drains a FIFO at RATE bytes/s from its first byte on, like a DAC; records what arrived and when."""
+
+    def __init__(self, fifo):
+        super().__init__(daemon=True)
+        self.fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # returns at once; the writer comes later
+        self.first = None
+        self.bytes = 0
+        self.underruns = 0
+        self.underrun_notes = []
+        self.done = threading.Event()
+        self.stop_requested = False
+
+    def run(self):
+        buf = bytearray(65536)
+        view = memoryview(buf)
+        t0, base = None, 0          # the "DAC" clock: due(t) = (t - t0) * RATE, re-based after an underrun
+        try:
+            while not self.stop_requested:
+                if t0 is None:
+                    r, _, _ = select.select([self.fd], [], [], 0.05)
+                    if not r:
+                        continue
+                    n = self.read(view[:4096])
+                    if n is None:
+                        continue
+                    if n == 0:
+                        if self.first is not None:
+                            return                      # EOF: the writer closed
+                        time.sleep(0.005)               # no writer yet
+                        continue
+                    self.first = time.monotonic()
+                    t0, base = self.first, n
+                    self.bytes += n
+                    continue
+                slept = time.monotonic()
+                time.sleep(TICK)
+                now = time.monotonic()
+                due = int((now - t0) * RATE) + 4096 - base
+                got = 0
+                while got < due:
+                    n = self.read(view[:min(len(buf), due - got)])
+                    if n is None:
+                        break
+                    if n == 0:
+                        return
+                    got += n
+                self.bytes += got
+                base += got
+                if due - got > UNDERRUN_SLACK * RATE:   # the player fell behind the clock: the card would click
+                    self.underruns += 1
+                    self.underrun_notes.append(f"at {now - self.first:.1f} s: {(due - got) / RATE * 1000:.0f} ms "
+                                               f"missing, reader woke {(now - slept - TICK) * 1000:.0f} ms late")
+                    t0, base = time.monotonic(), 0
+        finally:
+            os.close(self.fd)
+            self.done.set()
+
+    def read(self, view):
+        try:
+            return os.readv(self.fd, [view])
+        except BlockingIOError:
+            return None
+
+
+# ---------------------------------------------------------------- players
+
+def players(aubade, variants, work, fifo, seconds):
+    device = f"file:'{fifo}',raw"
+    cfg = os.path.join(work, "aubade.toml")
+    with open(cfg, "w") as f:
+        f.write(f'[audio]\ndevice = "{device}"\nallow_local_streams = true\n')
+    frames = -(-seconds * 44_100 // 1152)  # mpg123 -n counts MPEG frames of 1152 samples
+
+    def play(binary):
+        return lambda url: [binary, "play", url, "--allow-local", "--for", f"{seconds}s", "--json",
+                            "--config", cfg, "--db", os.path.join(work, "aubade.sqlite")]
+    found = {"aubade": play(aubade)}
+    for label, path in variants:
+        found[f"aubade-{label}"] = play(path)
+    found["mpg123"] = lambda url: ["mpg123", "-q", "-o", "alsa", "-a", device, "-n", str(frames), url]
+    if shutil.which("mpv"):
+        found["mpv"] = lambda url: ["mpv", "--no-config", "--no-video", "--really-quiet", "--ao=alsa",
+                                    f"--audio-device=alsa/{device}", "--audio-format=s16",
+                                    "--audio-samplerate=44100", "--audio-channels=stereo",
+                                    f"--length={seconds}", url]
+    return found
+
+
+def become_subreaper():
+    """Orphaned descendants are re-parented to us, so a player started through /bin/sh can be reaped here."""
+    import ctypes
+    PR_SET_CHILD_SUBREAPER = 36
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise SystemExit("prctl(PR_SET_CHILD_SUBREAPER) failed")
+
+
+def spawn(argv, out_path):
+    """Starts `argv` as a child of a small /bin/sh that exits at once, and returns its pid.
+
+    Why not Popen: a process's ru_maxrss includes the memory image it was forked from, so every child of
+    this Python process would report Python's ~23 MB as its peak RSS. Forked from sh, the floor is ~1 MB.
+    We are a child subreaper, so the player becomes our child when sh exits, and wait4 gives its rusage."""
+    sh = subprocess.Popen(["/bin/sh", "-c", '"$@" >"$BENCH_OUT" 2>&1 </dev/null & echo $!', "sh", *argv],
+                          stdout=subprocess.PIPE, env={**os.environ, "BENCH_OUT": out_path})
+    pid = int(sh.stdout.readline())
+    sh.wait()
+    return pid
+
+
+def run_once(name, argv, fifo, seconds, work):
+    reader = PacedReader(fifo)
+    reader.start()
+    out_path = os.path.join(work, f"{name}.out")
+    spawned = time.monotonic()
+    pid = spawn(argv, out_path)
+    killer = threading.Timer(seconds + 30, lambda: os.kill(pid, signal.SIGKILL))
+    killer.start()
+    _, status, ru = os.wait4(pid, 0)
+    killer.cancel()
+    reader.done.wait(timeout=2)
+    reader.stop_requested = True
+    reader.join()
+    audio = reader.bytes / RATE
+    cpu = ru.ru_utime + ru.ru_stime
+    r = {
+        "player": name, "status": os.waitstatus_to_exitcode(status), "cpu": cpu,
+        "cpu_per_min": cpu / audio * 60 if audio else float("nan"), "rss_mb": ru.ru_maxrss / 1024,
+        "ttfa_ms": (reader.first - spawned) * 1000 if reader.first else float("nan"),
+        "audio_s": audio, "underruns": reader.underruns,
+    }
+    if name.startswith("aubade"):
+        r["reported_ms"] = reported_first_audio(out_path)
+    for note in reader.underrun_notes:
+        log(f"    underrun {note}")
+    log("  {player:7} exit {status}  cpu {cpu:.3f} s  ({cpu_per_min:.3f} s/min)  rss {rss_mb:.1f} MB  "
+        "ttfa {ttfa_ms:.0f} ms  audio {audio_s:.2f} s  underruns {underruns}".format(**r))
+    return r
+
+
+def reported_first_audio(path):
+    import json
+    with open(path, "rb") as f:
+        for line in f:
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            if e.get("event") == "playing":
+                return e.get("firstAudioMs")
+    return None
+
+
+# ---------------------------------------------------------------- report
+
+def med_range(xs, fmt):
+    return f"{fmt.format(statistics.median(xs))} ({fmt.format(min(xs))}–{fmt.format(max(xs))})"
+
+
+def report(results, names, seconds, runs):
+    long = {n: [r for r in results if r["player"] == n and not r.get("ttfa_only")] for n in names}
+    ttfa = {n: [r["ttfa_ms"] for r in results if r["player"] == n] for n in names}
+    med = {n: {k: statistics.median(r[k] for r in long[n]) for k in ("cpu", "cpu_per_min", "rss_mb", "audio_s")}
+           for n in names}
+    for n in names:
+        med[n]["ttfa_ms"] = statistics.median(ttfa[n])
+    print(f"\nLive Icecast stream (127.0.0.1, 128 kbps CBR MP3, ICY titles), {seconds} s per run, {runs} runs each "
+          f"alternately, paced FIFO sink (176,400 B/s). Medians (range). Time to first audio over "
+          f"{len(ttfa[names[0]])} runs each (the long runs and short extra ones).\n")
+    print("| player | n | CPU s / run | CPU s per min of audio | peak RSS MB | time to first audio ms (n) | "
+          "audio s delivered | underruns | CPU ratio to mpg123 |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for n in names:
+        rs = long[n]
+        ratio = med[n]["cpu_per_min"] / med["mpg123"]["cpu_per_min"]
+        print(f"| {n} | {len(rs)} | {med_range([r['cpu'] for r in rs], '{:.3f}')} | "
+              f"{med_range([r['cpu_per_min'] for r in rs], '{:.3f}')} | {med_range([r['rss_mb'] for r in rs], '{:.1f}')} | "
+              f"{med_range(ttfa[n], '{:.0f}')} ({len(ttfa[n])}) | {med_range([r['audio_s'] for r in rs], '{:.2f}')} | "
+              f"{sum(r['underruns'] for r in rs)} | {ratio:.2f}× |")
+    reported = [r["reported_ms"] for r in results if r["player"] == "aubade" and r.get("reported_ms") is not None]
+    if reported:
+        print(f"\naubade's own `playing` event (firstAudioMs: from the player's start inside the process to the "
+              f"first write to ALSA): median {statistics.median(reported):.0f} ms ({min(reported)}–{max(reported)}).")
+    a, m = med["aubade"], med["mpg123"]
+    worst_rss = max(r["rss_mb"] for r in long["aubade"])
+    targets = [
+        ("CPU per minute of audio ≤ 1.25 × mpg123", f"{a['cpu_per_min']:.3f} vs {1.25 * m['cpu_per_min']:.3f} s "
+         f"({a['cpu_per_min'] / m['cpu_per_min']:.2f}×)", a["cpu_per_min"] <= 1.25 * m["cpu_per_min"]),
+        ("time to first audio ≤ mpg123's (medians)", f"{a['ttfa_ms']:.0f} vs {m['ttfa_ms']:.0f} ms",
+         a["ttfa_ms"] <= m["ttfa_ms"]),
+        ("peak RSS ≤ 30 MB (worst run)", f"{worst_rss:.1f} MB", worst_rss <= 30),
+    ]
+    print("\n| target for `aubade play` | measured | result |\n|---|---|---|")
+    for what, got, ok in targets:
+        print(f"| {what} | {got} | {'PASS' if ok else 'MISS'} |")
+    failed = [r for r in results if r["player"] == "aubade" and r.get("status", 0) != 0]
+    if failed:
+        print(f"\n{len(failed)} aubade run(s) exited non-zero: see the log above.")
+
+
+def pause():
+    """A random pause between runs. Icecast hands data to its listeners in ticks (~260 ms here, as ezstream
+    feeds it) and a new listener's first bytes wait for the next tick; with fixed pauses each player would start
+    at the same phase of that cadence every time, and its time to first audio would be set by the previous
+    run's length rather than by the player."""
+    time.sleep(0.5 + random.random())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--aubade", default=os.environ.get("AUBADE_BIN", ".build/release/aubade"))
+    ap.add_argument("--variant", action="append", default=[], metavar="LABEL=PATH",
+                    help="another aubade build to measure in the same runs, e.g. static=.build-static/release/aubade")
+    args = ap.parse_args()
+    variants = [(v.split("=", 1)[0], os.path.abspath(v.split("=", 1)[1])) for v in args.variant]
+    seconds = int(os.environ.get("BENCH_SECONDS", "60"))
+    runs = int(os.environ.get("BENCH_RUNS", "3"))
+    aubade = os.path.abspath(args.aubade)
+    if not os.access(aubade, os.X_OK):
+        raise SystemExit(f"{aubade} is not built; run `make bench` (it builds the release binary first).")
+    for tool in ("icecast2", "ezstream", "sox", "lame", "mpg123"):
+        if not shutil.which(tool):
+            raise SystemExit(f"{tool} is missing; `make bench` installs it (deploy/install-deps.sh test).")
+    become_subreaper()
+    with tempfile.TemporaryDirectory(prefix="aubade-bench-") as work:
+        media = os.path.join(work, "media")
+        os.mkdir(media)
+        os.chmod(media, 0o755)
+        log("making test media (sox + lame)…")
+        mp3s = make_media(media)
+        station_dir = os.path.join(work, "icecast")
+        os.mkdir(station_dir)
+        os.chmod(work, 0o755)
+        station = Station(station_dir, mp3s)
+        try:
+            fifo = os.path.join(work, "sink.fifo")
+            os.mkfifo(fifo, 0o600)
+            found = players(aubade, variants, work, fifo, seconds)
+            # The database exists on a clock: create it now, so no run pays for the first migration.
+            run_quiet([aubade, "settings", "get", "--db", os.path.join(work, "aubade.sqlite")])
+            names = list(found)
+            log(f"station {station.url}; players: {', '.join(names)}; {runs} × {seconds} s each, alternately")
+            results = []
+            for i in range(runs):
+                order = names if i % 2 == 0 else names[::-1]
+                for n in order:
+                    results.append(run_once(n, found[n](station.url), fifo, seconds, work))
+                    pause()
+            ttfa_runs = int(os.environ.get("BENCH_TTFA_RUNS", "20"))
+            if ttfa_runs:
+                # Icecast hands a new listener its first bytes after 0-450 ms of its own; a median of 3 cannot
+                # see a difference of tens of ms through that, so time to first audio gets more (short) runs.
+                log(f"time to first audio: {ttfa_runs} more runs of 2 s each, alternately")
+                short = players(aubade, variants, work, fifo, 2)
+                for i in range(ttfa_runs):
+                    for n in (names if i % 2 == 0 else names[::-1]):
+                        r = run_once(n, short[n](station.url), fifo, 2, work)
+                        results.append({"player": n, "ttfa_only": True, "ttfa_ms": r["ttfa_ms"],
+                                        "reported_ms": r.get("reported_ms")})
+                        pause()
+            report(results, names, seconds, runs)
+        finally:
+            station.stop()
+
+
+if __name__ == "__main__":
+    main()
