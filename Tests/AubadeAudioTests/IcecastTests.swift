@@ -13,11 +13,13 @@ struct IcecastTests {
         let mp3 = try TestMedia.sineMP3(frequency: 440, seconds: 10, artist: "Test Artist", title: "Sine Song", in: dir)
         let server = try IcecastServer(mp3: mp3)
         let out = dir.file("out.raw")
-        var options = StreamPlayer.Options(volume: 100, duration: .seconds(10), allowLoopback: true)
+        // 20 s of audio, paced: room for the restart below even when this task's events come late on a loaded
+        // machine (the cooperative pool is shared with every other suite).
+        var options = StreamPlayer.Options(volume: 100, duration: .seconds(20), allowLoopback: true)
         options.stallTimeout = .seconds(3)
         let playback = StreamPlayer.start(try StreamURL(parsing: server.url), options: options,
                                           sink: SinkOptions(device: "file:'\(out)',raw", paced: true))
-        // Paced like a card: the 10 s of audio take 10 s, so the restart below always lands inside them.
+        // Paced like a card: the 20 s of audio take 20 s, so the restart below always lands inside them.
         var events: [PlayerEvent] = []
         var restarted = false
         let watchdog = Task {
@@ -41,7 +43,7 @@ struct IcecastTests {
         #expect(firstAudio != nil && firstAudio! < .seconds(3))
         let data = try Data(contentsOf: URL(fileURLWithPath: out))
         let pcm = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        #expect(pcm.count == 2 * 10 * 44_100)
+        #expect(pcm.count == 2 * 20 * 44_100)
         let mono = Signal.left(Array(pcm[44_100..<(44_100 + 8820)]))
         #expect(Signal.power(at: 440, mono) > 100 * Signal.power(at: 660, mono))
         #expect(Signal.rmsDBFS(pcm[...]) > -15)

@@ -134,18 +134,12 @@ struct MemorySoakTests {
         let playback = StreamPlayer.start(try StreamURL(parsing: f.base + "/fast?speed=10"),
                                           options: StreamPlayer.Options(volume: 100, duration: .seconds(seconds), allowLoopback: true),
                                           sink: SinkOptions(device: "file:'\(out)',raw", paced: true))
-        let sampler = Task {
-            var levels: [BufferLevel] = []
-            while !Task.isCancelled {
-                if let level = playback.bufferLevel { levels.append(level) }
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-            return levels
-        }
+        // Sampled on a thread of its own: the cooperative pool (2 threads on a 2-core runner) may be busy with
+        // other suites' subprocess waits, and a starved sampler would measure nothing.
+        let sampler = LevelSampler(playback)
         var events: [PlayerEvent] = []
         for await e in playback.events { events.append(e) }
-        sampler.cancel()
-        let levels = await sampler.value
+        let levels = sampler.finish()
         let capacity = StreamPlayer.Options(volume: 0).ringBytes
         #expect(events.last == .stopped(reason: .finished))
         #expect(levels.count > 20)  // every 100 ms, fewer on a busy machine
@@ -193,4 +187,30 @@ private final class RSSSamples: Sendable {
     private let storage = Mutex<[(at: Duration, kib: Int)]>([])
     func add(_ at: Duration, _ kib: Int) { storage.withLock { $0.append((at, kib)) } }
     var values: [(at: Duration, kib: Int)] { storage.withLock { $0 } }
+}
+
+/// Reads a playback's buffer level every 100 ms on a dedicated thread until `finish()`.
+final class LevelSampler: @unchecked Sendable {
+    // @unchecked: `levels` and `done` are only touched under `lock`.
+    private let lock = NSLock()
+    private var levels: [BufferLevel] = []
+    private var done = false
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(_ playback: Playback) {
+        let thread = Thread { [self] in
+            while !lock.withLock({ done }) {
+                if let level = playback.bufferLevel { lock.withLock { levels.append(level) } }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            stopped.signal()
+        }
+        thread.start()
+    }
+
+    func finish() -> [BufferLevel] {
+        lock.withLock { done = true }
+        stopped.wait()
+        return lock.withLock { levels }
+    }
 }
