@@ -9,10 +9,14 @@ extension AlarmClock {
         let soon = upcoming(now: now, within: AlarmClock.precheckLead)
         for (id, occurrence) in soon {
             guard let alarm = scheduler.alarms[id], scheduler.state(of: id).phase == .idle else { continue }
-            if prechecks[id]?.occurrence != occurrence {
-                startPrecheck(alarm, id: id, occurrence: occurrence)
-            }
             let lead = occurrence.timeIntervalSince(now.wall)
+            if prechecks[id]?.occurrence != occurrence {
+                // The device is only probed when nothing holds it now or soon: an exclusive card (hw:) opened
+                // by our own pre-roll would read as busy and wrongly send the alarm to the tone.
+                let deviceFree = sounding == nil && radio == nil && prepared.isEmpty
+                    && lead > AlarmClock.prerollLead + 20
+                startPrecheck(alarm, id: id, occurrence: occurrence, checkDevice: deviceFree)
+            }
             if lead <= AlarmClock.prerollLead, prepared[id]?.occurrence != occurrence {
                 prepared.removeValue(forKey: id)?.sound.stop()
                 let plan = alarmPlan(sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds,
@@ -29,17 +33,16 @@ extension AlarmClock {
     }
 
     /// Runs the check in the background; its result pre-selects the tone for that occurrence on failure.
-    func startPrecheck(_ alarm: Alarm, id: Int64, occurrence: Date) {
+    func startPrecheck(_ alarm: Alarm, id: Int64, occurrence: Date, checkDevice: Bool) {
         prechecks[id] = Precheck(occurrence: occurrence, failure: .none)
         let plan = alarmPlan(sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds,
                              alarmID: nil, occurrence: nil).plan
         let sink = options.sink
-        let deviceFree = sounding == nil && radio == nil
         Task { [weak self] in
             var failure = plan.preselectedFallback
             if failure == nil {
                 let result = await PreAlarmCheck.run(stations: plan.stations, allowLoopback: plan.allowLoopback,
-                                                     sink: sink, checkDevice: deviceFree)
+                                                     sink: sink, checkDevice: checkDevice)
                 failure = result.failure
             }
             await self?.precheckDone(id: id, occurrence: occurrence, failure: failure)

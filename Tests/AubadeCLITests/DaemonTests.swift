@@ -242,7 +242,7 @@ struct DaemonTests {
         let d = try c.daemon(lead: 3)
         let reservation = try #require(await d.wait(for: "reservation"))
         #expect(reservation["name"] as? String == "Morning News")
-        _ = try #require(await d.wait(for: "tuned", timeout: .seconds(8)))
+        _ = try #require(await d.wait(for: "tuned", timeout: .seconds(20)))
         d.signal(SIGTERM)
         _ = await d.waitForExit()
     }
