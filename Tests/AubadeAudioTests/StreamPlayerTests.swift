@@ -105,7 +105,7 @@ struct StreamPlayerTests {
         }
         #expect(last == .stopped(reason: .requested))
         let took = asked.map { ContinuousClock.now - $0 }
-        // Was up to a second (the whole read was played first); now one 46-ms piece and its pacing.
+        // Was up to a second (the whole read was played first); now one 93-ms piece and its pacing.
         #expect(took != nil && took! < .milliseconds(600), "took \(String(describing: took))")
     }
 
