@@ -1,3 +1,4 @@
+import CTimex
 import Foundation
 import Glibc
 
