@@ -1,5 +1,6 @@
 import AubadeAudio
 import AubadeCore
+import AubadeHardware
 import AubadeStore
 import Foundation
 
@@ -175,8 +176,11 @@ extension AlarmClock {
         return (plan, description)
     }
 
-    /// The network as last polled, or read now when the monitor has not reported yet.
+    /// The network now: read at the moment a stream would start (a few small files), so Wi-Fi-only never
+    /// acts on a stale route and the daemon needs no frequent polling.
     func currentNetwork() -> NetworkSnapshot {
-        network ?? NetworkSnapshot(problems: ["The network status has not been read yet."])
+        let snapshot = options.network.current()
+        network = snapshot
+        return snapshot
     }
 }

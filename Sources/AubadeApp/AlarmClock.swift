@@ -21,9 +21,12 @@ public actor AlarmClock {
         /// The zone is the system's (not fixed by the config), so a change of /etc/localtime is followed.
         public var followsSystemZone: Bool
         public var shakeResponse: ShakeResponse
+        /// Read when a stream is about to start (Wi-Fi-only): always the route of that moment, no polling.
+        public var network: any NetworkStatus
 
         public init(sink: SinkOptions, allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
-                    shakeResponse: ShakeResponse = ShakeResponse()) {
+                    shakeResponse: ShakeResponse = ShakeResponse(), network: any NetworkStatus = SysfsNetworkStatus()) {
+            self.network = network
             self.sink = sink
             self.allowLoopback = allowLoopback
             self.defaultZone = defaultZone
@@ -235,8 +238,12 @@ public actor AlarmClock {
         }
     }
 
-    /// The network changed (the monitor polls it).
+    /// The network changed (the monitor looks every 30 s, for the log and the status).
     public func networkChanged(_ snapshot: NetworkSnapshot) {
+        if let old = network, old != snapshot {
+            let routes = snapshot.routes.map { "\($0.family.rawValue) via \($0.interface)\($0.isWireless ? " (wireless)" : "")" }
+            output.emit("network", ["routes": routes.isEmpty ? "none" : routes.joined(separator: ", ")])
+        }
         network = snapshot
     }
 

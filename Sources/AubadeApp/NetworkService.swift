@@ -3,8 +3,9 @@ import AubadeHardware
 import Foundation
 import ServiceLifecycle
 
-/// Follows the default route (every 5 s, a cheap read of /proc and /sys) and tells the clock, which applies
-/// Wi-Fi-only to alarms and the radio.
+/// Follows the default route every 30 s (a cheap read of /proc and /sys) so a change shows in the log and the
+/// status. Wi-Fi-only itself reads the route afresh whenever a stream is about to start (`AlarmClock`), so this
+/// loop can be slow: the idle daemon wakes rarely.
 public struct NetworkService: Service {
     let clock: AlarmClock
     let status: any NetworkStatus
@@ -16,7 +17,7 @@ public struct NetworkService: Service {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            for await snapshot in status.changes(every: .seconds(5)) {
+            for await snapshot in status.changes(every: .seconds(30)) {
                 await clock.networkChanged(snapshot)
             }
         }
