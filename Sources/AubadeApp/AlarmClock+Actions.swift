@@ -151,7 +151,7 @@ extension AlarmClock {
             break
         case .station(let id):
             if let station = stations[id] {
-                urls = [station.url] + (station.alternateURL.map { [$0] } ?? [])
+                urls = station.addresses
                 description = "station \(station.name)"
             } else {
                 preselected = "The alarm's station (id \(id)) no longer exists."

@@ -104,7 +104,7 @@ public actor AlarmClock {
         let alarms = try store.alarms()
         scheduler = AlarmScheduler(alarms: alarms, states: try store.runStates(), settings: settings,
                                    defaultZone: options.defaultZone, alarmsUpdatedAt: try store.alarmUpdateTimes())
-        stations = Dictionary(try store.stations().compactMap { s in s.id.map { ($0, s) } }, uniquingKeysWith: { a, _ in a })
+        stations = Station.byID(try store.stations())
         programmes = try store.programmes()
         for key in invalid { warnings["setting-\(key)"] = "The stored setting \(key) is invalid; its default is used." }
     }
@@ -124,7 +124,7 @@ public actor AlarmClock {
                                    defaultZone: options.defaultZone,
                                    alarmsUpdatedAt: Dictionary(backup.alarms.compactMap { $0.id.map { ($0, backup.writtenAt) } },
                                                                uniquingKeysWith: { a, _ in a }))
-        stations = Dictionary(backup.stations.compactMap { s in s.id.map { ($0, s) } }, uniquingKeysWith: { a, _ in a })
+        stations = Station.byID(backup.stations)
         warnings["store"] = "\(fault) Running from the backup copy of the schedule written \(backup.writtenAt.formatted(.iso8601)); changes are not saved."
     }
 
@@ -198,7 +198,7 @@ public actor AlarmClock {
         do throws(StoreError) {
             let alarms = try store.alarms()
             let newSettings = try store.settings()
-            stations = Dictionary(try store.stations().compactMap { s in s.id.map { ($0, s) } }, uniquingKeysWith: { a, _ in a })
+            stations = Station.byID(try store.stations())
             programmes = try store.programmes()
             let now = clock.now()
             if alarms != scheduler.alarms.values.sorted(by: { ($0.id ?? 0) < ($1.id ?? 0) }) {

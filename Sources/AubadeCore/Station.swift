@@ -13,6 +13,14 @@ public struct Station: Hashable, Sendable {
         self.alternateURL = alternateURL
     }
 
+    /// The addresses an alarm tries, in order: the stream, then the alternate (R16).
+    public var addresses: [StreamURL] { [url] + (alternateURL.map { [$0] } ?? []) }
+
+    /// Stations keyed by id (unsaved ones, without an id, are left out).
+    public static func byID(_ stations: [Station]) -> [Int64: Station] {
+        Dictionary(stations.compactMap { s in s.id.map { ($0, s) } }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// 1–64 characters, no control characters; not "tone" and no "://", so a sound name stays unambiguous.
     public static func validName(_ raw: String) throws(ValidationError) -> String {
         let name = try Names.validated(raw, what: "Station name")

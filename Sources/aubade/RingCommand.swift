@@ -51,7 +51,7 @@ struct RingCommand: AsyncParsableCommand {
         case .tone: break
         case .station(let sid):
             let station = try store.station(id: sid)
-            urls = [station.url] + (station.alternateURL.map { [$0] } ?? [])
+            urls = station.addresses
             label = "station \(station.name)"
         case .stream(let url):
             urls = [url]
