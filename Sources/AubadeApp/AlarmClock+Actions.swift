@@ -143,37 +143,14 @@ extension AlarmClock {
     /// reason to start on the tone when the pre-check failed or Wi-Fi-only refuses streaming.
     func alarmPlan(sound: SoundSource, volume: Int, fadeInSeconds: Int, alarmID: Int64?, occurrence: Date?)
         -> (plan: AlarmSoundPlan, description: String) {
-        var urls: [StreamURL] = []
-        var description = "tone"
-        var preselected: String?
-        switch sound {
-        case .tone:
-            break
-        case .station(let id):
-            if let station = stations[id] {
-                urls = station.addresses
-                description = "station \(station.name)"
-            } else {
-                preselected = "The alarm's station (id \(id)) no longer exists."
-                description = "station \(id) (missing)"
-                urls = []
-            }
-        case .stream(let url):
-            urls = [url]
-            description = url.text
+        var knownFailure: String?
+        if let alarmID, let check = prechecks[alarmID], check.occurrence == occurrence,
+           case .some(.some(let failure)) = check.failure {
+            knownFailure = failure
         }
-        if !urls.isEmpty {
-            if case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: settings.isWifi, network: currentNetwork()) {
-                preselected = reason
-            } else if let alarmID, let check = prechecks[alarmID], check.occurrence == occurrence,
-                      case .some(.some(let failure)) = check.failure {
-                preselected = failure
-            }
-        }
-        let plan = AlarmSoundPlan(stations: urls, tone: settings.fallbackTone, volume: volume,
-                                  fadeIn: .seconds(fadeInSeconds), toneVolume: settings.toneVolume,
-                                  allowLoopback: options.allowLoopback, preselectedFallback: preselected)
-        return (plan, description)
+        return AlarmPlanning.plan(sound: sound, station: { stations[$0] }, settings: settings, network: currentNetwork,
+                                  volume: volume, fadeInSeconds: fadeInSeconds, allowLoopback: options.allowLoopback,
+                                  knownFailure: knownFailure)
     }
 
     /// The network now: read at the moment a stream would start (a few small files), so Wi-Fi-only never

@@ -45,30 +45,16 @@ struct RingCommand: AsyncParsableCommand {
         guard Alarm.volumeRange.contains(level) else {
             throw CLIError.badInput("Volume \(level) is out of range; use \(Alarm.volumeRange.lowerBound)-\(Alarm.volumeRange.upperBound).")
         }
-        var urls: [StreamURL] = []
-        var label = "tone"
-        switch sound {
-        case .tone: break
-        case .station(let sid):
-            let station = try store.station(id: sid)
-            urls = station.addresses
-            label = "station \(station.name)"
-        case .stream(let url):
-            urls = [url]
-            label = url.text
-        }
-        var preselected: String?
-        if !urls.isEmpty, case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: settings.isWifi, network: SysfsNetworkStatus().current()) {
-            preselected = reason
-        }
-        let plan = AlarmSoundPlan(stations: urls, tone: settings.fallbackTone, volume: level, fadeIn: .seconds(fade),
-                                  toneVolume: settings.toneVolume, allowLoopback: allowLocal || config.audio.allowLocalStreams,
-                                  preselectedFallback: preselected, duration: .seconds(seconds))
+        if case .station(let sid) = sound { _ = try store.station(id: sid) }  // a missing one is bad input here
+        let (plan, label) = AlarmPlanning.plan(
+            sound: sound, station: { try? store.station(id: $0) }, settings: settings,
+            network: { SysfsNetworkStatus().current() }, volume: level, fadeInSeconds: fade,
+            allowLoopback: allowLocal || config.audio.allowLocalStreams, duration: .seconds(seconds))
         let sink = SinkOptions(device: config.audio.device,
                                alternate: config.audio.alternateDevice.isEmpty ? nil : config.audio.alternateDevice)
         let output = DaemonOutput(json: context.json, wall: { Date() })
         let alarmSound = AlarmSound.prepare(plan, sink: sink)
-        try await Task.sleep(for: .milliseconds(urls.isEmpty ? 50 : 1500))  // pre-roll: connect and buffer first
+        try await Task.sleep(for: .milliseconds(plan.stations.isEmpty ? 50 : 1500))  // pre-roll: connect and buffer first
         let signals = StopOnSignals { alarmSound.stop() }
         defer { withExtendedLifetime(signals) {} }
         alarmSound.begin()
