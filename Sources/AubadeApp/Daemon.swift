@@ -8,31 +8,40 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// `aubade run`: opens what the clock needs, in dependency order, says READY to systemd only when an alarm
-/// could ring (database loaded, schedule computed, sound device opened, tone checked — R34), then runs the
-/// services in one `ServiceGroup` until SIGTERM/SIGINT.
+/// `aubade run`: opens what the clock needs, in dependency order, runs the services in one `ServiceGroup`
+/// until SIGTERM/SIGINT, and says READY to systemd only when an alarm could be heard: the database loaded,
+/// the schedule computed, and the sound device opened with a test write taken (R34). Until then the clock
+/// already runs — an alarm due meanwhile rings, retrying the device — and the status says what it waits for.
 public enum Daemon {
     /// What the executable hands over: the parts it built from the config.
     public struct Parts: Sendable {
         public var databasePath: String
-        public var options: AlarmClock.Options
+        public var configPath: String?
+        public var options: ClockOptions
+        public var sink: SinkOptions
         public var json: Bool
         public var fakeStart: Date?
         public var buttons: ButtonInput
         public var panel: ButtonPanel.Settings
         public var shake: any ShakeSensor
         public var network: any NetworkStatus
+        /// Config problems (R36): shown as warnings, never a reason not to run.
+        public var configWarnings: [String]
 
-        public init(databasePath: String, options: AlarmClock.Options, json: Bool, fakeStart: Date?, buttons: ButtonInput,
-                    panel: ButtonPanel.Settings, shake: any ShakeSensor, network: any NetworkStatus) {
+        public init(databasePath: String, configPath: String?, options: ClockOptions, sink: SinkOptions, json: Bool,
+                    fakeStart: Date?, buttons: ButtonInput, panel: ButtonPanel.Settings, shake: any ShakeSensor,
+                    network: any NetworkStatus, configWarnings: [String] = []) {
             self.databasePath = databasePath
+            self.configPath = configPath
             self.options = options
+            self.sink = sink
             self.json = json
             self.fakeStart = fakeStart
             self.buttons = buttons
             self.panel = panel
             self.shake = shake
             self.network = network
+            self.configWarnings = configWarnings
         }
     }
 
@@ -43,79 +52,74 @@ public enum Daemon {
     /// Runs the clock until a shutdown signal.
     public static func run(_ parts: Parts, logger: Logger) async throws {
         let startedAt = ContinuousClock.now
-        let clock = DaemonClock(fakeStart: parts.fakeStart)
-        let output = DaemonOutput(json: parts.json, wall: { clock.now().wall })
+        let time = DaemonClock(fakeStart: parts.fakeStart)
+        let output = DaemonOutput(json: parts.json, wall: { time.now().wall })
         let notifier = SystemdNotifier()
         notifier.status("starting: opening the database")
         let control: ControlServer
-        do throws(ControlServer.Failure) { control = try ControlServer(databasePath: parts.databasePath) } catch {
+        do throws(ControlServer.Failure) { control = try await ControlServer.bind(databasePath: parts.databasePath) } catch {
             throw StartFailure(description: error.description)
         }
-        defer { control.shutdown() }
-        notifier.status("starting: checking the sound device and the tone")
-        let soundProblem = checkSound(parts.options.sink)
-        let waker = LoopWaker()
-        let alarmClock = try openClock(parts, clock: clock, output: output, logger: logger, wake: { waker.wake() })
-        if let soundProblem { await alarmClock.setWarning("sound", soundProblem) }
-        if let warning = parts.buttons.warning { await alarmClock.setWarning("buttons", warning, announce: false) }
-        await alarmClock.networkChanged(parts.network.current())
-        await alarmClock.start()
-        control.serve { request in await alarmClock.handle(request) }
-        let summary = await alarmClock.summary()
-        let readyMs = Int(((ContinuousClock.now - startedAt) / .milliseconds(1)).rounded())
-        output.emit("ready", ["ready_ms": readyMs, "alarms": summary, "socket": control.path])
-        notifier.ready(status: summary)
+        let announcement = RuntimeAnnouncement(database: parts.databasePath, socket: control.path, config: parts.configPath).write()
+        defer { if let announcement { RuntimeAnnouncement.remove(announcement) } }
 
+        let (store, loaded, fault) = try openStore(parts, output: output, logger: logger)
+        let engine = SoundEngine(options: SoundEngine.Options(sink: parts.sink), logger: logger)
+        engine.start()
+        let work = WorkService()
+        let deps = ClockDependencies(store: store, sound: engine, time: time, jobs: work, precheck: LivePrecheck(),
+                                     network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
+                                     systemZone: SystemZone.current, logger: logger)
+        let clock = RunningClock(loaded: loaded, deps: deps, options: parts.options, fault: fault)
+        for warning in parts.configWarnings { await clock.setWarning("config-\(warning.hashValue)", warning) }
+        if let warning = parts.buttons.warning { await clock.setWarning("buttons", warning, announce: false) }
+        await clock.networkChanged(parts.network.current())
+        let inputs = InputService(clock: clock, buttons: parts.buttons, settings: parts.panel, shake: parts.shake)
+        notifier.status("starting: waiting for the sound device")
+        await clock.start(ringingChanged: inputs.ringingChanged) { summary in
+            let readyMs = Int(((ContinuousClock.now - startedAt) / .milliseconds(1)).rounded())
+            output.emit("ready", ["ready_ms": readyMs, "alarms": summary, "socket": control.path])
+            notifier.ready(status: summary)
+        }
+        output.emit("started", ["alarms": await clock.summary(), "socket": control.path])
+
+        let waker = LoopWaker()
         let services: [any Service] = [
-            SchedulerService(clock: alarmClock, waker: waker, notifier: notifier, logger: logger),
-            InputService(clock: alarmClock, buttons: parts.buttons, settings: parts.panel, shake: parts.shake, logger: logger),
-            NetworkService(clock: alarmClock, status: parts.network),
+            SoundEventService(clock: clock, engine: engine),
+            work,
+            SchedulerService(clock: clock, waker: waker, notifier: notifier),
+            inputs,
+            NetworkService(clock: clock, status: parts.network),
+            ControlService(server: control, clock: clock, logger: logger),
         ]
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         notifier.stopping()
-        await alarmClock.shutdown()
         output.emit("exiting")
     }
 
-    /// The clock over the database; when the database cannot be read, over the schedule's backup copy, with
-    /// the fault shown (R27: never start with zero alarms silently). Neither: the daemon cannot start.
-    static func openClock(_ parts: Parts, clock: DaemonClock, output: DaemonOutput, logger: Logger,
-                          wake: @escaping @Sendable () -> Void) throws -> AlarmClock {
+    /// The store over the database; when the database cannot be read, the schedule's backup copy, with the
+    /// fault shown (R27: never start with zero alarms silently). Neither: the daemon cannot start.
+    static func openStore(_ parts: Parts, output: DaemonOutput, logger: Logger) throws
+        -> (any ClockStore, StoredClock, String?) {
         let fault: StoreError
         do throws(StoreError) {
-            let store = try Store.open(path: parts.databasePath)
-            let alarmClock = try AlarmClock(store: store, options: parts.options, clock: clock, output: output,
-                                            logger: logger, wakeLoop: wake)
-            if let reason = store.readOnlyReason { output.emit("warning", ["message": reason.description]) }
-            return alarmClock
+            let store = SQLiteClockStore(try Store.open(path: parts.databasePath))
+            let loaded = try store.load()
+            if let reason = store.readOnlyReason { output.emit("warning", ["message": reason]) }
+            return (store, loaded, nil)
         } catch {
             fault = error
         }
         guard let backup = try? ScheduleSnapshot(databasePath: parts.databasePath).load() else {
             throw StartFailure(description: fault.description)
         }
-        output.emit("warning", ["message": "\(fault.description) Running from the backup copy (\(backup.alarms.count) alarm(s))."])
-        logger.error("\(fault.description) Running from the backup copy of the schedule.")
-        return AlarmClock(backup: backup, fault: fault.description, options: parts.options, clock: clock, output: output,
-                          logger: logger, wakeLoop: wake)
-    }
-
-    /// Opens the device (2 s retry, then the alternate — R19) and renders a second of the tone (R17).
-    /// A problem is a warning: the alarm's own sound keeps retrying the device.
-    static func checkSound(_ sink: SinkOptions) -> String? {
-        var tone = ToneGenerator(tone: .classic)
-        let samples = tone.render(frames: 44_100)
-        let peak = samples.map { abs(Int($0)) }.max() ?? 0
-        guard peak > 3000 else { return "The built-in tone renders silence; the fallback would not be heard." }
-        do throws(AudioError) {
-            let device = try AlsaSink(device: sink.device, alternate: sink.alternate, paced: false)
-            device.close()
-            return nil
-        } catch {
-            return "\(error.description) Alarms will keep trying it."
-        }
+        let message = "\(fault.description) Running from the backup copy of the schedule written \(backup.writtenAt.formatted(.iso8601)) (\(backup.alarms.count) alarm(s)); changes are not saved."
+        output.emit("warning", ["message": message])
+        logger.error("\(message)")
+        let store = BackupClockStore(backup)
+        return (store, (try? store.load()) ?? StoredClock(), message)
     }
 }

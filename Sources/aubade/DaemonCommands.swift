@@ -1,22 +1,27 @@
 import ArgumentParser
 import AubadeApp
+import AubadeAudio
 import AubadeCore
 import AubadeStore
 import Foundation
 
-/// Sends one request to the running daemon and turns a refusal into the CLI's error sentence.
-func askDaemon(_ request: ControlProtocol.Request, context: CommandContext) throws -> ControlProtocol.Reply {
-    let reply: ControlProtocol.Reply
+/// Sends one command to the running clock; its refusal becomes the CLI's sentence and exit code.
+func askDaemon(_ command: ClockCommand, context: CommandContext) throws -> ClockReply {
+    let result: Result<ClockReply, ClockError>
     do throws(ControlClient.Failure) {
-        reply = try ControlClient.send(request, databasePath: context.databasePath)
+        result = try ControlClient.send(command, databasePath: context.databasePath)
     } catch {
         throw CLIError.failed(error.description)
     }
-    return reply
+    switch result {
+    case .success(let reply): return reply
+    case .failure(let error): throw CLIError(error)
+    }
 }
 
 /// `aubade sleep <duration> [--source ...]` / `aubade sleep cancel`: the sleep timer of the running clock.
-struct SleepCommand: ParsableCommand {
+/// It waits until the station is heard (or cannot be), so it never says "playing" about silence.
+struct SleepCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sleep", abstract: "Fall asleep to the radio: play for a while, fade out, stop (needs 'aubade run').")
     @OptionGroup var global: GlobalOptions
@@ -25,21 +30,45 @@ struct SleepCommand: ParsableCommand {
     @Option(help: "tone, a saved station's name, or a stream URL (default: the first saved station).")
     var source: String?
 
-    func run() throws {
+    /// How long to wait for the first audio before saying the station cannot be heard yet.
+    static let audibleWait: Duration = .seconds(20)
+
+    func run() async throws {
         let context = try global.context()
-        let request: ControlProtocol.Request
         if duration == "cancel" {
-            request = ControlProtocol.Request(command: "sleep-cancel")
-        } else {
-            let seconds = try duration.map { try DurationText.seconds(parsing: $0, field: "Sleep duration") }
-            if let seconds, !(60...(12 * 3600)).contains(seconds) {
-                throw CLIError.badInput("Sleep duration '\(duration!)' must be between 1m and 12h.")
-            }
-            request = ControlProtocol.Request(command: "sleep", seconds: seconds, source: source)
+            let reply = try askDaemon(.sleepCancel, context: context)
+            return Output.say(reply.message ?? "OK.", json: context.json, fields: ["ok": .bool(true)])
         }
-        let reply = try askDaemon(request, context: context)
-        guard reply.ok else { throw CLIError.badInput(reply.message ?? "The clock refused.") }
-        Output.say(reply.message ?? "OK.", json: context.json, fields: ["ok": .bool(true)])
+        let seconds = try duration.map { try DurationText.seconds(parsing: $0, field: "Sleep duration") }
+        if let seconds, !(60...(12 * 3600)).contains(seconds) {
+            throw CLIError.badInput("Sleep duration '\(duration!)' must be between 1m and 12h.")
+        }
+        let exchange: ControlClient.Exchange
+        do throws(ControlClient.Failure) {
+            exchange = try ControlClient.open(ControlProtocol.Request(.sleep(seconds: seconds, source: source), follow: true),
+                                              databasePath: context.databasePath, timeout: Int(SleepCommand.audibleWait / .seconds(1)))
+        } catch {
+            throw CLIError.failed(error.description)
+        }
+        guard let first = exchange.next() else { throw CLIError.failed("The running clock did not answer.") }
+        if let error = first.error { throw CLIError(error) }
+        let message = first.reply?.message ?? "Sleep timer started."
+        // Closing the connection leaves the timer running (only `play` and `ring` stop with their client).
+        while let line = exchange.next(), let event = line.event {
+            switch event {
+            case .audible:
+                return Output.say("\(message) Playing.", json: context.json, fields: ["ok": .bool(true), "playing": .bool(true)])
+            case .stopped(_, .failed(let reason)), .stream(_, .failed(let reason)):
+                throw CLIError.failed("The sleep timer cannot play: \(reason)")
+            case .deviceFailed(let problem):
+                throw CLIError.failed("The sleep timer cannot be heard: \(problem)")
+            case .stream(_, .error(let reason)):
+                throw CLIError.failed("\(message) Not playing yet: \(reason) The clock keeps trying; 'aubade sleep cancel' stops it.")
+            default:
+                continue
+            }
+        }
+        throw CLIError.failed("\(message) Nothing was heard within \(Int(SleepCommand.audibleWait / .seconds(1))) s; see 'aubade status'.")
     }
 }
 
@@ -51,8 +80,7 @@ struct StopCommand: ParsableCommand {
 
     func run() throws {
         let context = try global.context()
-        let reply = try askDaemon(ControlProtocol.Request(command: "stop", alarm: id), context: context)
-        guard reply.ok else { throw CLIError.failed(reply.message ?? "Nothing was stopped.") }
+        let reply = try askDaemon(.stop(alarm: id, by: .cli), context: context)
         Output.say(reply.message ?? "Stopped.", json: context.json, fields: ["ok": .bool(true)])
     }
 }
@@ -63,42 +91,43 @@ struct SnoozeCommand: ParsableCommand {
 
     func run() throws {
         let context = try global.context()
-        let reply = try askDaemon(ControlProtocol.Request(command: "snooze"), context: context)
-        guard reply.ok else { throw CLIError.failed(reply.message ?? "Nothing was snoozed.") }
+        let reply = try askDaemon(.snooze(alarm: nil, by: .cli), context: context)
         Output.say(reply.message ?? "Snoozed.", json: context.json, fields: ["ok": .bool(true)])
     }
 }
 
 /// `aubade status`: what the running clock is doing; without a daemon, what the database says, plainly
-/// marked as not running.
+/// marked as not running, and exit code 3 (documented: "the clock is not running").
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show the next alarm, what is playing, warnings and the last morning's report.")
+        commandName: "status",
+        abstract: "Show the next alarm, what is playing, warnings and the last morning's report.",
+        discussion: "Exit codes: 0 the clock runs; 3 the clock is not running (nothing will ring); 1 a fault.")
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let context = try global.context()
-        let reply: ControlProtocol.Reply
+        let result: Result<ClockReply, ClockError>
         do throws(ControlClient.Failure) {
-            reply = try ControlClient.send(ControlProtocol.Request(command: "status"), databasePath: context.databasePath)
+            result = try ControlClient.send(.status, databasePath: context.databasePath)
         } catch {
             return try offline(context, error)
         }
-        do {
-            guard let status = reply.status else { throw CLIError.failed(reply.message ?? "The clock gave no status.") }
-            if context.json {
-                let encoder = JSONEncoder()
-                encoder.dateEncodingStrategy = .secondsSince1970
-                encoder.outputFormatting = [.sortedKeys]
-                var object = (try? JSONSerialization.jsonObject(with: encoder.encode(status))) as? [String: Any] ?? [:]
-                object["running"] = true
-                if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
-                    print(String(decoding: data, as: UTF8.self))
-                }
-            } else {
-                print("The clock is running.")
-                status.lines.forEach { print($0) }
+        guard case .success(.status(let status)) = result else {
+            throw CLIError.failed("The clock gave no status.")
+        }
+        if context.json {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .secondsSince1970
+            encoder.outputFormatting = [.sortedKeys]
+            var object = (try? JSONSerialization.jsonObject(with: encoder.encode(status))) as? [String: Any] ?? [:]
+            object["running"] = true
+            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
+                print(String(decoding: data, as: UTF8.self))
             }
+        } else {
+            print("The clock is running.")
+            status.lines.forEach { print($0) }
         }
     }
 
@@ -116,7 +145,13 @@ struct StatusCommand: ParsableCommand {
             Output.json(object)
         } else {
             print("Warning: \(failure.description) No alarm will ring until it runs.")
-            if let next { print("Next alarm: \(next.0.name) at \(next.1.formatted(date: .abbreviated, time: .shortened))") }
+            if let next {
+                let f = DateFormatter()
+                f.locale = Locale(identifier: "en_GB")
+                f.timeZone = zone
+                f.dateFormat = "EEE d MMM HH:mm"
+                print("Next alarm: \(next.0.name) at \(f.string(from: next.1))")
+            }
         }
         throw ExitCode(3)
     }

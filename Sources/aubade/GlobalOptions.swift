@@ -1,4 +1,5 @@
 import ArgumentParser
+import AubadeApp
 import AubadeConfig
 import AubadeCore
 import AubadeStore
@@ -15,11 +16,21 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "The TOML config file (default: $AUBADE_CONFIG, else /etc/aubade/aubade.toml if present).")
     var config: String?
 
-    /// Loads the config once (printing its warnings) and resolves the database path.
-    func context(quiet: Bool = false) throws -> CommandContext {
-        let loaded = try ConfigLoader.load(path: config)
+    /// Loads the config once (printing its warnings) and resolves the database path. Without `--db`,
+    /// `--config` and `$AUBADE_CONFIG`, a command uses the database (and config) of the clock running on this
+    /// machine, as announced in its runtime folder — so `aubade status` next to `make run` just works. The
+    /// daemon itself never follows another daemon's announcement.
+    func context(quiet: Bool = false, forDaemon: Bool = false) throws -> CommandContext {
+        var configPath = config
+        var databasePath = db
+        let fromEnvironment = ProcessInfo.processInfo.environment["AUBADE_CONFIG"].map { !$0.isEmpty } ?? false
+        if !forDaemon, db == nil, config == nil, !fromEnvironment, let running = RuntimeAnnouncement.running().first {
+            databasePath = running.database
+            configPath = running.config
+        }
+        let loaded = try ConfigLoader.load(path: configPath)
         if !quiet { for warning in loaded.warnings { Aubade.printError(warning) } }
-        return CommandContext(loaded: loaded, databasePath: db ?? loaded.configuration.paths.database, json: json)
+        return CommandContext(loaded: loaded, databasePath: databasePath ?? loaded.configuration.paths.database, json: json)
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AubadeApp
 import AubadeAudio
 import AubadeConfig
 import AubadeCore
@@ -7,13 +8,16 @@ import AubadeStore
 import Foundation
 
 /// `aubade play`: listen now to a station, a stream URL or a built-in tone, printing titles as they change.
+/// Through the running clock when there is one (its engine owns the device), else in this process.
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play", abstract: "Listen now: a saved station, an http(s) stream URL, or tone / tone:chime / tone:rising.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A station name, an http(s) URL, or tone, tone:classic, tone:chime, tone:rising.") var source: String
-    @Option(name: .customLong("for"), help: "How long, e.g. 30s (default: until Ctrl-C).") var duration: String?
-    @Option(help: "Volume, 1-100 (default: the defaultVolume setting; toneVolume for tones).") var volume: Int?
+    @Option(name: .customLong("for"), help: "How long, e.g. 30s — wall time, audio or not (default: until Ctrl-C).")
+    var duration: String?
+    @Option(help: "Volume, 1-100 for listening (alarms take 10-100, so that they are always heard; default: the defaultVolume setting, toneVolume for tones).")
+    var volume: Int?
     @Flag(name: .customLong("allow-local"), help: "Allow stream addresses on this machine.") var allowLocal = false
 
     func run() async throws {
@@ -22,62 +26,70 @@ struct PlayCommand: AsyncParsableCommand {
         if let volume, !(1...100).contains(volume) {
             throw CLIError.badInput("Volume \(volume) is out of range; use 1 to 100.")
         }
+        let started: SoundSession.Started
+        if let viaClock = try SoundSession.throughDaemon(.play(source: source, seconds: seconds, volume: volume), context: context) {
+            started = viaClock
+        } else {
+            started = try playHere(context, seconds: seconds)
+        }
+        let signals = StopOnSignals(started.stop)
+        defer { signals.cancel() }
+        var printer = EventPrinter(json: context.json, label: started.label)
+        var failure: String?
+        for await event in started.events {
+            started.onEvent(event)
+            printer.print(event)
+            switch event {
+            case .deviceFailed(let problem):
+                // Listening is not an alarm: without a device there is nothing to wait for.
+                failure = problem
+                started.stop()
+            case .stopped(started.id, let end):
+                if case .failed(let reason) = end { failure = failure ?? reason }
+            default:
+                break
+            }
+            if case .stopped(started.id, _) = event { break }
+        }
+        if let failure {
+            if context.json { throw ExitCode(1) }
+            throw CLIError.failed(failure)
+        }
+    }
+
+    /// The sound in this process, on the config's device.
+    private func playHere(_ context: CommandContext, seconds: Int?) throws -> SoundSession.Started {
         let store = try context.openStoreForReading()
         let settings = try store.settings()
         let audio = context.configuration.audio
-        let sink = SinkOptions(device: audio.device, alternate: audio.alternateDevice)
-        let length = seconds.map { Duration.seconds($0) }
-        let playback: Playback
+        let limit = seconds.map { Duration.seconds($0) }
+        let request: SoundRequest
         let label: String
-        if source.lowercased().hasPrefix("tone") {
-            let tone = try Self.tone(source)
+        switch try ListenSource(userText: source, stationNamed: store.station(named:)) {
+        case .tone(let tone):
             label = "tone:\(tone.rawValue)"
-            playback = TonePlayer.start(tone, volume: volume ?? settings.toneVolume, duration: length, sink: sink)
-        } else {
-            let url = try Self.streamURL(source, store: store)
+            request = .tone(tone, priority: .radio, volume: volume ?? settings.toneVolume, limit: limit)
+        case .sound(let sound):
+            let urls: [StreamURL]
+            switch sound {
+            case .stream(let url): urls = [url]
+            case .station(let id): urls = try store.station(id: id).addresses
+            case .tone: throw CLIError.badInput("Use 'tone' on its own to play the built-in tone.")
+            }
             if case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: settings.isWifi, network: SysfsNetworkStatus().current()) {
                 throw CLIError.failed(reason)
             }
-            label = url.text
-            let options = StreamPlayer.Options(volume: volume ?? settings.defaultVolume, duration: length,
-                                               allowLoopback: allowLocal || audio.allowLocalStreams)
-            playback = StreamPlayer.start(url, options: options, sink: sink)
+            label = urls[0].text
+            request = SoundRequest(priority: .radio, content: .stations(urls), volume: volume ?? settings.defaultVolume,
+                                   limit: limit, allowLoopback: allowLocal || audio.allowLocalStreams)
         }
-        let interrupt = StopOnSignals(playback)
-        defer { interrupt.cancel() }
-        let printer = EventPrinter(json: context.json)
-        var failed = false
-        for await event in playback.events {
-            printer.print(event, source: label)
-            if case .stopped(.failed) = event { failed = true }
-        }
-        if failed { throw ExitCode(1) }
-    }
-
-    /// A URL as given, or a saved station's address.
-    static func streamURL(_ text: String, store: Store) throws -> StreamURL {
-        switch try SoundSource(userText: text, stationNamed: store.station(named:)) {
-        case .stream(let url): return url
-        case .station(let id): return try store.station(id: id).url
-        case .tone: throw CLIError.badInput("Use 'tone' on its own to play the built-in tone.")
-        }
-    }
-
-    static func tone(_ text: String) throws -> ToneName {
-        let t = text.lowercased()
-        if t == "tone" { return .classic }
-        if t.hasPrefix("tone:"), let tone = ToneName(rawValue: String(t.dropFirst(5))) { return tone }
-        throw CLIError.badInput("Unknown tone '\(text.dropFirst(5))'; use tone, tone:classic, tone:chime or tone:rising.")
+        return SoundSession.inProcess(request, label: label, engine: SoundSession.engine(context), prepare: false)
     }
 }
 
-/// Stops a playback on SIGINT or SIGTERM (Ctrl-C), so it ends with a clean `stopped` event.
+/// Calls `stop` on SIGINT or SIGTERM (Ctrl-C), so a sound ends with a clean `stopped` event.
 final class StopOnSignals {
     private let sources: [any DispatchSourceSignal]
-
-    convenience init(_ playback: Playback) {
-        self.init { playback.stop() }
-    }
 
     init(_ stop: @escaping @Sendable () -> Void) {
         sources = [SIGINT, SIGTERM].map { sig in
@@ -94,39 +106,62 @@ final class StopOnSignals {
     }
 }
 
-/// Prints player events: a line of text each, or one JSON object per line
-/// (`{"t": <unix seconds>, "event": "...", ...}`).
+/// Prints a listening sound's events: a line of text each, or one JSON object per line
+/// (`{"t": <unix seconds>, "event": "...", ...}`) — every line JSON with `--json`. In text, a failure that
+/// ends the sound is left to the command's one closing sentence.
 struct EventPrinter {
     let json: Bool
+    let label: String
+    private var heard = false
 
-    func print(_ event: PlayerEvent, source: String) {
-        let (name, fields, text) = describe(event, source)
+    init(json: Bool, label: String) {
+        self.json = json
+        self.label = label
+    }
+
+    mutating func print(_ event: SoundEvent) {
+        guard let (name, fields, text) = describe(event) else { return }
         if json {
             var object: [String: JSONScalar] = ["t": .double(Date().timeIntervalSince1970), "event": .string(name)]
             for (k, v) in fields { object[k] = v }
             Output.json(object)
-        } else if case .error = event {
-            Aubade.printError(text)
+        } else if name == "error" {
+            if case .bool(true) = fields["fatal"] {} else { Aubade.printError(text) }
         } else {
             Swift.print(text)
         }
     }
 
-    private func describe(_ e: PlayerEvent, _ source: String) -> (String, [String: JSONScalar], String) {
+    private mutating func describe(_ e: SoundEvent) -> (String, [String: JSONScalar], String)? {
         switch e {
-        case .connecting(let url): return ("connecting", ["url": .string(url)], "Connecting to \(url)…")
-        case .playing(let after):
+        case .stream(_, let note):
+            switch note {
+            case .connecting(let url): return ("connecting", ["url": .string(url)], "Connecting to \(url)…")
+            case .stalled(let after):
+                return ("stalled", ["afterSeconds": .int(Int(after / .seconds(1)))], "The stream stalled.")
+            case .reconnecting(let attempt, let delay):
+                return ("reconnecting", ["attempt": .int(attempt), "delaySeconds": .int(Int(delay / .seconds(1)))],
+                        "Reconnecting (attempt \(attempt))…")
+            case .error(let reason), .metadataOff(let reason):
+                return ("error", ["reason": .string(reason), "fatal": .bool(false)], reason)
+            case .failed(let reason):
+                return ("error", ["reason": .string(reason), "fatal": .bool(true)], reason)
+            case .title:
+                return nil
+            }
+        case .audible(_, _, let after):
+            guard !heard else { return nil }
+            heard = true
             let ms = Int((after / .milliseconds(1)).rounded())
-            return ("playing", ["source": .string(source), "firstAudioMs": .int(ms)], "Playing \(source) (first audio after \(ms) ms).")
-        case .title(let t): return ("title", ["title": .string(t)], "♪ \(t)")
-        case .stalled(let after):
-            return ("stalled", ["afterSeconds": .int(Int(after / .seconds(1)))], "The stream stalled.")
-        case .reconnecting(let attempt, let delay):
-            return ("reconnecting", ["attempt": .int(attempt), "delaySeconds": .int(Int(delay / .seconds(1)))],
-                    "Reconnecting (attempt \(attempt))…")
-        case .error(let reason, let fatal):
-            return ("error", ["reason": .string(reason), "fatal": .bool(fatal)], reason)
-        case .stopped(let reason): return ("stopped", ["reason": .string(reason.rawValue)], "Stopped (\(reason.rawValue)).")
+            return ("playing", ["source": .string(label), "firstAudioMs": .int(ms)], "Playing \(label) (first audio after \(ms) ms).")
+        case .title(_, let t):
+            return ("title", ["title": .string(t)], "♪ \(t)")
+        case .deviceFailed(let problem):
+            return ("error", ["reason": .string(problem), "fatal": .bool(true)], problem)
+        case .stopped(_, let end):
+            return ("stopped", ["reason": .string(end.description)], "Stopped (\(end.description)).")
+        case .deviceOpened, .ready, .fallback, .recovered, .mixer:
+            return nil
         }
     }
 }

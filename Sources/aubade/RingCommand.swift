@@ -8,74 +8,82 @@ import AubadeStore
 import Foundation
 
 /// `aubade ring [<alarm-id> | --source <url|station|tone>] [--for 30s]`: the whole alarm path, now — Wi-Fi-only
-/// policy, pre-roll, supervision on what the card consumed, fallback to the tone — printing `ringing`,
-/// `audible`, `fallback`, `stopped` with timestamps. For users testing their setup, and for tests.
+/// policy, pre-roll (it begins when the sound is `ready`), supervision on what the card consumed, fallback to
+/// the tone — printing `ringing`, `audible`, `fallback`, `stopped` with timestamps. Through the running clock
+/// when there is one; always ends at `--for`, heard or not (exit 1 when nothing was audible).
 struct RingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ring", abstract: "Ring an alarm now, with its full fallback path, to test the setup.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The alarm to ring (see 'aubade alarm list').") var id: Int64?
     @Option(help: "Ring this instead: tone, a saved station's name, or a stream URL.") var source: String?
-    @Option(name: .customLong("for"), help: "How long, e.g. 30s (default 30s).") var length = "30s"
+    @Option(name: .customLong("for"), help: "How long, e.g. 30s (default 30s); it always ends then.") var length = "30s"
     @Option(help: "Volume, 10-100 (default: the alarm's, else the defaultVolume setting).") var volume: Int?
     @Flag(name: .customLong("allow-local"), help: "Allow stream addresses on this machine (127.0.0.1, ::1).")
     var allowLocal = false
 
     func run() async throws {
         let context = try global.context()
-        let config = context.configuration
         guard (id == nil) != (source == nil) else {
             throw CLIError.badInput("Give an alarm id or --source, not both and not neither.")
         }
         let seconds = try DurationText.seconds(parsing: length, field: "Ring length")
-        guard (1...3600).contains(seconds) else { throw CLIError.badInput("Ring length '\(length)' must be between 1s and 1h.") }
+        guard RingTest.secondsRange.contains(seconds) else { throw CLIError.badInput("Ring length '\(length)' must be between 1s and 1h.") }
+        if let volume, !Alarm.volumeRange.contains(volume) {
+            throw CLIError.badInput("Volume \(volume) is out of range; use \(Alarm.volumeRange.lowerBound)-\(Alarm.volumeRange.upperBound).")
+        }
+        let test = RingTest(alarm: id, source: source, seconds: seconds, volume: volume)
+        let started = try SoundSession.throughDaemon(.ring(test), context: context) ?? ringHere(test, context: context)
+        let signals = StopOnSignals(started.stop)
+        defer { signals.cancel() }
+        let output = DaemonOutput(json: context.json, wall: { Date() })
+        output.emit("ringing", ["source": started.label, "volume": volume, "alarm": id])
+        var heard = false
+        for await event in started.events {
+            started.onEvent(event)
+            switch event {
+            case .audible(_, let source, let after):
+                heard = true
+                output.emit("audible", ["source": source, "after_ms": Int((after / .milliseconds(1)).rounded())])
+            case .fallback(_, let from, let to, let reason):
+                output.emit("fallback", ["from": from, "to": to, "reason": reason])
+            case .recovered(_, let to): output.emit("recovered", ["to": to])
+            case .title(_, let title): output.emit("title", ["title": title])
+            case .stream(_, let note): if let text = note.noteText { output.emit("stream", ["message": text]) }
+            case .mixer(_, let note): output.emit("mixer", ["message": note])
+            case .deviceFailed(let message): output.emit("error", ["reason": message])
+            case .deviceOpened(let device): output.emit("device", ["name": device])
+            case .ready: break
+            case .stopped(_, let end):
+                output.emit("stopped", ["audible": heard, "reason": end.description])
+            }
+            if case .stopped(started.id, _) = event { break }
+        }
+        if !heard { throw ExitCode(1) }
+    }
+
+    /// The alarm's sound in this process: planned as the daemon plans it (`AlarmPlanning`), prepared, and begun
+    /// when the engine says it is ready.
+    private func ringHere(_ test: RingTest, context: CommandContext) throws -> SoundSession.Started {
+        let config = context.configuration
         let store = try context.openStoreForReading()
         let settings = try store.settings()
         var sound: SoundSource
-        var level = volume ?? settings.defaultVolume
+        var level = test.volume ?? settings.defaultVolume
         var fade = settings.fadeInSeconds
-        if let id {
+        if let id = test.alarm {
             let alarm = try store.alarm(id: id)
             sound = alarm.sound
-            level = volume ?? alarm.volume
+            level = test.volume ?? alarm.volume
             fade = alarm.fadeInSeconds
         } else {
-            sound = try SoundSource(userText: source!, stationNamed: store.station(named:))
-        }
-        guard Alarm.volumeRange.contains(level) else {
-            throw CLIError.badInput("Volume \(level) is out of range; use \(Alarm.volumeRange.lowerBound)-\(Alarm.volumeRange.upperBound).")
+            sound = try SoundSource(userText: test.source!, stationNamed: store.station(named:))
         }
         if case .station(let sid) = sound { _ = try store.station(id: sid) }  // a missing one is bad input here
-        let (plan, label) = AlarmPlanning.plan(
+        let plan = AlarmPlanning.plan(
             sound: sound, station: { try? store.station(id: $0) }, settings: settings,
             network: { SysfsNetworkStatus().current() }, volume: level, fadeInSeconds: fade,
-            allowLoopback: allowLocal || config.audio.allowLocalStreams, duration: .seconds(seconds))
-        let sink = SinkOptions(device: config.audio.device,
-                               alternate: config.audio.alternateDevice.isEmpty ? nil : config.audio.alternateDevice)
-        let output = DaemonOutput(json: context.json, wall: { Date() })
-        let alarmSound = AlarmSound.prepare(plan, sink: sink)
-        try await Task.sleep(for: .milliseconds(plan.stations.isEmpty ? 50 : 1500))  // pre-roll: connect and buffer first
-        let signals = StopOnSignals { alarmSound.stop() }
-        defer { withExtendedLifetime(signals) {} }
-        alarmSound.begin()
-        output.emit("ringing", ["source": label, "volume": level, "alarm": id])
-        var heard = false
-        for await event in alarmSound.events {
-            switch event {
-            case .audible(let source, let after):
-                heard = true
-                output.emit("audible", ["source": source, "after_ms": Int((after / .milliseconds(1)).rounded())])
-            case .fallback(let from, let to, let reason):
-                output.emit("fallback", ["from": from, "to": to, "reason": reason])
-            case .recovered(let to): output.emit("recovered", ["to": to])
-            case .title(let title): output.emit("title", ["title": title])
-            case .streamNote(let note): output.emit("stream", ["message": note])
-            case .mixer(let note): output.emit("mixer", ["message": note])
-            case .deviceError(let message): output.emit("error", ["reason": message])
-            case .deviceReady(let device): output.emit("device", ["name": device])
-            case .stopped: output.emit("stopped", ["audible": heard])
-            }
-        }
-        if !heard { throw ExitCode(1) }
+            allowLoopback: allowLocal || config.audio.allowLocalStreams, limit: .seconds(test.seconds))
+        return SoundSession.inProcess(plan.request, label: plan.description, engine: SoundSession.engine(context), prepare: true)
     }
 }

@@ -21,7 +21,7 @@ struct RunCommand: AsyncParsableCommand {
     var fakeTime: String?
 
     func run() async throws {
-        let context = try global.context()
+        let context = try global.context(forDaemon: true)
         let config = context.configuration
         let fakeStart = try fakeTime.map { text -> Date in
             guard let date = ISO8601DateFormatter().date(from: text) else {
@@ -30,20 +30,17 @@ struct RunCommand: AsyncParsableCommand {
             return date
         }
         let logger = Logger(label: "aubade")
-        let zoneName = config.clock.timeZone
-        let options = AlarmClock.Options(
-            sink: SinkOptions(device: config.audio.device,
-                              alternate: config.audio.alternateDevice.isEmpty ? nil : config.audio.alternateDevice),
-            allowLoopback: config.audio.allowLocalStreams,
-            defaultZone: try context.defaultZone(),
-            followsSystemZone: zoneName.isEmpty,
-            shakeResponse: config.shake.response)
+        let options = ClockOptions(allowLoopback: config.audio.allowLocalStreams, defaultZone: try context.defaultZone(),
+                                   followsSystemZone: config.clock.timeZone.isEmpty, shakeResponse: config.shake.response,
+                                   primaryDevice: config.audio.device)
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
         let parts = Daemon.Parts(
-            databasePath: context.databasePath, options: options, json: context.json, fakeStart: fakeStart,
-            buttons: buttons, panel: config.buttons.panelSettings,
-            shake: config.shake.sensor(gpio: gpio, logger: logger), network: SysfsNetworkStatus())
+            databasePath: context.databasePath, configPath: context.loaded.path, options: options,
+            sink: SinkOptions(device: config.audio.device, alternate: config.audio.alternateDevice), json: context.json,
+            fakeStart: fakeStart, buttons: buttons, panel: config.buttons.panelSettings,
+            shake: config.shake.sensor(gpio: gpio, logger: logger), network: SysfsNetworkStatus(),
+            configWarnings: context.loaded.warnings)
         do {
             try await Daemon.run(parts, logger: logger)
         } catch let failure as Daemon.StartFailure {

@@ -1,7 +1,7 @@
 import AubadeCore
 import Testing
 
-/// Short and long presses, held-at-start (R15) and the action mapping.
+/// Short and long presses (each saying when it began, for R15) and the action mapping.
 @Suite("Input: presses and button actions")
 struct InputPressTests {
     static func ms(_ value: Int) -> Duration { .milliseconds(value) }
@@ -11,25 +11,19 @@ struct InputPressTests {
         let down: Int
         let up: Int
         let ticks: [Int]
-        let cutoff: Int?
         let expected: [(PressClassifier.Kind, Int)]
         var testDescription: String { name }
     }
 
     static let pressCases: [PressCase] = [
-        PressCase(name: "short press", down: 0, up: 300, ticks: [], cutoff: nil, expected: [(.short, 300)]),
-        PressCase(name: "just under the long-press time is short", down: 0, up: 999, ticks: [500], cutoff: nil,
-                  expected: [(.short, 999)]),
+        PressCase(name: "short press", down: 0, up: 300, ticks: [], expected: [(.short, 300)]),
+        PressCase(name: "just under the long-press time is short", down: 0, up: 999, ticks: [500], expected: [(.short, 999)]),
         PressCase(name: "long press reported at the threshold while held", down: 0, up: 3000, ticks: [500, 1000, 2000],
-                  cutoff: nil, expected: [(.long, 1000)]),
-        PressCase(name: "long press reported at release without ticks", down: 0, up: 1500, ticks: [], cutoff: nil,
-                  expected: [(.long, 1500)]),
-        PressCase(name: "held at alarm start: ignored even when held long", down: 0, up: 5000, ticks: [1000, 2000],
-                  cutoff: 200, expected: []),
-        PressCase(name: "pressed after the alarm started: counts", down: 300, up: 400, ticks: [], cutoff: 200,
-                  expected: [(.short, 400)]),
-        PressCase(name: "pressed at the very instant the alarm started: counts", down: 200, up: 400, ticks: [],
-                  cutoff: 200, expected: [(.short, 400)]),
+                  expected: [(.long, 1000)]),
+        PressCase(name: "long press reported at release without ticks", down: 0, up: 1500, ticks: [], expected: [(.long, 1500)]),
+        PressCase(name: "a long hold is one long press", down: 0, up: 5000, ticks: [1000, 2000],
+                  expected: [(.long, 1000)]),
+        PressCase(name: "a press that began late reports its own start", down: 300, up: 400, ticks: [], expected: [(.short, 400)]),
     ]
 
     @Test(arguments: pressCases)
@@ -37,10 +31,10 @@ struct InputPressTests {
         var p = PressClassifier(longPress: .seconds(1))
         var out: [PressClassifier.Press] = []
         out += p.pressed(at: Self.ms(c.down))
-        if let cutoff = c.cutoff { p.ignorePresses(before: Self.ms(cutoff)) }
         for t in c.ticks { out += p.tick(at: Self.ms(t)) }
         out += p.released(at: Self.ms(c.up))
-        #expect(out == c.expected.map { PressClassifier.Press(kind: $0.0, time: Self.ms($0.1)) })
+        // Every press says when the button went down: the alarm engine judges held-at-start on it (R15).
+        #expect(out == c.expected.map { PressClassifier.Press(kind: $0.0, time: Self.ms($0.1), pressedAt: Self.ms(c.down)) })
     }
 
     @Test func anInitiallyHeldButtonCountsOnlyAfterItsRelease() {
@@ -51,7 +45,7 @@ struct InputPressTests {
         out += p.pressed(at: .seconds(7))
         #expect(out.isEmpty)
         let press = p.released(at: .milliseconds(7100))
-        #expect(press == [PressClassifier.Press(kind: .short, time: .milliseconds(7100))])
+        #expect(press == [PressClassifier.Press(kind: .short, time: .milliseconds(7100), pressedAt: .seconds(7))])
     }
 
     // MARK: the panel: debounce + classification + mapping
@@ -93,23 +87,23 @@ struct InputPressTests {
         #expect(out.last?.time == Self.ms(4000))  // at the threshold, while still held
     }
 
-    @Test func aButtonHeldWhenTheAlarmStartsDoesNotDismissIt() {
+    /// Held-at-start (R15) is the alarm engine's rule alone (`AlarmScheduler.stopPressed(pressedAt:)`); the
+    /// panel's part is to say, with every command, when the press began on the edges' clock.
+    @Test func aCommandSaysWhenItsPressBegan() {
         var panel = ButtonPanel()
         var out = drive(&panel, [edge(.stop, true, 0)], until: 400)
         #expect(panel.isDown(.stop))
-        panel.alarmStarted(at: Self.ms(500))
         out += drive(&panel, [edge(.stop, false, 4000)], until: 5000)
-        #expect(out.isEmpty)
-        out += drive(&panel, [edge(.stop, true, 6000), edge(.stop, false, 6200)], until: 7000)
-        #expect(out.map(\.action) == [.stop])
+        #expect(out.map(\.action) == [.stop] && out.map(\.pressedAt) == [Self.ms(0)])
+        out = drive(&panel, [edge(.stop, true, 6000), edge(.stop, false, 6200)], until: 7000)
+        #expect(out.map(\.pressedAt) == [Self.ms(6000)] && out.map(\.time) == [Self.ms(6200)])
     }
 
-    @Test func aPressNotYetDebouncedWhenTheAlarmStartsIsStillHeldAtStart() {
+    @Test func aPressStillBeingDebouncedKeepsTheTimeItBegan() {
         var panel = ButtonPanel()
         var out = panel.handle(edge(.stop, true, 490))
-        panel.alarmStarted(at: Self.ms(500))  // the debounce window ends at 520
-        out += drive(&panel, [edge(.stop, false, 3000)], until: 4000)
-        #expect(out.isEmpty)
+        out += drive(&panel, [edge(.stop, false, 3000)], until: 4000)  // the debounce window ended at 520
+        #expect(out.map(\.pressedAt) == [Self.ms(490)])
     }
 
     @Test func aButtonDownWhenItsLineWasRequestedIsIgnoredUntilReleased() {

@@ -1,23 +1,27 @@
 import AubadeCore
 import Foundation
-import Logging
 
 /// The pre-alarm check (R20) for the sound side: resolve, connect and decode a second of each station
-/// address (into the `null` device, unpaced, so it takes well under a second once data flows), and open the
-/// sound device. Blocking work runs on the players' own threads; callers await the result.
+/// address (decoded only: nothing is played), and look at the sound device as the engine holds it. The
+/// blocking work runs on a dedicated thread; callers await the result.
 public enum PreAlarmCheck {
     /// What went wrong, one sentence each; empty when everything works.
     public struct Result: Sendable, Hashable {
         public var stationProblem: String?
         public var deviceProblem: String?
 
+        public init(stationProblem: String? = nil, deviceProblem: String? = nil) {
+            self.stationProblem = stationProblem
+            self.deviceProblem = deviceProblem
+        }
+
         public var failure: String? {
             [stationProblem, deviceProblem].compactMap { $0 }.first
         }
     }
 
-    /// Checks the stations (the first that decodes a second is enough) and, when `checkDevice`, the device.
-    public static func run(stations: [StreamURL], allowLoopback: Bool, sink: SinkOptions, checkDevice: Bool,
+    /// Checks the stations (the first that decodes a second is enough) and the device the engine holds.
+    public static func run(stations: [StreamURL], allowLoopback: Bool, device: DeviceStatus?,
                            timeout: Duration = .seconds(20)) async -> Result {
         var result = Result()
         if !stations.isEmpty {
@@ -31,38 +35,43 @@ public enum PreAlarmCheck {
             }
             if let first = problems.first { result.stationProblem = "Pre-alarm check: \(first)" }
         }
-        if checkDevice, let problem = AudioLibraries.probePlayback(device: sink.device) {
-            if let alternate = sink.alternate, !alternate.isEmpty, AudioLibraries.probePlayback(device: alternate) == nil {
-                return result
-            }
-            result.deviceProblem = "Pre-alarm check: the sound device \(sink.device) does not open (\(problem))."
+        if let device, !device.isOpen {
+            let why = device.problem.map { " (\($0))" } ?? ""
+            result.deviceProblem = "Pre-alarm check: the sound device is not open\(why)."
         }
         return result
     }
 
-    /// nil when a second of audio decoded; else the reason.
-    static func decodeOneSecond(_ url: StreamURL, allowLoopback: Bool, timeout: Duration) async -> String? {
-        let playback = StreamPlayer.start(url, options: StreamPlayer.Options(volume: 0, duration: .seconds(1),
-                                                                              allowLoopback: allowLoopback),
-                                          sink: SinkOptions(device: "null", paced: false))
-        let watchdog = Task {
-            try await Task.sleep(for: timeout)
-            playback.stop()
+    /// nil when a second of audio decoded within `timeout`; else the reason. A first failure is enough to
+    /// know: the alarm should not count on a station that needs a reconnect.
+    public static func decodeOneSecond(_ url: StreamURL, allowLoopback: Bool, timeout: Duration) async -> String? {
+        await withCheckedContinuation { (done: CheckedContinuation<String?, Never>) in
+            let thread = Thread {
+                done.resume(returning: probe(url, allowLoopback: allowLoopback, timeout: timeout))
+            }
+            thread.name = "aubade.precheck"
+            thread.start()
         }
-        defer { watchdog.cancel() }
-        var lastError: String?
-        for await event in playback.events {
-            switch event {
-            case .error(let reason, _): lastError = reason
-            case .reconnecting:
-                // A first attempt that failed is enough to know: the alarm should not count on it.
-                playback.stop()
-            case .stopped(let reason):
-                if reason == .finished { return nil }
-                return lastError ?? "the station gave no audio within \(Int(timeout.inSeconds)) s."
-            default: break
+    }
+
+    private static func probe(_ url: StreamURL, allowLoopback: Bool, timeout: Duration) -> String? {
+        let feed = StationFeed(url: url, rate: SoundEngine.rate, allowLoopback: allowLoopback) { _ in }
+        defer { feed.stop() }
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var buffer = [Int16](repeating: 0, count: 2 * 4096)
+        var decoded = 0
+        while decoded < SoundEngine.rate {
+            if let failure = feed.takeFailure() { return failure }
+            let n = buffer.withUnsafeMutableBufferPointer { feed.pull(frames: 4096, into: $0) }
+            decoded += n
+            if n == 0 {
+                guard clock.now < deadline else {
+                    return "the station gave no audio within \(Int(timeout / .seconds(1))) s."
+                }
+                Thread.sleep(forTimeInterval: 0.05)
             }
         }
-        return lastError ?? "the station check ended early."
+        return nil
     }
 }

@@ -23,7 +23,7 @@ struct FormatGate {
 
     private(set) var current: Format?
     private var pending: Format?
-    private var pendingFrames = 0
+    private var pendingSeconds = 0.0
 
     /// The decoder announced `format`. True when the sink must be configured now: the stream's first format.
     mutating func announce(_ format: Format) -> Bool {
@@ -35,16 +35,16 @@ struct FormatGate {
             pending = nil
         } else if format != pending {
             pending = format
-            pendingFrames = 0
+            pendingSeconds = 0
         }
         return false
     }
 
-    /// `bytes` of 16-bit PCM in the format announced last have been decoded.
-    mutating func admit(bytes: Int) -> Admission {
+    /// `seconds` of audio in the format announced last have been decoded.
+    mutating func admit(seconds: Double) -> Admission {
         guard let format = pending else { return .play }
-        pendingFrames += bytes / (2 * max(format.channels, 1))
-        guard Double(pendingFrames) >= FormatGate.settleSeconds * Double(format.rate) else { return .drop }
+        pendingSeconds += seconds
+        guard pendingSeconds >= FormatGate.settleSeconds else { return .drop }
         current = format
         pending = nil
         return .switchTo(format)

@@ -23,6 +23,9 @@ public final class MP3Decoder {
     private var errorsInARow = 0
     public private(set) var rate = 0
     public private(set) var channels = 0
+    /// The stream's own format (before a forced output rate converts it), from the last frame header.
+    public private(set) var sourceRate = 0
+    public private(set) var sourceChannels = 0
 
     private static let initialised: Int32 = mpg123_init()
 
@@ -88,6 +91,14 @@ public final class MP3Decoder {
                 mpg123_getformat(handle, &r, &ch, &enc)
                 rate = r
                 channels = Int(ch)
+                var info = mpg123_frameinfo2()
+                if mpg123_info2(handle, &info) == Int32(MPG123_OK.rawValue) {
+                    sourceRate = info.rate
+                    sourceChannels = info.mode == Int32(MPG123_M_MONO.rawValue) ? 1 : 2
+                } else {
+                    sourceRate = r
+                    sourceChannels = Int(ch)
+                }
                 try output(.format(rate: r, channels: Int(ch)))
             case Int32(MPG123_NEED_MORE.rawValue), Int32(MPG123_DONE.rawValue):
                 return

@@ -107,7 +107,9 @@ final class CurlTransfer {
         if stalled { return .stalled }
         if stopped { return .stopped }
         if rc == CURLE_OK { return .finished }
-        return .failed(CurlTransfer.describe(rc, url: url), permanent: rc == CURLE_UNSUPPORTED_PROTOCOL)
+        // A redirect loop or a redirect to another scheme is the address's own fault: trying again cannot help.
+        return .failed(CurlTransfer.describe(rc, url: url),
+                       permanent: rc == CURLE_UNSUPPORTED_PROTOCOL || rc == CURLE_TOO_MANY_REDIRECTS)
     }
 
     static func describe(_ rc: CURLcode, url: String) -> String {

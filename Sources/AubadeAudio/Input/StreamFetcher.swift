@@ -9,7 +9,7 @@ struct StreamFetcher: Sendable {
     let url: StreamURL
     let options: CurlTransfer.Options
     let ring: ByteRing
-    let playback: Playback
+    let control: FetchControl
     /// Whether audio has reached the ring at least once; permanent errors before that end the playback.
     let audioStarted: @Sendable () -> Bool
 
@@ -26,8 +26,8 @@ struct StreamFetcher: Sendable {
     func run() {
         defer { ring.close() }
         var attempt = 0
-        while !playback.isStopRequested {
-            playback.emit(.connecting(url: url.text))
+        while !control.isStopped() {
+            control.report(.connecting(url: url.text))
             let written = ring.totalWritten
             let outcome = fetch(url, depth: 0)
             // A connection that brought audio starts the backoff over: a drop tonight waits 1 s, not 8 s.
@@ -36,13 +36,13 @@ struct StreamFetcher: Sendable {
             case .stopped:
                 return
             case .fatal(let reason):
-                playback.emit(.error(reason, fatal: true))
+                control.report(.failed(reason))
                 return
             case .retry(let reason):
-                if let reason { playback.emit(.error(reason, fatal: false)) }
+                if let reason { control.report(.error(reason)) }
                 let delay = StreamFetcher.backoff[min(attempt, StreamFetcher.backoff.count - 1)]
                 attempt += 1
-                playback.emit(.reconnecting(attempt: attempt, delay: delay))
+                control.report(.reconnecting(attempt: attempt, delay: delay))
                 if sleep(delay) { return }
             }
         }
@@ -52,10 +52,10 @@ struct StreamFetcher: Sendable {
     private func sleep(_ d: Duration) -> Bool {
         let end = ContinuousClock.now + d
         while ContinuousClock.now < end {
-            if playback.isStopRequested { return true }
+            if control.isStopped() { return true }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        return playback.isStopRequested
+        return control.isStopped()
     }
 
     private func fetch(_ url: StreamURL, depth: Int) -> Outcome {
@@ -68,11 +68,11 @@ struct StreamFetcher: Sendable {
         var fatal: String?
         var received = false
         let transfer = CurlTransfer(url: url, options: options)
-        let end = transfer.run(shouldStop: { playback.isStopRequested }, onHead: { head in
+        let end = transfer.run(shouldStop: { control.isStopped() }, onHead: { head in
             demux = ICYDemuxer(interval: head.metaint)
             contentType = head.contentType
             if let metaint = head.metaint, !demux.isActive {
-                playback.emit(.error(StreamFetcher.metadataOff("its icy-metaint \(metaint) is outside 1…65536"), fatal: false))
+                control.report(.metadataOff(StreamFetcher.metadataOff("its icy-metaint \(metaint) is outside 1…65536")))
             }
             return true
         }, onBody: { bytes in
@@ -93,10 +93,10 @@ struct StreamFetcher: Sendable {
                 case .block(let block):
                     if let title = ICYMetadata.streamTitle(in: block), title != lastTitle, !title.isEmpty {
                         lastTitle = title
-                        playback.emit(.title(title))
+                        control.report(.title(title))
                     }
                 case .metadataOff(let why):
-                    playback.emit(.error(StreamFetcher.metadataOff(why), fatal: false))
+                    control.report(.metadataOff(StreamFetcher.metadataOff(why)))
                 }
             }
             return ok
@@ -111,8 +111,8 @@ struct StreamFetcher: Sendable {
         }
         if let content, let refusal = StreamFetcher.refusal(content) { return .fatal(refusal) }
         switch end {
-        case .stopped: return playback.isStopRequested ? .stopped : .retry(nil)
-        case .stalled: playback.emit(.stalled(after: options.stallTimeout)); return .retry(nil)
+        case .stopped: return control.isStopped() ? .stopped : .retry(nil)
+        case .stalled: control.report(.stalled(after: options.stallTimeout)); return .retry(nil)
         case .finished: return .retry(received ? "The station closed the stream." : "The station sent nothing.")
         case .failed(let reason, let permanent):
             return permanent && !audioStarted() ? .fatal(reason) : .retry(reason)
@@ -162,7 +162,7 @@ struct StreamFetcher: Sendable {
         }
         var last: Outcome = .fatal("The playlist has no entry that plays.")
         for entry in entries {
-            playback.emit(.connecting(url: entry.text))
+            control.report(.connecting(url: entry.text))
             last = fetch(entry, depth: depth + 1)
             if case .stopped = last { return last }
             if audioStarted() { return last }

@@ -125,20 +125,37 @@ public final class AlsaSink {
 
     /// Frames the device has actually played: written minus what still waits in its buffer.
     public var framesPlayed: Int64 {
-        guard let pcm else { return framesWritten }
+        max(0, framesWritten - Int64(queuedFrames ?? 0))
+    }
+
+    /// Frames written but not yet played (`snd_pcm_delay`), or nil when the device cannot say.
+    public var queuedFrames: Int? {
+        guard let pcm else { return nil }
         var delay: snd_pcm_sframes_t = 0
-        guard snd_pcm_delay(pcm, &delay) == 0 else { return framesWritten }
-        return max(0, framesWritten - Int64(delay))
+        guard snd_pcm_delay(pcm, &delay) == 0 else { return nil }
+        return max(0, Int(delay))
     }
 
-    /// Plays out what is queued, then stops.
+    /// Plays out what is queued, then stops; the next write starts the device again.
     public func drain() {
-        if let pcm { snd_pcm_drain(pcm) }
+        guard let pcm else { return }
+        snd_pcm_drain(pcm)
+        restartStream(pcm)
     }
 
-    /// Stops at once, discarding what is queued.
+    /// Stops at once, discarding what is queued; the next write starts the device again.
     public func stop() {
-        if let pcm { snd_pcm_drop(pcm) }
+        guard let pcm else { return }
+        snd_pcm_drop(pcm)
+        restartStream(pcm)
+    }
+
+    /// After a drop or drain the PCM is in the SETUP state: prepare it for the next write, and pace from
+    /// that write on as from a fresh start (a pause must not let the next sound run ahead of real time).
+    private func restartStream(_ pcm: OpaquePointer) {
+        snd_pcm_prepare(pcm)
+        framesWritten = 0
+        pacingStart = nil
     }
 
     public func close() {

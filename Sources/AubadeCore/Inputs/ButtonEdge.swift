@@ -1,8 +1,8 @@
 /// One level change of a button as the GPIO adapter saw it, before debouncing.
 ///
 /// `time` is the kernel's event timestamp (libgpiod v1 on Linux ≥ 5.7: `CLOCK_MONOTONIC`), as a duration
-/// since that clock's origin. Everything that compares times with it (`ButtonPanel.tick`, `alarmStarted`)
-/// must use the same clock.
+/// since that clock's origin. Everything that compares times with it (`ButtonPanel.tick`, the alarm engine's
+/// held-at-start rule through `DaemonClock`) must use the same clock.
 public struct ButtonEdge: Hashable, Sendable {
     public var role: ButtonRole
     /// The logical level after the change: true = pressed (active-low is already applied by the adapter).

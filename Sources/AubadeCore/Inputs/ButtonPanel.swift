@@ -2,9 +2,10 @@
 ///
 /// Pure state machine. The owning service feeds it every `ButtonEdge` from the GPIO adapter, calls
 /// `tick(at:)` no later than `nextDeadline` (on the same clock as the edges' timestamps), and carries out
-/// the returned commands. When an alarm starts it calls `alarmStarted(at:)`, so that a button already
-/// held down then does not count until released. A button whose line was down when requested
-/// (`ButtonEdge.isInitial`) is treated the same way: a stuck button never fires.
+/// the returned commands. Each command carries when its press began (`pressedAt`, on the edges' clock,
+/// `CLOCK_MONOTONIC`): the alarm engine ignores a press that began before the alarm started (R15) — that
+/// rule lives there alone. A button whose line was down when requested (`ButtonEdge.isInitial`) is
+/// ignored until released: a stuck button never fires.
 public struct ButtonPanel: Hashable, Sendable {
     public struct Settings: Hashable, Sendable {
         public var debounce: Duration
@@ -24,13 +25,18 @@ public struct ButtonPanel: Hashable, Sendable {
         public var role: ButtonRole
         public var kind: PressClassifier.Kind
         public var action: ButtonAction
+        /// When the press was recognised.
         public var time: Duration
+        /// When the button went down.
+        public var pressedAt: Duration
 
-        public init(role: ButtonRole, kind: PressClassifier.Kind, action: ButtonAction, time: Duration) {
+        public init(role: ButtonRole, kind: PressClassifier.Kind, action: ButtonAction, time: Duration,
+                    pressedAt: Duration? = nil) {
             self.role = role
             self.kind = kind
             self.action = action
             self.time = time
+            self.pressedAt = pressedAt ?? time
         }
     }
 
@@ -41,7 +47,6 @@ public struct ButtonPanel: Hashable, Sendable {
 
     public let settings: Settings
     private var buttons: [ButtonRole: Button] = [:]
-    private var cutoff: Duration?
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -59,8 +64,7 @@ public struct ButtonPanel: Hashable, Sendable {
 
     public mutating func handle(_ edge: ButtonEdge) -> [Command] {
         if edge.isInitial {
-            var classifier = PressClassifier(longPress: settings.longPress, initiallyHeld: edge.pressed)
-            if let cutoff { classifier.ignorePresses(before: cutoff) }
+            let classifier = PressClassifier(longPress: settings.longPress, initiallyHeld: edge.pressed)
             buttons[edge.role] = Button(
                 debouncer: Debouncer(window: settings.debounce, level: edge.pressed, at: edge.time),
                 classifier: classifier)
@@ -88,18 +92,8 @@ public struct ButtonPanel: Hashable, Sendable {
         return commands.sorted { $0.time < $1.time }
     }
 
-    /// An alarm started at `time`: presses that began before it are ignored until their button is released.
-    public mutating func alarmStarted(at time: Duration) {
-        cutoff = time
-        for role in buttons.keys {
-            buttons[role]?.classifier.ignorePresses(before: time)
-        }
-    }
-
     private func newButton() -> Button {
-        var classifier = PressClassifier(longPress: settings.longPress)
-        if let cutoff { classifier.ignorePresses(before: cutoff) }
-        return Button(debouncer: Debouncer(window: settings.debounce), classifier: classifier)
+        Button(debouncer: Debouncer(window: settings.debounce), classifier: PressClassifier(longPress: settings.longPress))
     }
 
     private func classify(_ change: Debouncer.Change, _ button: inout Button, role: ButtonRole) -> [Command] {
@@ -110,6 +104,7 @@ public struct ButtonPanel: Hashable, Sendable {
     }
 
     private func command(_ role: ButtonRole, _ press: PressClassifier.Press) -> Command {
-        Command(role: role, kind: press.kind, action: settings.mapping.action(for: role, press.kind), time: press.time)
+        Command(role: role, kind: press.kind, action: settings.mapping.action(for: role, press.kind), time: press.time,
+                pressedAt: press.pressedAt)
     }
 }

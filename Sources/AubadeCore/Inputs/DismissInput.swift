@@ -1,5 +1,5 @@
 /// What the user stopped an alarm with, as the event history and the morning report name it.
-public enum DismissInput: String, CaseIterable, Hashable, Sendable {
+public enum DismissInput: String, CaseIterable, Hashable, Sendable, Codable {
     /// A stop (or snooze-then-stop) button on the clock.
     case button
     /// A sustained shake of the clock.

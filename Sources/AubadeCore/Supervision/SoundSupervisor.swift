@@ -102,6 +102,15 @@ public struct SoundSupervisor: Sendable, Hashable {
         }
     }
 
+    /// The sound device failed and opened again (or what waited in it was dropped): nothing was heard
+    /// meanwhile through no fault of the source, so its silence is counted from `now`, and whatever is heard
+    /// next is reported audible again.
+    public mutating func deviceRestarted(now: MonotonicInstant) {
+        lastHeard = now
+        backgroundRunStart = nil
+        announcedAudible = []
+    }
+
     /// Tells the supervisor the tone reached the sound card (for the `audible` report).
     public mutating func toneHeard(now: MonotonicInstant) -> [Decision] {
         guard current == .tone else { return [] }

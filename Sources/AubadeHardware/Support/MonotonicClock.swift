@@ -3,7 +3,8 @@ import Glibc
 
 /// The kernel's `CLOCK_MONOTONIC`, the clock of libgpiod v1 event timestamps (Linux ≥ 5.7) and of evdev
 /// events once `EVIOCSCLOCKID` is set. Services that tick the pure input state machines
-/// (`ButtonPanel.tick`, `alarmStarted`) read it here so that their times compare with the events'.
+/// (`ButtonPanel.tick`) read it here so that their times compare with the events'; the daemon's
+/// `DaemonClock` reads the same clock, so the alarm engine compares a press with an alarm's start directly.
 public enum MonotonicClock {
     /// Now, as a duration since the clock's origin (boot).
     public static func now() -> Duration {

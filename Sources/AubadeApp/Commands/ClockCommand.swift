@@ -1,0 +1,89 @@
+import AubadeAudio
+import AubadeCore
+import Foundation
+
+/// Everything a client may ask of the running clock: the one way in, whoever asks (the control socket, the
+/// HTTP API, MQTT). Each is carried out on the clock's own thread, in arrival order, and answers only after
+/// its change is committed (R26) — with a `ClockReply`, or a `ClockError` whose sentence the user sees.
+public enum ClockCommand: Sendable, Hashable, Codable {
+    /// What the clock is doing (read-only).
+    case status
+    /// Dismisses the ringing alarm, or alarm `alarm` (also its pending snooze).
+    case stop(alarm: Int64?, by: DismissInput)
+    case snooze(alarm: Int64?, by: DismissInput)
+    /// Starts the sleep timer for `seconds` (default: the sleepDuration setting) on `source` (tone, a station
+    /// name, a URL; default: the first saved station).
+    case sleep(seconds: Int?, source: String?)
+    case sleepExtend(minutes: Int)
+    case sleepCancel
+    /// Listens to `source` now for `seconds` (nil: until stopped) at `volume`.
+    case play(source: String, seconds: Int?, volume: Int?)
+    /// Stops the radio (listening, sleep timer, reservation).
+    case stopRadio
+    /// Rings an alarm's sound now through the whole fallback path, to test the setup.
+    case ring(RingTest)
+    /// Stops a sound a client started and follows (Ctrl-C in `aubade play` / `ring`).
+    case stopSound(SoundID)
+    /// Another process changed the database: read it again.
+    case reload
+}
+
+/// `aubade ring`: an alarm (`alarm`) or a source, for `seconds`, at `volume`.
+public struct RingTest: Sendable, Hashable, Codable {
+    public var alarm: Int64?
+    public var source: String?
+    public var seconds: Int
+    public var volume: Int?
+
+    public init(alarm: Int64?, source: String?, seconds: Int, volume: Int?) {
+        self.alarm = alarm
+        self.source = source
+        self.seconds = seconds
+        self.volume = volume
+    }
+
+    public static let secondsRange = 1...3600
+}
+
+/// What a command gives back.
+public enum ClockReply: Sendable, Codable {
+    /// Done; one sentence for the user.
+    case done(String)
+    case status(DaemonStatus)
+    /// A sound started (`play`, `ring`, `sleep`): its id, what it plays, and a sentence.
+    case sound(SoundID, label: String, message: String)
+
+    /// The reply's sentence, if it has one.
+    public var message: String? {
+        switch self {
+        case .done(let text): text
+        case .status: nil
+        case .sound(_, _, let text): text
+        }
+    }
+}
+
+/// A command the clock refused or could not carry out: one sentence, and its kind (which decides the exit
+/// code of the CLI and the HTTP status).
+public struct ClockError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// The input is wrong (a value out of range, an unknown word): exit 2, HTTP 400.
+        case invalid
+        /// It names something that does not exist: exit 2, HTTP 404.
+        case notFound
+        /// Not now (nothing rings to stop, an alarm rings so the radio may not): exit 1, HTTP 409.
+        case refused
+        /// The clock failed to do it (the store, the device): exit 1, HTTP 500.
+        case failed
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,165 @@
+import AubadeAudio
+import AubadeCore
+import AubadeHardware
+import Foundation
+
+extension RunningClock {
+    /// Carries out `command` and answers once its change is committed (R26).
+    public func handle(_ command: ClockCommand) throws(ClockError) -> ClockReply {
+        try handle(command, follow: false).reply
+    }
+
+    /// As `handle`, and for a command that starts a sound (`play`, `ring`, `sleep`) with `follow`, the
+    /// stream of that sound's events (and the device's) until it stops — registered before any of them can
+    /// happen, so a client misses none.
+    public func handle(_ command: ClockCommand, follow: Bool) throws(ClockError)
+        -> (reply: ClockReply, events: AsyncStream<SoundEvent>?) {
+        let reply = try carryOut(command)
+        guard follow, case .sound(let id, _, _) = reply else { return (reply, nil) }
+        let (stream, continuation) = AsyncStream.makeStream(of: SoundEvent.self, bufferingPolicy: .unbounded)
+        followers[id] = continuation
+        return (reply, stream)
+    }
+
+    private func carryOut(_ command: ClockCommand) throws(ClockError) -> ClockReply {
+        let now = deps.time.now()
+        switch command {
+        case .status:
+            return .status(status(now))
+        case .reload:
+            reload()
+            return .done("Reloaded.")
+        case .stop(let alarm, let by):
+            try known(alarm)
+            guard runner.stop(by: by, alarmID: alarm, now) else {
+                throw ClockError(.refused, alarm == nil ? "No alarm is ringing." : "Alarm \(alarm!) is neither ringing nor snoozed.")
+            }
+            return .done("Stopped.")
+        case .snooze(let alarm, let by):
+            try known(alarm)
+            guard runner.snooze(by: by, alarmID: alarm, now) else {
+                throw ClockError(.refused, "No alarm can be snoozed now.")
+            }
+            return .done("Snoozed.")
+        case .sleep(let seconds, let source):
+            if let seconds, !(60...(12 * 3600)).contains(seconds) {
+                throw ClockError(.invalid, "A sleep timer lasts between 1m and 12h.")
+            }
+            do {
+                let started = try radio.startSleep(duration: seconds.map { .seconds($0) }, source: source,
+                                                   alarmRinging: runner.isRinging, now)
+                return .sound(started.sound, label: radio.session?.label ?? "", message: started.message)
+            } catch {
+                throw refusal(error, alarmRinging: runner.isRinging)
+            }
+        case .sleepExtend(let minutes):
+            guard (1...720).contains(minutes) else { throw ClockError(.invalid, "Extend the sleep timer by 1 to 720 minutes.") }
+            radio.extendSleep(minutes: minutes, alarmRinging: runner.isRinging, now)
+            return .done("The sleep timer runs \(minutes) minutes longer.")
+        case .sleepCancel:
+            guard radio.cancel(reason: "cancelled", now) else { throw ClockError(.refused, "No sleep timer runs.") }
+            return .done("The sleep timer is cancelled.")
+        case .play(let source, let seconds, let volume):
+            if let volume, !(1...100).contains(volume) {
+                throw ClockError(.invalid, "Volume \(volume) is out of range; use 1 to 100.")
+            }
+            do {
+                let started = try radio.listen(source: source, limit: seconds.map { .seconds($0) }, volume: volume,
+                                               alarmRinging: runner.isRinging, now)
+                return .sound(started.sound, label: started.label, message: "Playing \(started.label).")
+            } catch {
+                throw refusal(error, alarmRinging: runner.isRinging)
+            }
+        case .stopRadio:
+            guard radio.cancel(reason: "stopped", now) else { throw ClockError(.refused, "The radio is not playing.") }
+            return .done("Stopped.")
+        case .ring(let test):
+            return try ringTest(test, now)
+        case .stopSound(let id):
+            if radio.session?.sound == id {
+                radio.cancel(reason: "stopped", now)
+            } else {
+                deps.sound.stop(id)
+            }
+            return .done("Stopped.")
+        }
+    }
+
+    /// A ring test plays an alarm's sound, supervised, at alarm priority — refused while a real alarm rings,
+    /// and replaced by one that comes due (the engine's rule for alarms).
+    private func ringTest(_ test: RingTest, _ now: SchedulerTime) throws(ClockError) -> ClockReply {
+        guard (test.alarm == nil) != (test.source == nil) else {
+            throw ClockError(.invalid, "Give an alarm id or --source, not both and not neither.")
+        }
+        guard RingTest.secondsRange.contains(test.seconds) else {
+            throw ClockError(.invalid, "Ring length must be between 1s and 1h.")
+        }
+        guard !runner.isRinging else {
+            throw ClockError(.refused, "An alarm is ringing; stop or snooze it first.")
+        }
+        var sound: SoundSource
+        var level = test.volume ?? catalogue.settings.defaultVolume
+        var fade = catalogue.settings.fadeInSeconds
+        if let id = test.alarm {
+            guard let alarm = runner.scheduler.alarms[id] else { throw ClockError(.notFound, "Alarm \(id) does not exist.") }
+            sound = alarm.sound
+            level = test.volume ?? alarm.volume
+            fade = alarm.fadeInSeconds
+        } else {
+            do { (sound, _) = try catalogue.source(test.source, purpose: "ring") } catch {
+                throw ClockError(.invalid, error.message)
+            }
+        }
+        guard Alarm.volumeRange.contains(level) else {
+            throw ClockError(.invalid, "Volume \(level) is out of range; use \(Alarm.volumeRange.lowerBound)-\(Alarm.volumeRange.upperBound).")
+        }
+        if case .station(let sid) = sound, catalogue.stations[sid] == nil {
+            throw ClockError(.notFound, "Station \(sid) does not exist.")
+        }
+        let plan = AlarmPlanning.plan(sound: sound, station: { catalogue.stations[$0] }, settings: catalogue.settings,
+                                      network: { deps.network.current() }, volume: level, fadeInSeconds: fade,
+                                      allowLoopback: options.allowLoopback, limit: .seconds(test.seconds))
+        radio.cancel(reason: "stopped by a ring test", now)  // the test sounds as an alarm would (R14)
+        let id = deps.sound.play(plan.request, paused: false)
+        ringTests.insert(id)
+        return .sound(id, label: plan.description, message: "Ringing \(plan.description) for \(DurationText.format(test.seconds)).")
+    }
+
+    private func known(_ alarm: Int64?) throws(ClockError) {
+        if let alarm, runner.scheduler.alarms[alarm] == nil { throw ClockError(.notFound, "Alarm \(alarm) does not exist.") }
+    }
+
+    private func refusal(_ error: ValidationError, alarmRinging: Bool) -> ClockError {
+        ClockError(alarmRinging ? .refused : .invalid, error.message)
+    }
+
+    /// The live status.
+    func status(_ now: SchedulerTime) -> DaemonStatus {
+        let scheduler = runner.scheduler
+        let names = Dictionary(scheduler.alarms.map { ($0.key, $0.value.name) }, uniquingKeysWith: { a, _ in a })
+        let next = runner.next.map { DaemonStatus.NextAlarm(id: $0.id, name: names[$0.id] ?? "", at: $0.instant) }
+        let ringing = runner.ringing.map { r in
+            DaemonStatus.Ringing(id: r.alarmID, name: names[r.alarmID] ?? "", source: r.source,
+                                 sinceSeconds: (now.mono - r.startedAt).inSeconds,
+                                 audibleAfterSeconds: r.audibleAfter?.inSeconds, notAudible: r.silentBecause,
+                                 fallbacks: r.fallbacks)
+        }
+        let snoozed = scheduler.states.values.filter { $0.phase == .snoozed }.compactMap { state in
+            state.snoozedUntil.map { DaemonStatus.Snoozed(id: state.alarmID, until: $0) }
+        }.sorted { $0.id < $1.id }
+        let since = now.wall.addingTimeInterval(-86_400)
+        let events = (try? deps.store.events(limit: 500, since: since)) ?? []
+        let zones = Dictionary(scheduler.alarms.compactMap { id, alarm in
+            alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }
+        }, uniquingKeysWith: { a, _ in a })
+        let report = MorningReport.build(events: events, alarmNames: names, since: since, zone: scheduler.defaultZone,
+                                         alarmZones: zones).lines
+        let device = deps.sound.device
+        return DaemonStatus(now: now.wall, zone: scheduler.defaultZone.identifier, next: next, ringing: ringing,
+                            snoozed: snoozed, radio: radio.status(now),
+                            sound: DaemonStatus.Sound(device: device.name ?? options.primaryDevice, open: device.isOpen,
+                                                      problem: device.problem),
+                            warnings: board.list.filter { !$0.hasPrefix("The sound device fails") },
+                            clockSynchronised: deps.isClockSynchronised(), report: report)
+    }
+}

@@ -1,0 +1,254 @@
+import AubadeAudio
+import Foundation
+import Glibc
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+
+/// The daemon side of the control socket (R37): every connection is served concurrently as a child task,
+/// must send its request line within `requestDeadline`, and at most `maxConnections` are open — at the
+/// bound, the oldest connection still waiting for its request is closed to make room, so a `stop` never
+/// waits behind a stuck or idle client. Commands go to the clock (`RunningClock.handle`), which carries them
+/// out in arrival order. Refuses to start when another daemon already answers on the same database — two
+/// clocks ringing the same alarms would fight over the sound card.
+public final class ControlServer: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let path: String
+    private let channel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>
+    private let registry: ConnectionRegistry
+
+    static let requestDeadline: TimeAmount = .seconds(5)
+    static let maxConnections = 64
+
+    private init(path: String, channel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>, registry: ConnectionRegistry) {
+        self.path = path
+        self.channel = channel
+        self.registry = registry
+    }
+
+    /// Binds the socket for `databasePath` (mode 0600, a listen backlog of 256).
+    public static func bind(databasePath: String) async throws(Failure) -> ControlServer {
+        let path = ControlProtocol.socketPath(forDatabase: databasePath)
+        if let probe = try? UnixSocket.connect(path, timeout: 2) {
+            close(probe)
+            throw Failure(description: "Another aubade is already running on this database (it answers on \(path)).")
+        }
+        do throws(UnixSocket.Failure) { _ = try UnixSocket.address(path) } catch { throw Failure(description: error.description) }
+        let registry = ConnectionRegistry(limit: maxConnections)
+        do {
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.backlog, value: 256)
+                .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true) { child in
+                    child.eventLoop.makeCompletedFuture {
+                        try child.pipeline.syncOperations.addHandlers([
+                            ByteToMessageHandler(LineDecoder(maxLength: ControlProtocol.maxLine)),
+                            RequestDeadline(after: requestDeadline, registry: registry),
+                            LineEncoder(),
+                        ])
+                        return try NIOAsyncChannel<String, String>(wrappingChannelSynchronously: child)
+                    }
+                }
+            chmod(path, 0o600)
+            return ControlServer(path: path, channel: channel, registry: registry)
+        } catch {
+            throw Failure(description: "The control socket \(path) cannot be created: \(error).")
+        }
+    }
+
+    /// Serves connections until the task is cancelled; then stops listening and removes the socket file.
+    public func serve(_ clock: RunningClock, logger: Logger) async {
+        let registry = self.registry
+        do {
+            try await channel.executeThenClose { inbound in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await connection in inbound {
+                        registry.admit(connection.channel)
+                        group.addTask {
+                            defer { registry.leave(connection.channel) }
+                            await ControlServer.answer(connection, clock: clock, registry: registry)
+                        }
+                    }
+                }
+            }
+        } catch is CancellationError {
+        } catch {
+            logger.warning("control socket: \(error)")
+        }
+        unlink(path)
+    }
+
+    /// Reads one request, answers it, and for a followed sound streams its events until it stops or the
+    /// client goes away (which stops the sound: Ctrl-C in `aubade play`).
+    private static func answer(_ connection: NIOAsyncChannel<String, String>, clock: RunningClock,
+                               registry: ConnectionRegistry) async {
+        try? await connection.executeThenClose { inbound, outbound in
+            var lines = inbound.makeAsyncIterator()
+            guard let line = try await lines.next() else { return }
+            registry.answered(connection.channel)
+            guard let request = ControlProtocol.decode(ControlProtocol.Request.self, line) else {
+                let error = ClockError(.invalid, "The request is not a command as JSON on one line.")
+                try await outbound.write(ControlProtocol.encode(ControlProtocol.Reply(error: error)))
+                return
+            }
+            let events: AsyncStream<SoundEvent>?
+            let sound: SoundID?
+            do {
+                let (reply, stream) = try await clock.handle(request.command, follow: request.follow ?? false)
+                try await outbound.write(ControlProtocol.encode(ControlProtocol.Reply(reply: reply)))
+                events = stream
+                if case .sound(let id, _, _) = reply { sound = id } else { sound = nil }
+            } catch let error as ClockError {
+                try await outbound.write(ControlProtocol.encode(ControlProtocol.Reply(error: error)))
+                return
+            }
+            guard let events, let sound else { return }
+            // The events go out from a child task; this task reads on, so it sees the client go away (EOF).
+            // When the sound ends first, the child closes the connection, which ends the read here too.
+            let channel = connection.channel
+            let clientGone = await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    for await event in events {
+                        do { try await outbound.write(ControlProtocol.encode(ControlProtocol.Reply(event: event))) } catch { break }
+                    }
+                    let ended = !Task.isCancelled
+                    channel.close(promise: nil)
+                    return ended
+                }
+                while (try? await lines.next()) != nil {}
+                group.cancelAll()
+                return !(await group.next() ?? false)
+            }
+            if clientGone { _ = try? await clock.handle(.stopSound(sound)) }
+        }
+    }
+}
+
+/// The control server as a service of the `ServiceGroup`: it serves until graceful shutdown.
+public struct ControlService: Service {
+    let server: ControlServer
+    let clock: RunningClock
+    let logger: Logger
+
+    public init(server: ControlServer, clock: RunningClock, logger: Logger) {
+        self.server = server
+        self.clock = clock
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await server.serve(clock, logger: logger) }
+    }
+}
+
+/// The open connections, and which still wait for their request: at the bound, the oldest of those is
+/// closed to make room for the new one. Thread-safe.
+final class ConnectionRegistry: Sendable {
+    private struct Entry {
+        let channel: any Channel
+        var answered: Bool
+    }
+
+    private let limit: Int
+    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+    private let order = Mutex<[ObjectIdentifier]>([])
+
+    init(limit: Int) { self.limit = limit }
+
+    func admit(_ channel: any Channel) {
+        let key = ObjectIdentifier(channel)
+        let victim = entries.withLock { e -> (any Channel)? in
+            e[key] = Entry(channel: channel, answered: false)
+            return order.withLock { o -> (any Channel)? in
+                o.append(key)
+                guard e.count > limit, let i = o.firstIndex(where: { e[$0]?.answered == false && $0 != key }) else { return nil }
+                return e[o[i]]?.channel
+            }
+        }
+        victim?.close(promise: nil)
+    }
+
+    func answered(_ channel: any Channel) {
+        entries.withLock { $0[ObjectIdentifier(channel)]?.answered = true }
+    }
+
+    func leave(_ channel: any Channel) {
+        let key = ObjectIdentifier(channel)
+        entries.withLock { e in
+            e[key] = nil
+            order.withLock { $0.removeAll { $0 == key } }
+        }
+    }
+}
+
+/// Splits the byte stream into lines (without their newline); a line longer than `maxLength` closes the
+/// connection.
+struct LineDecoder: ByteToMessageDecoder {
+    typealias InboundOut = String
+    let maxLength: Int
+
+    struct TooLong: Error {}
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
+            if buffer.readableBytes > maxLength { throw TooLong() }
+            return .needMoreData
+        }
+        let length = newline - buffer.readerIndex
+        let line = buffer.readString(length: length) ?? ""
+        buffer.moveReaderIndex(forwardBy: 1)
+        context.fireChannelRead(Self.wrapInboundOut(line))
+        return .continue
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        .needMoreData
+    }
+}
+
+/// Writes each outbound string as one line.
+final class LineEncoder: ChannelOutboundHandler, Sendable {
+    typealias OutboundIn = String
+    typealias OutboundOut = ByteBuffer
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let line = Self.unwrapOutboundIn(data)
+        var buffer = context.channel.allocator.buffer(capacity: line.utf8.count + 1)
+        buffer.writeString(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        context.write(Self.wrapOutboundOut(buffer), promise: promise)
+    }
+}
+
+/// Closes a connection that has not sent a whole request line within `after` of connecting.
+final class RequestDeadline: ChannelInboundHandler {
+    typealias InboundIn = String
+    typealias InboundOut = String
+    private let after: TimeAmount
+    private let registry: ConnectionRegistry
+    private var timer: Scheduled<Void>?
+
+    init(after: TimeAmount, registry: ConnectionRegistry) {
+        self.after = after
+        self.registry = registry
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        timer = context.eventLoop.scheduleTask(in: after) { channel.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        timer?.cancel()
+        timer = nil
+        context.fireChannelRead(data)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+    }
+}

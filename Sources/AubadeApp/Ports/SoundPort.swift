@@ -1,0 +1,73 @@
+import AubadeAudio
+import Synchronization
+
+/// The sound engine as the clock uses it (house rule 1): every call returns at once; what happens comes
+/// out of `events`, in order, to one consumer (`SoundEventService`). `SoundEngine` is the real one;
+/// `FakeSound` records the calls and lets a test say what the engine would report.
+public protocol SoundPort: Sendable {
+    var events: AsyncStream<SoundEvent> { get }
+    /// Plays `request` now, or prepares it (`paused`) until `begin`.
+    func play(_ request: SoundRequest, paused: Bool) -> SoundID
+    func begin(_ id: SoundID)
+    func stop(_ id: SoundID)
+    func setVolume(_ id: SoundID, _ volume: Int)
+    /// The device as the engine holds it now.
+    var device: DeviceStatus { get }
+}
+
+extension SoundEngine: SoundPort {}
+
+/// A sound engine stand-in for in-process tests: records what the clock asked, in order, and hands the
+/// events a test sends to the clock exactly as the engine's would be. Thread-safe.
+public final class FakeSound: SoundPort {
+    public enum Call: Sendable, Equatable {
+        case play(SoundID, SoundRequest, paused: Bool)
+        case begin(SoundID)
+        case stop(SoundID)
+        case volume(SoundID, Int)
+    }
+
+    public let events: AsyncStream<SoundEvent>
+    private let continuation: AsyncStream<SoundEvent>.Continuation
+    private let state = Mutex<(calls: [Call], next: Int, device: DeviceStatus)>(
+        ([], 1, DeviceStatus(isOpen: true, name: "fake", problem: nil, opens: 1)))
+
+    public init() {
+        (events, continuation) = AsyncStream.makeStream(of: SoundEvent.self, bufferingPolicy: .unbounded)
+    }
+
+    public func play(_ request: SoundRequest, paused: Bool) -> SoundID {
+        state.withLock { s in
+            let id = SoundID(s.next)
+            s.next += 1
+            s.calls.append(Call.play(id, request, paused: paused))
+            return id
+        }
+    }
+
+    public func begin(_ id: SoundID) { state.withLock { $0.calls.append(Call.begin(id)) } }
+    public func stop(_ id: SoundID) { state.withLock { $0.calls.append(Call.stop(id)) } }
+    public func setVolume(_ id: SoundID, _ volume: Int) { state.withLock { $0.calls.append(Call.volume(id, volume)) } }
+
+    public var device: DeviceStatus {
+        get { state.withLock { $0.device } }
+    }
+
+    public func setDevice(_ status: DeviceStatus) { state.withLock { $0.device = status } }
+
+    /// Every call so far, in order.
+    public var calls: [Call] { state.withLock { $0.calls } }
+
+    /// The requests played so far (prepared or not), with their ids.
+    public var played: [(id: SoundID, request: SoundRequest, paused: Bool)] {
+        calls.compactMap { call -> (id: SoundID, request: SoundRequest, paused: Bool)? in
+            if case .play(let id, let r, let p) = call { return (id, r, p) }
+            return nil
+        }
+    }
+
+    /// Says what the engine would: the event reaches the clock through `events`.
+    public func send(_ event: SoundEvent) { continuation.yield(event) }
+
+    public func finish() { continuation.finish() }
+}

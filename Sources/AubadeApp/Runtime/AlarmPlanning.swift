@@ -1,0 +1,57 @@
+import AubadeAudio
+import AubadeCore
+import Foundation
+
+/// What an alarm will sound, decided the same way for every alarm (the daemon's and a ring test's): the
+/// station's addresses (none for the tone, or for a station that no longer exists), the levels from the
+/// settings, and the reason to start on the tone — Wi-Fi-only refusing to stream, else a known failure such
+/// as a failed pre-check (R16, R20).
+public enum AlarmPlanning {
+    public struct Plan: Sendable, Hashable {
+        public var request: SoundRequest
+        /// "tone", "station FIP", or the URL.
+        public var description: String
+        public var stations: [StreamURL] {
+            if case .stations(let urls) = request.content { return urls }
+            return []
+        }
+    }
+
+    /// The plan of `sound`. `network` is read only when there is something to stream (Wi-Fi-only reads the
+    /// route as it is when the stream would start).
+    public static func plan(sound: SoundSource, station: (Int64) -> Station?, settings: AppSettings,
+                            network: () -> NetworkSnapshot, volume: Int, fadeInSeconds: Int, allowLoopback: Bool,
+                            knownFailure: String? = nil, limit: Duration? = nil) -> Plan {
+        var urls: [StreamURL] = []
+        var description = "tone"
+        var preselected: String?
+        switch sound {
+        case .tone:
+            break
+        case .station(let id):
+            if let found = station(id) {
+                urls = found.addresses
+                description = "station \(found.name)"
+            } else {
+                preselected = "The alarm's station (id \(id)) no longer exists."
+                description = "station \(id) (missing)"
+            }
+        case .stream(let url):
+            urls = [url]
+            description = url.text
+        }
+        if !urls.isEmpty {
+            if case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: settings.isWifi, network: network()) {
+                preselected = reason
+            } else if let knownFailure {
+                preselected = knownFailure
+            }
+        }
+        let fallback = SoundRequest.Fallback(tone: settings.fallbackTone, toneVolume: settings.toneVolume,
+                                             preselected: preselected)
+        let content: SoundRequest.Content = urls.isEmpty ? .tone(settings.fallbackTone) : .stations(urls)
+        let request = SoundRequest(priority: .alarm, content: content, volume: volume, fadeIn: .seconds(fadeInSeconds),
+                                   fallback: fallback, limit: limit, allowLoopback: allowLoopback)
+        return Plan(request: request, description: description)
+    }
+}

@@ -1,0 +1,136 @@
+import AubadeAudio
+import AubadeCore
+import AubadeHardware
+import AubadeStore
+import Foundation
+
+extension AlarmRunner {
+    /// Carries out the engine's actions in order. A state is committed before the sound it guards (R9); a
+    /// store failure is a warning, never a reason not to ring. `by` is the input behind this batch (a stop
+    /// or snooze press), named in the output and the history.
+    func perform(_ actions: [SchedulerAction], _ now: SchedulerTime, by: DismissInput? = nil) {
+        for action in actions {
+            switch action {
+            case .persist(let state):
+                do throws(StoreError) { try deps.store.save(state) } catch {
+                    // An alarm deleted a moment ago by another process has no row left to update.
+                    if scheduler.alarms[state.alarmID] != nil {
+                        board.set("persist", "The alarm state could not be saved (\(error.description)).")
+                    }
+                }
+            case .saveAlarm(let alarm):
+                do throws(StoreError) { try deps.store.update(alarm) } catch {
+                    board.set("persist", "The alarm could not be saved (\(error.description)).")
+                }
+            case .record(let event):
+                record(event)
+            case .ring(let request):
+                ring(request, now)
+            case .stopRinging(let id, let reason):
+                stopRinging(id, reason: reason, by: by)
+            case .snoozeRefused(let id):
+                output.emit("snooze-refused", ["alarm": id, "message": "All snoozes are used; only stop works."])
+            case .wakeMe(let next):
+                wake = next
+            }
+        }
+    }
+
+    /// Appends to the history and prints it (a snooze with its end).
+    private func record(_ event: HistoryEvent) {
+        if event.kind == HistoryKind.snoozed.rawValue, let id = event.alarmID, let until = scheduler.state(of: id).snoozedUntil {
+            history.record(event, fields: ["alarm": id, "until": until.timeIntervalSince1970, "detail": event.detail])
+        } else {
+            history.record(event)
+        }
+    }
+
+    /// Sounds an alarm now: the sound pre-rolled for this occurrence when there is one, else a new one. A
+    /// sounding alarm is replaced by the engine without a silent moment (R13); the radio gives way (R14).
+    private func ring(_ request: RingRequest, _ now: SchedulerTime) {
+        let plan: AlarmPlanning.Plan
+        let sound: SoundID
+        if let ready = prepared.removeValue(forKey: request.alarmID), ready.occurrence == request.occurrence {
+            (plan, sound) = (ready.plan, ready.sound)
+            deps.sound.begin(sound)
+        } else {
+            if let stale = prepared.removeValue(forKey: request.alarmID) { deps.sound.stop(stale.sound) }
+            plan = self.plan(sound: request.sound, volume: request.volume, fadeInSeconds: request.fadeInSeconds,
+                             alarmID: request.alarmID, occurrence: request.occurrence)
+            sound = deps.sound.play(plan.request, paused: false)
+        }
+        let device = deps.sound.device
+        ringing = Ringing(alarmID: request.alarmID, occurrence: request.occurrence, sound: sound, source: plan.description,
+                          startedAt: now.mono, silentBecause: device.isOpen ? nil : device.problem ?? "The sound device is not open.")
+        ringingChanged(true)
+        output.emit("ringing", ["alarm": request.alarmID, "source": plan.description, "cause": request.cause.rawValue,
+                                "late": request.late, "occurrence": request.occurrence.timeIntervalSince1970])
+        if let silent = ringing?.silentBecause { notAudible(request.alarmID, silent, now) }
+        noteAlternate(device.name, alarm: request.alarmID, now)
+    }
+
+    /// Stops alarm `id`'s sound if it is the one sounding. A superseded alarm's sound was already replaced by
+    /// the `.ring` before this action (R13) — which may be the same alarm's next occurrence — so it is left alone.
+    private func stopRinging(_ id: Int64, reason: AubadeCore.StopReason, by: DismissInput?) {
+        if reason == .superseded {
+            output.emit("stopped", ["alarm": id, "reason": reason.rawValue, "by": "another alarm"])
+            return
+        }
+        guard let ringing, ringing.alarmID == id else { return }
+        deps.sound.stop(ringing.sound)
+        self.ringing = nil
+        ringingChanged(false)
+        let who = switch reason {
+        case .autoSilenced: "auto"
+        case .dismissed, .snoozed: (by ?? .cli).rawValue
+        case .superseded: "another alarm"  // not reached: handled above
+        case .edited, .disabled, .removed: "edit"
+        }
+        output.emit("stopped", ["alarm": id, "reason": reason.rawValue, "by": who])
+    }
+
+    /// The plan of an alarm's sound, with a failed pre-check of this occurrence as its known failure.
+    func plan(sound: SoundSource, volume: Int, fadeInSeconds: Int, alarmID: Int64?, occurrence: Date?) -> AlarmPlanning.Plan {
+        var knownFailure: String?
+        if let alarmID, let check = prechecks[alarmID], check.occurrence == occurrence { knownFailure = check.failure }
+        return AlarmPlanning.plan(sound: sound, station: { catalogue.stations[$0] }, settings: catalogue.settings,
+                                  network: { deps.network.current() }, volume: volume, fadeInSeconds: fadeInSeconds,
+                                  allowLoopback: options.allowLoopback, knownFailure: knownFailure)
+    }
+
+    // MARK: Inputs
+
+    /// Snoozes the sounding alarm (or `alarmID`). `pressedAt`: when the press began (R15). True when it snoozed.
+    @discardableResult
+    func snooze(by input: DismissInput, alarmID: Int64? = nil, pressedAt: MonotonicInstant? = nil,
+                _ now: SchedulerTime) -> Bool {
+        let actions = scheduler.snoozePressed(at: now, alarmID: alarmID, pressedAt: pressedAt)
+        perform(actions, now, by: input)
+        refresh(now)
+        return actions.contains { if case .stopRinging = $0 { true } else { false } }
+    }
+
+    /// Dismisses the sounding alarm (or `alarmID`, including its pending snooze). True when it stopped one.
+    @discardableResult
+    func stop(by input: DismissInput, alarmID: Int64? = nil, pressedAt: MonotonicInstant? = nil,
+              _ now: SchedulerTime) -> Bool {
+        let actions = scheduler.stopPressed(at: now, alarmID: alarmID, pressedAt: pressedAt, by: input)
+        perform(actions, now, by: input)
+        refresh(now)
+        return actions.contains { if case .persist = $0 { true } else { false } }
+    }
+
+    /// A sustained shake: stops a shake-to-stop alarm, snoozes another (configurable).
+    func shake(_ now: SchedulerTime) {
+        guard let id = scheduler.ringingAlarmID, let alarm = scheduler.alarms[id] else { return }
+        switch options.shakeResponse.action(for: alarm) {
+        case .stop:
+            perform(scheduler.shakeDetected(at: now), now, by: .shake)
+            refresh(now)
+        case .snooze:
+            snooze(by: .shake, now)
+        case .none:
+            break
+        }
+    }
+}

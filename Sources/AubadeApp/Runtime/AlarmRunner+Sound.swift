@@ -1,0 +1,161 @@
+import AubadeAudio
+import AubadeCore
+import Foundation
+
+extension AlarmRunner {
+    /// Whether `id` is a sound this runner holds (ringing or pre-rolled).
+    func owns(_ id: SoundID) -> Bool {
+        ringing?.sound == id || prepared.values.contains { $0.sound == id }
+    }
+
+    /// What the engine reported about an alarm's sound: recorded in the history (audible, fallbacks) and printed.
+    func soundEvent(_ event: SoundEvent, _ now: SchedulerTime) {
+        guard let ringing, event.sound == ringing.sound else { return }
+        let id = ringing.alarmID
+        switch event {
+        case .audible(_, let source, let after):
+            if self.ringing?.audibleAfter == nil { self.ringing?.audibleAfter = after }
+            self.ringing?.silentBecause = nil
+            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.audible.rawValue,
+                                        detail: "source=\(source) \(HistoryDetail.audible(after: after))"))
+        case .fallback(_, _, let to, let reason):
+            self.ringing?.fallbacks.append(reason)
+            let target: HistoryDetail.FallbackTarget = to == "tone" ? .tone : .alternate
+            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.fallback.rawValue,
+                                        detail: HistoryDetail.fallback(to: target, reason: reason)))
+        case .recovered(_, let to):
+            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.recovered.rawValue, detail: "to=\(to)"))
+        case .title(_, let title):
+            output.emit("title", ["alarm": id, "title": title])
+        case .mixer(_, let note):
+            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue, detail: note))
+        case .stream(_, let note):
+            if let text = note.noteText { output.emit("stream", ["alarm": id, "message": text]) }
+        case .stopped(_, let end):
+            // The engine ended the sound while the alarm still rings (only a refusal can do that): say so.
+            if case .failed(let reason) = end { notAudible(id, reason, now) }
+            self.ringing?.silentBecause = "The alarm's sound ended (\(end))."
+        case .ready, .deviceOpened, .deviceFailed:
+            break
+        }
+    }
+
+    /// The sound device failed or came back (R19, issue: a failing card must not read as "ringing").
+    func deviceEvent(_ event: SoundEvent, _ now: SchedulerTime) {
+        guard let ringing else { return }
+        switch event {
+        case .deviceFailed(let problem):
+            self.ringing?.silentBecause = problem
+            notAudible(ringing.alarmID, problem, now)
+        case .deviceOpened(let name):
+            if ringing.silentBecause != nil {
+                history.record(HistoryEvent(at: now.wall, alarmID: ringing.alarmID, kind: HistoryKind.warning.rawValue,
+                                            detail: "The sound device \(name) opened again; the alarm sounds."))
+            }
+            noteAlternate(name, alarm: ringing.alarmID, now)
+        default:
+            break
+        }
+    }
+
+    /// An alarm sounds on the alternate device because the configured one failed (R19): in its history.
+    func noteAlternate(_ device: String?, alarm id: Int64, _ now: SchedulerTime) {
+        guard let device, let primary = options.primaryDevice, device != primary else { return }
+        history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
+                                    detail: "The sound device \(primary) failed; the alternate \(device) is used."))
+    }
+
+    /// The alarm rings but nothing is heard: in the history, the output and (through `ringing`) the status.
+    func notAudible(_ id: Int64, _ reason: String, _ now: SchedulerTime) {
+        history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
+                                    detail: "Not audible: \(reason) The clock keeps trying."),
+                       fields: ["alarm": id, "message": reason])
+        output.emit("not-audible", ["alarm": id, "reason": reason])
+    }
+
+    // MARK: Before the alarm
+
+    /// For each alarm due soon: the pre-alarm check from 5 minutes before (R20), and the pre-roll from 15 s
+    /// before — the station connected and buffered, so the sound starts at the alarm second.
+    func prepareUpcoming(_ now: SchedulerTime) {
+        for (id, occurrence) in ringingSoon(now, within: AlarmRunner.precheckLead) {
+            guard let alarm = scheduler.alarms[id], scheduler.state(of: id).phase == .idle else { continue }
+            if prechecks[id]?.occurrence != occurrence { startPrecheck(alarm, id: id, occurrence: occurrence) }
+            if occurrence.timeIntervalSince(now.wall) <= AlarmRunner.prerollLead, prepared[id]?.occurrence != occurrence {
+                preroll(alarm, id: id, occurrence: occurrence)
+            }
+        }
+        // Pre-rolled sounds whose occurrence passed without ringing (disabled, skipped, superseded).
+        for (id, p) in prepared where p.occurrence < now.wall.addingTimeInterval(-5) {
+            deps.sound.stop(p.sound)
+            prepared[id] = nil
+        }
+    }
+
+    private func preroll(_ alarm: Alarm, id: Int64, occurrence: Date) {
+        if let old = prepared.removeValue(forKey: id) { deps.sound.stop(old.sound) }
+        let plan = plan(sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: id,
+                        occurrence: occurrence)
+        prepared[id] = Prepared(occurrence: occurrence, plan: plan, sound: deps.sound.play(plan.request, paused: true))
+    }
+
+    /// Starts the check as a background job; its result pre-selects the tone for that occurrence on failure.
+    private func startPrecheck(_ alarm: Alarm, id: Int64, occurrence: Date) {
+        prechecks[id] = Precheck(occurrence: occurrence)
+        let plan = plan(sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: nil,
+                        occurrence: nil)
+        let known = plan.request.fallback?.preselected
+        let (checker, device, allowLoopback, report) = (deps.precheck, deps.sound.device, options.allowLoopback, precheckFinished)
+        let stations = plan.stations
+        deps.jobs.submit {
+            var failure = known
+            if failure == nil {
+                failure = await checker.check(stations: stations, allowLoopback: allowLoopback, device: device).failure
+            }
+            await report(id, occurrence, failure)
+        }
+    }
+
+    /// A pre-check finished: recorded, warned about, and carried into the pre-roll.
+    func precheckDone(id: Int64, occurrence: Date, failure: String?, _ now: SchedulerTime) {
+        guard prechecks[id]?.occurrence == occurrence else { return }
+        prechecks[id] = Precheck(occurrence: occurrence, done: true, failure: failure)
+        if let failure {
+            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.precheckFailed.rawValue,
+                                        detail: "\(failure) The alarm will start on the tone."))
+            board.set("precheck-\(id)", "Alarm \(id): \(failure) It will start on the tone.")
+        } else {
+            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.precheckPassed.rawValue,
+                                        detail: occurrence.formatted(.iso8601)))
+            board.set("precheck-\(id)", nil)
+        }
+        if !deps.isClockSynchronised() {
+            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
+                                        detail: "The system clock is not synchronised; the alarm rings by the best time known."))
+        }
+        // A pre-roll made before the result must carry it.
+        if let p = prepared[id], p.occurrence == occurrence, failure != nil, p.plan.request.fallback?.preselected == nil {
+            deps.sound.stop(p.sound)
+            prepared[id] = nil
+            prepareUpcoming(now)
+        }
+    }
+
+    /// The alarms, stations or settings changed: the engine learns what changed, and pre-rolled sounds whose
+    /// plan no longer holds are dropped (they are made again at their next turn).
+    func reload(alarms: [Alarm], settingsChanged: AppSettings?, stationsChanged: Bool, _ now: SchedulerTime) {
+        if alarms != scheduler.alarms.values.sorted(by: { ($0.id ?? 0) < ($1.id ?? 0) }) {
+            perform(scheduler.alarmsChanged(alarms, at: now), now)
+        }
+        if let settingsChanged { perform(scheduler.settingsChanged(settingsChanged, at: now), now) }
+        refresh(now)
+        for (id, p) in prepared {
+            let next = upcoming.first { $0.id == id }?.occurrence.instant
+            if next != p.occurrence || stationsChanged || settingsChanged != nil {
+                deps.sound.stop(p.sound)
+                prepared[id] = nil
+            }
+        }
+        prepareUpcoming(now)
+    }
+}

@@ -1,0 +1,143 @@
+import AubadeAudio
+import AubadeCore
+import Foundation
+import Logging
+
+/// Runs the alarms: owns the alarm engine (`AlarmScheduler`) and carries out its actions — commit first, then
+/// record, then sound (R9) — and the work around an occurrence: the pre-alarm check 5 minutes before (R20),
+/// the pre-roll 15 s before (the device is the engine's; the station connects and buffers, so the sound
+/// starts at the alarm second), and what the engine reports while it rings (audible, fallbacks, a failing
+/// device). Not Sendable: the clock actor owns it and calls it on its own thread.
+final class AlarmRunner {
+    /// The sound of the ringing alarm.
+    struct Ringing {
+        var alarmID: Int64
+        var occurrence: Date
+        var sound: SoundID
+        var source: String
+        var startedAt: MonotonicInstant
+        var audibleAfter: Duration?
+        /// Why nothing is heard now (the device failed), or nil.
+        var silentBecause: String?
+        var fallbacks: [String] = []
+    }
+
+    /// A sound pre-rolled for an occurrence that has not come yet.
+    struct Prepared {
+        var occurrence: Date
+        var plan: AlarmPlanning.Plan
+        var sound: SoundID
+    }
+
+    /// The pre-alarm check of an occurrence: running (`done` false) or done with its failure, if any.
+    struct Precheck {
+        var occurrence: Date
+        var done = false
+        var failure: String?
+    }
+
+    static let precheckLead: TimeInterval = 300
+    static let prerollLead: TimeInterval = 15
+
+    var scheduler: AlarmScheduler
+    var ringing: Ringing?
+    var prepared: [Int64: Prepared] = [:]
+    var prechecks: [Int64: Precheck] = [:]
+    /// The next occurrence each enabled alarm acts on, computed once per turn (`refresh`).
+    private(set) var upcoming: [(id: Int64, occurrence: Occurrence)] = []
+    var wake = WakeUp(wall: nil, mono: nil)
+    let deps: ClockDependencies
+    let options: ClockOptions
+    let catalogue: Catalogue
+    let history: HistoryLog
+    let board: StatusBoard
+    /// Told when an alarm starts (true) or stops (false) sounding: the shake sensor is sampled only then.
+    var ringingChanged: (Bool) -> Void = { _ in }
+    /// Where a finished pre-check reports (the clock actor, from its background job).
+    var precheckFinished: @Sendable (Int64, Date, String?) async -> Void = { _, _, _ in }
+
+    init(scheduler: AlarmScheduler, deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue,
+         history: HistoryLog, board: StatusBoard) {
+        self.scheduler = scheduler
+        self.deps = deps
+        self.options = options
+        self.catalogue = catalogue
+        self.history = history
+        self.board = board
+    }
+
+    var output: DaemonOutput { deps.output }
+    var isRinging: Bool { ringing != nil || scheduler.ringingAlarmID != nil }
+
+    /// Resumes a ringing alarm or a snooze (R9), catches up a recent missed one (R6).
+    func start(_ now: SchedulerTime) {
+        perform(scheduler.start(at: now), now)
+        refresh(now)
+    }
+
+    /// The scheduler's turn: follows the system zone, lets the engine act, then checks and pre-rolls what
+    /// comes soon.
+    func advance(_ now: SchedulerTime) {
+        if options.followsSystemZone {
+            let zone = deps.systemZone()
+            if zone.identifier != scheduler.defaultZone.identifier { perform(scheduler.timeZoneChanged(to: zone, at: now), now) }
+        }
+        perform(scheduler.tick(at: now), now)
+        refresh(now)
+        prepareUpcoming(now)
+    }
+
+    /// Recomputes the next occurrence of every enabled alarm (after a turn, an edit, an input).
+    func refresh(_ now: SchedulerTime) {
+        upcoming = scheduler.alarms.keys.sorted().compactMap { id in
+            scheduler.nextOccurrence(of: id, after: now.wall).map { (id, $0) }
+        }
+    }
+
+    /// Alarms that will ring within `seconds` (a skipped occurrence is passed over, not rung).
+    func ringingSoon(_ now: SchedulerTime, within seconds: TimeInterval) -> [(id: Int64, instant: Date)] {
+        upcoming.compactMap { entry in
+            guard entry.occurrence.instant.timeIntervalSince(now.wall) <= seconds,
+                  scheduler.alarms[entry.id]?.skipDate != entry.occurrence.date else { return nil }
+            return (entry.id, entry.occurrence.instant)
+        }
+    }
+
+    /// The next alarm that will ring, for the status and READY's line.
+    var next: (id: Int64, instant: Date)? {
+        upcoming.filter { scheduler.alarms[$0.id]?.skipDate != $0.occurrence.date }
+            .min { $0.occurrence.instant < $1.occurrence.instant }.map { ($0.id, $0.occurrence.instant) }
+    }
+
+    /// When the runner next needs a turn: the engine's wake-up, the next pre-check or pre-roll.
+    func nextWake(_ now: SchedulerTime) -> [MonotonicInstant] {
+        var times: [MonotonicInstant] = []
+        if let wall = wake.wall { times.append(now.mono(at: wall)) }
+        if let mono = wake.mono { times.append(mono) }
+        for (id, instant) in ringingSoon(now, within: AlarmRunner.precheckLead + 60) {
+            for lead in [AlarmRunner.precheckLead, AlarmRunner.prerollLead] {
+                let at = instant.addingTimeInterval(-lead)
+                guard at > now.wall else { continue }
+                if lead == AlarmRunner.prerollLead && prepared[id]?.occurrence == instant { continue }
+                if lead == AlarmRunner.precheckLead && prechecks[id]?.occurrence == instant { continue }
+                times.append(now.mono(at: at))
+            }
+        }
+        return times
+    }
+
+    /// Stops every sound it holds (shutdown).
+    func shutdown() {
+        if let ringing { deps.sound.stop(ringing.sound) }
+        for p in prepared.values { deps.sound.stop(p.sound) }
+        prepared = [:]
+        ringing = nil
+    }
+}
+
+extension SchedulerTime {
+    /// The monotonic reading at which the wall clock will read `wall` (if it does not step).
+    func mono(at wall: Date) -> MonotonicInstant {
+        mono + .seconds(exactly: wall.timeIntervalSince(self.wall))
+    }
+}

@@ -1,0 +1,43 @@
+import AubadeCore
+import Foundation
+
+/// What the clock's parts read from the store besides the alarms: stations, settings, programmes. The clock
+/// actor owns it and replaces its contents on reload; the parts read it. Not Sendable.
+final class Catalogue {
+    var settings: AppSettings
+    var stations: [Int64: Station]
+    var programmes: [Programme]
+
+    init(settings: AppSettings, stations: [Station], programmes: [Programme]) {
+        self.settings = settings
+        self.stations = Station.byID(stations)
+        self.programmes = programmes
+    }
+
+    /// A sound the user named (tone, a station's name, a URL); the first saved station when nil.
+    func source(_ text: String?, purpose: String) throws(ValidationError) -> (SoundSource, String) {
+        if let text, !text.isEmpty {
+            do {
+                let source = try SoundSource(userText: text) { name in stations.values.first { $0.name == name } }
+                return (source, label(source) ?? text)
+            } catch let error as ValidationError {
+                throw error
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+        guard let first = stations.values.min(by: { ($0.id ?? 0) < ($1.id ?? 0) }), let id = first.id else {
+            throw ValidationError("There is no saved station to \(purpose); give --source (a station name, a URL or tone).")
+        }
+        return (.station(id: id), first.name)
+    }
+
+    /// A short name for a sound: the tone, the station's name, the URL.
+    func label(_ source: SoundSource) -> String? {
+        switch source {
+        case .tone: "tone"
+        case .station(let id): stations[id]?.name
+        case .stream(let url): url.text
+        }
+    }
+}

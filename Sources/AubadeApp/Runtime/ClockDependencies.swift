@@ -1,0 +1,59 @@
+import AubadeCore
+import AubadeHardware
+import Foundation
+import Logging
+
+/// The ports the running clock works through (DESIGN.md house rules 1–3): each has the real adapter for
+/// `aubade run` and a stand-in for in-process tests (`FakeSound`, `MemoryClockStore`, `ManualClock`,
+/// `ManualJobs`, `FakePrecheck`, `FakeNetworkStatus`).
+public struct ClockDependencies: Sendable {
+    public var store: any ClockStore
+    public var sound: any SoundPort
+    public var time: any ClockTime
+    public var jobs: any BackgroundJobs
+    public var precheck: any PrecheckPort
+    /// Read when a stream is about to start (Wi-Fi-only): the route of that moment, no polling.
+    public var network: any NetworkStatus
+    public var output: DaemonOutput
+    /// Whether the kernel's clock is synchronised (R7).
+    public var isClockSynchronised: @Sendable () -> Bool
+    /// The system's time zone now (followed when the config names none).
+    public var systemZone: @Sendable () -> TimeZone
+    public var logger: Logger
+
+    public init(store: any ClockStore, sound: any SoundPort, time: any ClockTime, jobs: any BackgroundJobs,
+                precheck: any PrecheckPort, network: any NetworkStatus, output: DaemonOutput,
+                isClockSynchronised: @escaping @Sendable () -> Bool, systemZone: @escaping @Sendable () -> TimeZone,
+                logger: Logger) {
+        self.store = store
+        self.sound = sound
+        self.time = time
+        self.jobs = jobs
+        self.precheck = precheck
+        self.network = network
+        self.output = output
+        self.isClockSynchronised = isClockSynchronised
+        self.systemZone = systemZone
+        self.logger = logger
+    }
+}
+
+/// How this clock is set up (from the config).
+public struct ClockOptions: Sendable {
+    public var allowLoopback: Bool
+    public var defaultZone: TimeZone
+    /// The zone is the system's (not fixed by the config), so a change of /etc/localtime is followed.
+    public var followsSystemZone: Bool
+    public var shakeResponse: ShakeResponse
+    /// The configured sound device: an alarm on another (the alternate, R19) says so in its history.
+    public var primaryDevice: String?
+
+    public init(allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
+                shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil) {
+        self.primaryDevice = primaryDevice
+        self.allowLoopback = allowLoopback
+        self.defaultZone = defaultZone
+        self.followsSystemZone = followsSystemZone
+        self.shakeResponse = shakeResponse
+    }
+}

@@ -1,0 +1,104 @@
+import AubadeCore
+import Foundation
+
+/// What `aubade status` (and the page, and the kiosk) shows of a running clock: the next alarm, what
+/// sounds and whether it is heard, what the radio does, warnings, and the last morning's report.
+public struct DaemonStatus: Codable, Sendable, Hashable {
+    public struct NextAlarm: Codable, Sendable, Hashable {
+        public var id: Int64
+        public var name: String
+        public var at: Date
+    }
+
+    public struct Ringing: Codable, Sendable, Hashable {
+        public var id: Int64
+        public var name: String
+        public var source: String
+        public var sinceSeconds: Double
+        public var audibleAfterSeconds: Double?
+        /// Why nothing is heard now (the sound device failed), or nil while it is heard or starting.
+        public var notAudible: String?
+        public var fallbacks: [String]
+    }
+
+    public struct Snoozed: Codable, Sendable, Hashable {
+        public var id: Int64
+        public var until: Date
+    }
+
+    public struct Radio: Codable, Sendable, Hashable {
+        public var kind: String
+        public var source: String
+        public var remainingSeconds: Double?
+        public var title: String?
+        /// "connecting", "playing" or "not playing" (with `problem`), as the sound engine reported.
+        public var state: String
+        public var problem: String?
+        public var volume: Int
+    }
+
+    public struct Sound: Codable, Sendable, Hashable {
+        public var device: String?
+        public var open: Bool
+        public var problem: String?
+    }
+
+    public var now: Date
+    public var zone: String
+    public var next: NextAlarm?
+    public var ringing: Ringing?
+    public var snoozed: [Snoozed]
+    public var radio: Radio?
+    public var sound: Sound
+    public var warnings: [String]
+    public var clockSynchronised: Bool
+    public var report: [String]
+
+    /// Human-readable lines, times in 24-hour form in the clock's zone (as everywhere else).
+    public var lines: [String] {
+        let zone = TimeZone(identifier: self.zone) ?? .current
+        var out: [String] = []
+        if let ringing {
+            let heard: String
+            if let why = ringing.notAudible {
+                heard = " — NOT AUDIBLE: \(why)"
+            } else if let after = ringing.audibleAfterSeconds {
+                heard = String(format: ", audible after %.1f s", after)
+            } else {
+                heard = ", not audible yet"
+            }
+            out.append("Ringing: \(ringing.name) (\(ringing.source)) for \(Int(ringing.sinceSeconds)) s\(heard)")
+            for f in ringing.fallbacks { out.append("  fell back: \(f)") }
+        }
+        for s in snoozed { out.append("Snoozed: alarm \(s.id) until \(DaemonStatus.clock(s.until, zone, date: false))") }
+        if let next {
+            out.append("Next alarm: \(next.name) at \(DaemonStatus.clock(next.at, zone, date: true))")
+        } else {
+            out.append("Next alarm: none enabled")
+        }
+        if let radio {
+            let left = radio.remainingSeconds.map { ", \(DurationText.format(Int($0))) left" } ?? ""
+            let state = radio.problem.map { "not playing: \($0)" } ?? radio.state
+            out.append("Radio: \(radio.kind) — \(radio.source), \(state)\(left)\(radio.title.map { " — \($0)" } ?? "")")
+        }
+        if !sound.open {
+            out.append("Warning: the sound device \(sound.device ?? "") is not open\(sound.problem.map { ": \($0)" } ?? "."))")
+        }
+        if !clockSynchronised { out.append("Warning: the system clock is not synchronised (alarms ring by the best time known).") }
+        for w in warnings { out.append("Warning: \(w)") }
+        if !report.isEmpty {
+            out.append("Last morning:")
+            out += report.map { "  \($0)" }
+        }
+        return out
+    }
+
+    /// "Tue 24 Nov 07:30" or "07:30", 24-hour, in `zone`.
+    static func clock(_ date: Date, _ zone: TimeZone, date withDate: Bool) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_GB")
+        f.timeZone = zone
+        f.dateFormat = withDate ? "EEE d MMM HH:mm" : "HH:mm"
+        return f.string(from: date)
+    }
+}

@@ -1,0 +1,320 @@
+import AubadeAudio
+import AubadeCore
+import AubadeHardware
+import Foundation
+
+/// The radio outside alarms — the sleep timer, listening (`aubade play` through the clock), a reserved
+/// programme's station — and the chime that announces a reservation. Everything plays through the one
+/// engine at radio (or chime) priority, so an alarm pre-empts it without touching the device (R14); the
+/// radio's state comes from what the engine reports, so a station that cannot play is shown as not playing,
+/// never as playing. Not Sendable: the clock actor owns it.
+final class RadioPlayer {
+    enum Kind: Sendable {
+        case sleep(SleepTimer)
+        case listen
+        case reservation(programmeID: Int64, name: String)
+    }
+
+    /// What the radio is doing, as the engine reported it.
+    enum State: Sendable, Equatable {
+        case connecting
+        case playing
+        case notPlaying(String)
+    }
+
+    struct Session {
+        var kind: Kind
+        var sound: SoundID
+        var label: String
+        var state: State = .connecting
+        var title: String?
+        var volume: Int
+    }
+
+    /// A reservation's chime, and the station to tune to when it has sounded.
+    struct Chime {
+        var sound: SoundID
+        var programmeID: Int64
+        var name: String
+        var stationID: Int64
+    }
+
+    private(set) var session: Session?
+    private(set) var chime: Chime?
+    let deps: ClockDependencies
+    let options: ClockOptions
+    let catalogue: Catalogue
+    let history: HistoryLog
+    let board: StatusBoard
+
+    init(deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue, history: HistoryLog, board: StatusBoard) {
+        self.deps = deps
+        self.options = options
+        self.catalogue = catalogue
+        self.history = history
+        self.board = board
+    }
+
+    var output: DaemonOutput { deps.output }
+
+    func owns(_ id: SoundID) -> Bool { session?.sound == id || chime?.sound == id }
+
+    // MARK: Starting
+
+    /// Starts (or restarts) the sleep timer. Refused while an alarm rings (R14).
+    func startSleep(duration: Duration?, source: String?, alarmRinging: Bool, _ now: SchedulerTime) throws(ValidationError)
+        -> (sound: SoundID, message: String) {
+        if case .refused(let reason) = SleepTimer.decide(alarmRinging: alarmRinging) { throw ValidationError(reason) }
+        let (sound, label) = try catalogue.source(source, purpose: "fall asleep to")
+        let settings = catalogue.settings
+        let length = duration ?? .seconds(settings.sleepSeconds)
+        let timer = SleepTimer(duration: length, fade: .seconds(settings.sleepFadeSeconds), volume: settings.sleepVolume,
+                               startedAt: now.mono)
+        let id = try start(sound, volume: settings.sleepVolume, limit: nil)
+        replace(with: Session(kind: .sleep(timer), sound: id, label: label, volume: settings.sleepVolume), now)
+        history.record(.sleepStarted, at: now.wall, "\(DurationText.format(Int(length.inSeconds))) of \(label)")
+        let fade = DurationText.format(Int(timer.fade.inSeconds))
+        return (id, "Sleep timer: \(label) for \(DurationText.format(Int(length.inSeconds))), fading out over its last \(fade).")
+    }
+
+    /// Plays `source` now for `limit` (or until stopped) — `aubade play` through the running clock.
+    func listen(source: String, limit: Duration?, volume: Int?, alarmRinging: Bool, _ now: SchedulerTime) throws(ValidationError)
+        -> (sound: SoundID, label: String) {
+        guard !alarmRinging else {
+            throw ValidationError("An alarm is ringing; stop or snooze it first, the radio never plays over an alarm.")
+        }
+        let listen: ListenSource
+        do {
+            listen = try ListenSource(userText: source) { name in catalogue.stations.values.first { $0.name == name } }
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let id: SoundID, label: String, level: Int
+        switch listen {
+        case .tone(let tone):
+            level = volume ?? catalogue.settings.toneVolume
+            label = "tone:\(tone.rawValue)"
+            id = deps.sound.play(.tone(tone, priority: .radio, volume: level, limit: limit), paused: false)
+        case .sound(let sound):
+            level = volume ?? catalogue.settings.defaultVolume
+            label = catalogue.label(sound) ?? source
+            id = try start(sound, volume: level, limit: limit)
+        }
+        replace(with: Session(kind: .listen, sound: id, label: label, volume: level), now)
+        return (id, label)
+    }
+
+    /// A sound on the radio path (not supervised: at bedtime silence beats a beeping tone). Wi-Fi-only is
+    /// read now, as the stream would start.
+    private func start(_ sound: SoundSource, volume: Int, limit: Duration?) throws(ValidationError) -> SoundID {
+        let content: SoundRequest.Content
+        switch sound {
+        case .tone:
+            content = .tone(.chime)
+        case .station(let id):
+            guard let station = catalogue.stations[id] else { throw ValidationError("Station \(id) does not exist.") }
+            content = .stations(station.addresses)
+        case .stream(let url):
+            content = .stations([url])
+        }
+        if case .stations = content,
+           case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: catalogue.settings.isWifi, network: deps.network.current()) {
+            throw ValidationError(reason)
+        }
+        return deps.sound.play(SoundRequest(priority: .radio, content: content, volume: volume, limit: limit,
+                                            allowLoopback: options.allowLoopback), paused: false)
+    }
+
+    private func replace(with new: Session, _ now: SchedulerTime) {
+        if let old = session {
+            deps.sound.stop(old.sound)
+            ended(old, "replaced by \(new.label)", now)
+        }
+        session = new
+    }
+
+    /// A reserved programme starts: a chime over whatever plays, then its station — unless an alarm rings.
+    func reserve(_ start: ReservationStart, alarmRinging: Bool, _ now: SchedulerTime) {
+        guard !alarmRinging else {
+            history.record(.reservationStarted, at: now.wall, "\(start.name): not tuned, an alarm is ringing")
+            return
+        }
+        if let old = chime { deps.sound.stop(old.sound) }
+        let sound = deps.sound.play(.tone(.chime, priority: .chime, volume: catalogue.settings.sleepVolume, limit: .seconds(3)),
+                                    paused: false)
+        chime = Chime(sound: sound, programmeID: start.programmeID, name: start.name, stationID: start.stationID)
+        let station = catalogue.stations[start.stationID]?.name ?? "station \(start.stationID)"
+        history.record(.reservationStarted, at: now.wall, "\(start.name) on \(station)")
+        output.emit("reservation", ["programme": start.programmeID, "name": start.name, "station": start.stationID])
+    }
+
+    /// After the chime: the programme's station, on the radio.
+    private func tune(_ chime: Chime, _ now: SchedulerTime) {
+        do throws(ValidationError) {
+            let id = try start(.station(id: chime.stationID), volume: catalogue.settings.sleepVolume, limit: nil)
+            let label = catalogue.stations[chime.stationID]?.name ?? "station \(chime.stationID)"
+            replace(with: Session(kind: .reservation(programmeID: chime.programmeID, name: chime.name), sound: id,
+                                  label: label, volume: catalogue.settings.sleepVolume), now)
+            output.emit("tuned", ["programme": chime.programmeID, "station": chime.stationID])
+            board.set("reservation", nil)
+        } catch {
+            board.set("reservation", "The reserved programme's station could not be played: \(error.message)")
+        }
+    }
+
+    // MARK: Changing
+
+    /// Adds time to a running sleep timer, or starts one of that length (the sleep button).
+    func extendSleep(minutes: Int, alarmRinging: Bool, _ now: SchedulerTime) {
+        guard var s = session, case .sleep(var timer) = s.kind else {
+            _ = try? startSleep(duration: .seconds(minutes * 60), source: nil, alarmRinging: alarmRinging, now)
+            return
+        }
+        timer.extend(by: .seconds(minutes * 60), at: now.mono)
+        s.kind = .sleep(timer)
+        s.volume = timer.volume(at: now.mono)
+        session = s
+        deps.sound.setVolume(s.sound, s.volume)
+        output.emit("sleep-extended", ["remaining_s": Int(timer.remaining(at: now.mono).inSeconds)])
+    }
+
+    /// Stops the radio (sleep timer, listening, reservation); never touches an alarm. True when one played.
+    @discardableResult
+    func cancel(reason: String, _ now: SchedulerTime) -> Bool {
+        guard let s = session else { return false }
+        deps.sound.stop(s.sound)
+        session = nil
+        ended(s, reason, now)
+        return true
+    }
+
+    /// Volume buttons move the radio's level in steps of 10 (an alarm keeps its own level, R14, R18).
+    func adjustVolume(up: Bool) {
+        guard var s = session else { return }
+        s.volume = max(5, min(100, s.volume + (up ? 10 : -10)))
+        if case .sleep(var timer) = s.kind {
+            timer.setVolume(s.volume)
+            s.kind = .sleep(timer)
+        }
+        session = s
+        deps.sound.setVolume(s.sound, s.volume)
+        output.emit("volume", ["level": s.volume])
+    }
+
+    /// An alarm rings: the radio gives way (the engine has pre-empted its sound already, R14).
+    func giveWay(toAlarm id: Int64, _ now: SchedulerTime) {
+        if let c = chime {
+            deps.sound.stop(c.sound)
+            chime = nil
+        }
+        guard let s = session else { return }
+        deps.sound.stop(s.sound)
+        session = nil
+        ended(s, "stopped by alarm \(id)", now)
+    }
+
+    /// The sleep timer's turn: pushes the fade volume, ends it when its time is up.
+    func step(_ now: SchedulerTime) {
+        guard var s = session, case .sleep(let timer) = s.kind else { return }
+        if timer.isFinished(at: now.mono) {
+            cancel(reason: "timer ended", now)
+            return
+        }
+        let volume = timer.volume(at: now.mono)
+        if volume != s.volume {
+            s.volume = volume
+            session = s
+            deps.sound.setVolume(s.sound, volume)
+        }
+    }
+
+    /// When the radio next needs a turn: a fade step (once a second) or the end of the timer.
+    func nextStep(_ now: SchedulerTime) -> MonotonicInstant? {
+        guard let s = session, case .sleep(let timer) = s.kind else { return nil }
+        let remaining = timer.remaining(at: now.mono)
+        if remaining <= timer.fade { return now.mono + .seconds(1) }
+        return now.mono + (remaining - timer.fade)
+    }
+
+    private func ended(_ s: Session, _ reason: String, _ now: SchedulerTime) {
+        if case .listen = s.kind {
+            output.emit("radio-stopped", ["source": s.label, "reason": reason])
+        } else {
+            history.record(.sleepEnded, at: now.wall, reason)
+        }
+    }
+
+    // MARK: What the engine says
+
+    func soundEvent(_ event: SoundEvent, _ now: SchedulerTime) {
+        if let c = chime, event.sound == c.sound {
+            if case .stopped(_, let end) = event {
+                chime = nil
+                if end == .finished { tune(c, now) }
+            }
+            return
+        }
+        guard var s = session, event.sound == s.sound else { return }
+        switch event {
+        case .audible:
+            s.state = .playing
+        case .title(_, let title):
+            s.title = title
+            output.emit("title", ["title": title, "source": s.label])
+        case .stream(_, let note):
+            switch note {
+            case .error(let reason), .failed(let reason): s.state = .notPlaying(reason)
+            case .stalled, .reconnecting: if s.state == .playing { s.state = .notPlaying(note.noteText ?? "Reconnecting.") }
+            case .connecting, .title, .metadataOff: break
+            }
+        case .stopped(_, let end):
+            session = nil
+            switch end {
+            case .failed(let reason): ended(s, "the station failed: \(reason)", now)
+            case .preempted: ended(s, "stopped by an alarm", now)
+            case .finished: ended(s, "finished", now)
+            case .requested, .replaced, .shutdown: break
+            }
+            return
+        default:
+            break
+        }
+        session = s
+    }
+
+    func deviceEvent(_ event: SoundEvent) {
+        guard var s = session else { return }
+        switch event {
+        case .deviceFailed(let problem): s.state = .notPlaying(problem)
+        case .deviceOpened: if s.state != .playing { s.state = .connecting }
+        default: return
+        }
+        session = s
+    }
+
+    /// What `status` shows of the radio.
+    func status(_ now: SchedulerTime) -> DaemonStatus.Radio? {
+        guard let s = session else { return nil }
+        let kind: String
+        var remaining: Double?
+        switch s.kind {
+        case .sleep(let timer):
+            kind = "sleep timer"
+            remaining = timer.remaining(at: now.mono).inSeconds
+        case .listen:
+            kind = "radio"
+        case .reservation(_, let name):
+            kind = "reserved programme \(name)"
+        }
+        let state: String, problem: String?
+        switch s.state {
+        case .connecting: (state, problem) = ("connecting", nil)
+        case .playing: (state, problem) = ("playing", nil)
+        case .notPlaying(let why): (state, problem) = ("not playing", why)
+        }
+        return DaemonStatus.Radio(kind: kind, source: s.label, remainingSeconds: remaining, title: s.title,
+                                  state: state, problem: problem, volume: s.volume)
+    }
+}

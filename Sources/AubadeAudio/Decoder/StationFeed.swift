@@ -1,0 +1,189 @@
+import AubadeCore
+import Foundation
+import Synchronization
+
+/// One station address being played: `StreamFetcher` on its own network thread fills a bounded byte ring;
+/// the engine's audio thread pulls decoded PCM from here (mpg123 forced to the engine's rate, stereo) without
+/// ever blocking, so a tone or another sound keeps playing while the station connects, stalls or fails.
+///
+/// Contract: not Sendable — create, pull from and stop it on the audio thread. The network thread reports
+/// through `report` until `stop()`; nothing is reported after that. Memory is bounded by the ring (R25) plus
+/// one decode step of PCM.
+final class StationFeed {
+    let url: StreamURL
+    private let ring: ByteRing
+    private let decoder: MP3Decoder?
+    private let shared: Shared
+    private var pcm: [Int16] = []
+    private var pcmStart = 0
+    private var input = [UInt8](repeating: 0, count: 16 * 1024)
+    private var bytesWithoutAudio = 0
+    private var decodeFailure: String?
+    private var reportedDecodeFailure = false
+    private var formats = FormatGate()
+
+    /// Input that yields no audio at all beyond this is not MP3 (R22: never a busy loop on garbage).
+    static let maxBytesWithoutAudio = 128 * 1024
+    static let ringBytes = 256 * 1024
+
+    /// What the network thread shares with the audio thread.
+    final class Shared: Sendable {
+        struct State {
+            var failure: String?
+            var failedForGood = false
+            var audioArrived = false
+            var stopped = false
+        }
+        let state = Mutex(State())
+    }
+
+    /// Starts fetching `url` at once. `report` gets the network side's events on its thread (titles, notes,
+    /// failures) until `stop()`.
+    init(url: StreamURL, rate: Int, allowLoopback: Bool, stallTimeout: Duration = .seconds(10),
+         report: @escaping @Sendable (StreamEvent) -> Void) {
+        self.url = url
+        ring = ByteRing(capacity: StationFeed.ringBytes)
+        do throws(AudioError) { decoder = try MP3Decoder(outputRate: rate) } catch {
+            decoder = nil
+            decodeFailure = error.description
+        }
+        let shared = Shared()
+        self.shared = shared
+        var options = CurlTransfer.Options()
+        options.policy = AddressPolicy(allowLoopback: allowLoopback)
+        options.stallTimeout = stallTimeout
+        let control = FetchControl(
+            isStopped: { shared.state.withLock { $0.stopped } },
+            report: { event in
+                // Delivered under the lock, so nothing is reported once `stop()` returned.
+                shared.state.withLock { s in
+                    guard !s.stopped else { return }
+                    switch event {
+                    case .error(let reason): s.failure = reason
+                    case .failed(let reason):
+                        s.failure = reason
+                        s.failedForGood = true
+                    default: break
+                    }
+                    report(event)
+                }
+            })
+        let fetcher = StreamFetcher(url: url, options: options, ring: ring, control: control,
+                                    audioStarted: { shared.state.withLock { $0.audioArrived } })
+        let network = Thread { fetcher.run() }
+        network.name = "aubade.net"
+        network.start()
+    }
+
+    /// Stops the network thread (within its poll interval); buffered audio is dropped. Idempotent.
+    func stop() {
+        shared.state.withLock { $0.stopped = true }
+        ring.close()
+    }
+
+    deinit { stop() }
+
+    /// The failure reported since the last call (a stream error, or audio that does not decode), if any.
+    func takeFailure() -> String? {
+        if let decodeFailure, !reportedDecodeFailure {
+            reportedDecodeFailure = true
+            return decodeFailure
+        }
+        let reported = shared.state.withLock { s -> String? in
+            defer { s.failure = nil }
+            return s.failure
+        }
+        if let reported { return reported }
+        if ring.isFinished && buffered == 0 && decodeFailure == nil {
+            return "The station's stream ended."
+        }
+        return nil
+    }
+
+    /// True once the station has given up for good: it closed the ring and everything was played, or its
+    /// audio does not decode.
+    var hasEnded: Bool { decodeFailure != nil || (ring.isFinished && buffered == 0) }
+
+    /// Whether the network side reported a failure that ends the stream (`StreamEvent.failed`).
+    var failedForGood: Bool { decodeFailure != nil || shared.state.withLock { $0.failedForGood } }
+
+    /// Decoded frames waiting to be pulled.
+    var buffered: Int { (pcm.count - pcmStart) / 2 }
+
+    /// Decodes what has arrived until at least `frames` frames wait (or nothing more has arrived); never waits.
+    /// Returns the frames waiting.
+    @discardableResult
+    func prefill(frames: Int) -> Int {
+        while buffered < frames, decodeFailure == nil, decodeSome() {}
+        return buffered
+    }
+
+    /// Copies up to `frames` stereo frames into `out` (interleaved), decoding what has arrived; never waits.
+    /// Returns how many frames were copied.
+    func pull(frames: Int, into out: UnsafeMutableBufferPointer<Int16>) -> Int {
+        prefill(frames: frames)
+        let n = min(frames * 2, pcm.count - pcmStart)
+        guard n > 0 else { return 0 }
+        pcm.withUnsafeBufferPointer { src in
+            out.baseAddress!.update(from: src.baseAddress! + pcmStart, count: n)
+        }
+        pcmStart += n
+        if pcmStart == pcm.count {
+            pcm.removeAll(keepingCapacity: true)
+            pcmStart = 0
+        }
+        return n / 2
+    }
+
+    /// The network buffer's fill (R25).
+    var bufferLevel: BufferLevel {
+        BufferLevel(buffered: ring.buffered, peak: ring.peakBuffered, capacity: ring.capacity)
+    }
+
+    /// Decodes one piece of what the network delivered; false when nothing was waiting.
+    private func decodeSome() -> Bool {
+        guard let decoder else { return false }
+        let n = input.withUnsafeMutableBytes { ring.read(into: $0, timeout: 0) }
+        guard n > 0 else { return false }
+        if pcmStart > 0 {
+            pcm.removeFirst(pcmStart)
+            pcmStart = 0
+        }
+        bytesWithoutAudio += n
+        var failure: AudioError?
+        input.withUnsafeBytes { raw in
+            do throws(AudioError) {
+                try decoder.decode(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { output in
+                    switch output {
+                    case .format:
+                        // The output format is forced; the gate watches the stream's own format, so a false
+                        // frame sync in garbage (a moment of "8 kHz mono") is not played as audio.
+                        _ = formats.announce(.init(rate: decoder.sourceRate, channels: decoder.sourceChannels))
+                    case .pcm(let bytes):
+                        guard formats.admit(seconds: Double(bytes.count / 4) / Double(decoder.rate)) != .drop else { return }
+                        bytesWithoutAudio = 0
+                        pcm.append(contentsOf: bytes.bindMemory(to: Int16.self))
+                    }
+                }
+            } catch { failure = error }
+        }
+        if failure == nil, bytesWithoutAudio > StationFeed.maxBytesWithoutAudio {
+            failure = AudioError("The stream is not decodable MP3 (\(StationFeed.maxBytesWithoutAudio / 1024) KiB without a single audio frame).")
+        }
+        if let failure {
+            decodeFailure = failure.description
+            stop()
+            return false
+        }
+        if !pcm.isEmpty { shared.state.withLock { $0.audioArrived = true } }
+        return true
+    }
+}
+
+/// A station's network buffer: what waits in it now, the most that ever waited, and its capacity, the
+/// high-water mark at which the transfer pauses (R25).
+public struct BufferLevel: Sendable, Equatable {
+    public var buffered: Int
+    public var peak: Int
+    public var capacity: Int
+}

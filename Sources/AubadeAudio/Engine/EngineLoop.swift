@@ -1,0 +1,320 @@
+import AubadeCore
+import Foundation
+import Logging
+
+/// The engine's audio thread: owns the device and every voice, applies commands, and writes one chunk per
+/// turn — the newest alarm alone, or the radio with a chime mixed over it. It waits (without a timer) when
+/// nothing sounds, and otherwise never polls faster than one audio chunk.
+struct EngineLoop {
+    let mailbox: EngineMailbox
+    let state: EngineState
+    let context: VoiceContext
+    let logger: Logger?
+    let prerollCap: Duration
+    private var device: OutputDevice
+    private var voices: [SoundID: any Voice] = [:]
+    private var preparedAt: [SoundID: MonotonicInstant] = [:]
+    private var readySent: Set<SoundID> = []
+    private var deviceError: String?
+    private var nextDeviceTry = MonotonicInstant(.zero)
+    private var idleBackoff: Duration = .seconds(2)
+    private var producedLastTurn = false
+    private var mixerFor: SoundID?
+    private let clock = ContinuousClock()
+    private let origin: ContinuousClock.Instant
+    private var out: [Int16]
+    private var chime: [Int16]
+    private var duck = GainRamp(volume: 100)
+    private var ducked = false
+
+    /// Frames per turn with an alarm or a chime (23 ms at 44.1 kHz), and with the radio alone (93 ms: half
+    /// the wake-ups; a stop or a volume change is still heard within one turn).
+    static let shortTurn = 1024
+    static let longTurn = 4096
+    /// While the device is missing and nothing needs it, retries back off to this.
+    static let idleRetryLimit: Duration = .seconds(60)
+    /// While something should sound, the device is retried this often (R19).
+    static let activeRetry: Duration = .seconds(2)
+
+    init(mailbox: EngineMailbox, state: EngineState, options: SinkOptions, context: VoiceContext,
+         prerollCap: Duration, logger: Logger?) {
+        self.mailbox = mailbox
+        self.state = state
+        self.context = context
+        self.logger = logger
+        self.prerollCap = prerollCap
+        device = OutputDevice(options: options, rate: context.rate, logger: logger)
+        origin = clock.now
+        out = [Int16](repeating: 0, count: 2 * EngineLoop.longTurn)
+        chime = [Int16](repeating: 0, count: 2 * EngineLoop.longTurn)
+    }
+
+    private var now: MonotonicInstant { MonotonicInstant(clock.now - origin) }
+
+    mutating func run() {
+        while true {
+            for command in mailbox.take(waitingAtMost: nextWait()) {
+                guard apply(command) else { return shutDown() }
+            }
+            let t = now
+            maintainDevice(t)
+            prefillPrepared(t)
+            endFinished(t)
+            turn(t)
+            publish()
+        }
+    }
+
+    // MARK: Commands
+
+    /// Carries out one command; false on shutdown.
+    private mutating func apply(_ command: EngineCommand) -> Bool {
+        switch command {
+        case .play(let id, let request, let paused):
+            let voice = makeVoice(id, request)
+            voices[id] = voice
+            preparedAt[id] = now
+            if !paused { begin(id) }
+        case .begin(let id):
+            begin(id)
+        case .stop(let id):
+            if voices[id] != nil { end(id, .requested) }
+        case .volume(let id, let volume):
+            voices[id]?.setVolume(max(0, min(volume, 100)))
+        case .shutdown:
+            return false
+        }
+        return true
+    }
+
+    private func makeVoice(_ id: SoundID, _ request: SoundRequest) -> any Voice {
+        switch (request.content, request.priority) {
+        case (_, .alarm):
+            return AlarmVoice(id: id, request: request, context: context, logger: logger)
+        case (.tone(let name), _):
+            return ToneVoice(id: id, request: request, tone: name, context: context)
+        case (.stations(let urls), _):
+            if request.fallback != nil { return AlarmVoice(id: id, request: request, context: context, logger: logger) }
+            return RadioVoice(id: id, request: request, stations: urls, context: context)
+        }
+    }
+
+    /// Starts a prepared voice, applying the priority rule.
+    private mutating func begin(_ id: SoundID) {
+        guard let voice = voices[id], voice.begunAt == nil else { return }
+        let priority = voice.request.priority
+        let sounding = begun()
+        if priority < .alarm, let alarm = sounding.first(where: { $0.request.priority == .alarm }) {
+            return end(id, .failed("An alarm is sounding (\(alarm.id)); nothing else plays over it."))
+        }
+        var dropQueued = false
+        for other in sounding where other.id != id {
+            switch (priority, other.request.priority) {
+            case (.alarm, .alarm), (.radio, .radio), (.chime, .chime):
+                end(other.id, .replaced(by: id), quietly: true)
+            case (.alarm, _):
+                end(other.id, .preempted(by: id), quietly: true)
+                dropQueued = true
+            default:
+                break
+            }
+        }
+        // The alarm is heard at once, not after the radio still waiting in the device (R14); one alarm
+        // replacing another keeps what waits, so the hand-over has no silent moment (R13).
+        if dropQueued, device.isOpen, !sounding.contains(where: { $0.request.priority == .alarm }) {
+            device.dropQueued()
+            for v in begun() { v.deviceRestarted(now: now) }
+        }
+        voice.begin(at: now)
+        if priority == .alarm { takeMixer(for: id) }
+        if !device.isOpen { nextDeviceTry = min(nextDeviceTry, now) }
+    }
+
+    /// Ends a voice: it stops, `stopped` is emitted, and when nothing else sounds the device is drained
+    /// (a sound that reached its end plays out) or dropped (a stop is heard at once). `quietly`: another
+    /// sound takes over the device at once, so what waits in it is left alone.
+    private mutating func end(_ id: SoundID, _ reason: SoundEnd, quietly: Bool = false) {
+        guard let voice = voices.removeValue(forKey: id) else { return }
+        let wasSounding = voice.begunAt != nil
+        voice.stop()
+        preparedAt[id] = nil
+        readySent.remove(id)
+        if mixerFor == id, !begun().contains(where: { $0.request.priority == .alarm }) {
+            device.restoreMixer()
+            mixerFor = nil
+        }
+        context.emit(.stopped(id, reason))
+        guard wasSounding, !quietly, begun().isEmpty, device.isOpen else { return }
+        if reason == .finished { device.drain() } else { device.dropQueued() }
+    }
+
+    private mutating func takeMixer(for id: SoundID) {
+        if mixerFor != nil {
+            mixerFor = id  // the control is already raised; the newest alarm now owns its restore
+            return
+        }
+        guard device.isOpen else { return }
+        mixerFor = id
+        if let note = device.takeOverMixer() { context.emit(.mixer(id, note)) }
+    }
+
+    // MARK: The device
+
+    /// Opens the device when it is closed and its retry time has come: at once while something should sound
+    /// and every 2 s after that (R19), backing off to a minute while idle (a clock without a card wakes rarely).
+    private mutating func maintainDevice(_ t: MonotonicInstant) {
+        guard !device.isOpen, t >= nextDeviceTry else { return }
+        if let problem = device.open() {
+            let active = !begun().isEmpty
+            nextDeviceTry = now + (active ? EngineLoop.activeRetry : idleBackoff)
+            if !active { idleBackoff = min(idleBackoff * 2, EngineLoop.idleRetryLimit) }
+            if problem != deviceError {
+                deviceError = problem
+                logger?.warning("sound device: \(problem)")
+                context.emit(.deviceFailed(problem))
+            }
+            return
+        }
+        deviceError = nil
+        idleBackoff = .seconds(2)
+        context.emit(.deviceOpened(name: device.name ?? device.options.device))
+        for voice in voices.values { voice.deviceRestarted(now: now) }
+        if let alarm = begun().first(where: { $0.request.priority == .alarm }) {
+            mixerFor = nil
+            takeMixer(for: alarm.id)
+        }
+    }
+
+    private mutating func deviceFailed(_ problem: String) {
+        deviceError = problem
+        logger?.error("sound device failed: \(problem)")
+        context.emit(.deviceFailed(problem))
+        mixerFor = nil
+        nextDeviceTry = now  // an alarm retries at once (the sink's own 2 s of retries, then the alternate)
+    }
+
+    // MARK: Turns
+
+    /// Prepared voices buffer their first audio; `ready` is sent once each can begin at once (or after the
+    /// pre-roll cap, so a caller waiting for it is never left waiting).
+    private mutating func prefillPrepared(_ t: MonotonicInstant) {
+        for (id, voice) in voices where voice.begunAt == nil && !readySent.contains(id) {
+            let waited = t - (preparedAt[id] ?? t)
+            let deviceKnown = device.isOpen || deviceError != nil
+            if deviceKnown && (voice.prefill() || waited >= prerollCap) {
+                readySent.insert(id)
+                context.emit(.ready(id))
+            }
+        }
+    }
+
+    /// Ends voices that reached their limit (audio written or wall time) or cannot go on.
+    private mutating func endFinished(_ t: MonotonicInstant) {
+        for voice in begun() {
+            if let failure = voice.failure {
+                end(voice.id, .failed(failure))
+            } else if let limit = voice.request.limit, let begunAt = voice.begunAt,
+                      voice.framesProduced >= Int64(context.frames(limit)) || t - begunAt >= limit {
+                end(voice.id, .finished)
+            }
+        }
+    }
+
+    /// Writes one chunk: the newest alarm alone, else the radio with the chime mixed over it.
+    private mutating func turn(_ t: MonotonicInstant) {
+        producedLastTurn = false
+        guard device.isOpen else { return }
+        let sounding = begun()
+        guard !sounding.isEmpty else { return }
+        if let alarm = sounding.last(where: { $0.request.priority == .alarm }) {
+            let frames = framesFor(alarm, EngineLoop.shortTurn)
+            guard frames > 0 else { return }
+            let n = out.withUnsafeMutableBufferPointer { alarm.render(into: $0, frames: frames) }
+            write(n, voices: [alarm], t)
+            return
+        }
+        let radio = sounding.last { $0.request.priority == .radio }
+        let chimeVoice = sounding.last { $0.request.priority == .chime }
+        let size = chimeVoice == nil ? EngineLoop.longTurn : EngineLoop.shortTurn
+        var n = 0
+        if let radio {
+            let want = framesFor(radio, size)
+            n = out.withUnsafeMutableBufferPointer { radio.render(into: $0, frames: want) }
+        }
+        // The radio dips 12 dB beneath a chime (ramped over 50 ms) and comes back over 100 ms after it.
+        if (chimeVoice != nil) != ducked {
+            ducked = chimeVoice != nil
+            duck.ramp(to: ducked ? 70 : 100, over: context.rate / (ducked ? 20 : 10))
+        }
+        out.withUnsafeMutableBufferPointer { duck.apply(to: UnsafeMutableBufferPointer(rebasing: $0[0..<(2 * n)]), channels: 2) }
+        if let chimeVoice {
+            let want = framesFor(chimeVoice, n > 0 ? n : size)
+            let c = chime.withUnsafeMutableBufferPointer { chimeVoice.render(into: $0, frames: want) }
+            mixChime(radioFrames: n, chimeFrames: c)
+            n = max(n, c)
+        }
+        write(n, voices: [radio, chimeVoice].compactMap { $0 }, t)
+    }
+
+    /// Frames `voice` may still render this turn (its `limit` counted in audio).
+    private func framesFor(_ voice: any Voice, _ size: Int) -> Int {
+        guard let limit = voice.request.limit else { return size }
+        return Int(max(0, min(Int64(size), Int64(context.frames(limit)) - voice.framesProduced)))
+    }
+
+    /// Adds the chime over the (already ducked) radio.
+    private mutating func mixChime(radioFrames: Int, chimeFrames: Int) {
+        let frames = max(radioFrames, chimeFrames)
+        for i in (2 * radioFrames)..<(2 * frames) { out[i] = 0 }
+        for i in 0..<(2 * chimeFrames) {
+            out[i] = Int16(clamping: Int32(out[i]) + Int32(chime[i]))
+        }
+    }
+
+    private mutating func write(_ frames: Int, voices sounding: [any Voice], _ t: MonotonicInstant) {
+        guard frames > 0 else { return }
+        let problem = out.withUnsafeBufferPointer { device.write(UnsafeBufferPointer(rebasing: $0[0..<(2 * frames)])) }
+        if let problem { return deviceFailed(problem) }
+        producedLastTurn = true
+        for voice in sounding {
+            voice.wrote(endingAt: device.written)
+            voice.observe(played: device.played, now: t)
+        }
+    }
+
+    /// How long the thread may wait for a command before its next turn.
+    private func nextWait() -> Duration? {
+        let sounding = begun()
+        if device.isOpen, producedLastTurn, !sounding.isEmpty { return .zero }
+        var waits: [Duration] = []
+        if !sounding.isEmpty { waits.append(device.isOpen ? .milliseconds(20) : max(.zero, nextDeviceTry - now)) }
+        if voices.values.contains(where: { $0.begunAt == nil }) && readySent.count < voices.values.filter({ $0.begunAt == nil }).count {
+            waits.append(.milliseconds(50))
+        }
+        if !device.isOpen { waits.append(max(.zero, nextDeviceTry - now)) }
+        for voice in sounding {
+            if let limit = voice.request.limit, let begunAt = voice.begunAt {
+                waits.append(max(.zero, begunAt + limit - now))
+            }
+        }
+        return waits.min()
+    }
+
+    /// Voices that are sounding, oldest first.
+    private func begun() -> [any Voice] {
+        voices.values.filter { $0.begunAt != nil }.sorted { $0.id < $1.id }
+    }
+
+    private func publish() {
+        let sounding = begun()
+        let level = sounding.lazy.compactMap { ($0 as? AlarmVoice)?.bufferLevel ?? ($0 as? RadioVoice)?.bufferLevel }.first
+        state.update(EngineState.Snapshot(deviceOpen: device.isOpen, deviceName: device.name, deviceProblem: deviceError,
+                                          deviceOpens: device.opens, sounding: sounding.map(\.id), bufferLevel: level))
+    }
+
+    private mutating func shutDown() {
+        for id in voices.keys.sorted() { end(id, .shutdown, quietly: true) }
+        device.close()
+        publish()
+    }
+}

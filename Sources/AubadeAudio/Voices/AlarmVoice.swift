@@ -1,0 +1,214 @@
+import AubadeCore
+import Logging
+
+/// An alarm's sound, supervised (R16): each turn writes the station's audio or the tone, as
+/// `SoundSupervisor` decides from what the card actually consumed. "Verified audio" is 2 s of the station
+/// without a gap above −40 dBFS, counted on consumed frames (the `snd_pcm_delay` accounting of the device),
+/// or — while the tone plays and the station is tried in the background — on the station's audio as it
+/// arrives. Switching never touches the device: a fallback is seamless.
+final class AlarmVoice: Voice {
+    let id: SoundID
+    let request: SoundRequest
+    private let context: VoiceContext
+    private let logger: Logger?
+    private let stations: [StreamURL]
+    private let toneVolume: Int
+    private var feed: StationFeed?
+    private var feedIndex: Int?
+    private var feedEndedAt: MonotonicInstant?
+    private var supervisor: SoundSupervisor
+    private var tone: ToneGenerator
+    private var stationGain: GainRamp
+    private var toneGain: GainRamp
+    private var stationRamped = false
+    private(set) var begunAt: MonotonicInstant?
+    private(set) var framesProduced: Int64 = 0
+    var failure: String? { nil }  // an alarm never gives up: the tone is always there
+    /// Chunks written but not yet consumed by the card.
+    private var inFlight: [Written] = []
+    private var lastTurn: Turn?
+    /// The station's chunks of the last 2 s (consumed by the card, or taken in the background while the tone
+    /// plays): the window "verified audio" is judged on.
+    private var window: [(meanSquare: Double, full: Bool)] = []
+    private let windowChunks: Int
+    private var lastNow = MonotonicInstant(.zero)
+
+    struct Turn {
+        var frames: Int
+        /// The station's level in it (mean square before the volume), and whether the station filled it.
+        var meanSquare: Double
+        var full: Bool
+        var tone: Bool
+    }
+
+    struct Written {
+        var end: Int64
+        var turn: Turn
+    }
+
+    /// RMS above −40 dBFS counts as audible (RELIABILITY.md's definition).
+    static let audibleRMS = 32768.0 * 0.01
+    /// A feed that ended for good while the tone plays is tried again after this long.
+    static let refetchDelay: Duration = .seconds(30)
+    /// The turn the engine writes an alarm in: 1024 frames, 23 ms at 44.1 kHz.
+    static let chunkFrames = 1024
+
+    /// Prepares the alarm: its primary station starts connecting at once (pre-roll).
+    init(id: SoundID, request: SoundRequest, context: VoiceContext, logger: Logger?) {
+        self.id = id
+        self.request = request
+        self.context = context
+        self.logger = logger
+        switch request.content {
+        case .tone(let name):
+            stations = []
+            tone = ToneGenerator(tone: name, sampleRate: context.rate)
+        case .stations(let urls):
+            stations = urls
+            tone = ToneGenerator(tone: request.fallback?.tone ?? .classic, sampleRate: context.rate)
+        }
+        toneVolume = request.fallback?.toneVolume ?? request.volume
+        supervisor = SoundSupervisor(stationCount: stations.count, startedAt: MonotonicInstant(.zero),
+                                     preselectedFallback: request.fallback?.preselected)
+        stationGain = GainRamp(volume: request.fadeStartVolume)
+        toneGain = GainRamp(volume: toneVolume)
+        windowChunks = 2 * context.rate / AlarmVoice.chunkFrames
+        syncFeed(now: MonotonicInstant(.zero))
+    }
+
+    func prefill() -> Bool {
+        guard let feed, supervisor.current != .tone else { return true }
+        return feed.prefill(frames: AlarmVoice.chunkFrames) > 0 || feed.failedForGood || feed.hasEnded
+    }
+
+    func begin(at now: MonotonicInstant) {
+        begunAt = now
+        lastNow = now
+        supervisor = SoundSupervisor(stationCount: stations.count, startedAt: now,
+                                     preselectedFallback: request.fallback?.preselected)
+        if let reason = request.fallback?.preselected, !stations.isEmpty {
+            context.emit(.fallback(id, from: SoundSupervisor.Source.station(0).description, to: "tone", reason: reason))
+        }
+    }
+
+    func render(into out: UnsafeMutableBufferPointer<Int16>, frames: Int) -> Int {
+        syncFeed(now: lastNow)
+        let got = feed?.pull(frames: frames, into: out) ?? 0
+        let meanSquare = AlarmVoice.meanSquare(UnsafeBufferPointer(rebasing: out[0..<(2 * got)]))
+        let samples = UnsafeMutableBufferPointer(rebasing: out[0..<(2 * frames)])
+        switch supervisor.current {
+        case .station:
+            for i in (2 * got)..<(2 * frames) { out[i] = 0 }
+            if got > 0 && !stationRamped {
+                stationRamped = true
+                stationGain.ramp(to: request.volume, over: context.frames(request.fadeIn))
+            }
+            stationGain.apply(to: samples, channels: 2)
+        case .tone:
+            tone.render(into: out, frames: frames)
+            toneGain.apply(to: samples, channels: 2)
+        }
+        let onTone = supervisor.current == .tone
+        lastTurn = Turn(frames: frames, meanSquare: meanSquare, full: got == frames, tone: onTone)
+        // On the tone, the station (fetched in the background) is judged on what arrives, not what is heard.
+        if onTone { remember(meanSquare, full: got == frames) }
+        framesProduced += Int64(frames)
+        return frames
+    }
+
+    func wrote(endingAt end: Int64) {
+        if let lastTurn { inFlight.append(Written(end: end, turn: lastTurn)) }
+        lastTurn = nil
+    }
+
+    /// Hands the new facts to the supervisor and carries out its decisions.
+    func observe(played: Int64, now: MonotonicInstant) {
+        lastNow = now
+        var heardTone = false
+        while let first = inFlight.first, first.end <= played {
+            if first.turn.tone { heardTone = true } else { remember(first.turn.meanSquare, full: first.turn.full) }
+            inFlight.removeFirst()
+        }
+        var decisions = supervisor.update(now: now, heard: verified, failure: feed?.takeFailure())
+        if heardTone { decisions += supervisor.toneHeard(now: now) }
+        for decision in decisions { carry(decision) }
+    }
+
+    func deviceRestarted(now: MonotonicInstant) {
+        inFlight.removeAll()
+        window.removeAll()
+        supervisor.deviceRestarted(now: now)
+    }
+
+    func setVolume(_ volume: Int) {
+        stationGain.ramp(to: volume, over: context.rate / 20)
+    }
+
+    func stop() {
+        feed?.stop()
+        feed = nil
+    }
+
+    private func remember(_ meanSquare: Double, full: Bool) {
+        window.append((meanSquare, full))
+        if window.count > windowChunks { window.removeFirst() }
+    }
+
+    /// Verified audio (RELIABILITY.md): the station filled every chunk of the last 2 s and their RMS is above
+    /// −40 dBFS. A quiet passage inside music does not fail it; a gap in the data, or a short burst, does.
+    private var verified: Bool {
+        guard window.count >= windowChunks, window.allSatisfy(\.full) else { return false }
+        let mean = window.reduce(0) { $0 + $1.meanSquare } / Double(window.count)
+        return mean > AlarmVoice.audibleRMS * AlarmVoice.audibleRMS
+    }
+
+    private func carry(_ decision: SoundSupervisor.Decision) {
+        switch decision {
+        case .audible(let source, let after):
+            context.emit(.audible(id, source: source.description, after: after))
+        case .fallBack(let from, let to, let reason):
+            logger?.warning("alarm falls back from \(from) to \(to): \(reason)")
+            context.emit(.fallback(id, from: from.description, to: to.description, reason: reason))
+            window.removeAll()
+            if to == .tone { toneGain = GainRamp(volume: toneVolume) }
+            stationRamped = false
+            stationGain = GainRamp(volume: request.fadeStartVolume)
+        case .recover(let to):
+            context.emit(.recovered(id, to: to.description))
+            stationRamped = true
+            stationGain = GainRamp(volume: request.volume)
+        }
+    }
+
+    /// Keeps the feed on the station the supervisor wants; restarts a dead one (after a pause) while on the tone.
+    private func syncFeed(now: MonotonicInstant) {
+        guard let wanted = supervisor.stationToFetch, wanted < stations.count else {
+            feed?.stop()
+            feed = nil
+            feedIndex = nil
+            return
+        }
+        if feed != nil, feedIndex == wanted {
+            guard feed!.hasEnded, supervisor.current == .tone else { return }
+            let endedAt = feedEndedAt ?? now
+            feedEndedAt = endedAt
+            guard now - endedAt >= AlarmVoice.refetchDelay else { return }
+        }
+        feed?.stop()
+        feedEndedAt = nil
+        window.removeAll()
+        feed = stations[wanted].feed(for: id, context: context, allowLoopback: request.allowLoopback)
+        feedIndex = wanted
+    }
+
+    /// Mean of the squared samples (the RMS squared).
+    static func meanSquare(_ samples: UnsafeBufferPointer<Int16>) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        var sum = 0.0
+        for s in samples { sum += Double(s) * Double(s) }
+        return sum / Double(samples.count)
+    }
+
+    /// The station's network buffer, for the memory soak (R25).
+    var bufferLevel: BufferLevel? { feed?.bufferLevel }
+}
