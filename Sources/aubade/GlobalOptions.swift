@@ -15,10 +15,12 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "The TOML config file (default: $AUBADE_CONFIG, else /etc/aubade/aubade.toml if present).")
     var config: String?
 
-    /// Loads the config once (printing its warnings) and resolves the database path.
-    func context(quiet: Bool = false) throws -> CommandContext {
-        let loaded = try ConfigLoader.load(path: config)
-        if !quiet { for warning in loaded.warnings { Aubade.printError(warning) } }
+    /// Loads the config once (printing its problems and unknown keys on stderr unless `quiet`) and resolves
+    /// the database path. `.strict` (every command a user types) refuses a file with a bad value; `.lenient`
+    /// (the daemon, `doctor`) carries on with the defaults the problems name (R36).
+    func context(quiet: Bool = false, mode: ConfigLoader.Mode = .strict) throws -> CommandContext {
+        let loaded = try ConfigLoader.load(path: config, mode: mode)
+        if !quiet { for line in loaded.problemMessages + loaded.warnings { Aubade.printError(line) } }
         return CommandContext(loaded: loaded, databasePath: db ?? loaded.configuration.paths.database, json: json)
     }
 }
