@@ -5,11 +5,12 @@ import AubadeHardware
 import AubadeStore
 import Foundation
 
-/// `aubade doctor` (first part): what the clock's hardware and network look like from here — GPIO chips and
-/// the configured button lines, what each button's presses do, the shake sensor with a live reading and what
-/// a shake does, the default route and whether it is wireless, and libgpiod's version. A missing part is reported, not an error.
-/// The config is read leniently, as the daemon reads it, so the report shows what the clock would run with; every
-/// problem in it and every unknown key is listed, and then the exit code is 2 (R36) — otherwise 0.
+/// `aubade doctor` (first part): what the clock's hardware and network look like from here — the config's
+/// problems, GPIO chips and the configured button lines, what each button's presses do, the shake sensor with
+/// a live reading and what a shake does, the default route and whether it is wireless, and libgpiod's version.
+/// A missing part is reported, not an error. The config is read leniently, as the daemon reads it, so the
+/// report shows what the clock would run with; every problem in it and every unknown key is listed, and then
+/// the exit code is 2 (R36) — otherwise 0.
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor", abstract: "Check the buttons, the shake sensor and the network this clock uses.")
@@ -26,7 +27,8 @@ struct DoctorCommand: ParsableCommand {
         let loaded = context.loaded
         guard loaded.isClean else {
             let count = loaded.problems.count + loaded.warnings.count
-            throw CLIError.badInput("Config file \(loaded.path ?? "") has \(count) problem\(count == 1 ? "" : "s") (listed in the report); aubade run starts with the defaults they name.")
+            throw CLIError.badInput("Config file \(loaded.path ?? "") has \(count) problem\(count == 1 ? "" : "s") "
+                                    + "(listed in the report); aubade run starts with the defaults they name.")
         }
     }
 }
