@@ -3,12 +3,27 @@ import Foundation
 import TOMLKit
 
 /// Walks a parsed TOML table section by section, type-checking each known key and remembering which keys
-/// it consumed so that the rest can be reported as unknown.
+/// it consumed so that the rest can be reported as unknown. A value that cannot be used never stops the
+/// walk (R36): it becomes a `ConfigProblem` naming its key, its line and what is used instead, the key keeps
+/// its default, and every other key is still read. `ConfigLoader` decides whether problems are fatal.
+///
+/// Where keys depend on each other the fallback follows the dependency:
+/// - a section that is not a table (`http = 5`) leaves every key of that section at its default;
+/// - a button line that cannot be used falls back to the button's default line, unless another button in
+///   the file already uses that line: then the button is off ("") rather than fighting over one line;
+/// - `[shake] source` that cannot be used falls back to "none", so `device` is read but not used; with
+///   `source = "gpio"`, a `device` that is not a line spec falls back to "", which means no vibration switch;
+/// - a misspelt button in `[buttons.short_press]` / `[buttons.long_press]` is one ignored entry, and a bad
+///   action keeps that button's default action (for a long press with none: the short press's action).
 struct ConfigReader {
     let table: TOMLTable
     let lines: SourceLines
     let name: String
+    /// What could not be used, in reading order.
+    private(set) var problems: [ConfigProblem] = []
     private var consumed: Set<String> = []
+    /// Sections already reported as not being tables (each is reported once).
+    private var brokenSections: Set<String> = []
 
     init(table: TOMLTable, text: String, name: String) {
         self.table = table
@@ -16,83 +31,121 @@ struct ConfigReader {
         self.name = name
     }
 
-    mutating func read() throws(ConfigError) -> Configuration {
+    mutating func read() -> Configuration {
         var c = Configuration()
-        c.paths.database = try string("paths", "database", c.paths.database, nonEmpty: true)
+        c.paths.database = string("paths", "database", c.paths.database, nonEmpty: true)
 
-        c.http.bind = try string("http", "bind", c.http.bind, nonEmpty: true)
-        c.http.port = try int("http", "port", c.http.port, in: 1...65535)
+        c.http.bind = string("http", "bind", c.http.bind, nonEmpty: true)
+        c.http.port = int("http", "port", c.http.port, in: 1...65535)
 
-        c.audio.device = try string("audio", "device", c.audio.device, nonEmpty: true)
-        c.audio.alternateDevice = try string("audio", "alternate_device", c.audio.alternateDevice)
-        c.audio.allowLocalStreams = try bool("audio", "allow_local_streams", c.audio.allowLocalStreams)
+        c.audio.device = string("audio", "device", c.audio.device, nonEmpty: true)
+        c.audio.alternateDevice = string("audio", "alternate_device", c.audio.alternateDevice)
+        c.audio.allowLocalStreams = bool("audio", "allow_local_streams", c.audio.allowLocalStreams)
 
-        c.clock.timeZone = try string("clock", "time_zone", c.clock.timeZone)
-        if !c.clock.timeZone.isEmpty {
-            guard (try? Alarm.validTimeZone(c.clock.timeZone)) != nil else {
-                throw bad("clock", "time_zone", "is not a known time zone; use a tz database name such as \"Europe/Berlin\"")
+        c.clock.timeZone = checked("clock", "time_zone", c.clock.timeZone) { v in
+            Self.text(v).flatMap { zone in
+                zone.isEmpty || (try? Alarm.validTimeZone(zone)) != nil ? .success(zone)
+                    : .failure(Rejection("is not a known time zone; use a tz database name such as \"Europe/Berlin\""))
             }
         }
 
-        try readButtons(&c.buttons)
-        try readShake(&c.shake)
+        readButtons(&c.buttons)
+        readShake(&c.shake)
         return c
     }
 
-    private mutating func readButtons(_ b: inout Configuration.Buttons) throws(ConfigError) {
-        b.snooze = try line("buttons", "snooze", b.snooze)
-        b.stop = try line("buttons", "stop", b.stop)
-        b.playPause = try line("buttons", "play_pause", b.playPause)
-        b.sleep = try line("buttons", "sleep", b.sleep)
-        b.volumeUp = try line("buttons", "volume_up", b.volumeUp)
-        b.volumeDown = try line("buttons", "volume_down", b.volumeDown)
-        b.activeLow = try bool("buttons", "active_low", b.activeLow)
-        b.bias = try choice("buttons", "bias", b.bias, ["pull-up", "pull-down", "disable", "as-is"])
-        b.debounceMilliseconds = try int("buttons", "debounce_ms", b.debounceMilliseconds, in: 0...500)
-        b.longPressMilliseconds = try int("buttons", "long_press_ms", b.longPressMilliseconds, in: 200...10000)
-        b.mapping.short = try actions("buttons.short_press", b.mapping.short)
-        b.mapping.long = try actions("buttons.long_press", b.mapping.long, unsetting: true)
+    private mutating func readButtons(_ b: inout Configuration.Buttons) {
+        readButtonLines(&b)
+        b.activeLow = bool("buttons", "active_low", b.activeLow)
+        b.bias = choice("buttons", "bias", b.bias, ["pull-up", "pull-down", "disable", "as-is"])
+        b.debounceMilliseconds = int("buttons", "debounce_ms", b.debounceMilliseconds, in: 0...500)
+        b.longPressMilliseconds = int("buttons", "long_press_ms", b.longPressMilliseconds, in: 200...10000)
+        b.mapping.short = actions("buttons.short_press", b.mapping.short)
+        b.mapping.long = actions("buttons.long_press", b.mapping.long, unsetting: true)
     }
 
-    private mutating func readShake(_ s: inout Configuration.Shake) throws(ConfigError) {
-        s.source = try choice("shake", "source", s.source, ["none", "iio", "evdev", "gpio"])
-        s.device = try string("shake", "device", s.device)
-        if s.source == "gpio" { s.device = try line("shake", "device", s.device) }
-        s.threshold = try double("shake", "threshold", s.threshold, in: 0.1...100)
-        s.sustainSeconds = try double("shake", "sustain_seconds", s.sustainSeconds, in: 0.5...10)
-        s.sampleRateHz = try int("shake", "sample_rate_hz", s.sampleRateHz, in: 5...400)
-        s.pulsesPerWindow = try int("shake", "pulses_per_window", s.pulsesPerWindow, in: 2...100)
-        s.pulseWindowSeconds = try double("shake", "pulse_window_seconds", s.pulseWindowSeconds, in: 0.1...2)
-        s.response.whenShakeToStop = try shakeAction("shake", "on_shake_to_stop_alarm", s.response.whenShakeToStop)
-        s.response.otherwise = try shakeAction("shake", "on_other_alarm", s.response.otherwise)
+    /// The buttons' GPIO lines. A line that cannot be used falls back to the button's default line — unless a
+    /// button that was read fine already uses it, when the button is off instead.
+    private mutating func readButtonLines(_ b: inout Configuration.Buttons) {
+        let keys: [(path: WritableKeyPath<Configuration.Buttons, String>, key: String)] = [
+            (\.snooze, "snooze"), (\.stop, "stop"), (\.playPause, "play_pause"), (\.sleep, "sleep"),
+            (\.volumeUp, "volume_up"), (\.volumeDown, "volume_down"),
+        ]
+        var rejected: [(path: WritableKeyPath<Configuration.Buttons, String>, key: String, reason: String)] = []
+        for (path, key) in keys {
+            guard let v = value("buttons", key) else { continue }
+            switch Self.text(v).flatMap(Self.gpioLine) {
+            case .success(let text): b[keyPath: path] = text
+            case .failure(let rejection): rejected.append((path, key, rejection.reason))
+            }
+        }
+        for (path, key, reason) in rejected {
+            let fallback = b[keyPath: path]
+            let spec = GPIOLineSpec(fallback)
+            let owner = keys.first { other in
+                other.path != path && !rejected.contains { $0.path == other.path } && spec != GPIOLineSpec.none
+                    && GPIOLineSpec(b[keyPath: other.path]) == spec
+            }
+            if let owner {
+                b[keyPath: path] = ""
+                report("buttons", key, reason, fallback: "its default \(Self.literal(fallback)) is already the \(owner.key) button's line, so this button is off")
+            } else {
+                report("buttons", key, reason, fallback: "the default \(Self.literal(fallback)) is used")
+            }
+        }
+    }
+
+    private mutating func readShake(_ s: inout Configuration.Shake) {
+        s.source = choice("shake", "source", s.source, ["none", "iio", "evdev", "gpio"])
+        let device = string("shake", "device", s.device)
+        if s.source == "gpio", case .failure(let rejection) = Self.gpioLine(device) {
+            report("shake", "device", rejection.reason,
+                   fallback: "the default \(Self.literal(s.device)) is used, so there is no vibration switch")
+        } else {
+            s.device = device
+        }
+        s.threshold = double("shake", "threshold", s.threshold, in: 0.1...100)
+        s.sustainSeconds = double("shake", "sustain_seconds", s.sustainSeconds, in: 0.5...10)
+        s.sampleRateHz = int("shake", "sample_rate_hz", s.sampleRateHz, in: 5...400)
+        s.pulsesPerWindow = int("shake", "pulses_per_window", s.pulsesPerWindow, in: 2...100)
+        s.pulseWindowSeconds = double("shake", "pulse_window_seconds", s.pulseWindowSeconds, in: 0.1...2)
+        s.response.whenShakeToStop = shakeAction("shake", "on_shake_to_stop_alarm", s.response.whenShakeToStop)
+        s.response.otherwise = shakeAction("shake", "on_other_alarm", s.response.otherwise)
     }
 
     /// A `[buttons.short_press]`-style table: each key a button (named as in `[buttons]`), each value an
     /// action; buttons not listed keep `defaults`. With `unsetting`, "" removes a button's entry (a long press
-    /// then does what the short press does). Every key here names a button, so an unknown one is an error
-    /// rather than a warning: a misspelt button would silently keep an action its owner meant to change.
+    /// then does what the short press does). Every key here names a button, so an unknown one is a problem
+    /// rather than an unknown-key warning (a misspelt button would silently keep an action its owner meant to
+    /// change): that entry is ignored.
     private mutating func actions(_ s: String, _ defaults: [ButtonRole: ButtonAction], unsetting: Bool = false)
-        throws(ConfigError) -> [ButtonRole: ButtonAction]
+        -> [ButtonRole: ButtonAction]
     {
-        guard let sub = try subtable(s) else { return defaults }
-        let path = s.split(separator: ".").map(String.init)
-        let keys = sub.keys.map { (line: lines.line(path: path + [$0]) ?? .max, key: $0) }
-            .sorted { ($0.line, $0.key) < ($1.line, $1.key) }.map(\.key)  // the first problem in the file is reported
+        guard let sub = subtable(s) else { return defaults }
         var out = defaults
-        for key in keys {
+        for key in sub.keys.sorted() {
             guard let role = ButtonRole.allCases.first(where: { $0.configKey == key }) else {
-                throw bad(s, key, "is not a button; the buttons are \(Self.roleNames)")
-            }
-            let text = try string(s, key, "")
-            if unsetting && text.trimmingCharacters(in: .whitespaces).isEmpty {
-                out[role] = nil
+                consumed.insert("\(s).\(key)")
+                report(s, key, "is not a button; the buttons are \(Self.roleNames)", fallback: "this entry is ignored")
                 continue
             }
-            guard let action = try? ButtonAction(parsing: text) else {
-                let unset = unsetting ? ", or \"\" for the short press's action" : ""
-                throw bad(s, key, "must be one of \(Self.actionNames)\(unset), not \"\(text)\"")
+            guard let v = value(s, key) else { continue }
+            let parsed: Result<ButtonAction?, Rejection> = Self.text(v).flatMap { text in
+                if unsetting && text.trimmingCharacters(in: .whitespaces).isEmpty { return .success(nil) }
+                guard let action = try? ButtonAction(parsing: text) else {
+                    let unset = unsetting ? ", or \"\" for the short press's action" : ""
+                    return .failure(Rejection("must be one of \(Self.actionNames)\(unset), not \"\(text)\""))
+                }
+                return .success(action)
             }
-            out[role] = action
+            switch parsed {
+            case .success(let action):
+                out[role] = action
+            case .failure(let rejection):
+                let fallback = defaults[role].map { "the default \"\($0.name)\" is used" }
+                    ?? "the default is used: a long press does what the short press does"
+                report(s, key, rejection.reason, fallback: fallback)
+            }
         }
         return out
     }
@@ -110,10 +163,8 @@ struct ConfigReader {
             + after.map { "\"\($0.name)\"" }).joined(separator: ", ")
     }()
 
-    private mutating func shakeAction(_ s: String, _ k: String, _ d: ShakeResponse.Action) throws(ConfigError)
-        -> ShakeResponse.Action
-    {
-        let text = try choice(s, k, d.rawValue, ShakeResponse.Action.allCases.map(\.rawValue))
+    private mutating func shakeAction(_ s: String, _ k: String, _ d: ShakeResponse.Action) -> ShakeResponse.Action {
+        let text = choice(s, k, d.rawValue, ShakeResponse.Action.allCases.map(\.rawValue))
         return ShakeResponse.Action(rawValue: text) ?? d
     }
 
@@ -149,15 +200,23 @@ struct ConfigReader {
 
     // MARK: typed getters
 
-    /// `key` of the table at the dotted path `section`; nil when either is absent.
-    private mutating func value(_ section: String, _ key: String) throws(ConfigError) -> (any TOMLValueConvertible)? {
-        guard let sub = try subtable(section) else { return nil }
+    /// Why a value in the file cannot be used: the predicate of the problem's sentence ("must be a number").
+    struct Rejection: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// `key` of the table at the dotted path `section`; nil when either is absent (or the section is not a
+    /// table, which is then a problem).
+    private mutating func value(_ section: String, _ key: String) -> (any TOMLValueConvertible)? {
+        guard let sub = subtable(section) else { return nil }
         consumed.insert("\(section).\(key)")
         return sub[key]
     }
 
-    /// The table at a dotted path ("buttons.short_press"); nil when absent, an error when something else is there.
-    private func subtable(_ path: String) throws(ConfigError) -> TOMLTable? {
+    /// The table at a dotted path ("buttons.short_press"); nil when absent, and nil with one problem when
+    /// something else is there (every key of that section then keeps its default).
+    private mutating func subtable(_ path: String) -> TOMLTable? {
         var current = table
         var walked: [String] = []
         for part in path.split(separator: ".").map(String.init) {
@@ -165,60 +224,90 @@ struct ConfigReader {
             guard let node = current[part] else { return nil }
             guard let sub = node.table else {
                 let name = walked.joined(separator: ".")
-                throw bad(name, nil, "must be a table like [\(name)]")
+                consumed.insert(name)
+                if brokenSections.insert(name).inserted {
+                    report(name, nil, "must be a table like [\(name)]", fallback: "every key of [\(name)] uses its default")
+                }
+                return nil
             }
             current = sub
         }
         return current
     }
 
-    private mutating func string(_ s: String, _ k: String, _ d: String, nonEmpty: Bool = false) throws(ConfigError) -> String {
-        guard let v = try value(s, k) else { return d }
-        guard let text = v.string else { throw bad(s, k, "must be a string in quotes") }
-        if nonEmpty && text.isEmpty { throw bad(s, k, "must not be empty") }
-        return text
-    }
-
-    private mutating func int(_ s: String, _ k: String, _ d: Int, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
-        guard let v = try value(s, k) else { return d }
-        guard let n = v.int else { throw bad(s, k, "must be a whole number") }
-        guard range.contains(n) else { throw bad(s, k, "must be from \(range.lowerBound) to \(range.upperBound), not \(n)") }
-        return n
-    }
-
-    private mutating func double(_ s: String, _ k: String, _ d: Double, in range: ClosedRange<Double>) throws(ConfigError) -> Double {
-        guard let v = try value(s, k) else { return d }
-        guard let x = v.double ?? v.int.map(Double.init) else { throw bad(s, k, "must be a number") }
-        guard range.contains(x) else { throw bad(s, k, "must be from \(range.lowerBound) to \(range.upperBound), not \(x)") }
-        return x
-    }
-
-    private mutating func bool(_ s: String, _ k: String, _ d: Bool) throws(ConfigError) -> Bool {
-        guard let v = try value(s, k) else { return d }
-        guard let b = v.bool else { throw bad(s, k, "must be true or false") }
-        return b
-    }
-
-    private mutating func choice(_ s: String, _ k: String, _ d: String, _ options: [String]) throws(ConfigError) -> String {
-        let text = try string(s, k, d)
-        guard options.contains(text) else {
-            throw bad(s, k, "must be one of \(options.map { "\"\($0)\"" }.joined(separator: ", ")), not \"\(text)\"")
+    /// The value at `s`.`k` as `check` accepts it; `d` when absent, and `d` with a problem when `check`
+    /// rejects it.
+    private mutating func checked<T>(_ s: String, _ k: String, _ d: T,
+                                     _ check: (any TOMLValueConvertible) -> Result<T, Rejection>) -> T {
+        guard let v = value(s, k) else { return d }
+        switch check(v) {
+        case .success(let x):
+            return x
+        case .failure(let rejection):
+            report(s, k, rejection.reason, fallback: "the default \(Self.literal(d)) is used")
+            return d
         }
-        return text
+    }
+
+    private mutating func string(_ s: String, _ k: String, _ d: String, nonEmpty: Bool = false) -> String {
+        checked(s, k, d) { Self.text($0, nonEmpty: nonEmpty) }
+    }
+
+    private mutating func int(_ s: String, _ k: String, _ d: Int, in range: ClosedRange<Int>) -> Int {
+        checked(s, k, d) { v in
+            guard let n = v.int else { return .failure(Rejection("must be a whole number")) }
+            guard range.contains(n) else {
+                return .failure(Rejection("must be from \(range.lowerBound) to \(range.upperBound), not \(n)"))
+            }
+            return .success(n)
+        }
+    }
+
+    private mutating func double(_ s: String, _ k: String, _ d: Double, in range: ClosedRange<Double>) -> Double {
+        checked(s, k, d) { v in
+            guard let x = v.double ?? v.int.map(Double.init) else { return .failure(Rejection("must be a number")) }
+            guard range.contains(x) else {
+                return .failure(Rejection("must be from \(range.lowerBound) to \(range.upperBound), not \(x)"))
+            }
+            return .success(x)
+        }
+    }
+
+    private mutating func bool(_ s: String, _ k: String, _ d: Bool) -> Bool {
+        checked(s, k, d) { v in v.bool.map { .success($0) } ?? .failure(Rejection("must be true or false")) }
+    }
+
+    private mutating func choice(_ s: String, _ k: String, _ d: String, _ options: [String]) -> String {
+        checked(s, k, d) { v in
+            Self.text(v).flatMap { text in
+                options.contains(text) ? .success(text) : .failure(Rejection(
+                    "must be one of \(options.map { "\"\($0)\"" }.joined(separator: ", ")), not \"\(text)\""))
+            }
+        }
+    }
+
+    private static func text(_ v: any TOMLValueConvertible, nonEmpty: Bool = false) -> Result<String, Rejection> {
+        guard let text = v.string else { return .failure(Rejection("must be a string in quotes")) }
+        if nonEmpty && text.isEmpty { return .failure(Rejection("must not be empty")) }
+        return .success(text)
     }
 
     /// A GPIO line: a name ("GPIO17"), "chip:offset" ("gpiochip0:17") or "" for none.
-    private mutating func line(_ s: String, _ k: String, _ d: String) throws(ConfigError) -> String {
-        let text = try string(s, k, d)
-        guard GPIOLineSpec(text) != nil else {
-            throw bad(s, k, "must be a line name like \"GPIO17\", a chip and offset like \"gpiochip0:17\", or \"\"")
-        }
-        return text
+    private static func gpioLine(_ text: String) -> Result<String, Rejection> {
+        GPIOLineSpec(text) != nil ? .success(text)
+            : .failure(Rejection("must be a line name like \"GPIO17\", a chip and offset like \"gpiochip0:17\", or \"\""))
     }
 
-    private func bad(_ section: String, _ key: String?, _ problem: String) -> ConfigError {
+    /// A default as it would be written in the file: strings in quotes, numbers and booleans as they are.
+    private static func literal<T>(_ value: T) -> String {
+        guard let text = value as? String else { return "\(value)" }
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"\(escaped)\""
+    }
+
+    private mutating func report(_ section: String, _ key: String?, _ reason: String, fallback: String) {
         let path = section.split(separator: ".").map(String.init) + (key.map { [$0] } ?? [])
-        let where_ = lines.line(path: path).map { " at line \($0)" } ?? ""
-        return ConfigError("Config file \(name): \(path.joined(separator: "."))\(where_) \(problem).")
+        problems.append(ConfigProblem(file: name, key: path.joined(separator: "."), line: lines.line(path: path),
+                                      reason: reason, fallback: fallback))
     }
 }

@@ -46,7 +46,7 @@ struct Aubade: ParsableCommand {
             printError(e.message)
             return 2
         case let e as ConfigError:
-            printError(e.message)
+            for line in e.message.split(separator: "\n") { printError(String(line)) }  // one sentence per problem
             return 2
         case let e as StoreError:
             printError(e.description)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AubadeApp
 import AubadeAudio
+import AubadeConfig
 import AubadeCore
 import AubadeStore
 import Foundation
@@ -34,7 +35,7 @@ struct SleepCommand: AsyncParsableCommand {
     static let audibleWait: Duration = .seconds(20)
 
     func run() async throws {
-        let context = try global.context()
+        let context = try global.context(mode: .lenient)
         if duration == "cancel" {
             let reply = try askDaemon(.sleepCancel, context: context)
             return Output.say(reply.message ?? "OK.", json: context.json, fields: ["ok": .bool(true)])
@@ -79,7 +80,7 @@ struct StopCommand: ParsableCommand {
     @Argument(help: "An alarm id (also ends its snooze); default: the ringing alarm.") var id: Int64?
 
     func run() throws {
-        let context = try global.context()
+        let context = try global.context(mode: .lenient)
         let reply = try askDaemon(.stop(alarm: id, by: .cli), context: context)
         Output.say(reply.message ?? "Stopped.", json: context.json, fields: ["ok": .bool(true)])
     }
@@ -90,7 +91,7 @@ struct SnoozeCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let context = try global.context()
+        let context = try global.context(mode: .lenient)
         let reply = try askDaemon(.snooze(alarm: nil, by: .cli), context: context)
         Output.say(reply.message ?? "Snoozed.", json: context.json, fields: ["ok": .bool(true)])
     }
@@ -106,7 +107,7 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let context = try global.context()
+        let context = try global.context(mode: .lenient)
         let result: Result<ClockReply, ClockError>
         do throws(ControlClient.Failure) {
             result = try ControlClient.send(.status, databasePath: context.databasePath)

@@ -5,22 +5,30 @@ import AubadeHardware
 import AubadeStore
 import Foundation
 
-/// `aubade doctor` (first part): what the clock's hardware and network look like from here — GPIO chips and
-/// the configured button lines, what each button's presses do, the shake sensor with a live reading and what
-/// a shake does, the default route and whether it is wireless, and libgpiod's version. A missing part is reported, not an error: the exit code is 0 unless
-/// the config itself is bad.
+/// `aubade doctor` (first part): what the clock's hardware and network look like from here — the config's
+/// problems, GPIO chips and the configured button lines, what each button's presses do, the shake sensor with
+/// a live reading and what a shake does, the default route and whether it is wireless, and libgpiod's version.
+/// A missing part is reported, not an error. The config is read leniently, as the daemon reads it, so the
+/// report shows what the clock would run with; every problem in it and every unknown key is listed, and then
+/// the exit code is 2 (R36) — otherwise 0.
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor", abstract: "Check the buttons, the shake sensor and the network this clock uses.")
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let context = try global.context()
+        let context = try global.context(quiet: true, mode: .lenient)
         let report = DoctorReport.gather(context, gpio: LibGPIOD(), network: SysfsNetworkStatus())
         if context.json {
             Output.json(report)
         } else {
             report.printText()
+        }
+        let loaded = context.loaded
+        guard loaded.isClean else {
+            let count = loaded.problems.count + loaded.warnings.count
+            throw CLIError.badInput("Config file \(loaded.path ?? "") has \(count) problem\(count == 1 ? "" : "s") "
+                                    + "(listed in the report); aubade run starts with the defaults they name.")
         }
     }
 }
@@ -76,6 +84,22 @@ struct DoctorReport: Encodable {
         var streaming: String?
     }
 
+    /// The config file read, what in it could not be used (each with the default used instead) and its
+    /// unknown keys.
+    struct Config: Encodable {
+        struct Problem: Encodable {
+            /// The dotted key; absent when the whole file could not be used.
+            var key: String?
+            var line: Int?
+            var message: String
+        }
+
+        var path: String?
+        var problems: [Problem]
+        var unknownKeys: [String]
+    }
+
+    var config: Config
     var libgpiod: String
     var chips: [GPIOChipInfo]
     var buttons: [Line]
@@ -94,7 +118,11 @@ struct DoctorReport: Encodable {
             Mapping(role: role.rawValue, short: config.buttons.mapping.action(for: role, .short).name,
                     long: config.buttons.mapping.action(for: role, .long).name)
         }
-        return DoctorReport(libgpiod: GPIOLibrary.version, chips: gpio.chips(), buttons: buttons, mapping: mapping,
+        let loaded = context.loaded
+        let configReport = Config(path: loaded.path, problems: loaded.problems.map {
+            Config.Problem(key: $0.key, line: $0.line, message: $0.message)
+        }, unknownKeys: loaded.warnings)
+        return DoctorReport(config: configReport, libgpiod: GPIOLibrary.version, chips: gpio.chips(), buttons: buttons, mapping: mapping,
                             shake: shake(config.shake, gpio: gpio),
                             network: self.network(network.current(), context: context))
     }
@@ -152,6 +180,8 @@ struct DoctorReport: Encodable {
     }
 
     func printText() {
+        printConfig()
+        print("")
         print("libgpiod: \(libgpiod)")
         print("")
         if chips.isEmpty {
@@ -201,6 +231,14 @@ struct DoctorReport: Encodable {
         } else {
             print("Shake: \(shake.sensor.map { "\($0) — " } ?? "")not usable: \(shake.problem ?? "no reading")")
         }
+    }
+
+    private func printConfig() {
+        guard let path = config.path else { return print("Config: none; the built-in defaults are used.") }
+        let lines = config.problems.map(\.message) + config.unknownKeys
+        guard !lines.isEmpty else { return print("Config: \(path) (every key known, every value usable)") }
+        print("Config: \(path) — \(lines.count) problem\(lines.count == 1 ? "" : "s"):")
+        for line in lines { print("  \(line)") }
     }
 
     private func printNetwork() {

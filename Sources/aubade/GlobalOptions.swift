@@ -16,11 +16,15 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "The TOML config file (default: $AUBADE_CONFIG, else /etc/aubade/aubade.toml if present).")
     var config: String?
 
-    /// Loads the config once (printing its warnings) and resolves the database path. Without `--db`,
-    /// `--config` and `$AUBADE_CONFIG`, a command uses the database (and config) of the clock running on this
-    /// machine, as announced in its runtime folder — so `aubade status` next to `make run` just works. The
-    /// daemon itself never follows another daemon's announcement.
-    func context(quiet: Bool = false, forDaemon: Bool = false) throws -> CommandContext {
+    /// Loads the config once (printing its problems and unknown keys on stderr unless `quiet`) and resolves
+    /// the database path. `.strict` (every command a user types) refuses a file with a bad value; `.lenient`
+    /// (the daemon, `doctor`, and the commands that talk to a running clock: a typo must not keep `stop` from
+    /// stopping an alarm) carries on with the defaults the problems name (R36).
+    ///
+    /// Without `--db`, `--config` and `$AUBADE_CONFIG`, a command uses the database (and config) of the clock
+    /// running on this machine, as announced in its runtime folder — so `aubade status` next to `make run`
+    /// just works. The daemon itself (`forDaemon`) never follows another daemon's announcement.
+    func context(quiet: Bool = false, mode: ConfigLoader.Mode = .strict, forDaemon: Bool = false) throws -> CommandContext {
         var configPath = config
         var databasePath = db
         let fromEnvironment = ProcessInfo.processInfo.environment["AUBADE_CONFIG"].map { !$0.isEmpty } ?? false
@@ -28,8 +32,8 @@ struct GlobalOptions: ParsableArguments {
             databasePath = running.database
             configPath = running.config
         }
-        let loaded = try ConfigLoader.load(path: configPath)
-        if !quiet { for warning in loaded.warnings { Aubade.printError(warning) } }
+        let loaded = try ConfigLoader.load(path: configPath, mode: mode)
+        if !quiet { for line in loaded.problemMessages + loaded.warnings { Aubade.printError(line) } }
         return CommandContext(loaded: loaded, databasePath: databasePath ?? loaded.configuration.paths.database, json: json)
     }
 }

@@ -19,9 +19,13 @@ struct RunCommand: AsyncParsableCommand {
         "Start the daemon's wall clock at this ISO-8601 instant (it then advances in real time). For tests and demos.",
         visibility: .hidden))
     var fakeTime: String?
+    @Flag(help: "Check the config file strictly, print its problems or OK, and exit (0 or 2) without starting the clock.")
+    var checkConfig = false
 
     func run() async throws {
-        let context = try global.context(forDaemon: true)
+        if checkConfig { return try ConfigCheck.run(global) }
+        // Lenient: a bad value or even a broken file never stops the clock; each problem is printed (R36).
+        let context = try global.context(mode: .lenient, forDaemon: true)
         let config = context.configuration
         let fakeStart = try fakeTime.map { text -> Date in
             guard let date = ISO8601DateFormatter().date(from: text) else {
@@ -40,7 +44,7 @@ struct RunCommand: AsyncParsableCommand {
             sink: SinkOptions(device: config.audio.device, alternate: config.audio.alternateDevice), json: context.json,
             fakeStart: fakeStart, buttons: buttons, panel: config.buttons.panelSettings,
             shake: config.shake.sensor(gpio: gpio, logger: logger), network: SysfsNetworkStatus(),
-            configWarnings: context.loaded.warnings)
+            configWarnings: context.loaded.problemMessages + context.loaded.warnings)
         do {
             try await Daemon.run(parts, logger: logger)
         } catch let failure as Daemon.StartFailure {

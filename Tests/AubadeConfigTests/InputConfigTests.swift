@@ -130,9 +130,10 @@ struct InputConfigTests {
          "Config file t.toml: buttons.long_press.snooze at line 2 must be one of \(actionChoices), or \"\" for the short press's action, not \"snoozzz\"."),
         ("[buttons.short_press]\nsleep = \"sleep+500\"",
          "Config file t.toml: buttons.short_press.sleep at line 2 must be one of \(actionChoices), not \"sleep+500\"."),
-        // the first problem in the file, not the first in alphabetical order
+        // every problem, one sentence a line, in the order of the file (not alphabetical)
         ("[buttons.short_press]\nstop = \"halt\"\nsnoze = \"stop\"",
-         "Config file t.toml: buttons.short_press.stop at line 2 must be one of \(actionChoices), not \"halt\"."),
+         "Config file t.toml: buttons.short_press.stop at line 2 must be one of \(actionChoices), not \"halt\".\n"
+         + "Config file t.toml: buttons.short_press.snoze at line 3 is not a button; the buttons are snooze, stop, play_pause, sleep, volume_up and volume_down."),
         ("[buttons.short_press]\nstop = 3", "Config file t.toml: buttons.short_press.stop at line 2 must be a string in quotes."),
         ("[buttons]\nshort_press = \"stop\"",
          "Config file t.toml: buttons.short_press at line 2 must be a table like [buttons.short_press]."),
