@@ -81,6 +81,11 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHardware"],
                     swiftSettings: strict),
+        // The daemon's decisions in-process: the real RunningClock over FakeSound, MemoryClockStore, ManualClock.
+        .testTarget(name: "AubadeAppTests", dependencies: ["AubadeApp", "AubadeAudio", "AubadeCore", "AubadeHardware",
+                                                           "AubadeStore",
+                                                           .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: strict),
         // Runs the built `aubade` binary as a user would.
         .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
                                                            .product(name: "GRDB", package: "GRDB.swift")],

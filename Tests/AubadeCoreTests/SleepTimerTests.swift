@@ -52,14 +52,14 @@ struct SleepTimerTests {
     }
 
     static let shapes: [(duration: Int, fade: Int, volume: Int, effectiveFade: Int, full: Int, checks: [(Double, Int)])] = [
-        // The fade is clamped to the duration: a 30 s timer with a 60 s fade fades over all 30 s.
-        (30, 60, 40, 30, 40, [(0, 40), (15, 20), (29, 1), (30, 0)]),
+        // The fade takes at most half the timer: a 30 s timer with a 60 s fade plays 15 s, then fades over 15 s.
+        (30, 60, 40, 15, 40, [(0, 40), (15, 40), (22.5, 20), (29, 3), (30, 0)]),
         // No fade: full volume to the last instant, then silence.
         (600, 0, 50, 0, 50, [(0, 50), (599.9, 50), (600, 0)]),
         // A negative fade counts as none.
         (600, -5, 50, 0, 50, [(599, 50), (600, 0)]),
-        // Fade as long as the timer: it starts fading at once.
-        (120, 120, 60, 120, 60, [(0, 60), (60, 30), (90, 15), (120, 0)]),
+        // A fade as long as the timer is cut to its second half.
+        (120, 120, 60, 60, 60, [(0, 60), (60, 60), (90, 30), (120, 0)]),
         // Volume held to 0…100.
         (60, 10, 150, 10, 100, [(0, 100), (55, 50)]),
         (60, 10, -20, 10, 0, [(0, 0), (55, 0), (60, 0)]),
@@ -124,7 +124,7 @@ struct SleepTimerTests {
     @Test("a timer shorter than its fade gets the whole requested fade back once extended")
     func extensionRestoresTheFade() {
         var timer = SleepTimer(duration: .seconds(30), fade: .seconds(60), volume: 40, startedAt: Self.start)
-        #expect(timer.fade == .seconds(30) && timer.requestedFade == .seconds(60))
+        #expect(timer.fade == .seconds(15) && timer.requestedFade == .seconds(60))
         timer.extend(by: SleepTimer.buttonStep, at: Self.at(20))
         #expect(timer.fade == .seconds(60))
         #expect(timer.volume(at: Self.at(20)) == 40)
@@ -153,8 +153,8 @@ struct SleepTimerTests {
     func volumeButtons() {
         var timer = SleepTimer(duration: .seconds(30), fade: .seconds(60), volume: 30, startedAt: Self.start)
         timer.setVolume(60)
-        #expect(timer.fullVolume == 60 && timer.endsAt == Self.at(30) && timer.fade == .seconds(30))
-        #expect(timer.volume(at: Self.at(15)) == 30)
+        #expect(timer.fullVolume == 60 && timer.endsAt == Self.at(30) && timer.fade == .seconds(15))
+        #expect(timer.volume(at: Self.at(22.5)) == 30)
         timer.extend(by: SleepTimer.buttonStep, at: Self.at(20))
         #expect(timer.fade == .seconds(60), "the requested fade survives a volume change")
         #expect(timer.volume(at: Self.at(900)) == 30)

@@ -93,8 +93,11 @@ public struct BackupClockStore: ClockStore {
 public final class MemoryClockStore: ClockStore {
     private let state: Mutex<(data: StoredClock, history: [HistoryEvent], version: Int64, failWrites: StoreError?)>
 
-    public init(_ data: StoredClock = StoredClock()) {
+    private let journal: Journal?
+
+    public init(_ data: StoredClock = StoredClock(), journal: Journal? = nil) {
         state = Mutex((data, [], 1, nil))
+        self.journal = journal
     }
 
     public func load() throws(StoreError) -> StoredClock { state.withLock { $0.data } }
@@ -104,6 +107,7 @@ public final class MemoryClockStore: ClockStore {
             s.data.states.removeAll { $0.alarmID == runState.alarmID }
             s.data.states.append(runState)
         }
+        journal?.append("store.save \(runState.alarmID) \(runState.phase.rawValue)")
     }
 
     public func update(_ alarm: Alarm) throws(StoreError) {
@@ -114,6 +118,7 @@ public final class MemoryClockStore: ClockStore {
 
     public func record(_ event: HistoryEvent) throws(StoreError) {
         try write { $0.history.append(event) }
+        journal?.append("store.record \(event.kind)")
     }
 
     public func events(limit: Int, since: Date) throws(StoreError) -> [HistoryEvent] {

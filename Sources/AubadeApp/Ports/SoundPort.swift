@@ -32,7 +32,10 @@ public final class FakeSound: SoundPort {
     private let state = Mutex<(calls: [Call], next: Int, device: DeviceStatus)>(
         ([], 1, DeviceStatus(isOpen: true, name: "fake", problem: nil, opens: 1)))
 
-    public init() {
+    private let journal: Journal?
+
+    public init(journal: Journal? = nil) {
+        self.journal = journal
         (events, continuation) = AsyncStream.makeStream(of: SoundEvent.self, bufferingPolicy: .unbounded)
     }
 
@@ -41,12 +44,19 @@ public final class FakeSound: SoundPort {
             let id = SoundID(s.next)
             s.next += 1
             s.calls.append(Call.play(id, request, paused: paused))
+            journal?.append("sound.play \(id.value) \(request.priority)\(paused ? " paused" : "")")
             return id
         }
     }
 
-    public func begin(_ id: SoundID) { state.withLock { $0.calls.append(Call.begin(id)) } }
-    public func stop(_ id: SoundID) { state.withLock { $0.calls.append(Call.stop(id)) } }
+    public func begin(_ id: SoundID) {
+        state.withLock { $0.calls.append(Call.begin(id)) }
+        journal?.append("sound.begin \(id.value)")
+    }
+    public func stop(_ id: SoundID) {
+        state.withLock { $0.calls.append(Call.stop(id)) }
+        journal?.append("sound.stop \(id.value)")
+    }
     public func setVolume(_ id: SoundID, _ volume: Int) { state.withLock { $0.calls.append(Call.volume(id, volume)) } }
 
     public var device: DeviceStatus {

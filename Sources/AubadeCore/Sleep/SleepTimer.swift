@@ -15,21 +15,22 @@ public struct SleepTimer: Sendable, Hashable {
     public private(set) var startedAt: MonotonicInstant
     /// The whole length from `startedAt` to the end, extensions included.
     public private(set) var duration: Duration
-    /// The fade-out actually used: `requestedFade`, shortened to `duration` when the timer is shorter.
+    /// The fade-out actually used: `requestedFade`, shortened to half the timer when the timer is shorter
+    /// than twice that — a 1-minute timer plays 30 s at its volume, then fades over its last 30 s.
     public private(set) var fade: Duration
     /// The fade-out asked for; an extension makes the fade this long again when the timer allows it.
     public let requestedFade: Duration
     /// The volume (0–100) before the fade begins.
     public private(set) var fullVolume: Int
 
-    /// A timer of `duration` from `startedAt`, fading out over its last `fade` (at most `duration`) from
+    /// A timer of `duration` from `startedAt`, fading out over its last `fade` (at most half of it) from
     /// `volume`. Negative durations count as zero; the volume is held to 0–100.
     public init(duration: Duration, fade: Duration, volume: Int, startedAt: MonotonicInstant) {
         let length = max(duration, .zero)
         self.startedAt = startedAt
         self.duration = length
         self.requestedFade = max(fade, .zero)
-        self.fade = min(max(fade, .zero), length)
+        self.fade = min(max(fade, .zero), length / 2)
         self.fullVolume = min(max(volume, 0), 100)
     }
 
@@ -71,7 +72,7 @@ public struct SleepTimer: Sendable, Hashable {
         } else {
             duration += extra
         }
-        fade = min(requestedFade, duration)
+        fade = min(requestedFade, duration / 2)
     }
 
     /// Sets the volume before the fade to `level` (held to 0–100) — the volume buttons while a sleep timer

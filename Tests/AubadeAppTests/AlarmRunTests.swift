@@ -1,0 +1,190 @@
+import AubadeApp
+import AubadeAudio
+import AubadeCore
+import Foundation
+import Testing
+
+/// An alarm's run through the real `RunningClock`: pre-check, pre-roll, the alarm second, what the engine
+/// reports, and how it ends — with a fake engine and a manual clock (no real time passes).
+@Suite("Daemon decisions: an alarm's run")
+struct AlarmRunTests {
+    @Test func aToneAlarmIsPreparedThenBegunAtItsSecondAndCommittedBeforeItSounds() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)])
+        await rig.start()
+        await rig.run(until: ClockRig.at(6, 56))
+        #expect(rig.jobs.count == 1, "the pre-check is started 5 minutes before")
+        await rig.jobs.runAll()
+        #expect(rig.history == ["precheck-passed"])
+        #expect(rig.sound.played.isEmpty, "nothing is prepared before the pre-roll")
+
+        await rig.run(until: ClockRig.at(6, 59, 50))
+        let prepared = try #require(rig.sound.played.first)
+        #expect(prepared.paused && prepared.request.priority == .alarm && prepared.request.content == .tone(.classic))
+        #expect(!rig.sound.calls.contains(.begin(prepared.id)))
+
+        await rig.run(until: ClockRig.at(7, 0))
+        #expect(rig.sound.calls.last == .begin(prepared.id), "the pre-rolled sound begins; no second one is made")
+        #expect(rig.sound.played.count == 1)
+        // R9: the ringing state and the history are committed before the sound begins.
+        let save = try #require(rig.journal.first("store.save 1 ringing"))
+        let rang = try #require(rig.journal.first("store.record rang"))
+        let begin = try #require(rig.journal.first("sound.begin \(prepared.id.value)"))
+        #expect(save < rang && rang < begin)
+        #expect(rig.ringingChanges.all == ["true"])
+
+        var status = try await rig.status()
+        #expect(status.ringing?.id == 1 && status.ringing?.audibleAfterSeconds == nil && status.ringing?.notAudible == nil)
+        await rig.engineSays(.audible(prepared.id, source: "tone", after: .milliseconds(40)))
+        status = try await rig.status()
+        #expect(status.ringing?.audibleAfterSeconds == 0.04)
+        #expect(rig.history.last == "audible")
+
+        let reply = try await rig.clock.handle(.stop(alarm: nil, by: .cli))
+        #expect(reply.message == "Stopped.")
+        #expect(rig.sound.calls.last == .stop(prepared.id))
+        #expect(rig.store.data.states.first { $0.alarmID == 1 }?.phase == .idle)
+        #expect(rig.store.history.last { $0.kind == "dismissed" }?.detail == "by=cli")
+        #expect(rig.ringingChanges.all == ["true", "false"])
+        #expect(try await rig.status().ringing == nil)
+    }
+
+    @Test func aFailedPreCheckStartsTheAlarmOnTheTone() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)])
+        rig.precheck.set(PreAlarmCheck.Result(stationProblem: "Pre-alarm check: The station refused the connection."))
+        await rig.start()
+        await rig.run(until: ClockRig.at(6, 56))
+        await rig.jobs.runAll()
+        #expect(rig.precheck.asked == [[try StreamURL(parsing: "http://radio.example/fip")]])
+        #expect(rig.history == ["precheck-failed"])
+        #expect(try await rig.status().warnings.contains { $0.contains("will start on the tone") })
+        await rig.run(until: ClockRig.at(6, 59, 50))
+        let prepared = try #require(rig.lastPlayed)
+        #expect(prepared.request.fallback?.preselected == "Pre-alarm check: The station refused the connection.")
+        #expect(prepared.request.content == .stations([try StreamURL(parsing: "http://radio.example/fip")]))
+    }
+
+    @Test func aPreCheckThatFailsAfterThePreRollReplacesThePreparedSound() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)])
+        await rig.start()
+        await rig.run(until: ClockRig.at(6, 59, 50))
+        let first = try #require(rig.lastPlayed)
+        #expect(first.request.fallback?.preselected == nil)
+        rig.precheck.set(PreAlarmCheck.Result(stationProblem: "Pre-alarm check: no audio."))
+        await rig.jobs.runAll()
+        #expect(rig.sound.calls.contains(.stop(first.id)))
+        let second = try #require(rig.lastPlayed)
+        #expect(second.id != first.id && second.paused && second.request.fallback?.preselected == "Pre-alarm check: no audio.")
+        await rig.run(until: ClockRig.at(7, 0))
+        #expect(rig.sound.calls.last == .begin(second.id))
+    }
+
+    @Test func wifiOnlyOffWiFiPreselectsTheToneAndSaysWhy() async throws {
+        var settings = AppSettings()
+        settings.isWifi = true
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)],
+                           settings: settings, network: ClockRig.wired)
+        await rig.start()
+        await rig.run(until: ClockRig.at(6, 59, 50))
+        let reason = try #require(rig.lastPlayed?.request.fallback?.preselected)
+        #expect(reason.contains("eth0"))
+        await rig.jobs.runAll()
+        #expect(rig.precheck.asked.isEmpty, "a known refusal needs no network check")
+        #expect(rig.history.first == "precheck-failed")
+    }
+
+    @Test func fallbacksAndRecoveriesGoToTheHistoryAndTheStatus() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)])
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 0))
+        let id = try #require(rig.lastPlayed?.id)
+        await rig.engineSays(.fallback(id, from: "station", to: "tone", reason: "No audio from the station within 10 s."))
+        await rig.engineSays(.audible(id, source: "tone", after: .seconds(10)))
+        await rig.engineSays(.recovered(id, to: "station"))
+        let status = try await rig.status()
+        #expect(status.ringing?.fallbacks == ["No audio from the station within 10 s."])
+        #expect(rig.history.suffix(3) == ["fallback", "audible", "recovered"])
+        #expect(rig.store.history.last { $0.kind == "fallback" }?.detail == "to=tone reason=No audio from the station within 10 s.")
+    }
+
+    @Test func aSoundDeviceThatFailsWhileRingingReadsNotAudibleUntilItIsHeardAgain() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)])
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 0))
+        let id = try #require(rig.lastPlayed?.id)
+        await rig.engineSays(.audible(id, source: "tone", after: .zero))
+        await rig.engineSays(.deviceFailed("snd_pcm_writei on hw:1 failed: No such device."))
+        var status = try await rig.status()
+        #expect(status.ringing?.notAudible == "snd_pcm_writei on hw:1 failed: No such device.")
+        #expect(status.lines.contains { $0.contains("NOT AUDIBLE") })
+        #expect(rig.events.contains("not-audible"))
+        #expect(rig.store.history.contains { $0.kind == "warning" && $0.detail.hasPrefix("Not audible: snd_pcm_writei") })
+        await rig.engineSays(.deviceOpened(name: "fake"))
+        #expect(rig.store.history.last?.detail.contains("opened again") == true)
+        await rig.engineSays(.audible(id, source: "tone", after: .seconds(6)))
+        status = try await rig.status()
+        #expect(status.ringing?.notAudible == nil)
+    }
+
+    @Test func anAlarmDueWhileTheDeviceIsMissingSaysSoAtOnce() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)],
+                           device: DeviceStatus(isOpen: false, name: nil, problem: "No sound card.", opens: 0))
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 0))
+        let status = try await rig.status()
+        #expect(status.ringing?.notAudible == "No sound card.")
+        #expect(!status.sound.open)
+        #expect(rig.events.contains("not-audible"))
+    }
+
+    @Test func readyComesOnlyOnceTheDeviceOpened() async throws {
+        let rig = ClockRig(device: DeviceStatus(isOpen: false, name: nil, problem: "busy", opens: 0))
+        await rig.start()
+        #expect(rig.ready.all.isEmpty)
+        await rig.engineSays(.deviceFailed("busy"))
+        #expect(rig.ready.all.isEmpty)
+        await rig.engineSays(.deviceOpened(name: "hw:0"))
+        await rig.engineSays(.deviceOpened(name: "hw:0"))
+        #expect(rig.ready.all == ["0 alarm(s) enabled"])
+        #expect(await rig.clock.isReady)
+    }
+
+    @Test func aSnoozeSilencesTheAlarmAndItComesBackAtItsEnd() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)])
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 0))
+        let first = try #require(rig.lastPlayed?.id)
+        _ = try await rig.clock.handle(.snooze(alarm: nil, by: .button))
+        #expect(rig.sound.calls.last == .stop(first))
+        #expect(rig.store.data.states.first?.phase == .snoozed)
+        await rig.run(until: ClockRig.at(7, 8, 59))
+        #expect(rig.sound.played.count == 1)
+        await rig.run(until: ClockRig.at(7, 9))
+        let again = try #require(rig.lastPlayed)
+        #expect(again.id != first && !again.paused && again.request.priority == .alarm)
+        #expect(rig.history.contains("snooze-ended"))
+    }
+
+    @Test func anAlarmAutoSilencesAfterItsDuration() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, duration: 120)])
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 1, 59))
+        let id = try #require(rig.lastPlayed?.id)
+        #expect(!rig.sound.calls.contains(.stop(id)))
+        await rig.run(until: ClockRig.at(7, 2))
+        #expect(rig.sound.calls.last == .stop(id))
+        #expect(rig.history.contains("auto-silenced"))
+    }
+
+    @Test func anEditByAnotherProcessIsPickedUpAndDropsAStalePreRoll() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)])
+        await rig.start()
+        await rig.run(until: ClockRig.at(6, 59, 50))
+        let prepared = try #require(rig.lastPlayed?.id)
+        rig.store.change { $0.alarms[0].time = try! LocalTime(hour: 7, minute: 30) }
+        await rig.run(until: ClockRig.at(7, 0, 30))
+        #expect(rig.sound.calls.contains(.stop(prepared)))
+        #expect(!rig.sound.calls.contains(.begin(prepared)), "the moved alarm does not ring at its old time")
+        await rig.run(until: ClockRig.at(7, 30))
+        #expect(try await rig.status().ringing?.id == 1)
+    }
+}
