@@ -25,8 +25,8 @@ extension AlarmClock {
                 record(event)
             case .ring(let request):
                 ring(request)
-            case .stopRinging(let id, let reason):
-                stopRinging(id, reason: reason)
+            case .stopRinging(let stop):
+                stopRinging(stop)
             case .snoozeRefused(let id):
                 output.emit("snooze-refused", ["alarm": id, "message": "All snoozes are used; only stop works."])
             case .wakeMe(let next):
@@ -83,24 +83,24 @@ extension AlarmClock {
         }
     }
 
-    /// Stops alarm `id`'s sound if it is the one sounding. A superseded alarm's sound was already replaced by
-    /// the `.ring` before this action (R13) — which may be the same alarm's next occurrence — so it is left alone.
-    func stopRinging(_ id: Int64, reason: AubadeCore.StopReason) {
-        if reason == .superseded {
-            output.emit("stopped", ["alarm": id, "reason": reason.rawValue, "by": "another alarm"])
+    /// An alarm left the ringing group. The sound stops only when no other alarm still rings (R38); otherwise
+    /// it plays on for them, even when it was this alarm's own sound.
+    func stopRinging(_ stop: StopRinging) {
+        let by: String? = switch stop.reason {
+        case .autoSilenced: "auto"
+        case .dismissed, .snoozed: stop.by?.rawValue
+        case .edited, .disabled, .removed: "edit"
+        }
+        guard stop.silencesPlayer else {
+            output.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": by,
+                                    "ringing_on": stop.othersStillRinging.map(String.init).joined(separator: ",")])
             return
         }
-        guard let sounding, sounding.alarmID == id else { return }
+        guard let sounding else { return }
         sounding.sound.stop()
         self.sounding = nil
         ringingObserver(false)
-        let by = switch reason {
-        case .autoSilenced: "auto"
-        case .dismissed, .snoozed: cause.rawValue
-        case .superseded: "another alarm"  // not reached: handled above
-        case .edited, .disabled, .removed: "edit"
-        }
-        output.emit("stopped", ["alarm": id, "reason": reason.rawValue, "by": by])
+        output.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": by])
     }
 
     /// What the alarm's sound reported: recorded in the history (audible, fallbacks) and printed.

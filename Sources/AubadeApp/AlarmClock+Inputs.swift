@@ -14,7 +14,7 @@ extension AlarmClock {
         case .snooze:
             snooze(by: .button)
         case .stop:
-            if sounding != nil || scheduler.ringingAlarmID != nil {
+            if sounding != nil || !scheduler.ringingAlarmIDs.isEmpty {
                 stop(by: .button)
             } else {
                 cancelRadio(reason: "stop button")
@@ -31,35 +31,27 @@ extension AlarmClock {
         }
     }
 
-    /// A sustained shake (`ShakeDetector`): stops a shake-to-stop alarm, snoozes another (configurable).
+    /// A sustained shake (`ShakeDetector`): each ringing alarm does what the configured response says —
+    /// stops a shake-to-stop alarm, snoozes another (configurable).
     public func shake() {
         output.emit("shake")
-        guard let id = scheduler.ringingAlarmID, let alarm = scheduler.alarms[id] else { return }
-        switch options.shakeResponse.action(for: alarm) {
-        case .stop:
-            cause = .shake
-            perform(scheduler.shakeDetected(at: clock.now()))
-        case .snooze:
-            snooze(by: .shake)
-        case .none:
-            break
-        }
+        guard !scheduler.ringingAlarmIDs.isEmpty else { return }
+        perform(scheduler.shakeDetected(at: clock.now(), response: options.shakeResponse))
+        wakeLoop()
     }
 
-    /// Snoozes the sounding alarm (or `alarmID`).
+    /// Snoozes every ringing alarm (or `alarmID` only).
     @discardableResult
     public func snooze(by cause: DismissInput, alarmID: Int64? = nil) -> Bool {
-        self.cause = cause
-        let actions = scheduler.snoozePressed(at: clock.now(), alarmID: alarmID)
+        let actions = scheduler.snoozePressed(at: clock.now(), alarmID: alarmID, by: cause)
         perform(actions)
         wakeLoop()
         return actions.contains { if case .stopRinging = $0 { true } else { false } }
     }
 
-    /// Dismisses the sounding alarm (or `alarmID`, including its pending snooze).
+    /// Dismisses every ringing alarm (or `alarmID` only, including its pending snooze).
     @discardableResult
     public func stop(by cause: DismissInput, alarmID: Int64? = nil) -> Bool {
-        self.cause = cause
         let actions = scheduler.stopPressed(at: clock.now(), alarmID: alarmID, by: cause)
         perform(actions)
         wakeLoop()

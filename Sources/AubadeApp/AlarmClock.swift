@@ -56,8 +56,6 @@ public actor AlarmClock {
     var radio: RadioSession?
     var reservationsDone: Set<String> = []
     var lastReservationCheck: Date?
-    /// What caused the next stop/snooze (button, shake, cli, api), for the history and the output.
-    var cause = DismissInput.cli
     var warnings: [String: String] = [:]
     var lastTitle: String?
     let wakeLoop: @Sendable () -> Void
