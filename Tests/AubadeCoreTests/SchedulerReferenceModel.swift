@@ -50,6 +50,9 @@ struct ReferenceModel {
     var rules: [Int64: Rule] = [:]
     /// Occurrences at or before this wall instant never ring.
     var handled: [Int64: Int] = [:]
+    /// Per alarm: the latest occurrence acted on (rung or missed) or passed over when it was armed — the
+    /// engine's stored `lastHandledOccurrence`, which an arming never goes below.
+    var acted: [Int64: Int] = [:]
     /// The ringing group, in the order their ringing began: every alarm within its duration and neither
     /// snoozed nor dismissed (R38).
     var ringing: [Ringing] = []
@@ -78,6 +81,10 @@ struct ReferenceModel {
 
     static func next(_ rule: Rule, after low: Int) -> Int? {
         occurrences(rule, after: low, through: low + 8 * 86_400).first
+    }
+
+    static func previous(_ rule: Rule, atOrBefore high: Int) -> Int? {
+        occurrences(rule, after: high - 8 * 86_400, through: high).last
     }
 
     // MARK: time passing
@@ -127,6 +134,7 @@ struct ReferenceModel {
             let list = ReferenceModel.occurrences(rule, after: handled[id] ?? now - 60, through: now)
             guard let latest = list.last else { continue }
             handled[id] = latest
+            acted[id] = max(acted[id] ?? latest, latest)
             for _ in list.dropLast() { log.append(Entry(at: real, kind: "missed", id: id)) }
             if now - latest <= window {
                 toRing.append((latest, id))
@@ -184,9 +192,15 @@ struct ReferenceModel {
         log.append(Entry(at: real, kind: "cancelled", id: id))
     }
 
-    /// R11: from now on only occurrences from this minute on ring.
+    /// R11: from now on only occurrences from this minute on ring; the latest one before this minute counts
+    /// as acted on. An occurrence acted on never rings again, but one merely in the future of an earlier
+    /// arming (before a backward clock step) may.
     mutating func arm(_ id: Int64, at real: Int) {
-        handled[id] = max(handled[id] ?? Int.min / 4, wall(real) - 60)
+        let minuteAgo = wall(real) - 60
+        if let rule = rules[id], let previous = ReferenceModel.previous(rule, atOrBefore: minuteAgo) {
+            acted[id] = max(acted[id] ?? previous, previous)
+        }
+        handled[id] = max(acted[id] ?? minuteAgo, minuteAgo)
     }
 
     mutating func save(_ id: Int64, _ rule: Rule, at real: Int) {
@@ -205,6 +219,7 @@ struct ReferenceModel {
         cancel(id, at: real)
         rules[id] = nil
         handled[id] = nil
+        acted[id] = nil
         due(at: real)
     }
 
