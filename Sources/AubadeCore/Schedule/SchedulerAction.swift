@@ -100,8 +100,9 @@ public struct WakeUp: Hashable, Sendable {
 /// (`.stopRinging`), the player goes silent only if `StopRinging.silencesPlayer` (no member is left);
 /// otherwise the sound plays on for the others — even when it was the stopped alarm's own sound — and now
 /// counts for `AlarmScheduler.soundingAlarmID`. So: `.ring` → play this sound; `.stopRinging` with others
-/// left → keep playing; `.stopRinging` with none left → silence. Of the stops of one batch exactly the last
-/// one silences, and only when nothing rings afterwards.
+/// left → keep playing; `.stopRinging` with none left → silence (a player already silent, e.g. after a
+/// restart, does nothing). Of the stops of one batch only the last can silence, and only when nothing rings
+/// after the batch.
 public enum SchedulerAction: Hashable, Sendable {
     /// Commit this run-time state (replacing the alarm's previous one) before anything that follows.
     case persist(AlarmRunState)
