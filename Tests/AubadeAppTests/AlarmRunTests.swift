@@ -188,3 +188,33 @@ struct AlarmRunTests {
         #expect(try await rig.status().ringing?.id == 1)
     }
 }
+
+/// Alarms that coincide or overlap ring until the last of their durations (R38), with one sound.
+@Suite("Daemon decisions: alarms that ring together")
+struct RingingGroupTests {
+    @Test func aShorterAlarmThatJoinsNeverSilencesTheLongerOne() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, duration: 300), ClockRig.alarm(2, 7, 0, duration: 60)])
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 0))
+        let sounds = rig.sound.calls.compactMap { call -> SoundID? in if case .begin(let id) = call { return id } else { return nil } }
+        let playing = try #require(sounds.last)
+        await rig.run(until: ClockRig.at(7, 4, 59))
+        #expect(!rig.sound.calls.contains(.stop(playing)), "alarm 2's end at 07:01 leaves alarm 1 sounding")
+        #expect(rig.store.history.contains { $0.kind == "auto-silenced" && $0.alarmID == 2 })
+        #expect(try await rig.status().ringing?.id == 1, "the sound now counts for the alarm still ringing")
+        await rig.run(until: ClockRig.at(7, 5))
+        #expect(rig.sound.calls.last == .stop(playing))
+        #expect(try await rig.status().ringing == nil)
+    }
+
+    @Test func oneStopEndsTheWholeGroup() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0), ClockRig.alarm(2, 7, 2)])
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 2))
+        let stopsBefore = rig.sound.calls.filter { if case .stop = $0 { true } else { false } }.count
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .cli))
+        #expect(rig.sound.calls.filter { if case .stop = $0 { true } else { false } }.count == stopsBefore + 1)
+        #expect(rig.store.data.states.allSatisfy { $0.phase == .idle })
+        #expect(rig.store.history.filter { $0.kind == "dismissed" }.map(\.alarmID) == [1, 2])
+    }
+}

@@ -1,6 +1,7 @@
 import AubadeApp
 import AubadeAudio
 import AubadeCore
+import AubadeStore
 import Foundation
 import Testing
 

@@ -218,6 +218,48 @@ struct MorningReportTests {
         #expect(report.runs.map(\.scheduled) == [try Fixture.instant("2026-06-01T05:00:00Z"), try Fixture.instant("2026-06-02T05:00:00Z")])
     }
 
+    @Test("R38: alarms that rang together are named on each other's lines (from the engine's own history)")
+    func ringingTogether() throws {
+        // Work (5 min) and Gym (1 min) both at 07:00; Nap at 07:02 joins Work while it rings.
+        let work = try Fixture.alarm(id: 1, "07:00", duration: 300)
+        let gym = try Fixture.alarm(id: 2, "07:00", duration: 60)
+        let nap = try Fixture.alarm(id: 3, "07:02", duration: 600)
+        var h = try SchedulerHarness([work, gym, nap], at: "2026-06-01T04:00:00Z")
+        h.start()
+        try h.run(until: "2026-06-01T05:04:00Z")
+        h.stop(alarm: 1, by: .button)
+        try h.run(until: "2026-06-01T05:20:00Z")
+        let report = MorningReport.build(events: h.events, alarmNames: [1: "Work", 2: "Gym", 3: "Nap"],
+                                         since: try Fixture.instant(Self.since), zone: try Fixture.zone("Europe/Berlin"))
+        #expect(report.lines == [
+            "Work 07:00 — rang on time with Gym, joined by Nap, not confirmed audible, stopped by button",
+            "Gym 07:00 — rang on time with Work, not confirmed audible, auto-silenced after 1m",
+            "Nap 07:02 — rang on time with Work, not confirmed audible, auto-silenced after 10m",
+        ])
+        #expect(report.runs[0].rangWith == [.init(alarmID: 2, name: "Gym")])
+        #expect(report.runs[0].joinedBy == [.init(alarmID: 3, name: "Nap")])
+        #expect(report.runs[2].rangWith == [.init(alarmID: 1, name: "Work")])
+    }
+
+    @Test("ring events naming several alarms, unknown ones and a snooze's return")
+    func ringingTogetherFromText() throws {
+        let d = try Self.dueDetail()
+        let events = [
+            try Self.event(0, .rang, d, alarm: 2),
+            try Self.event(0, .rang, d, alarm: 3),
+            try Self.event(0, .rang, d + ", with alarms 2, 3"),
+            try Self.event(60, .snoozed, "snooze 1 of 3, 9 min"),
+            try Self.event(600, .snoozeEnded, d + ", with alarm 9"),
+            try Self.event(700, .dismissed, "by=button"),
+        ]
+        let lines = try Self.report(events, names: [1: "Work", 2: "Nap", 3: "Gym"]).lines
+        #expect(lines == [
+            "Work 07:00 — rang on time with Nap, Gym and Alarm 9, not confirmed audible, snoozed 1×, stopped by button",
+            "Nap 07:00 — rang on time with Work, not confirmed audible, still ringing",
+            "Gym 07:00 — rang on time with Work, not confirmed audible, still ringing",
+        ])
+    }
+
     @Test("random histories never trap, and every run gets exactly one line starting with its name")
     func tolerantOfAnything() throws {
         var seed: UInt64 = 0x5EED
@@ -263,6 +305,23 @@ struct HistoryDetailTests {
         for input in DismissInput.allCases {
             #expect(HistoryDetail.dismissInput(in: HistoryDetail.dismissed(by: input)) == input)
         }
+    }
+
+    @Test("the alarms a ring was together with: written, read back, and read tolerantly")
+    func ringingWith() {
+        #expect(HistoryDetail.ringing(with: [3]) == "with alarm 3")
+        #expect(HistoryDetail.ringing(with: [1, 3]) == "with alarms 1, 3")
+        for ids: [Int64] in [[3], [1, 3], [7, 2, 40]] {
+            #expect(HistoryDetail.ringingWith(in: "due 2026-06-01T05:00:00Z, 2 min late, " + HistoryDetail.ringing(with: ids)) == ids)
+        }
+        let rows: [(String, [Int64])] = [
+            ("with alarms 1 and 3.", [1, 3]), ("With Alarm 4", [4]), ("due 2026-06-01T05:00:00Z", []),
+            ("with alarm", []), ("with alarms x, 3", []), ("with alarm 2 by=button", [2]), ("", []),
+        ]
+        for (text, ids) in rows {
+            #expect(HistoryDetail.ringingWith(in: text) == ids, "\(text)")
+        }
+        #expect(HistoryDetail.occurrence(in: "due 2026-06-01T05:00:00Z, with alarm 3") == Date(timeIntervalSince1970: 1_780_290_000))
     }
 
     static let occurrences: [(String, String?)] = [

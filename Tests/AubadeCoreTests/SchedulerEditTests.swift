@@ -79,7 +79,7 @@ struct SchedulerEditTests {
         var alarm = try #require(h.storedAlarms[1])
         alarm.enabled = false
         let actions = h.save(alarm)
-        #expect(actions.contains(.stopRinging(alarmID: 1, reason: .disabled)))
+        #expect(actions.contains(.stopRinging(StopRinging(alarmID: 1, reason: .disabled))))
         #expect(h.sounding == nil)
     }
 

@@ -11,13 +11,16 @@ struct SchedulerHarness {
     /// The store as the daemon would have written it.
     var storedStates: [Int64: AlarmRunState] = [:]
     var storedAlarms: [Int64: Alarm] = [:]
-    /// The alarm whose sound is playing, as a player following the contract would have it.
+    /// The alarm whose `.ring` chose the sound that is playing, as a player following the contract would
+    /// have it: set by `.ring`, cleared only by a `.stopRinging` that silences the player.
     var sounding: Int64?
     /// Every batch, with the time it was returned at.
     var batches: [(at: SchedulerTime, actions: [SchedulerAction])] = []
     var wake: WakeUp?
-    /// Wall instants at which the player went silent while some alarm had been ringing just before (R13).
+    /// Wall instants at which the player went silent while some alarm still rang (R13, R38): always a fault.
     var silences: [Date] = []
+    /// Wall instants at which the player went silent (the last ringing alarm stopped).
+    var silencedAt: [Date] = []
 
     init(_ alarms: [Alarm], zone: String = "Europe/Berlin", at wall: String, settings: AppSettings = AppSettings(),
          states: [AlarmRunState] = [], monoOrigin: Double = 1_000) throws {
@@ -33,8 +36,8 @@ struct SchedulerHarness {
     mutating func start() -> [SchedulerAction] { take(engine.start(at: now)) }
 
     @discardableResult
-    mutating func snooze(alarm: Int64? = nil, pressedAt: MonotonicInstant? = nil) -> [SchedulerAction] {
-        take(engine.snoozePressed(at: now, alarmID: alarm, pressedAt: pressedAt))
+    mutating func snooze(alarm: Int64? = nil, pressedAt: MonotonicInstant? = nil, by input: DismissInput? = nil) -> [SchedulerAction] {
+        take(engine.snoozePressed(at: now, alarmID: alarm, pressedAt: pressedAt, by: input))
     }
 
     @discardableResult
@@ -44,6 +47,11 @@ struct SchedulerHarness {
 
     @discardableResult
     mutating func shake() -> [SchedulerAction] { take(engine.shakeDetected(at: now)) }
+
+    @discardableResult
+    mutating func shake(_ response: ShakeResponse) -> [SchedulerAction] {
+        take(engine.shakeDetected(at: now, response: response))
+    }
 
     @discardableResult
     mutating func save(_ alarm: Alarm) -> [SchedulerAction] {
@@ -109,13 +117,20 @@ struct SchedulerHarness {
             case .persist(let state): storedStates[state.alarmID] = state
             case .saveAlarm(let alarm): if let id = alarm.id { storedAlarms[id] = alarm }
             case .ring(let request): sounding = request.alarmID
-            case .stopRinging(let id, _): if sounding == id { sounding = nil }
+            case .stopRinging(let stop): if stop.silencesPlayer { sounding = nil }
             case .wakeMe(let w): wake = w
             case .record, .snoozeRefused: break
             }
         }
-        if wasSounding, sounding == nil, engine.ringingAlarmID != nil { silences.append(now.wall) }
-        #expect(sounding == engine.ringingAlarmID, "the player must sound exactly the ringing alarm")
+        if wasSounding, sounding == nil {
+            silencedAt.append(now.wall)
+            if !engine.ringingAlarmIDs.isEmpty { silences.append(now.wall) }
+        }
+        #expect((sounding != nil) == !engine.ringingAlarmIDs.isEmpty,
+                "the player must sound exactly while some alarm rings: \(String(describing: sounding)) vs \(engine.ringingAlarmIDs)")
+        if actions.contains(where: { if case .ring = $0 { true } else { false } }) {
+            #expect(sounding == engine.soundingAlarmID, "a ring sounds the alarm that started most recently")
+        }
         return actions
     }
 
@@ -149,8 +164,8 @@ struct SchedulerHarness {
         } }
     }
 
-    var stops: [(alarmID: Int64, reason: StopReason)] {
-        allActions.compactMap { if case .stopRinging(let id, let reason) = $0 { (id, reason) } else { nil } }
+    var stops: [StopRinging] {
+        allActions.compactMap { if case .stopRinging(let stop) = $0 { stop } else { nil } }
     }
 
     var events: [HistoryEvent] {

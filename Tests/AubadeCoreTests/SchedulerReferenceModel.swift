@@ -31,13 +31,17 @@ struct ReferenceModel {
         var count: Int
     }
 
-    /// One line of the expected history: when (real seconds), what, which alarm.
+    /// One line of the expected history: when (real seconds), what, which alarm, and — for a ring — the
+    /// alarms already ringing that it rang with (R38), in the order they began.
     struct Entry: Comparable, CustomStringConvertible {
         var at: Int
         var kind: String
         var id: Int64?
+        var with: [Int64] = []
         static func < (a: Entry, b: Entry) -> Bool { (a.at, a.kind, a.id ?? -1) < (b.at, b.kind, b.id ?? -1) }
-        var description: String { "t+\(at) \(kind) \(id.map(String.init) ?? "-")" }
+        var description: String {
+            "t+\(at) \(kind) \(id.map(String.init) ?? "-")" + (with.isEmpty ? "" : " with \(with)")
+        }
     }
 
     let startWall: Int
@@ -46,7 +50,12 @@ struct ReferenceModel {
     var rules: [Int64: Rule] = [:]
     /// Occurrences at or before this wall instant never ring.
     var handled: [Int64: Int] = [:]
-    var ringing: Ringing?
+    /// Per alarm: the latest occurrence acted on (rung or missed) or passed over when it was armed — the
+    /// engine's stored `lastHandledOccurrence`, which an arming never goes below.
+    var acted: [Int64: Int] = [:]
+    /// The ringing group, in the order their ringing began: every alarm within its duration and neither
+    /// snoozed nor dismissed (R38).
+    var ringing: [Ringing] = []
     var snoozed: [Int64: Snooze] = [:]
     var log: [Entry] = []
 
@@ -74,12 +83,18 @@ struct ReferenceModel {
         occurrences(rule, after: low, through: low + 8 * 86_400).first
     }
 
+    static func previous(_ rule: Rule, atOrBefore high: Int) -> Int? {
+        occurrences(rule, after: high - 8 * 86_400, through: high).last
+    }
+
     // MARK: time passing
 
     /// The next real instant at which something happens by itself, if any.
     func nextEvent() -> Int? {
         var times: [Int] = []
-        if let r = ringing, let rule = rules[r.id] { times.append(r.start + rule.duration) }
+        for r in ringing {
+            if let rule = rules[r.id] { times.append(r.start + rule.duration) }
+        }
         times += snoozed.values.map(\.end)
         for (id, rule) in rules where rule.enabled {
             if let o = ReferenceModel.next(rule, after: handled[id] ?? Int.min / 4) {
@@ -96,10 +111,12 @@ struct ReferenceModel {
         }
     }
 
-    /// What happens at `real`: auto-silence, then snooze ends, then due occurrences.
+    /// What happens at `real`: auto-silence of each member at the end of its own duration (the others ring
+    /// on), then snooze ends, then due occurrences.
     mutating func settle(at real: Int) {
-        if let r = ringing, let rule = rules[r.id], r.start + rule.duration <= real {
-            ringing = nil
+        for r in ringing.sorted(by: { $0.id < $1.id }) {
+            guard let rule = rules[r.id], r.start + rule.duration <= real else { continue }
+            ringing.removeAll { $0.id == r.id }
             log.append(Entry(at: real, kind: "auto-silenced", id: r.id))
         }
         for (id, s) in snoozed.filter({ $0.value.end <= real }).sorted(by: { ($0.value.end, $0.key) < ($1.value.end, $1.key) }) {
@@ -117,6 +134,7 @@ struct ReferenceModel {
             let list = ReferenceModel.occurrences(rule, after: handled[id] ?? now - 60, through: now)
             guard let latest = list.last else { continue }
             handled[id] = latest
+            acted[id] = max(acted[id] ?? latest, latest)
             for _ in list.dropLast() { log.append(Entry(at: real, kind: "missed", id: id)) }
             if now - latest <= window {
                 toRing.append((latest, id))
@@ -129,54 +147,60 @@ struct ReferenceModel {
         }
     }
 
-    /// R13: the new ring takes over from whatever rang.
+    /// R13, R38: the new ring joins whatever rings; only the alarm's own previous occurrence is superseded.
     mutating func ring(_ id: Int64, occurrence: Int, at real: Int, kind: String) {
-        if let r = ringing, r.id != id {
-            log.append(Entry(at: real, kind: "superseded", id: r.id))
-            ringing = nil
-        }
         var count = 0
-        let own = ringing.flatMap { $0.id == id ? $0.occurrence : nil } ?? snoozed[id]?.occurrence
+        let own = ringing.first { $0.id == id }?.occurrence ?? snoozed[id]?.occurrence
         if let own, own != occurrence {
             log.append(Entry(at: real, kind: "superseded", id: id))
         } else if kind == "snooze-ended" {
             count = snoozed[id]?.count ?? 0
         }
         snoozed[id] = nil
-        ringing = Ringing(id: id, occurrence: occurrence, start: real, count: count)
-        log.append(Entry(at: real, kind: kind, id: id))
+        ringing.removeAll { $0.id == id }
+        log.append(Entry(at: real, kind: kind, id: id, with: ringing.map(\.id)))
+        ringing.append(Ringing(id: id, occurrence: occurrence, start: real, count: count))
     }
 
     // MARK: what people do
 
+    /// Snooze without an alarm: every member with snoozes left snoozes; the others ring on, refused.
     mutating func snoozePressed(at real: Int) {
-        guard let r = ringing, let rule = rules[r.id] else { return }
-        if r.count < rule.maxSnoozes {
-            snoozed[r.id] = Snooze(occurrence: r.occurrence, end: real + rule.snoozeMinutes * 60, count: r.count + 1)
-            ringing = nil
-            log.append(Entry(at: real, kind: "snoozed", id: r.id))
-        } else {
-            log.append(Entry(at: real, kind: "snooze-refused", id: r.id))
+        for r in ringing {
+            guard let rule = rules[r.id] else { continue }
+            if r.count < rule.maxSnoozes {
+                snoozed[r.id] = Snooze(occurrence: r.occurrence, end: real + rule.snoozeMinutes * 60, count: r.count + 1)
+                ringing.removeAll { $0.id == r.id }
+                log.append(Entry(at: real, kind: "snoozed", id: r.id))
+            } else {
+                log.append(Entry(at: real, kind: "snooze-refused", id: r.id))
+            }
         }
     }
 
+    /// Stop without an alarm: every member is dismissed; snoozes stay.
     mutating func stopPressed(at real: Int) {
-        guard let r = ringing else { return }
-        ringing = nil
-        log.append(Entry(at: real, kind: "dismissed", id: r.id))
+        for r in ringing { log.append(Entry(at: real, kind: "dismissed", id: r.id)) }
+        ringing = []
     }
 
     /// R10: a pending ring or snooze of `id` is dropped.
     mutating func cancel(_ id: Int64, at real: Int) {
-        guard ringing?.id == id || snoozed[id] != nil else { return }
-        if ringing?.id == id { ringing = nil }
+        guard ringing.contains(where: { $0.id == id }) || snoozed[id] != nil else { return }
+        ringing.removeAll { $0.id == id }
         snoozed[id] = nil
         log.append(Entry(at: real, kind: "cancelled", id: id))
     }
 
-    /// R11: from now on only occurrences from this minute on ring.
+    /// R11: from now on only occurrences from this minute on ring; the latest one before this minute counts
+    /// as acted on. An occurrence acted on never rings again, but one merely in the future of an earlier
+    /// arming (before a backward clock step) may.
     mutating func arm(_ id: Int64, at real: Int) {
-        handled[id] = max(handled[id] ?? Int.min / 4, wall(real) - 60)
+        let minuteAgo = wall(real) - 60
+        if let rule = rules[id], let previous = ReferenceModel.previous(rule, atOrBefore: minuteAgo) {
+            acted[id] = max(acted[id] ?? previous, previous)
+        }
+        handled[id] = max(acted[id] ?? minuteAgo, minuteAgo)
     }
 
     mutating func save(_ id: Int64, _ rule: Rule, at real: Int) {
@@ -195,6 +219,7 @@ struct ReferenceModel {
         cancel(id, at: real)
         rules[id] = nil
         handled[id] = nil
+        acted[id] = nil
         due(at: real)
     }
 
@@ -205,9 +230,13 @@ struct ReferenceModel {
         due(at: real)
     }
 
-    /// R9: a restart resumes the ringing alarm (and snoozes, silently).
+    /// R9: a restart resumes every ringing alarm (and snoozes, silently), in the order they began, ties by id.
     mutating func restart(at real: Int) {
-        if let r = ringing { log.append(Entry(at: real, kind: "resumed", id: r.id)) }
+        let order = ringing.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+        for (index, r) in order.enumerated() {
+            log.append(Entry(at: real, kind: "resumed", id: r.id, with: order.prefix(index).map(\.id)))
+        }
+        ringing = order
     }
 }
 

@@ -161,8 +161,8 @@ struct SchedulerTests {
         #expect(h.rings.map(\.at) == [try Fixture.instant("2026-06-15T05:00:00Z")])
     }
 
-    @Test("R13: a second alarm due while one rings takes over without a silent moment")
-    func secondAlarmTakesOver() throws {
+    @Test("R13, R38: a second alarm due while one rings joins it; its sound replaces the first's, nothing ends the first")
+    func secondAlarmJoins() throws {
         let a = try Fixture.alarm(id: 1, "07:00")
         var b = try Fixture.alarm(id: 2, "07:05")
         b.volume = 40
@@ -172,16 +172,17 @@ struct SchedulerTests {
         #expect(h.rings.map(\.request.alarmID) == [1, 2])
         #expect(h.rings.last?.request.replacing == 1)
         #expect(h.rings.last?.request.volume == 40)
-        #expect(h.sounding == 2)
+        #expect(h.sounding == 2 && h.engine.soundingAlarmID == 2)
+        #expect(h.engine.ringingAlarmIDs == [1, 2])
+        #expect(h.stops.isEmpty, "nothing ends the alarm that was ringing")
+        #expect(h.storedStates[1]?.phase == .ringing && h.storedStates[2]?.phase == .ringing)
+        #expect(h.events(.rang).map(\.detail) == ["due 2026-06-15T05:00:00Z", "due 2026-06-15T05:05:00Z, with alarm 1"])
+        // A auto-silences at 07:15 while B rings on (the sound goes on); B's end at 07:20 silences.
+        try h.run(until: "2026-06-15T05:21:00Z")
+        #expect(h.stops.map(\.alarmID) == [1, 2])
+        #expect(h.stops.map(\.silencesPlayer) == [false, true])
+        #expect(h.silencedAt == [try Fixture.instant("2026-06-15T05:20:00Z")])
         #expect(h.silences.isEmpty)
-        // The hand-over batch rings B before it reports A superseded.
-        let handover = try #require(h.batches.first { $0.actions.contains(.ring(h.rings[1].request)) })
-        let ringIndex = try #require(handover.actions.firstIndex(of: .ring(h.rings[1].request)))
-        let stopIndex = try #require(handover.actions.firstIndex(of: .stopRinging(alarmID: 1, reason: .superseded)))
-        #expect(ringIndex < stopIndex)
-        #expect(h.storedStates[1]?.phase == .idle && h.storedStates[2]?.phase == .ringing)
-        h.stop()
-        #expect(h.sounding == nil)
     }
 
     @Test("R13: an alarm that auto-silences just as another comes due never leaves silence")
@@ -192,12 +193,18 @@ struct SchedulerTests {
         h.start()
         try h.run(until: "2026-06-15T05:06:00Z")
         #expect(h.sounding == 2)
-        #expect(h.silences.isEmpty)
+        #expect(h.silences.isEmpty && h.silencedAt.isEmpty)
         let batch = try #require(h.batches.first { $0.at.wall == (try? Fixture.instant("2026-06-15T05:05:00Z")) })
-        #expect(batch.actions.contains(.stopRinging(alarmID: 1, reason: .autoSilenced)))
+        // B's ring comes first; A's stop then says B rings on, so the player keeps B's sound.
+        let ring = try #require(batch.actions.firstIndex { if case .ring(let r) = $0 { r.alarmID == 2 } else { false } })
+        let stop = try #require(batch.actions.firstIndex(of: .stopRinging(StopRinging(alarmID: 1, reason: .autoSilenced,
+                                                                                       othersStillRinging: [2]))))
+        #expect(ring < stop)
+        // A had ended before B started, so B rang alone.
+        #expect(h.events(.rang).last?.detail == "due 2026-06-15T05:05:00Z")
     }
 
-    @Test("R13: a snooze ending while another alarm rings takes over; the user is never left in silence")
+    @Test("R13: a snooze ending while another alarm rings joins it; the user is never left in silence")
     func snoozeEndsDuringOther() throws {
         let a = try Fixture.alarm(id: 1, "07:00", snoozeMinutes: 10)
         let b = try Fixture.alarm(id: 2, "07:05")
@@ -208,6 +215,8 @@ struct SchedulerTests {
         try h.run(until: "2026-06-15T05:12:00Z")
         #expect(h.rings.map(\.request.alarmID) == [1, 2, 1])
         #expect(h.rings.last?.request.cause == .snoozeEnded)
+        #expect(h.events(.snoozeEnded).map(\.detail) == ["due 2026-06-15T05:00:00Z, with alarm 2"])
+        #expect(h.engine.ringingAlarmIDs == [2, 1] && h.sounding == 1)
         #expect(h.silences.isEmpty)
     }
 
@@ -260,7 +269,7 @@ struct SchedulerTests {
         h.start()
         try h.run(until: "2026-06-15T05:00:10Z")
         let actions = h.remove(1)
-        #expect(actions.contains(.stopRinging(alarmID: 1, reason: .removed)))
+        #expect(actions.contains(.stopRinging(StopRinging(alarmID: 1, reason: .removed))))
         #expect(!actions.contains { if case .persist(let s) = $0 { s.alarmID == 1 } else { false } })
         try h.run(until: "2026-06-17T00:00:00Z")
         #expect(h.rings.count == 1)

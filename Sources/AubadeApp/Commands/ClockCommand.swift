@@ -28,6 +28,17 @@ public enum ClockCommand: Sendable, Hashable, Codable {
     case reload
 }
 
+extension ClockCommand {
+    /// Whether the sound it starts ends when the client that follows it goes away (listening and ring tests
+    /// do; a sleep timer does not).
+    public var endsWithClient: Bool {
+        switch self {
+        case .play, .ring: true
+        default: false
+        }
+    }
+}
+
 /// `aubade ring`: an alarm (`alarm`) or a source, for `seconds`, at `volume`.
 public struct RingTest: Sendable, Hashable, Codable {
     public var alarm: Int64?

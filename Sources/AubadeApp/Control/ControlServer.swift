@@ -83,7 +83,7 @@ public final class ControlServer: Sendable {
     }
 
     /// Reads one request, answers it, and for a followed sound streams its events until it stops or the
-    /// client goes away (which stops the sound: Ctrl-C in `aubade play`).
+    /// client goes away (which stops a `play` or `ring`: Ctrl-C in `aubade play`).
     private static func answer(_ connection: NIOAsyncChannel<String, String>, clock: RunningClock,
                                registry: ConnectionRegistry) async {
         try? await connection.executeThenClose { inbound, outbound in
@@ -123,7 +123,8 @@ public final class ControlServer: Sendable {
                 group.cancelAll()
                 return !(await group.next() ?? false)
             }
-            if clientGone { _ = try? await clock.handle(.stopSound(sound)) }
+            // Listening and ring tests belong to their client; a sleep timer outlives the command that started it.
+            if clientGone, request.command.endsWithClient { _ = try? await clock.handle(.stopSound(sound)) }
         }
     }
 }

@@ -26,8 +26,8 @@ extension AlarmRunner {
                 record(event)
             case .ring(let request):
                 ring(request, now)
-            case .stopRinging(let id, let reason):
-                stopRinging(id, reason: reason, by: by)
+            case .stopRinging(let stop):
+                stopRinging(stop, by: by)
             case .snoozeRefused(let id):
                 output.emit("snooze-refused", ["alarm": id, "message": "All snoozes are used; only stop works."])
             case .wakeMe(let next):
@@ -69,24 +69,26 @@ extension AlarmRunner {
         noteAlternate(device.name, alarm: request.alarmID, now)
     }
 
-    /// Stops alarm `id`'s sound if it is the one sounding. A superseded alarm's sound was already replaced by
-    /// the `.ring` before this action (R13) — which may be the same alarm's next occurrence — so it is left alone.
-    private func stopRinging(_ id: Int64, reason: AubadeCore.StopReason, by: DismissInput?) {
-        if reason == .superseded {
-            output.emit("stopped", ["alarm": id, "reason": reason.rawValue, "by": "another alarm"])
-            return
-        }
-        guard let ringing, ringing.alarmID == id else { return }
-        deps.sound.stop(ringing.sound)
-        self.ringing = nil
-        ringingChanged(false)
-        let who = switch reason {
+    /// An alarm stopped ringing. The sound goes silent only when no other alarm of the group still rings
+    /// (R38); otherwise it plays on, counted for the member that started last.
+    private func stopRinging(_ stop: StopRinging, by: DismissInput?) {
+        let who = switch stop.reason {
         case .autoSilenced: "auto"
-        case .dismissed, .snoozed: (by ?? .cli).rawValue
-        case .superseded: "another alarm"  // not reached: handled above
+        case .dismissed, .snoozed: (stop.by ?? by ?? .cli).rawValue
         case .edited, .disabled, .removed: "edit"
         }
-        output.emit("stopped", ["alarm": id, "reason": reason.rawValue, "by": who])
+        guard stop.silencesPlayer else {
+            if ringing?.alarmID == stop.alarmID, let next = scheduler.soundingAlarmID { ringing?.alarmID = next }
+            output.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who,
+                                    "ringing_on": stop.othersStillRinging.map(String.init).joined(separator: ",")])
+            return
+        }
+        if let ringing {
+            deps.sound.stop(ringing.sound)
+            self.ringing = nil
+            ringingChanged(false)
+        }
+        output.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who])
     }
 
     /// The plan of an alarm's sound, with a failed pre-check of this occurrence as its known failure.
@@ -104,7 +106,7 @@ extension AlarmRunner {
     @discardableResult
     func snooze(by input: DismissInput, alarmID: Int64? = nil, pressedAt: MonotonicInstant? = nil,
                 _ now: SchedulerTime) -> Bool {
-        let actions = scheduler.snoozePressed(at: now, alarmID: alarmID, pressedAt: pressedAt)
+        let actions = scheduler.snoozePressed(at: now, alarmID: alarmID, pressedAt: pressedAt, by: input)
         perform(actions, now, by: input)
         refresh(now)
         return actions.contains { if case .stopRinging = $0 { true } else { false } }
@@ -120,17 +122,10 @@ extension AlarmRunner {
         return actions.contains { if case .persist = $0 { true } else { false } }
     }
 
-    /// A sustained shake: stops a shake-to-stop alarm, snoozes another (configurable).
+    /// A sustained shake: each ringing alarm does what the configured response says for it (by default a
+    /// shake-to-stop alarm stops, another snoozes).
     func shake(_ now: SchedulerTime) {
-        guard let id = scheduler.ringingAlarmID, let alarm = scheduler.alarms[id] else { return }
-        switch options.shakeResponse.action(for: alarm) {
-        case .stop:
-            perform(scheduler.shakeDetected(at: now), now, by: .shake)
-            refresh(now)
-        case .snooze:
-            snooze(by: .shake, now)
-        case .none:
-            break
-        }
+        perform(scheduler.shakeDetected(at: now, response: options.shakeResponse), now, by: .shake)
+        refresh(now)
     }
 }

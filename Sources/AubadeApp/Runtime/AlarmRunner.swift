@@ -9,7 +9,8 @@ import Logging
 /// starts at the alarm second), and what the engine reports while it rings (audible, fallbacks, a failing
 /// device). Not Sendable: the clock actor owns it and calls it on its own thread.
 final class AlarmRunner {
-    /// The sound of the ringing alarm.
+    /// The sound of the ringing alarm(s): one sound for the whole ringing group (R38), counted for the
+    /// member that started last (`AlarmScheduler.soundingAlarmID`).
     struct Ringing {
         var alarmID: Int64
         var occurrence: Date
@@ -67,7 +68,7 @@ final class AlarmRunner {
     }
 
     var output: DaemonOutput { deps.output }
-    var isRinging: Bool { ringing != nil || scheduler.ringingAlarmID != nil }
+    var isRinging: Bool { ringing != nil || !scheduler.ringingAlarmIDs.isEmpty }
 
     /// Resumes a ringing alarm or a snooze (R9), catches up a recent missed one (R6).
     func start(_ now: SchedulerTime) {

@@ -4,8 +4,9 @@ import Foundation
 /// write them, and tolerant parsers that return nil for text they don't recognise instead of failing.
 ///
 /// Formats: an occurrence as "due 2026-03-29T01:30:00Z" (ISO 8601, UTC; also "occurrence …"), time to
-/// audible as "after_ms=850", a fallback as "to=tone reason=<sentence>", a dismissal as "by=button".
-/// Other words may surround them, separated by spaces or commas.
+/// audible as "after_ms=850", a fallback as "to=tone reason=<sentence>", a dismissal as "by=button", the
+/// alarms one started ringing with (R38) as "with alarm 3" or "with alarms 1, 3". Other words may surround
+/// them, separated by spaces or commas. A ring is recorded as "due <ISO>[, N min late][, with alarms …]".
 public enum HistoryDetail {
     /// Where an alarm fell back to (R16).
     public enum FallbackTarget: String, CaseIterable, Hashable, Sendable {
@@ -35,6 +36,30 @@ public enum HistoryDetail {
     /// "by=button": what stopped the alarm.
     public static func dismissed(by input: DismissInput) -> String {
         "by=\(input.rawValue)"
+    }
+
+    /// "with alarm 3" / "with alarms 1, 3": the alarms that were already ringing when this one started, so
+    /// that it rang together with them (R38). Ids in the order given.
+    public static func ringing(with ids: [Int64]) -> String {
+        (ids.count == 1 ? "with alarm " : "with alarms ") + ids.map(String.init).joined(separator: ", ")
+    }
+
+    /// The ids of "with alarm 3" / "with alarms 1, 3" (an "and" between them allowed), in the order written;
+    /// empty when the detail names none.
+    public static func ringingWith(in detail: String) -> [Int64] {
+        let words = detail.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" })
+        for (index, (word, next)) in zip(words, words.dropFirst()).enumerated()
+        where word.lowercased() == "with" && (next.lowercased() == "alarm" || next.lowercased() == "alarms") {
+            var ids: [Int64] = []
+            for token in words.dropFirst(index + 2) {
+                if token.lowercased() == "and" { continue }
+                let digits = token.reversed().drop(while: { ":.)".contains($0) }).reversed()
+                guard let id = Int64(String(digits)), id >= 0 else { break }
+                ids.append(id)
+            }
+            if !ids.isEmpty { return ids }
+        }
+        return []
     }
 
     /// The occurrence named by "due <ISO>" or "occurrence <ISO>" (a trailing ":", "." or ")" allowed), if

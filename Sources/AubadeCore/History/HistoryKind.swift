@@ -22,7 +22,8 @@ public enum HistoryKind: String, CaseIterable, Sendable {
     case missed
     /// Passed over because of skip-next.
     case skipped
-    /// Another alarm (or its own next occurrence) took over while it rang (R13).
+    /// Its own next occurrence took over while it rang or was snoozed. (Before ringing groups, R38, another
+    /// alarm could also take over; older histories say "alarm N took over".)
     case superseded
     /// A pending ring or snooze was dropped by an edit, a disable or a removal (R10).
     case cancelled

@@ -31,11 +31,34 @@ struct RunGrouping {
         }
         let index = runIndex(for: id, due: due, at: event.at)
         RunGrouping.apply(kind, event, to: &runs[index])
+        if RunGrouping.isRingStart(kind) {
+            link(index, with: HistoryDetail.ringingWith(in: event.detail), at: event.at)
+            runs[index].ringingSince = event.at
+        }
         if RunGrouping.isTerminal(kind) {
             if open[id] == index { open[id] = nil }
         } else {
             open[id] = index
         }
+    }
+
+    /// Run `index` began ringing at `at` while alarms `others` rang (R38): it rang with them, and each of
+    /// their open runs was joined by it — or rang with it, when that one began at the same instant.
+    private mutating func link(_ index: Int, with others: [Int64], at: Date) {
+        let me = MorningReport.Run.Companion(alarmID: runs[index].alarmID, name: runs[index].name)
+        for other in others where other != me.alarmID {
+            RunGrouping.add(.init(alarmID: other, name: names[other] ?? "Alarm \(other)"), to: &runs[index].rangWith)
+            guard let j = open[other], j != index else { continue }
+            if runs[j].ringingSince == at {
+                RunGrouping.add(me, to: &runs[j].rangWith)
+            } else if !runs[j].rangWith.contains(me) {
+                RunGrouping.add(me, to: &runs[j].joinedBy)
+            }
+        }
+    }
+
+    private static func add(_ companion: MorningReport.Run.Companion, to list: inout [MorningReport.Run.Companion]) {
+        if !list.contains(companion) { list.append(companion) }
     }
 
     /// The runs, pre-checks still waiting included as runs of their own.
@@ -75,6 +98,14 @@ struct RunGrouping {
         switch kind {
         case .clockStep, .timeZoneChanged, .reservationStarted, .sleepStarted, .sleepEnded: false
         default: true
+        }
+    }
+
+    /// Kinds that say an alarm began ringing (and may name the alarms it rang with).
+    static func isRingStart(_ kind: HistoryKind) -> Bool {
+        switch kind {
+        case .rang, .rangLate, .resumed, .snoozeEnded: true
+        default: false
         }
     }
 

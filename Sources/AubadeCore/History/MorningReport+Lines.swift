@@ -2,7 +2,9 @@ import Foundation
 
 extension MorningReport {
     /// One line per run for people, e.g. "Work 07:00 — rang on time, audible after 0.8 s, fell back to the
-    /// tone (The station sent a web page, not audio.), snoozed 2×, stopped by button".
+    /// tone (The station sent a web page, not audio.), snoozed 2×, stopped by button". Alarms that rang
+    /// together are named on each other's lines: "Gym 08:00 — rang on time with Work, …" and
+    /// "Work 07:55 — rang on time, joined by Gym, …" (R38).
     public var lines: [String] {
         runs.map(line)
     }
@@ -17,7 +19,13 @@ extension MorningReport {
     static func phrases(_ run: Run) -> [String] {
         var out: [String] = []
         if case .failed(let reason) = run.precheck { out.append("pre-check failed" + aside(reason)) }
-        if let start = startPhrase(run.start) { out.append(start) }
+        let with = run.rangWith.isEmpty ? "" : " with " + names(run.rangWith)
+        if let start = startPhrase(run.start) {
+            out.append(start + with)
+        } else if !with.isEmpty {
+            out.append("rang" + with)
+        }
+        if !run.joinedBy.isEmpty { out.append("joined by " + names(run.joinedBy)) }
         if let delay = run.audibleAfter {
             out.append("audible after \(tenths(delay)) s")
         } else if let detail = run.audibleDetail {
@@ -68,6 +76,13 @@ extension MorningReport {
             else if run.inSnooze { "still snoozed" }
             else { "still ringing" }
         }
+    }
+
+    /// "Gym", "Gym and Nap", "Gym, Nap and Work".
+    private static func names(_ companions: [Run.Companion]) -> String {
+        let all = companions.map(\.name)
+        guard all.count > 1, let last = all.last else { return all.first ?? "" }
+        return all.dropLast().joined(separator: ", ") + " and " + last
     }
 
     /// " (text)", or nothing for empty text.

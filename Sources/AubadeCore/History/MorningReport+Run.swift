@@ -25,7 +25,7 @@ extension MorningReport {
             case missed(detail: String)
             /// Passed over by skip-next.
             case skipped
-            /// Another alarm or its own next occurrence took over (R13).
+            /// Its own next occurrence took over (in older histories, also another alarm: R13 before R38).
             case superseded(detail: String)
             /// Dropped by an edit, a disable or a removal (R10).
             case cancelled(detail: String)
@@ -47,6 +47,18 @@ extension MorningReport {
             public init(target: String?, reason: String) {
                 self.target = target
                 self.reason = reason
+            }
+        }
+
+        /// Another alarm of the same ringing group (R38).
+        public struct Companion: Sendable, Hashable {
+            public var alarmID: Int64
+            public var name: String
+
+            /// Alarm `alarmID`, called `name`.
+            public init(alarmID: Int64, name: String) {
+                self.alarmID = alarmID
+                self.name = name
             }
         }
 
@@ -75,6 +87,13 @@ extension MorningReport {
         public var inSnooze = false
         /// Nil while it is not over (ringing, snoozed, or not due yet).
         public var end: End?
+        /// Alarms it rang together with from the moment it began ringing: those already ringing, and those
+        /// that began at the same instant (R38).
+        public var rangWith: [Companion] = []
+        /// Alarms that began ringing later, while it rang, and rang together with it (R38).
+        public var joinedBy: [Companion] = []
+        /// When its latest ringing began, as the history tells it.
+        var ringingSince: Date?
 
         /// Whether an `audible` event says sound reached the device.
         public var wasAudible: Bool { audibleAfter != nil || audibleDetail != nil }

@@ -6,9 +6,17 @@ struct ActionBatch {
     private var persists: [AlarmRunState] = []
     private var alarmSaves: [Alarm] = []
     private var records: [HistoryEvent] = []
-    private var ringRequest: RingRequest?
-    private var stops: [(id: Int64, reason: StopReason)] = []
+    /// Ring requests of alarms still ringing, in the order they were made; only the last one is sounded.
+    private var ringRequests: [RingRequest] = []
+    private var stops: [(id: Int64, reason: StopReason, by: DismissInput?)] = []
     private var refusals: [Int64] = []
+    /// The alarm the player's sound counted for when the batch began.
+    private let soundingBefore: Int64?
+
+    /// A batch for an event that found the player sounding for `soundingBefore` (nil: silent).
+    init(soundingBefore: Int64?) {
+        self.soundingBefore = soundingBefore
+    }
 
     /// Commit `state`; a later state of the same alarm in this batch replaces it.
     mutating func persist(_ state: AlarmRunState) {
@@ -25,17 +33,18 @@ struct ActionBatch {
         records.append(event)
     }
 
-    /// Sound `request`; only the last request of a batch is sounding when it ends, so only it is kept.
+    /// Sound `request`; cancels a stop of the same alarm queued earlier in this batch.
     mutating func ring(_ request: RingRequest) {
         stops.removeAll { $0.id == request.alarmID }
-        ringRequest = request
+        ringRequests.removeAll { $0.alarmID == request.alarmID }
+        ringRequests.append(request)
     }
 
-    /// Alarm `id` stops sounding; cancels a ring request for it made earlier in this batch.
-    mutating func stop(_ id: Int64, _ reason: StopReason) {
-        if ringRequest?.alarmID == id { ringRequest = nil }
+    /// Alarm `id` stops ringing; cancels a ring request for it made earlier in this batch.
+    mutating func stop(_ id: Int64, _ reason: StopReason, by input: DismissInput? = nil) {
+        ringRequests.removeAll { $0.alarmID == id }
         stops.removeAll { $0.id == id }
-        stops.append((id, reason))
+        stops.append((id, reason, input))
     }
 
     mutating func refuseSnooze(_ id: Int64) {
@@ -48,13 +57,23 @@ struct ActionBatch {
         alarmSaves.removeAll { $0.id == id }
     }
 
-    /// The actions in contract order, ending with `.wakeMe(wake)`.
-    func actions(wake: WakeUp) -> [SchedulerAction] {
+    /// The actions in contract order, ending with `.wakeMe(wake)`. `ringing` is the ringing group after
+    /// the batch: each stop names the members still ringing once it is carried out (those, and the ones later
+    /// stops end), so that only the last stop of a batch that leaves nothing ringing silences the player.
+    func actions(wake: WakeUp, ringing: [Int64]) -> [SchedulerAction] {
         var out: [SchedulerAction] = persists.map { .persist($0) }
         out += alarmSaves.map { .saveAlarm($0) }
         out += records.map { .record($0) }
-        if let ringRequest { out.append(.ring(ringRequest)) }
-        out += stops.map { .stopRinging(alarmID: $0.id, reason: $0.reason) }
+        if var request = ringRequests.last {
+            request.replacing = soundingBefore == request.alarmID ? nil : soundingBefore
+            out.append(.ring(request))
+        }
+        for (index, stop) in stops.enumerated() {
+            let later = stops[(index + 1)...].map(\.id)
+            let others = Set(ringing + later).subtracting([stop.id]).sorted()
+            out.append(.stopRinging(StopRinging(alarmID: stop.id, reason: stop.reason, by: stop.by,
+                                                othersStillRinging: others)))
+        }
         out += refusals.map { .snoozeRefused(alarmID: $0) }
         out.append(.wakeMe(wake))
         return out

@@ -4,18 +4,18 @@ extension AlarmScheduler {
     /// A timer fired (or the periodic check of `stepCheckInterval` ran): acts on whatever came due.
     /// Also notices a wall-clock step by comparing both clocks with the previous event (R5).
     public mutating func tick(at now: SchedulerTime) -> [SchedulerAction] {
-        var batch = ActionBatch()
+        var batch = newBatch()
         prepare(now, &batch)
-        return batch.actions(wake: wakeUp(now))
+        return finish(batch, now)
     }
 
     /// The daemon learnt that the wall clock was set (timerfd `TFD_TIMER_CANCEL_ON_SET`, NTP): re-plans
     /// from the rules. Snooze and auto-silence keep their monotonic deadlines; their stored wall instants
     /// are rewritten. A forward step catches up as after a restart (R6); no step rings an occurrence twice.
     public mutating func wallClockStepped(at now: SchedulerTime) -> [SchedulerAction] {
-        var batch = ActionBatch()
+        var batch = newBatch()
         prepare(now, &batch, forceStep: true)
-        return batch.actions(wake: wakeUp(now))
+        return finish(batch, now)
     }
 
     /// Brings the machine up to `now` before an event is applied: starts it if needed, handles a step,

@@ -7,8 +7,9 @@ extension AlarmScheduler {
         processDue(now, &batch)
     }
 
-    /// Auto-silence after the alarm's duration (R12, counted from the latest start, so a snooze extends it)
-    /// and the end of snoozes (R8), both on the monotonic clock.
+    /// Auto-silence of each ringing alarm after its own duration (R12, counted from its latest start, so a
+    /// snooze extends it; the others ring on, R38) and the end of snoozes (R8: the alarm joins whatever
+    /// rings), both on the monotonic clock.
     mutating func expireDeadlines(_ now: SchedulerTime, _ batch: inout ActionBatch) {
         for (id, start) in ringStarts.sorted(by: { $0.key < $1.key }) {
             guard let alarm = alarms[id] else { continue }
@@ -31,8 +32,8 @@ extension AlarmScheduler {
 
     /// Acts on every occurrence in (floor, now] of each enabled alarm: the latest rings if it is due at
     /// most G ago (late when a minute or more), the rest are recorded missed (R6) — or skipped when their
-    /// date is the alarm's `skipDate`. Alarms due together ring in order of occurrence, then id; the last
-    /// one is left sounding (R13).
+    /// date is the alarm's `skipDate`. Alarms due together ring in order of occurrence, then id, and all
+    /// ring on together; the last one's sound is the one that plays (R13, R38).
     mutating func processDue(_ now: SchedulerTime, _ batch: inout ActionBatch) {
         var toRing: [(occurrence: Occurrence, id: Int64)] = []
         for id in alarms.keys.sorted() {

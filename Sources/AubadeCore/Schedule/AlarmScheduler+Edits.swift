@@ -8,7 +8,7 @@ extension AlarmScheduler {
     /// enabled or re-timed rings at once only if its new occurrence is due this very minute; occurrences
     /// before that are never caught up. A disabled alarm never rings.
     public mutating func alarmsChanged(_ alarms: [Alarm], at now: SchedulerTime) -> [SchedulerAction] {
-        var batch = ActionBatch()
+        var batch = newBatch()
         prepare(now, &batch)
         var incoming: [Int64: Alarm] = [:]
         for alarm in alarms {
@@ -22,7 +22,7 @@ extension AlarmScheduler {
             apply(new, id, now, &batch)
         }
         processDue(now, &batch)
-        return batch.actions(wake: wakeUp(now))
+        return finish(batch, now)
     }
 
     /// One alarm was added or saved; the others are unchanged. See `alarmsChanged`.
@@ -42,10 +42,10 @@ extension AlarmScheduler {
 
     /// The run-time settings changed (catch-up window G among them).
     public mutating func settingsChanged(_ settings: AppSettings, at now: SchedulerTime) -> [SchedulerAction] {
-        var batch = ActionBatch()
+        var batch = newBatch()
         prepare(now, &batch)
         self.settings = settings
-        return batch.actions(wake: wakeUp(now))
+        return finish(batch, now)
     }
 
     /// Whether changing `old` into `new` drops a pending ring or snooze (R10).
@@ -77,6 +77,7 @@ extension AlarmScheduler {
         states[id] = nil
         floors[id] = nil
         ringStarts[id] = nil
+        ringOrder.removeAll { $0 == id }
         snoozeEnds[id] = nil
         batch.forget(id)
     }

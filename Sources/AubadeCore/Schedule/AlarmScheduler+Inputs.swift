@@ -1,64 +1,82 @@
 import Foundation
 
 extension AlarmScheduler {
-    /// The user asked to snooze (button, web page, API). Applies to `alarmID`, else to the sounding alarm.
-    /// Only a ringing alarm snoozes; after `maxSnoozes` snoozes it keeps ringing and `.snoozeRefused`
-    /// tells the user that only stop works. A press whose edge (`pressedAt`, monotonic) came before the
-    /// alarm started ringing is ignored: a button held down across the start does nothing (R15).
+    /// The user asked to snooze (button, web page, API). Applies to `alarmID` only, else to every ringing
+    /// alarm. Only a ringing alarm snoozes; one that has used its `maxSnoozes` keeps ringing (so the sound
+    /// goes on for it) and `.snoozeRefused` tells the user that only stop works. A press whose edge
+    /// (`pressedAt`, monotonic) came before an alarm started ringing is ignored for that alarm: a button held
+    /// down across its start does nothing to it (R15). `input`, when given, is passed on in `.stopRinging`.
     public mutating func snoozePressed(at now: SchedulerTime, alarmID: Int64? = nil,
-                                       pressedAt: MonotonicInstant? = nil) -> [SchedulerAction] {
-        var batch = ActionBatch()
+                                       pressedAt: MonotonicInstant? = nil,
+                                       by input: DismissInput? = nil) -> [SchedulerAction] {
+        var batch = newBatch()
         prepare(now, &batch)
-        if let id = alarmID ?? ringingAlarmID, let alarm = alarms[id], state(of: id).phase == .ringing,
-           isFresh(pressedAt, for: id) {
+        for id in targets(alarmID, pressedAt) {
+            guard let alarm = alarms[id] else { continue }
             if state(of: id).snoozeCount < alarm.maxSnoozes {
-                snooze(id, now, &batch)
+                snooze(id, by: input, now, &batch)
             } else {
                 batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .snoozeRefused,
                                           detail: "all \(alarm.maxSnoozes) snoozes used"))
                 batch.refuseSnooze(id)
             }
         }
-        return batch.actions(wake: wakeUp(now))
+        return finish(batch, now)
     }
 
-    /// The user asked to stop. Without `alarmID` it dismisses the sounding alarm only (a stray press during
-    /// a snooze does nothing, R15); with `alarmID` it also dismisses that alarm's pending snooze. A press
-    /// whose edge came before the alarm started ringing is ignored (R15). `input`, when given, is named in
-    /// the recorded detail ("by=button") for the morning report.
+    /// The user asked to stop. Without `alarmID` it dismisses every ringing alarm (a stray press during a
+    /// snooze does nothing, R15); with `alarmID` it dismisses that alarm only — the others ring on — and
+    /// also its pending snooze. A press whose edge came before an alarm started ringing is ignored for that
+    /// alarm (R15). `input`, when given, is named in the recorded detail ("by=button") for the morning report
+    /// and passed on in `.stopRinging`.
     public mutating func stopPressed(at now: SchedulerTime, alarmID: Int64? = nil,
                                      pressedAt: MonotonicInstant? = nil,
                                      by input: DismissInput? = nil) -> [SchedulerAction] {
-        var batch = ActionBatch()
+        var batch = newBatch()
         prepare(now, &batch)
         let by = input.map(HistoryDetail.dismissed(by:))
-        if let id = alarmID ?? ringingAlarmID {
-            switch state(of: id).phase {
-            case .ringing where isFresh(pressedAt, for: id):
-                end(id, kind: .dismissed, stop: .dismissed, now, &batch, detail: by ?? "")
-            case .snoozed where alarmID != nil:
-                end(id, kind: .dismissed, stop: nil, now, &batch,
-                    detail: "during its snooze" + (by.map { ", " + $0 } ?? ""))
-            default:
+        for id in targets(alarmID, pressedAt) {
+            end(id, kind: .dismissed, stop: .dismissed, by: input, now, &batch, detail: by ?? "")
+        }
+        if let id = alarmID, state(of: id).phase == .snoozed {
+            end(id, kind: .dismissed, stop: nil, now, &batch, detail: "during its snooze" + (by.map { ", " + $0 } ?? ""))
+        }
+        return finish(batch, now)
+    }
+
+    /// A sustained shake was detected (see `ShakeDetector`): each ringing alarm does what `response` says
+    /// for it — by default the alarms that allow shake-to-stop are dismissed and the others ring on. A
+    /// snooze refused for want of snoozes leaves the alarm ringing, as for `snoozePressed`.
+    public mutating func shakeDetected(at now: SchedulerTime,
+                                       response: ShakeResponse = ShakeResponse(whenShakeToStop: .stop, otherwise: .none))
+        -> [SchedulerAction] {
+        var batch = newBatch()
+        prepare(now, &batch)
+        for id in ringOrder {
+            guard let alarm = alarms[id] else { continue }
+            switch response.action(for: alarm) {
+            case .stop:
+                end(id, kind: .dismissed, stop: .dismissed, by: .shake, now, &batch, detail: DismissInput.shake.rawValue)
+            case .snooze where state(of: id).snoozeCount < alarm.maxSnoozes:
+                snooze(id, by: .shake, now, &batch)
+            case .snooze:
+                batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .snoozeRefused,
+                                          detail: "all \(alarm.maxSnoozes) snoozes used"))
+                batch.refuseSnooze(id)
+            case .none:
                 break
             }
         }
-        return batch.actions(wake: wakeUp(now))
+        return finish(batch, now)
     }
 
-    /// A sustained shake was detected (see `ShakeDetector`): dismisses the sounding alarm if it allows
-    /// shake-to-stop; otherwise does nothing.
-    public mutating func shakeDetected(at now: SchedulerTime) -> [SchedulerAction] {
-        var batch = ActionBatch()
-        prepare(now, &batch)
-        if let id = ringingAlarmID, alarms[id]?.shakeToStop == true {
-            end(id, kind: .dismissed, stop: .dismissed, now, &batch, detail: "shake")
+    /// The ringing alarms a press applies to: `alarmID` alone (if it rings), else the whole ringing group in
+    /// the order it began; without those whose ringing began after the press's edge (R15).
+    private func targets(_ alarmID: Int64?, _ pressedAt: MonotonicInstant?) -> [Int64] {
+        let candidates = alarmID.map { id in ringOrder.filter { $0 == id } } ?? ringOrder
+        return candidates.filter { id in
+            guard let pressedAt, let start = ringStarts[id] else { return true }
+            return pressedAt >= start
         }
-        return batch.actions(wake: wakeUp(now))
-    }
-
-    private func isFresh(_ pressedAt: MonotonicInstant?, for id: Int64) -> Bool {
-        guard let pressedAt, let start = ringStarts[id] else { return true }
-        return pressedAt >= start
     }
 }

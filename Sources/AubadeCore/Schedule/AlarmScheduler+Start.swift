@@ -1,16 +1,16 @@
 import Foundation
 
 extension AlarmScheduler {
-    /// Starts (or restarts) the machine from the stored states (R9): an alarm that was ringing rings on for
-    /// the rest of its duration, or ends auto-silenced; a snooze resumes at its stored deadline, or rings
+    /// Starts (or restarts) the machine from the stored states (R9): every alarm that was ringing rings on
+    /// for the rest of its own duration (together again, R38), or ends auto-silenced; a snooze resumes at its stored deadline, or rings
     /// at once (late) if the deadline passed at most G ago, else is recorded missed. Then occurrences due
     /// while no engine ran are caught up (R6). Calling it again re-plans from scratch.
     public mutating func start(at now: SchedulerTime) -> [SchedulerAction] {
-        var batch = ActionBatch()
+        var batch = newBatch()
         begin(now, &batch)
         advance(now, &batch)
         anchorHistory(&batch)
-        return batch.actions(wake: wakeUp(now))
+        return finish(batch, now)
     }
 
     /// An alarm that never acted has no `lastHandledOccurrence`, so a later restart could not tell a missed
@@ -32,8 +32,10 @@ extension AlarmScheduler {
     mutating func begin(_ now: SchedulerTime, _ batch: inout ActionBatch) {
         last = now
         ringStarts = [:]
+        ringOrder = []
         snoozeEnds = [:]
-        // Resume the latest-started ringing last, so that it is the one left sounding.
+        // Every member of a ringing group resumes, in the order they began (ties by id), so that the latest
+        // started is the one left sounding (R9, R38).
         let order = states.values.sorted { ($0.ringingSince ?? .distantPast, $0.alarmID) < ($1.ringingSince ?? .distantPast, $1.alarmID) }
         for state in order {
             resume(state, now, &batch)

@@ -10,15 +10,14 @@ extension AlarmScheduler {
         batch.persist(state)
     }
 
-    /// Makes alarm `id` the sounding alarm for `occurrence`, its ringing begun at `startedAt` (monotonic).
-    /// A different alarm that was sounding is superseded (R13); its sound is replaced, never stopped first.
+    /// Makes alarm `id` ring for `occurrence`, its ringing begun at `startedAt` (monotonic): it joins the
+    /// ringing group (R38) — the others ring on, and the history says which ones it rang with — and its sound
+    /// replaces the one playing, never stopped first (R13). Its own previous occurrence, if still ringing or
+    /// snoozed, is superseded.
     mutating func sound(_ id: Int64, occurrence: Date, startedAt: MonotonicInstant, cause: RingCause,
                         late: Bool, _ now: SchedulerTime, _ batch: inout ActionBatch) {
         guard let alarm = alarms[id] else { return }
-        let replacing = ringingAlarmID.flatMap { $0 == id ? nil : $0 }
-        if let other = replacing {
-            end(other, kind: .superseded, stop: .superseded, now, &batch, detail: "alarm \(id) took over")
-        }
+        let others = ringOrder.filter { $0 != id }
         var state = state(of: id)
         if state.phase != .idle, let old = state.occurrence, old != occurrence {
             batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .superseded,
@@ -33,21 +32,24 @@ extension AlarmScheduler {
         state.lastHandledOccurrence = max(state.lastHandledOccurrence ?? occurrence, occurrence)
         commit(state, &batch)
         ringStarts[id] = startedAt
+        ringOrder = others + [id]
         snoozeEnds[id] = nil
         floors[id] = max(floors[id] ?? occurrence, occurrence)
         batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: historyKind(cause, late: late),
-                                  detail: ringDetail(occurrence, now, late)))
+                                  detail: ringDetail(occurrence, now, late, with: others)))
+        // `replacing` is filled in when the batch is handed out: only then is it known what played before.
         batch.ring(RingRequest(alarmID: id, occurrence: occurrence, sound: alarm.sound, volume: alarm.volume,
-                               fadeInSeconds: alarm.fadeInSeconds, late: late, cause: cause, replacing: replacing))
+                               fadeInSeconds: alarm.fadeInSeconds, late: late, cause: cause, replacing: nil))
     }
 
-    /// Ends alarm `id`'s occurrence (dismissed, auto-silenced, superseded, missed): idle again, the end
-    /// recorded, its sound stopped when `stop` is given. A one-shot alarm then disables itself.
-    mutating func end(_ id: Int64, kind: HistoryKind, stop: StopReason?, _ now: SchedulerTime,
-                      _ batch: inout ActionBatch, detail: String = "") {
+    /// Ends alarm `id`'s occurrence (dismissed, auto-silenced, missed): idle again, the end recorded, and
+    /// when it was ringing and `reason` is given it leaves the ringing group (`.stopRinging` with `reason`
+    /// and `input`). A one-shot alarm then disables itself.
+    mutating func end(_ id: Int64, kind: HistoryKind, stop reason: StopReason?, by input: DismissInput? = nil,
+                      _ now: SchedulerTime, _ batch: inout ActionBatch, detail: String = "") {
         let wasRinging = returnToIdle(id, &batch)
         batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: kind, detail: detail))
-        if wasRinging, let stop { batch.stop(id, stop) }
+        if wasRinging, let reason { batch.stop(id, reason, by: input) }
         finishOneShot(id, &batch)
     }
 
@@ -63,6 +65,7 @@ extension AlarmScheduler {
         state.snoozeCount = 0
         commit(state, &batch)
         ringStarts[id] = nil
+        ringOrder.removeAll { $0 == id }
         snoozeEnds[id] = nil
         return wasRinging
     }
@@ -75,9 +78,9 @@ extension AlarmScheduler {
         if wasRinging { batch.stop(id, reason) }
     }
 
-    /// Puts alarm `id` into its snooze: silent until `snoozeMinutes` later on the monotonic clock, the
-    /// deadline also stored as a wall instant (R8).
-    mutating func snooze(_ id: Int64, _ now: SchedulerTime, _ batch: inout ActionBatch) {
+    /// Puts alarm `id` into its snooze: out of the ringing group until `snoozeMinutes` later on the monotonic
+    /// clock, the deadline also stored as a wall instant (R8). `input` is who snoozed it.
+    mutating func snooze(_ id: Int64, by input: DismissInput?, _ now: SchedulerTime, _ batch: inout ActionBatch) {
         guard let alarm = alarms[id] else { return }
         let seconds = TimeInterval(alarm.snoozeMinutes * 60)
         var state = state(of: id)
@@ -87,10 +90,11 @@ extension AlarmScheduler {
         state.snoozeCount += 1
         commit(state, &batch)
         ringStarts[id] = nil
+        ringOrder.removeAll { $0 == id }
         snoozeEnds[id] = now.mono + .seconds(exactly: seconds)
         batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .snoozed,
                                   detail: "snooze \(state.snoozeCount) of \(alarm.maxSnoozes), \(alarm.snoozeMinutes) min"))
-        batch.stop(id, .snoozed)
+        batch.stop(id, .snoozed, by: input)
     }
 
     /// A one-shot alarm whose occurrence is over turns itself off (and the change is saved).
@@ -109,9 +113,11 @@ extension AlarmScheduler {
         }
     }
 
-    private func ringDetail(_ occurrence: Date, _ now: SchedulerTime, _ late: Bool) -> String {
-        let due = "due \(occurrence.formatted(.iso8601))"
-        guard late else { return due }
-        return due + ", \(Int(now.wall.timeIntervalSince(occurrence) / 60)) min late"
+    /// "due <ISO>[, N min late][, with alarms 1, 3]" (see `HistoryDetail`).
+    private func ringDetail(_ occurrence: Date, _ now: SchedulerTime, _ late: Bool, with others: [Int64]) -> String {
+        var parts = [HistoryDetail.due(occurrence)]
+        if late { parts.append("\(Int(now.wall.timeIntervalSince(occurrence) / 60)) min late") }
+        if !others.isEmpty { parts.append(HistoryDetail.ringing(with: others)) }
+        return parts.joined(separator: ", ")
     }
 }

@@ -6,7 +6,7 @@ extension AlarmScheduler {
     /// that are already past are not caught up, and an alarm that already acted on a local date does not
     /// ring again on that same local date of the new zone. Ringing and snoozes go on (monotonic).
     public mutating func timeZoneChanged(to zone: TimeZone, at now: SchedulerTime) -> [SchedulerAction] {
-        var batch = ActionBatch()
+        var batch = newBatch()
         prepare(now, &batch)
         if zone.identifier != defaultZone.identifier {
             let old = defaultZone
@@ -21,7 +21,7 @@ extension AlarmScheduler {
             }
             processDue(now, &batch)
         }
-        return batch.actions(wake: wakeUp(now))
+        return finish(batch, now)
     }
 
     /// The occurrence, in `zone`, on the local date (of `zone`) of the alarm's last handled occurrence.

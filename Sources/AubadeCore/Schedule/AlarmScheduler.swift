@@ -6,8 +6,12 @@ import Foundation
 ///
 /// Guarantees (RELIABILITY.md):
 /// - Occurrences come from the local rule, recomputed on every event (R1–R4; see `AlarmSchedule`).
-/// - At most one alarm sounds; one that comes due while another sounds takes over without a silent
-///   moment (R13). Snooze and stop without an alarm id act on the sounding alarm.
+/// - Any number of alarms ring at once (the ringing group). One that comes due, or whose snooze ends,
+///   while others ring joins them: its sound replaces the one playing without a silent moment, and nothing
+///   ends the others (R13). Each member auto-silences at the end of its own duration; the player goes
+///   silent only when the last member stops (R38). Snooze and stop without an alarm id act on every
+///   ringing member; with an id, on that alarm only. An alarm's own next occurrence still takes over its
+///   previous one (recorded superseded).
 /// - Snooze length and auto-silence run on the monotonic clock; snooze deadlines and ringing starts are
 ///   also stored as wall instants so a fresh machine resumes them (R8, R9, R12).
 /// - An occurrence rings at most once: `lastHandledOccurrence` only moves forward, and no occurrence at or
@@ -36,8 +40,10 @@ public struct AlarmScheduler: Sendable {
 
     /// Per alarm: occurrences at or before this instant are never rung (handled, or older than an edit).
     var floors: [Int64: Date] = [:]
-    /// Per sounding alarm: when its current ringing began (monotonic).
+    /// Per ringing alarm: when its current ringing began (monotonic).
     var ringStarts: [Int64: MonotonicInstant] = [:]
+    /// The ringing alarms, in the order their current ringing began (the last one started most recently).
+    var ringOrder: [Int64] = []
     /// Per snoozed alarm: when its snooze ends (monotonic).
     var snoozeEnds: [Int64: MonotonicInstant] = [:]
     /// The previous event's time, to notice wall-clock steps; nil until `start`.
@@ -67,10 +73,14 @@ public struct AlarmScheduler: Sendable {
     /// True once `start` ran.
     public var isStarted: Bool { last != nil }
 
-    /// The alarm sounding now, if any.
-    public var ringingAlarmID: Int64? {
-        states.values.filter { $0.phase == .ringing }.map(\.alarmID).min()
-    }
+    /// The alarms ringing now (the ringing group), in the order their current ringing began: the last one
+    /// started most recently. Empty before `start`.
+    public var ringingAlarmIDs: [Int64] { ringOrder }
+
+    /// The ringing alarm the player's sound counts for: the member that started ringing most recently. Its
+    /// `.ring` chose the sound that plays, unless that member stopped while others rang on, in which case
+    /// the sound it chose plays on for the group (see `SchedulerAction`). Nil when nothing rings.
+    public var soundingAlarmID: Int64? { ringOrder.last }
 
     /// The run-time state of alarm `id` (idle when it has none).
     public func state(of id: Int64) -> AlarmRunState {
@@ -83,6 +93,16 @@ public struct AlarmScheduler: Sendable {
         guard let alarm = alarms[id], alarm.enabled else { return nil }
         let from = max(floors[id] ?? now, now)
         return AlarmSchedule.next(of: alarm, after: from, defaultZone: defaultZone)
+    }
+
+    /// A batch for an event arriving now.
+    func newBatch() -> ActionBatch {
+        ActionBatch(soundingBefore: soundingAlarmID)
+    }
+
+    /// The batch's actions, ending with the next wake-up.
+    func finish(_ batch: ActionBatch, _ now: SchedulerTime) -> [SchedulerAction] {
+        batch.actions(wake: wakeUp(now), ringing: ringOrder)
     }
 
     /// The catch-up window G in seconds (R6), from the settings, at least 60 s.

@@ -10,8 +10,8 @@ public enum RingCause: String, Hashable, Sendable {
     case resumed
 }
 
-/// What the player must sound now. It replaces any alarm sound that is playing (R13: the user is never
-/// left in silence between two alarms).
+/// What the player must sound now. It replaces the sound that is playing, if any, without a silent moment
+/// (R13); the alarms that were ringing go on ringing with it (R38) — see `SchedulerAction`.
 public struct RingRequest: Hashable, Sendable {
     public var alarmID: Int64
     /// The scheduled instant of the occurrence.
@@ -22,7 +22,8 @@ public struct RingRequest: Hashable, Sendable {
     /// True when it starts a minute or more after it was due (catch-up after a restart or a clock step, R6).
     public var late: Bool
     public var cause: RingCause
-    /// The alarm whose sound this one replaces, if one was sounding.
+    /// The alarm the sound playing before this batch counted for (`AlarmScheduler.soundingAlarmID`), when it
+    /// was another alarm: its sound is replaced, the alarm itself keeps ringing.
     public var replacing: Int64?
 
     /// A request to sound alarm `alarmID` for `occurrence`; see the properties for each field.
@@ -39,16 +40,38 @@ public struct RingRequest: Hashable, Sendable {
     }
 }
 
-/// Why an alarm stops sounding.
+/// Why an alarm stops ringing.
 public enum StopReason: String, Hashable, Sendable {
     case dismissed, snoozed
     case autoSilenced = "auto-silenced"
     /// Its time, days, date or zone changed (R10).
     case edited
     case disabled, removed
-    /// Another alarm (or this alarm's own next occurrence) took over; the sound of the `.ring` that comes
-    /// before this action in the same batch is already playing (R13).
-    case superseded
+}
+
+/// One alarm left the ringing group. Whether the player goes silent is decided by `othersStillRinging`
+/// alone, never by which alarm's sound is playing (R38).
+public struct StopRinging: Hashable, Sendable {
+    public var alarmID: Int64
+    public var reason: StopReason
+    /// What the user stopped or snoozed it with; nil when nobody did (auto-silence, an edit) or the caller
+    /// did not say.
+    public var by: DismissInput?
+    /// The other alarms still ringing once this action is carried out, in ascending id order: those that
+    /// ring on after the batch, and those a later `.stopRinging` of the same batch ends. Non-empty: the
+    /// sound that plays goes on (for them); empty: this is the last member — silence the player.
+    public var othersStillRinging: [Int64]
+
+    /// Alarm `alarmID` stopped ringing for `reason` (by `by`); `othersStillRinging` ring on.
+    public init(alarmID: Int64, reason: StopReason, by: DismissInput? = nil, othersStillRinging: [Int64] = []) {
+        self.alarmID = alarmID
+        self.reason = reason
+        self.by = by
+        self.othersStillRinging = othersStillRinging
+    }
+
+    /// True when the player must go silent now: no other alarm still rings.
+    public var silencesPlayer: Bool { othersStillRinging.isEmpty }
 }
 
 /// When the engine next needs `tick`: at the wall instant or at the monotonic reading, whichever comes
@@ -68,9 +91,18 @@ public struct WakeUp: Hashable, Sendable {
 /// One thing the daemon must do, in the order the engine returns them.
 ///
 /// Order contract (R9): every `.persist` and `.saveAlarm` of a batch comes before the `.record`, `.ring`,
-/// `.stopRinging` and `.snoozeRefused` it guards, and a batch ends with exactly one `.wakeMe`.
-/// `.ring` actions come before `.stopRinging` ones, and `.stopRinging(id)` silences the player only if it
-/// is sounding alarm `id` — so a hand-over between alarms never leaves a silent moment (R13).
+/// `.stopRinging` and `.snoozeRefused` it guards, and a batch ends with exactly one `.wakeMe`. A batch has
+/// at most one `.ring`, and it comes before every `.stopRinging`.
+///
+/// The ringing group (R13, R38): any number of alarms may ring at once. The player has one sound: that of
+/// the latest `.ring`, which replaces whatever played without a silent moment. An alarm that comes due (or
+/// whose snooze ends) while others ring joins them; nothing ends the others. When a member stops
+/// (`.stopRinging`), the player goes silent only if `StopRinging.silencesPlayer` (no member is left);
+/// otherwise the sound plays on for the others — even when it was the stopped alarm's own sound — and now
+/// counts for `AlarmScheduler.soundingAlarmID`. So: `.ring` → play this sound; `.stopRinging` with others
+/// left → keep playing; `.stopRinging` with none left → silence (a player already silent, e.g. after a
+/// restart, does nothing). Of the stops of one batch only the last can silence, and only when nothing rings
+/// after the batch.
 public enum SchedulerAction: Hashable, Sendable {
     /// Commit this run-time state (replacing the alarm's previous one) before anything that follows.
     case persist(AlarmRunState)
@@ -79,12 +111,12 @@ public enum SchedulerAction: Hashable, Sendable {
     case saveAlarm(Alarm)
     /// Append to the event history.
     case record(HistoryEvent)
-    /// Sound this alarm now.
+    /// Sound this alarm now, replacing the sound that plays; every ringing alarm goes on ringing.
     case ring(RingRequest)
-    /// This alarm stopped sounding.
-    case stopRinging(alarmID: Int64, reason: StopReason)
-    /// The user asked to snooze but the alarm has used all its snoozes: it keeps ringing; tell the user
-    /// that only stop works.
+    /// This alarm stopped ringing; silence the player only when `silencesPlayer`.
+    case stopRinging(StopRinging)
+    /// The user asked to snooze but the alarm has used all its snoozes: it keeps ringing (so the sound goes
+    /// on); tell the user that only stop works.
     case snoozeRefused(alarmID: Int64)
     /// Call `tick` again at this time (replaces any earlier request).
     case wakeMe(WakeUp)
