@@ -38,7 +38,7 @@ struct SettingsCLITests {
         #expect(FileManager.default.fileExists(atPath: cli.dir.file("from-config.sqlite")))
         // The daemon takes the database from the config too.
         let run = try EventProcess(cli.binary, ["run", "--json", "--config", config], environment: ["AUBADE_CONFIG": ""])
-        let ready = try #require(await run.wait(for: "ready"))
+        let ready = try #require(await run.wait(for: "ready", timeout: .seconds(60)))
         #expect((ready["alarms"] as? String)?.hasPrefix("1 alarm(s) enabled") == true)
         #expect(ready["socket"] as? String == cli.dir.file("from-config.sqlite") + ".sock")
         run.signal(SIGTERM)
