@@ -44,14 +44,6 @@ struct AlarmList: ParsableCommand {
     }
 }
 
-extension StoreError {
-    /// The file itself can't be read (as opposed to a bad request).
-    var isReadFault: Bool {
-        if case .unreadable = self { return true }
-        return false
-    }
-}
-
 struct AlarmRemove: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an alarm.")
     @OptionGroup var global: GlobalOptions

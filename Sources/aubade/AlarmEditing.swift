@@ -40,6 +40,7 @@ struct AlarmAdd: ParsableCommand {
         let context = try global.context()
         var patch = fields.patch
         if disabled { patch.enabled = false }
+        try patch.checkCanCreate()  // before the store is opened (and a missing file created)
         let zone = try context.defaultZone()
         let store = try context.openStoreForWriting()
         let saved = try store.insertAlarm(zone: zone, now: Date(), patch)

@@ -98,14 +98,21 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     /// alarm rings once; it is enabled unless `enabled` is false. Validated; has no id yet.
     public func newAlarm(settings: AppSettings, zone: TimeZone, now: Date,
                          stationNamed: (String) throws -> Station?) throws -> Alarm {
-        guard let name else { throw ValidationError("An alarm needs a name: add --name, e.g. --name Work.") }
-        guard let time else { throw ValidationError("An alarm needs a time: add --time HH:MM, e.g. --time 06:45.") }
+        let (name, time) = try checkCanCreate()
         var alarm = settings.newAlarm(name: name, time: try LocalTime(parsing: time, field: "Alarm time"),
                                       recurrence: .weekly(.all))
         var withDays = self
         if withDays.days == nil { withDays.days = "once" }
         try withDays.apply(to: &alarm, zone: zone, now: now, stationNamed: stationNamed)
         return alarm
+    }
+
+    /// The `name` and `time` a new alarm needs: refuses, before anything is read, a patch that lacks one.
+    @discardableResult
+    public func checkCanCreate() throws(ValidationError) -> (name: String, time: String) {
+        guard let name else { throw ValidationError("An alarm needs a name: add --name, e.g. --name Work.") }
+        guard let time else { throw ValidationError("An alarm needs a time: add --time HH:MM, e.g. --time 06:45.") }
+        return (name, time)
     }
 
     private static func minutes(_ text: String) throws(ValidationError) -> Int {
