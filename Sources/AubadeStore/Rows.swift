@@ -205,6 +205,15 @@ struct AlarmStateRow: Codable, FetchableRecord, PersistableRecord {
     var snoozeCount: Int
     var lastHandled: Date?
     var updatedAt: Date
+
+    func runState() throws(StoreError) -> AlarmRunState {
+        guard let phase = AlarmRunState.Phase(rawValue: self.phase) else {
+            throw .invalidRow(table: "alarmState", id: clockId, reason: "unknown phase '\(self.phase)'.")
+        }
+        return AlarmRunState(
+            alarmID: clockId, phase: phase, occurrence: occurrence, ringingSince: ringingSince,
+            snoozedUntil: snoozedUntil, snoozeCount: snoozeCount, lastHandledOccurrence: lastHandled)
+    }
 }
 
 struct EventRow: Codable, FetchableRecord, MutablePersistableRecord {

@@ -2,11 +2,19 @@ import AubadeCore
 import Foundation
 import GRDB
 
-/// The second copy of the effective schedule (R27): every alarm, the stations they play and the settings, as JSON beside the database
-/// (`<database>.schedule.json`). Rewritten after each change — to a temp file, fsync'd, renamed over the old
-/// copy, folder fsync'd — under an advisory lock, so two processes changing alarms at once leave the newer
-/// state. When the database is unreadable, the clock runs from this copy and says so.
+/// The second copy of the effective schedule (R27): every alarm, the stations, the settings and the reserved
+/// programmes, as JSON beside the database (`<database>.schedule.json`). Rewritten after each change — to a temp
+/// file, fsync'd, renamed over the old copy, folder fsync'd — under an advisory lock, so two processes changing
+/// alarms at once leave the newer state. When the database is unreadable, the clock runs from this copy and says
+/// so; when the database is missing or empty, `Store.openRestoringBackup` restores it from this copy.
+///
+/// Format versions: 1 had `clocks`, `stations`, `appSet`; 2 (`formatVersion: 2`) adds `programs`, the reserved
+/// programmes only (they act at a time, like alarms; the unreserved listings can be imported again and would
+/// make every rewrite large). A version-1 copy still loads, with no programmes.
 public struct ScheduleSnapshot: Sendable {
+    /// The format this binary writes.
+    public static let formatVersion = 2
+
     public let path: String
     private let lockPath: String
 
@@ -18,18 +26,26 @@ public struct ScheduleSnapshot: Sendable {
     /// What a backup copy holds.
     public struct Contents: Sendable {
         public var writtenAt: Date
+        /// The database schema version of the binary that wrote it.
         public var schemaVersion: Int
+        /// The copy's own format (1 for copies written before programmes were kept).
+        public var formatVersion: Int
         public var alarms: [Alarm]
         public var stations: [Station]
         public var settings: AppSettings
+        /// The reserved programmes (none in a format-1 copy).
+        public var programmes: [Programme]
     }
 
-    private struct File: Codable {
+    /// The JSON document, rows as the tables hold them (so a restore keeps ids and timestamps).
+    struct File: Codable {
+        var formatVersion: Int?
         var writtenAt: Date
         var schemaVersion: Int
         var clocks: [ClockRow]
         var stations: [StationRow]
         var appSet: AppSetRow?
+        var programs: [ProgramRow]?
     }
 
     var exists: Bool { FileManager.default.fileExists(atPath: path) }
@@ -44,9 +60,10 @@ public struct ScheduleSnapshot: Sendable {
         defer { flock(lock, LOCK_UN) }
 
         let file = try store.read { db in
-            File(writtenAt: store.now(), schemaVersion: Schema.latestVersion,
+            File(formatVersion: Self.formatVersion, writtenAt: store.now(), schemaVersion: Schema.latestVersion,
                  clocks: try ClockRow.order(sql: "clockId").fetchAll(db),
-                 stations: try StationRow.order(sql: "stationId").fetchAll(db), appSet: try AppSetRow.fetchOne(db, key: 1))
+                 stations: try StationRow.order(sql: "stationId").fetchAll(db), appSet: try AppSetRow.fetchOne(db, key: 1),
+                 programs: try ProgramRow.filter(sql: "isOrdered = 1").order(sql: "progId").fetchAll(db))
         }
         let data: Data
         do { data = try Self.encoder.encode(file) } catch { throw failure("cannot encode it: \(error)") }
@@ -83,6 +100,11 @@ public struct ScheduleSnapshot: Sendable {
 
     /// Loads the copy. Throws when it is missing or unreadable.
     public func load() throws(StoreError) -> Contents {
+        try loadFile().contents
+    }
+
+    /// The copy's rows, and what they hold once every row passed validation.
+    func loadFile() throws(StoreError) -> (file: File, contents: Contents) {
         let file: File
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -94,8 +116,22 @@ public struct ScheduleSnapshot: Sendable {
         for row in file.clocks { alarms.append(try row.alarm()) }
         var stations: [Station] = []
         for row in file.stations { stations.append(try row.station()) }
-        return Contents(writtenAt: file.writtenAt, schemaVersion: file.schemaVersion, alarms: alarms,
-                        stations: stations, settings: file.appSet?.settings().0 ?? AppSettings())
+        var programmes: [Programme] = []
+        for row in file.programs ?? [] { programmes.append(try row.programme()) }
+        let contents = Contents(
+            writtenAt: file.writtenAt, schemaVersion: file.schemaVersion, formatVersion: file.formatVersion ?? 1,
+            alarms: alarms, stations: stations, settings: file.appSet?.settings().0 ?? AppSettings(),
+            programmes: programmes)
+        return (file, contents)
+    }
+
+    /// Inserts the copy's rows — same ids, same timestamps — into the blank, migrated database `db`, inside the
+    /// caller's transaction. Stations first, so alarms and programmes find theirs.
+    func restore(_ file: File, into db: Database) throws {
+        for var row in file.stations { try row.insert(db) }
+        for var row in file.clocks { try row.insert(db) }
+        for var row in file.programs ?? [] { try row.insert(db) }
+        if let settings = file.appSet { try settings.upsert(db) }
     }
 
     private func failure(_ what: String) -> StoreError {

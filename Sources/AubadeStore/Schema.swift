@@ -8,17 +8,40 @@ enum Schema {
 
     static let steps: [@Sendable (Database) throws -> Void] = [version1]
 
+    /// The file's `user_version`: 0 for a new or empty file.
+    static func version(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+    }
+
+    /// True for a file that holds none of our tables: new, emptied, or never migrated (R27 restores into it).
+    static func isBlank(_ db: Database) throws -> Bool {
+        try version(db) == 0 && !db.tableExists("clocks")
+    }
+
     /// Brings `db` from its `user_version` to `latestVersion`. Throws if the file is newer than we know.
+    /// Writes nothing when the file is current (R29). Each step is one IMMEDIATE transaction that reads the
+    /// version again under the write lock, so two processes opening a new file at once run each step once.
     static func migrate(_ db: Database) throws {
-        let found = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        let found = try version(db)
         guard found <= latestVersion else { throw SchemaTooNew(found: found) }
         guard found < latestVersion else { return }
-        for version in (found + 1)...latestVersion {
+        var more = true
+        while more {
             try db.inTransaction(.immediate) {
-                try steps[version - 1](db)
-                try db.execute(sql: "PRAGMA user_version = \(version)")
+                let current = try version(db)
+                guard current <= latestVersion else { throw SchemaTooNew(found: current) }
+                if current < latestVersion { try applySteps(from: current, through: current + 1, db) }
+                more = current + 1 < latestVersion
                 return .commit
             }
+        }
+    }
+
+    /// Runs the steps after `from` up to `through` with their `user_version` bumps, inside the caller's transaction.
+    static func applySteps(from: Int, through: Int = latestVersion, _ db: Database) throws {
+        for version in (from + 1)...through {
+            try steps[version - 1](db)
+            try db.execute(sql: "PRAGMA user_version = \(version)")
         }
     }
 

@@ -20,7 +20,8 @@ extension Store {
         return try row.programme()
     }
 
-    /// Validates and inserts every programme in one transaction: all or none.
+    /// Validates and inserts every programme in one transaction: all or none. The backup copy is rewritten when
+    /// one of them is reserved.
     @discardableResult
     public func insert(_ programmes: [Programme]) throws(StoreError) -> [Programme] {
         var rows: [ProgramRow] = []
@@ -40,20 +41,39 @@ extension Store {
         }
         var out: [Programme] = []
         for row in rows { out.append(try row.programme()) }
+        if out.contains(where: \.reserved) { try snapshot.write(from: self) }
         return out
     }
 
-    /// Sets or clears the reservation (`isOrdered`) of one programme.
-    public func setReserved(_ reserved: Bool, programmeID id: Int64) throws(StoreError) {
-        try write { db in
+    /// Sets or clears the reservation (`isOrdered`) of one programme in one IMMEDIATE transaction and returns
+    /// the programme as saved. Reserving a programme without a station is refused (`.invalid`): there is
+    /// nothing to tune to. Rewrites the backup copy, which keeps the reserved programmes (R27).
+    @discardableResult
+    public func setReserved(_ reserved: Bool, programmeID id: Int64) throws(StoreError) -> Programme {
+        let saved: Programme = try write { db in
+            guard let row = try ProgramRow.fetchOne(db, key: id) else { throw StoreError.notFound(what: "programme", id: id) }
+            var programme = try row.programme()
+            if reserved, programme.stationID == nil {
+                throw StoreError.invalid(
+                    "Programme \(id) (\(programme.name)) has no station to tune to, so it cannot be reserved.")
+            }
             try db.execute(sql: "UPDATE programs SET isOrdered = ? WHERE progId = ?", arguments: [reserved, id])
-            guard db.changesCount == 1 else { throw StoreError.notFound(what: "programme", id: id) }
+            programme.reserved = reserved
+            return programme
         }
+        try snapshot.write(from: self)
+        return saved
     }
 
-    public func deleteProgramme(id: Int64) throws(StoreError) {
-        try write { db in
-            guard try ProgramRow.deleteOne(db, key: id) else { throw StoreError.notFound(what: "programme", id: id) }
+    /// Deletes the programme and returns it as it was; rewrites the backup copy if it was reserved.
+    @discardableResult
+    public func deleteProgramme(id: Int64) throws(StoreError) -> Programme {
+        let deleted: Programme = try write { db in
+            guard let row = try ProgramRow.fetchOne(db, key: id) else { throw StoreError.notFound(what: "programme", id: id) }
+            _ = try ProgramRow.deleteOne(db, key: id)
+            return try row.programme()
         }
+        if deleted.reserved { try snapshot.write(from: self) }
+        return deleted
     }
 }

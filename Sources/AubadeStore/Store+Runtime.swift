@@ -7,14 +7,7 @@ extension Store {
     public func runStates() throws(StoreError) -> [AlarmRunState] {
         let rows = try read { db in try AlarmStateRow.fetchAll(db) }
         var out: [AlarmRunState] = []
-        for row in rows {
-            guard let phase = AlarmRunState.Phase(rawValue: row.phase) else {
-                throw .invalidRow(table: "alarmState", id: row.clockId, reason: "unknown phase '\(row.phase)'.")
-            }
-            out.append(AlarmRunState(
-                alarmID: row.clockId, phase: phase, occurrence: row.occurrence, ringingSince: row.ringingSince,
-                snoozedUntil: row.snoozedUntil, snoozeCount: row.snoozeCount, lastHandledOccurrence: row.lastHandled))
-        }
+        for row in rows { out.append(try row.runState()) }
         return out
     }
 

@@ -17,8 +17,27 @@ extension Store {
         try settingsWithProblems().settings
     }
 
+    /// Replaces every setting by `settings`; rewrites the backup copy. A user's change of one key goes
+    /// through `updateSettings`, which cannot lose a concurrent change of another.
     public func save(_ settings: AppSettings) throws(StoreError) {
         try write { db in try AppSetRow(settings).upsert(db) }
         try snapshot.write(from: self)
+    }
+
+    /// Changes the settings with `change` in one IMMEDIATE transaction (R26): read as stored now (a value out
+    /// of range as its default), changed, written; `change` may refuse with a `ValidationError` sentence (thrown
+    /// as `.invalid`, nothing changed). Returns the settings as saved; rewrites the backup copy.
+    @discardableResult
+    public func updateSettings(_ change: (inout AppSettings) throws(ValidationError) -> Void) throws(StoreError)
+        -> AppSettings
+    {
+        let saved: AppSettings = try write { db in
+            var settings = try AppSetRow.fetchOne(db, key: 1)?.settings().0 ?? AppSettings()
+            try change(&settings)
+            try AppSetRow(settings).upsert(db)
+            return settings
+        }
+        try snapshot.write(from: self)
+        return saved
     }
 }

@@ -40,10 +40,27 @@ extension Store {
         return saved
     }
 
-    /// Deletes a station and its programmes; rewrites the backup copy. Refused while an alarm plays it, naming the alarms.
-    public func deleteStation(id: Int64) throws(StoreError) {
-        try write { db in
-            guard try StationRow.fetchOne(db, key: id) != nil else { throw StoreError.notFound(what: "station", id: id) }
+    /// Deletes a station and its programmes and returns it as it was; rewrites the backup copy. Refused while an
+    /// alarm plays it, naming the alarms. One IMMEDIATE transaction: no alarm can take the station meanwhile.
+    @discardableResult
+    public func deleteStation(id: Int64) throws(StoreError) -> Station {
+        try deleteStation { db in
+            guard let row = try StationRow.fetchOne(db, key: id) else { throw StoreError.notFound(what: "station", id: id) }
+            return row
+        }!
+    }
+
+    /// Deletes the station called `name` (case-insensitive) as `deleteStation(id:)` does; nil when none has it.
+    @discardableResult
+    public func deleteStation(named name: String) throws(StoreError) -> Station? {
+        try deleteStation { db in
+            try StationRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [name]).fetchOne(db)
+        }
+    }
+
+    private func deleteStation(_ find: (Database) throws -> StationRow?) throws(StoreError) -> Station? {
+        let deleted: Station? = try write { db in
+            guard let row = try find(db), let id = row.stationId else { return nil }
             let users = try String.fetchAll(
                 db, sql: "SELECT clockName FROM clocks WHERE clockMusic = ? ORDER BY clockId",
                 arguments: [SoundSource.station(id: id).storageText])
@@ -52,7 +69,9 @@ extension Store {
                 throw StoreError.conflict("Station \(id) is the sound of alarm \(names); change the alarm first.")
             }
             _ = try StationRow.deleteOne(db, key: id)
+            return try row.station()
         }
-        try snapshot.write(from: self)
+        if deleted != nil { try snapshot.write(from: self) }
+        return deleted
     }
 }

@@ -44,23 +44,13 @@ struct AlarmList: ParsableCommand {
     }
 }
 
-extension StoreError {
-    /// The file itself can't be read (as opposed to a bad request).
-    var isReadFault: Bool {
-        if case .unreadable = self { return true }
-        return false
-    }
-}
-
 struct AlarmRemove: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an alarm.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The alarm's id (see 'aubade alarm list').") var id: Int64
 
     func run() throws {
-        let store = try global.context().openStoreForWriting()
-        let alarm = try store.alarm(id: id)
-        try store.deleteAlarm(id: id)
+        let alarm = try global.context().openStoreForWriting().deleteAlarm(id: id)
         if global.json {
             Output.json(["deleted": id])
         } else {
@@ -94,20 +84,23 @@ struct AlarmSkipNext: ParsableCommand {
 
     func run() throws {
         let context = try global.context()
+        let clockZone = undo ? nil : try context.defaultZone()
         let store = try context.openStoreForWriting()
-        var alarm = try store.alarm(id: id)
-        if undo {
-            alarm.skipDate = nil
-        } else {
-            guard alarm.enabled else { throw CLIError.badInput("Alarm \(id) is disabled; there is no next occurrence to skip.") }
-            let zone = try alarm.timeZoneID.map { try Alarm.validTimeZone($0) } ?? context.defaultZone()
-            let lastHandled = try store.runStates().first { $0.alarmID == id }?.lastHandledOccurrence
-            guard let date = AlarmSchedule.skipNextDate(of: alarm, after: Date(), lastHandled: lastHandled, defaultZone: zone) else {
-                throw CLIError.badInput("Alarm \(id) has no next occurrence to skip.")
+        let now = Date()
+        // Decided from the alarm and its last handled occurrence as stored under the write lock (R26).
+        let alarm = try store.updateAlarm(id: id) { [id, undo] alarm, state throws(AubadeCore.ValidationError) in
+            guard !undo, let clockZone else {
+                alarm.skipDate = nil
+                return
+            }
+            guard alarm.enabled else { throw AubadeCore.ValidationError("Alarm \(id) is disabled; there is no next occurrence to skip.") }
+            let zone = try alarm.timeZoneID.map { z throws(AubadeCore.ValidationError) in try Alarm.validTimeZone(z) } ?? clockZone
+            guard let date = AlarmSchedule.skipNextDate(of: alarm, after: now, lastHandled: state?.lastHandledOccurrence,
+                                                        defaultZone: zone) else {
+                throw AubadeCore.ValidationError("Alarm \(id) has no next occurrence to skip.")
             }
             alarm.skipDate = date
         }
-        try store.update(alarm)
         if context.json {
             Output.json(AlarmDocument(alarm, stationNames: AlarmDocument.stationNames(try store.stations())))
         } else if let date = alarm.skipDate {
@@ -120,9 +113,7 @@ struct AlarmSkipNext: ParsableCommand {
 
 private func setEnabled(_ on: Bool, id: Int64, global: GlobalOptions) throws {
     let store = try global.context().openStoreForWriting()
-    var alarm = try store.alarm(id: id)
-    alarm.enabled = on
-    try store.update(alarm)
+    let alarm = try store.updateAlarm(id: id) { alarm, _ in alarm.enabled = on }
     if global.json {
         Output.json(AlarmDocument(alarm, stationNames: AlarmDocument.stationNames(try store.stations())))
     } else {

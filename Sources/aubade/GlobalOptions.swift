@@ -46,32 +46,44 @@ struct CommandContext {
 
     var configuration: Configuration { loaded.configuration }
 
-    /// Opens the store for a command that changes it.
+    /// Opens the store for a command that changes it. A database that was missing or emptied is first rebuilt
+    /// from the schedule's backup copy (R27), and stderr says so.
     func openStoreForWriting() throws -> Store {
-        let store = try Store.open(path: databasePath)
-        if let reason = store.readOnlyReason { throw reason }
-        return store
-    }
-
-    /// Opens the store for a command that only reads; a newer schema is read with a warning.
-    func openStoreForReading() throws -> Store {
-        let store = try Store.open(path: databasePath)
-        if let reason = store.readOnlyReason { Aubade.printError(reason.description) }
-        return store
-    }
-
-    /// The alarms and station names from the database. When the file is unreadable, those of the schedule's
-    /// backup copy (R27: never a silently empty list), with a warning on stderr; `fault` is then set so the
-    /// command can exit 1.
-    func alarmsOrBackup() throws -> (alarms: [Alarm], stationNames: [Int64: String], fault: StoreError?) {
-        do {
-            let store = try openStoreForReading()
-            return (try store.alarms(), AlarmDocument.stationNames(try store.stations()), nil)
-        } catch let error as StoreError where error.isReadFault {
-            guard let copy = try? ScheduleSnapshot(databasePath: databasePath).load() else { throw error }
-            Aubade.printError("\(error.description) Showing the \(copy.alarms.count) alarm(s) of the backup copy written \(copy.writtenAt.formatted(.iso8601)).")
-            return (copy.alarms, AlarmDocument.stationNames(copy.stations), error)
+        let opened = try Store.openRestoringBackup(path: databasePath)
+        if let copy = opened.restored {
+            Aubade.printError("The database \(databasePath) was missing or empty; restored \(copy.alarms.count) alarm(s), \(copy.stations.count) station(s), \(copy.programmes.count) reserved programme(s) and the settings from the backup copy written \(copy.writtenAt.formatted(.iso8601)). Snoozes and history from before were lost.")
         }
+        if let problem = opened.backupProblem {
+            Aubade.printError("\(problem.description) The database \(databasePath) was missing or empty and is now a new, empty one.")
+        }
+        if let reason = opened.store.readOnlyReason { throw reason }
+        return opened.store
+    }
+
+    /// Opens the store for a command that only reads: nothing is written, a missing file is not created (R29).
+    /// Says on stderr when it reads a newer schema, no database at all, or (R27) the backup copy — then
+    /// `store.origin.fault` is set and a listing command exits 1 after its output. `showing` names what the
+    /// command shows of the copy ("the 2 alarm(s)").
+    func openStoreForReading(showing: ((ScheduleSnapshot.Contents) -> String)? = nil) throws -> Store {
+        let store = try Store.openForReading(path: databasePath)
+        switch store.origin {
+        case .database:
+            if let reason = store.readOnlyReason, case .schemaTooNew = reason { Aubade.printError(reason.description) }
+        case .backupCopy(let copy, let fault):
+            let what = showing.map { "Showing \($0(copy)) of the backup copy" } ?? "Using the backup copy"
+            Aubade.printError("\(fault.description) \(what) written \(copy.writtenAt.formatted(.iso8601)).")
+        case .nothing:
+            Aubade.printError("There is no database at \(databasePath) yet; nothing is stored.")
+        }
+        return store
+    }
+
+    /// The alarms and station names, read without writing. When the file is missing, empty or unreadable,
+    /// those of the schedule's backup copy (R27: never a silently empty list), with a warning on stderr;
+    /// `fault` is then set so the command can exit 1.
+    func alarmsOrBackup() throws -> (alarms: [Alarm], stationNames: [Int64: String], fault: StoreError?) {
+        let store = try openStoreForReading { "the \($0.alarms.count) alarm(s)" }
+        return (try store.alarms(), AlarmDocument.stationNames(try store.stations()), store.origin.fault)
     }
 
     /// The zone for alarms that name none: the config's, else the system's.

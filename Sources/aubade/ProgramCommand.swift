@@ -51,7 +51,7 @@ struct ProgramList: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let store = try global.context().openStoreForReading()
+        let store = try global.context().openStoreForReading { "the \($0.programmes.count) reserved programme(s)" }
         let names = AlarmDocument.stationNames(try store.stations())
         let docs = try store.programmes().map { ProgramDocument($0, stationNames: names) }
         if global.json {
@@ -64,6 +64,7 @@ struct ProgramList: ParsableCommand {
                  $0.reserved ? "yes" : "no"]
             })
         }
+        if store.origin.fault != nil { throw ExitCode(1) }
     }
 }
 
@@ -130,15 +131,10 @@ struct ProgramUnreserve: ParsableCommand {
     func run() throws { try setReserved(false, id: id, global: global) }
 }
 
-/// Sets or clears a reservation; a programme without a station can't be reserved (there is nothing to tune to).
+/// Sets or clears a reservation; the store refuses one for a programme without a station (nothing to tune to).
 private func setReserved(_ on: Bool, id: Int64, global: GlobalOptions) throws {
     let store = try global.context().openStoreForWriting()
-    var programme = try store.programme(id: id)
-    if on, programme.stationID == nil {
-        throw CLIError.badInput("Programme \(id) (\(programme.name)) has no station to tune to, so it cannot be reserved.")
-    }
-    try store.setReserved(on, programmeID: id)
-    programme.reserved = on
+    let programme = try store.setReserved(on, programmeID: id)
     let names = AlarmDocument.stationNames(try store.stations())
     if global.json {
         Output.json(ProgramDocument(programme, stationNames: names))
@@ -156,9 +152,7 @@ struct ProgramRemove: ParsableCommand {
     @Argument(help: "The programme's id.") var id: Int64
 
     func run() throws {
-        let store = try global.context().openStoreForWriting()
-        let programme = try store.programme(id: id)
-        try store.deleteProgramme(id: id)
+        let programme = try global.context().openStoreForWriting().deleteProgramme(id: id)
         if global.json {
             Output.json(["deleted": id])
         } else {

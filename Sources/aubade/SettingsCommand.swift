@@ -16,7 +16,8 @@ struct SettingsGet: ParsableCommand {
 
     func run() throws {
         let keys = try key.map { [try SettingKey(parsing: $0)] } ?? SettingKey.allCases
-        let (settings, invalid) = try global.context().openStoreForReading().settingsWithProblems()
+        let store = try global.context().openStoreForReading { _ in "the settings" }
+        let (settings, invalid) = try store.settingsWithProblems()
         for name in invalid {
             Aubade.printError("Stored setting \(name) was out of range; its default is used.")
         }
@@ -29,6 +30,7 @@ struct SettingsGet: ParsableCommand {
         } else {
             Output.table(["SETTING", "VALUE"], keys.map { [$0.rawValue, $0.value(in: settings)] })
         }
+        if store.origin.fault != nil { throw ExitCode(1) }
     }
 }
 
@@ -41,9 +43,7 @@ struct SettingsSet: ParsableCommand {
     func run() throws {
         let settingKey = try SettingKey(parsing: key)
         let store = try global.context().openStoreForWriting()
-        var settings = try store.settings()
-        try settingKey.set(value, in: &settings)
-        try store.save(settings)
+        let settings = try store.updateSettings { settings throws(AubadeCore.ValidationError) in try settingKey.set(value, in: &settings) }
         if global.json {
             Output.json([settingKey.rawValue: JSONScalar(settingKey.jsonValue(in: settings))])
         } else {

@@ -28,7 +28,8 @@ struct StationList: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let stations = try global.context().openStoreForReading().stations()
+        let store = try global.context().openStoreForReading { "the \($0.stations.count) station(s)" }
+        let stations = try store.stations()
         if global.json {
             Output.json(["stations": stations.map(StationDocument.init)])
         } else if stations.isEmpty {
@@ -38,6 +39,7 @@ struct StationList: ParsableCommand {
                 [$0.id.map(String.init) ?? "-", $0.name, $0.url.text, $0.alternateURL?.text ?? "-"]
             })
         }
+        if store.origin.fault != nil { throw ExitCode(1) }
     }
 }
 
@@ -69,13 +71,12 @@ struct StationRemove: ParsableCommand {
         let store = try global.context().openStoreForWriting()
         let found: Station
         if let id = Int64(station) {
-            found = try store.station(id: id)
-        } else if let named = try store.station(named: station) {
+            found = try store.deleteStation(id: id)
+        } else if let named = try store.deleteStation(named: station) {
             found = named
         } else {
             throw CLIError.badInput("No station is named '\(station)'; see 'aubade station list'.")
         }
-        try store.deleteStation(id: found.id!)
         if global.json {
             Output.json(["deleted": found.id!])
         } else {

@@ -1,5 +1,5 @@
 import AubadeCore
-import AubadeStore
+@testable import AubadeStore
 import AubadeTesting
 import Foundation
 import GRDB
@@ -34,15 +34,30 @@ struct StoreFileTests {
         }
     }
 
-    @Test func connectionsUseFullSynchronousWrites() throws {
+    @Test func theStoresOwnConnectionsUseWALAndFullSynchronousWrites() throws {
         let f = try StoreFixture()
-        // The store's own connection is private; a second open must configure itself the same way.
         let store2 = try Store.open(path: f.path)
         defer { store2.close() }
-        var config = Configuration()
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        let q = try DatabaseQueue(path: f.path, configuration: config)
-        #expect(try q.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
+        for store in [f.store, store2] {
+            let (journal, synchronous) = try store.queue.read { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+            }
+            #expect(journal == "wal" && synchronous == 2)  // 2 = FULL (R26); GRDB's own WAL setup left 1 = NORMAL
+        }
+    }
+
+    @Test func openingACurrentFileForWritingCommitsNothing() throws {
+        let f = try StoreFixture()
+        try f.store.insert(try f.sampleAlarm())
+        f.store.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: f.path))
+        for _ in 0..<3 {
+            let store = try Store.open(path: f.path)
+            _ = try store.alarms()
+            store.close()
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: f.path)) == before)  // R29
+        #expect(!FileManager.default.fileExists(atPath: f.path + "-wal"))
     }
 
     @Test func reopeningKeepsData() throws {

@@ -1,0 +1,156 @@
+import Foundation
+
+/// The fields one request names for an alarm — `aubade alarm add/edit`, the JSON API — each optional, in the
+/// form the user gave it. Text is parsed here by the same Core parsers everywhere (`LocalTime`, `Recurrence`,
+/// `DurationText`, `SoundSource`, `Alarm.validTimeZone`), so the CLI, the API and the store refuse bad input
+/// with the same sentence; the store applies a patch inside its write transaction (R26), so two edits of
+/// different fields of one alarm never lose each other.
+///
+/// JSON field (Codable key) ↔ CLI option, and the form of the value:
+/// - `name` ↔ `--name`: text, 1–64 characters.
+/// - `time` ↔ `--time`: "HH:MM", 24-hour.
+/// - `days` ↔ `--days`: "mon-fri", "sat,sun", "daily", "weekdays", "weekends" or "once".
+/// - `date` ↔ `--date`: "YYYY-MM-DD", only with days "once" (or for an alarm that already is one-shot).
+/// - `source` ↔ `--source`: "tone", a saved station's name, or an http(s) URL.
+/// - `duration` ↔ `--duration`, `fadeIn` ↔ `--fade-in`, `snooze` ↔ `--snooze`: durations like "15m", "30s", "1h30m".
+/// - `volume` ↔ `--volume`: a number, 10–100.
+/// - `maxSnoozes` ↔ `--max-snoozes`: a number, 0–20.
+/// - `shake` ↔ `--shake` / `--no-shake`: true or false.
+/// - `tz` ↔ `--tz`: a tz database name such as "Europe/Berlin"; "" clears it (the clock's zone applies).
+/// - `enabled` ↔ `alarm enable` / `alarm disable` (and `alarm add --disabled`): true or false.
+///
+/// Decoding refuses a key it does not know (a typo such as `fadein` must not be ignored silently).
+public struct AlarmPatch: Sendable, Hashable, Codable {
+    public var name: String?
+    public var time: String?
+    public var days: String?
+    public var date: String?
+    public var source: String?
+    public var duration: String?
+    public var volume: Int?
+    public var fadeIn: String?
+    public var snooze: String?
+    public var maxSnoozes: Int?
+    public var shake: Bool?
+    public var tz: String?
+    public var enabled: Bool?
+
+    public init(
+        name: String? = nil, time: String? = nil, days: String? = nil, date: String? = nil, source: String? = nil,
+        duration: String? = nil, volume: Int? = nil, fadeIn: String? = nil, snooze: String? = nil,
+        maxSnoozes: Int? = nil, shake: Bool? = nil, tz: String? = nil, enabled: Bool? = nil
+    ) {
+        self.name = name
+        self.time = time
+        self.days = days
+        self.date = date
+        self.source = source
+        self.duration = duration
+        self.volume = volume
+        self.fadeIn = fadeIn
+        self.snooze = snooze
+        self.maxSnoozes = maxSnoozes
+        self.shake = shake
+        self.tz = tz
+        self.enabled = enabled
+    }
+
+    /// True when the patch names no field at all.
+    public var isEmpty: Bool { self == AlarmPatch() }
+
+    /// Applies the named fields to `alarm` and validates the result; throws the first problem as a
+    /// `ValidationError` sentence (or what `stationNamed` throws) and leaves `alarm` unusable then.
+    /// `zone` is the clock's zone: with the alarm's own zone, it decides the default date of a one-shot alarm
+    /// (the next day on which its time is still ahead of `now`). `stationNamed` looks a `source` name up.
+    public func apply(to alarm: inout Alarm, zone: TimeZone, now: Date,
+                      stationNamed: (String) throws -> Station?) throws {
+        if let name { alarm.name = name }
+        if let time { alarm.time = try LocalTime(parsing: time, field: "Alarm time") }
+        if let tz {
+            if !tz.isEmpty { _ = try Alarm.validTimeZone(tz) }
+            alarm.timeZoneID = tz.isEmpty ? nil : tz
+        }
+        let alarmZone = try alarm.timeZoneID.map { id throws(ValidationError) in try Alarm.validTimeZone(id) } ?? zone
+        if let days {
+            let time = alarm.time
+            alarm.recurrence = try Recurrence(days: days, date: date) {
+                LocalDate.nextDate(for: time, after: now, in: alarmZone)
+            }
+        } else if let date {
+            guard case .once = alarm.recurrence else {
+                throw ValidationError("A date only goes with --days once; repeating alarms ring on weekdays.")
+            }
+            alarm.recurrence = .once(try LocalDate(parsing: date))
+        }
+        if let source { alarm.sound = try SoundSource(userText: source, stationNamed: stationNamed) }
+        if let duration { alarm.durationSeconds = try DurationText.seconds(parsing: duration, field: "Duration") }
+        if let volume { alarm.volume = volume }
+        if let fadeIn { alarm.fadeInSeconds = try DurationText.seconds(parsing: fadeIn, field: "Fade-in") }
+        if let snooze { alarm.snoozeMinutes = try AlarmPatch.minutes(snooze) }
+        if let maxSnoozes { alarm.maxSnoozes = maxSnoozes }
+        if let shake { alarm.shakeToStop = shake }
+        if let enabled { alarm.enabled = enabled }
+        try alarm.validate()
+    }
+
+    /// A new alarm from this patch, as `alarm add` makes it: `name` and `time` are required; fields not named
+    /// take the defaults of `settings` (duration, volume, fade-in, snooze, maximum snoozes); without `days` the
+    /// alarm rings once; it is enabled unless `enabled` is false. Validated; has no id yet.
+    public func newAlarm(settings: AppSettings, zone: TimeZone, now: Date,
+                         stationNamed: (String) throws -> Station?) throws -> Alarm {
+        let (name, time) = try checkCanCreate()
+        var alarm = settings.newAlarm(name: name, time: try LocalTime(parsing: time, field: "Alarm time"),
+                                      recurrence: .weekly(.all))
+        var withDays = self
+        if withDays.days == nil { withDays.days = "once" }
+        try withDays.apply(to: &alarm, zone: zone, now: now, stationNamed: stationNamed)
+        return alarm
+    }
+
+    /// The `name` and `time` a new alarm needs: refuses, before anything is read, a patch that lacks one.
+    @discardableResult
+    public func checkCanCreate() throws(ValidationError) -> (name: String, time: String) {
+        guard let name else { throw ValidationError("An alarm needs a name: add --name, e.g. --name Work.") }
+        guard let time else { throw ValidationError("An alarm needs a time: add --time HH:MM, e.g. --time 06:45.") }
+        return (name, time)
+    }
+
+    private static func minutes(_ text: String) throws(ValidationError) -> Int {
+        let seconds = try DurationText.seconds(parsing: text, field: "Snooze length")
+        guard seconds % 60 == 0 else {
+            throw ValidationError("Snooze length '\(text)' must be whole minutes, like 9m.")
+        }
+        return seconds / 60
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled
+    }
+
+    /// Any key, to find the ones this type does not know.
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let all = try decoder.container(keyedBy: AnyKey.self)
+        if let unknown = all.allKeys.first(where: { CodingKeys(stringValue: $0.stringValue) == nil }) {
+            let known = CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("Unknown alarm field '\(unknown.stringValue)'; known fields are \(known).")
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try c.decodeIfPresent(String.self, forKey: .name), time: try c.decodeIfPresent(String.self, forKey: .time),
+            days: try c.decodeIfPresent(String.self, forKey: .days), date: try c.decodeIfPresent(String.self, forKey: .date),
+            source: try c.decodeIfPresent(String.self, forKey: .source),
+            duration: try c.decodeIfPresent(String.self, forKey: .duration),
+            volume: try c.decodeIfPresent(Int.self, forKey: .volume), fadeIn: try c.decodeIfPresent(String.self, forKey: .fadeIn),
+            snooze: try c.decodeIfPresent(String.self, forKey: .snooze),
+            maxSnoozes: try c.decodeIfPresent(Int.self, forKey: .maxSnoozes),
+            shake: try c.decodeIfPresent(Bool.self, forKey: .shake), tz: try c.decodeIfPresent(String.self, forKey: .tz),
+            enabled: try c.decodeIfPresent(Bool.self, forKey: .enabled))
+    }
+}
