@@ -63,7 +63,7 @@ public enum Daemon {
         let announcement = RuntimeAnnouncement(database: parts.databasePath, socket: control.path, config: parts.configPath).write()
         defer { if let announcement { RuntimeAnnouncement.remove(announcement) } }
 
-        let (store, loaded, fault) = try openStore(parts, output: output, logger: logger)
+        let (store, loaded, fault, notice) = try openStore(parts, output: output, logger: logger)
         let engine = SoundEngine(options: SoundEngine.Options(sink: parts.sink), logger: logger)
         engine.start()
         let work = WorkService()
@@ -71,7 +71,8 @@ public enum Daemon {
                                      network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
                                      systemZone: SystemZone.current, logger: logger)
         let clock = RunningClock(loaded: loaded, deps: deps, options: parts.options, fault: fault)
-        for warning in parts.configWarnings { await clock.setWarning("config-\(warning.hashValue)", warning) }
+        for (i, warning) in parts.configWarnings.enumerated() { await clock.setWarning("config-\(i)", warning, announce: false) }
+        if let notice { await clock.setWarning("restored", notice, announce: false) }
         if let warning = parts.buttons.warning { await clock.setWarning("buttons", warning, announce: false) }
         await clock.networkChanged(parts.network.current())
         let inputs = InputService(clock: clock, buttons: parts.buttons, settings: parts.panel, shake: parts.shake)
@@ -100,16 +101,28 @@ public enum Daemon {
         output.emit("exiting")
     }
 
-    /// The store over the database; when the database cannot be read, the schedule's backup copy, with the
-    /// fault shown (R27: never start with zero alarms silently). Neither: the daemon cannot start.
+    /// The store over the database — rebuilt from the schedule's backup copy when the file is missing or
+    /// empty, and said so loudly; when the database cannot be read, the backup copy itself, with the fault
+    /// shown (R27: never start with zero alarms silently). Neither: the daemon cannot start.
     static func openStore(_ parts: Parts, output: DaemonOutput, logger: Logger) throws
-        -> (any ClockStore, StoredClock, String?) {
+        -> (store: any ClockStore, loaded: StoredClock, fault: String?, notice: String?) {
         let fault: StoreError
         do throws(StoreError) {
-            let store = SQLiteClockStore(try Store.open(path: parts.databasePath))
+            let opened = try Store.openRestoringBackup(path: parts.databasePath)
+            let store = SQLiteClockStore(opened.store)
             let loaded = try store.load()
             if let reason = store.readOnlyReason { output.emit("warning", ["message": reason]) }
-            return (store, loaded, nil)
+            var notice: String?
+            if let copy = opened.restored {
+                notice = "The database \(parts.databasePath) was missing or empty; \(copy.alarms.count) alarm(s), \(copy.stations.count) station(s) and the settings were restored from the backup copy written \(copy.writtenAt.formatted(.iso8601)). The event history before it is lost."
+            } else if let problem = opened.backupProblem {
+                notice = "The database \(parts.databasePath) was missing or empty and its backup copy cannot be used (\(problem.description)); the clock starts with no alarms."
+            }
+            if let notice {
+                output.emit("warning", ["message": notice])
+                logger.error("\(notice)")
+            }
+            return (store, loaded, nil, notice)
         } catch {
             fault = error
         }
@@ -120,6 +133,6 @@ public enum Daemon {
         output.emit("warning", ["message": message])
         logger.error("\(message)")
         let store = BackupClockStore(backup)
-        return (store, (try? store.load()) ?? StoredClock(), message)
+        return (store, (try? store.load()) ?? StoredClock(), message, nil)
     }
 }

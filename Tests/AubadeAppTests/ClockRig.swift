@@ -75,7 +75,7 @@ struct ClockRig {
             turn = await clock.tick()
         }
         time.advance(to: wall)
-        await clock.tick()
+        _ = await clock.tick()
     }
 
     /// What the engine would report, handed to the clock.

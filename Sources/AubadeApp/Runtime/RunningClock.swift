@@ -80,6 +80,11 @@ public actor RunningClock {
     /// radio, starts due reservations. Returns when to come back: the earliest of the alarms' and the radio's
     /// next steps and a minute from now (so a wall-clock step is noticed, R5).
     public func tick() -> Turn {
+        if let replaced = deps.store.checkFile() {
+            board.set("restored", replaced)
+            history.record(.warning, at: deps.time.now().wall, replaced)
+            reload()
+        }
         reloadIfChanged()
         let now = deps.time.now()
         runner.advance(now)
