@@ -45,6 +45,10 @@ public enum Daemon {
         }
     }
 
+    /// Descriptors that must be free at start: the database (3), the control socket and its event loop (4),
+    /// the sound device (2), and the runtime's reserve (`FileDescriptors.reserve`).
+    static let minimumFreeDescriptors = 16
+
     public struct StartFailure: Error, CustomStringConvertible {
         public let description: String
     }
@@ -56,6 +60,12 @@ public enum Daemon {
         let output = DaemonOutput(json: parts.json, wall: { time.now().wall })
         let notifier = SystemdNotifier()
         notifier.status("starting: opening the database")
+        // Descriptors are a resource that must never run out (see `FileDescriptors`): take what the system
+        // allows, and refuse, in one sentence, a limit too low to run on at all.
+        FileDescriptors.raiseLimit()
+        guard FileDescriptors.haveFree(Daemon.minimumFreeDescriptors) else {
+            throw StartFailure(description: "The clock may open only \(FileDescriptors.limit) files at once (ulimit -n, or LimitNOFILE= in its unit), too few to run; raise it to at least 64.")
+        }
         let control: ControlServer
         do throws(ControlServer.Failure) { control = try await ControlServer.bind(databasePath: parts.databasePath) } catch {
             throw StartFailure(description: error.description)

@@ -21,14 +21,17 @@ public final class ControlServer: Sendable {
     public let path: String
     private let channel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>
     private let registry: ConnectionRegistry
+    private let group: MultiThreadedEventLoopGroup
 
     static let requestDeadline: TimeAmount = .seconds(5)
     static let maxConnections = 64
 
-    private init(path: String, channel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>, registry: ConnectionRegistry) {
+    private init(path: String, channel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>, registry: ConnectionRegistry,
+                 group: MultiThreadedEventLoopGroup) {
         self.path = path
         self.channel = channel
         self.registry = registry
+        self.group = group
     }
 
     /// Binds the socket for `databasePath` (mode 0600, a listen backlog of 256).
@@ -40,8 +43,10 @@ public final class ControlServer: Sendable {
         }
         do throws(UnixSocket.Failure) { _ = try UnixSocket.address(path) } catch { throw Failure(description: error.description) }
         let registry = ConnectionRegistry(limit: maxConnections)
+        // One event-loop thread is plenty for a local socket (and costs three descriptors, not six).
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
-            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 256)
                 .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true) { child in
                     child.eventLoop.makeCompletedFuture {
@@ -54,8 +59,9 @@ public final class ControlServer: Sendable {
                     }
                 }
             chmod(path, 0o600)
-            return ControlServer(path: path, channel: channel, registry: registry)
+            return ControlServer(path: path, channel: channel, registry: registry, group: group)
         } catch {
+            try? await group.shutdownGracefully()
             throw Failure(description: "The control socket \(path) cannot be created: \(error).")
         }
     }
@@ -80,6 +86,7 @@ public final class ControlServer: Sendable {
             logger.warning("control socket: \(error)")
         }
         unlink(path)
+        try? await group.shutdownGracefully()
     }
 
     /// Reads one request, answers it, and for a followed sound streams its events until it stops or the

@@ -16,6 +16,10 @@ struct EngineLoop {
     private var preparedAt: [SoundID: MonotonicInstant] = [:]
     private var readySent: Set<SoundID> = []
     private var deviceError: String?
+    /// Whether `deviceOpened` was said for the device open now (said once it took audio, or its test write
+    /// while nothing sounds), so a device that opens and fails again in a loop is reported once, not each time.
+    private var announcedOpen = false
+    private var openedAt = MonotonicInstant(.zero)
     private var nextDeviceTry = MonotonicInstant(.zero)
     private var idleBackoff: Duration = .seconds(2)
     private var producedLastTurn = false
@@ -173,24 +177,38 @@ struct EngineLoop {
                 logger?.warning("sound device: \(problem)")
                 context.emit(.deviceFailed(problem))
             }
+            announcedOpen = false
             return
         }
-        deviceError = nil
+        openedAt = now
         idleBackoff = .seconds(2)
-        context.emit(.deviceOpened(name: device.name ?? device.options.device))
         for voice in voices.values { voice.deviceRestarted(now: now) }
+        if begun().isEmpty { announceOpen() }  // else once it takes audio (`write`)
         if let alarm = begun().first(where: { $0.request.priority == .alarm }) {
             mixerFor = nil
             takeMixer(for: alarm.id)
         }
     }
 
+    private mutating func announceOpen() {
+        guard !announcedOpen else { return }
+        announcedOpen = true
+        deviceError = nil
+        context.emit(.deviceOpened(name: device.name ?? device.options.device))
+    }
+
+    /// A write failed: the device is closed and tried again — at once when it had been working (a glitch),
+    /// after 2 s when it fails again right after opening (a card that is gone), so a failing card never
+    /// spins the audio thread. Reported once per episode, and again only when the reason changes.
     private mutating func deviceFailed(_ problem: String) {
+        if announcedOpen || problem != deviceError {
+            logger?.error("sound device failed: \(problem)")
+            context.emit(.deviceFailed(problem))
+        }
+        announcedOpen = false
         deviceError = problem
-        logger?.error("sound device failed: \(problem)")
-        context.emit(.deviceFailed(problem))
         mixerFor = nil
-        nextDeviceTry = now  // an alarm retries at once (the sink's own 2 s of retries, then the alternate)
+        nextDeviceTry = now - openedAt < EngineLoop.activeRetry ? now + EngineLoop.activeRetry : now
     }
 
     // MARK: Turns
@@ -275,10 +293,14 @@ struct EngineLoop {
         guard frames > 0 else { return }
         let problem = out.withUnsafeBufferPointer { device.write(UnsafeBufferPointer(rebasing: $0[0..<(2 * frames)])) }
         if let problem { return deviceFailed(problem) }
+        // A device reopened after a failure counts as working again only once it has taken audio for a while
+        // (a card that fails again at once is one failure, not a stream of recoveries); until then no voice
+        // reports anything heard.
+        if !announcedOpen, deviceError == nil || t - openedAt >= EngineLoop.activeRetry { announceOpen() }
         producedLastTurn = true
         for voice in sounding {
             voice.wrote(endingAt: device.written)
-            voice.observe(played: device.played, now: t)
+            if announcedOpen { voice.observe(played: device.played, now: t) }
         }
     }
 

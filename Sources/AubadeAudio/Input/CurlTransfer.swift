@@ -179,6 +179,10 @@ final class CurlTransfer {
             refusal = "The stream address resolves to \(why), which is refused (\(url))."
             return CURL_SOCKET_BAD
         }
+        guard FileDescriptors.haveFree(FileDescriptors.reserve + 1) else {
+            failure = FileDescriptors.exhausted("a connection to the station")
+            return CURL_SOCKET_BAD
+        }
         return socket(family, address.pointee.socktype, address.pointee.protocol)
     }
 }

@@ -33,6 +33,10 @@ final class OutputDevice {
     /// (R34). Returns nil, or the reason it failed as one sentence. Blocks up to the sink's retry time.
     func open() -> String? {
         close()
+        // A device takes one or two descriptors; the runtime keeps its reserve (see `FileDescriptors`).
+        guard FileDescriptors.haveFree(FileDescriptors.reserve + 2) else {
+            return FileDescriptors.exhausted("the sound device \(options.device)")
+        }
         do throws(AudioError) {
             let sink = try AlsaSink(device: options.device, alternate: options.alternate, paced: options.paced,
                                     logger: logger)
