@@ -56,6 +56,11 @@ public struct LibGPIOD: GPIOPort {
 
     public func watch(_ lines: [GPIOLineRequest]) async throws(GPIOError) -> GPIOWatchStart {
         guard !lines.isEmpty else { throw GPIOError("No GPIO line is configured.") }
+        // One sentence for a machine without GPIO (a laptop, a VM), not one per button.
+        if GPIOLibrary.chipNames(devDirectory: devDirectory).isEmpty {
+            let names = lines.map { "\($0.address) (\($0.label))" }.joined(separator: ", ")
+            throw GPIOError("this machine has no GPIO chip, so \(names) cannot be requested")
+        }
         let (events, continuation) = AsyncStream<GPIOLineEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let stopFlag = StopFlag()
         continuation.onTermination = { _ in stopFlag.set() }
