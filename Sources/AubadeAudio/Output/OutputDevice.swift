@@ -41,7 +41,7 @@ final class OutputDevice {
             let sink = try AlsaSink(device: options.device, alternate: options.alternate, paced: options.paced,
                                     logger: logger)
             try sink.configure(rate: rate, channels: 2)
-            let silence = [Int16](repeating: 0, count: 2 * rate / 100)
+            let silence = [Int16](repeating: 0, count: 2 * SoundEngine.testWriteFrames)
             try silence.withUnsafeBufferPointer { buffer throws(AudioError) in try sink.write(buffer) }
             sink.stop()
             self.sink = sink
