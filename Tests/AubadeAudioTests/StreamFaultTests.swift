@@ -50,7 +50,7 @@ struct StreamFaultTests {
 
     @Test(arguments: [0, 1_000_000_000])
     func anIntervalOutsideTheRangeTurnsTitlesOffAndTheAudioPlaysIntact(metaint: Int) async throws {
-        let f = try CurlTransferTests.Fixture()
+        let f = try await CurlTransferTests.Fixture()
         let reference = try await Self.play(f, "/mp3")
         let (events, pcm) = try await Self.play(f, "/mp3-icy?metaint=\(metaint)&title=Never%20Shown")
         #expect(Self.notices(events) == [StreamFetcher.metadataOff("its icy-metaint \(metaint) is outside 1…65536")])
@@ -61,7 +61,7 @@ struct StreamFaultTests {
     }
 
     @Test func anIntervalOfOneByteIsStrippedByteByByte() async throws {
-        let f = try CurlTransferTests.Fixture()
+        let f = try await CurlTransferTests.Fixture()
         let reference = try await Self.play(f, "/mp3")
         let (events, pcm) = try await Self.play(f, "/mp3-icy?metaint=1&title=One%20Byte%20Apart")
         #expect(Self.titles(events) == ["One Byte Apart"])
@@ -85,7 +85,7 @@ struct StreamFaultTests {
 
     @Test(arguments: oddTitles)
     func anOddTitleIsReadAndTheAudioIsUntouched(block: [UInt8], title: String) async throws {
-        let f = try CurlTransferTests.Fixture()
+        let f = try await CurlTransferTests.Fixture()
         let reference = try await Self.play(f, "/mp3")
         let (events, pcm) = try await Self.play(f, "/mp3-icy?metaint=8192&block=\(Self.query(block))")
         #expect(Self.titles(events) == [title])
@@ -95,7 +95,7 @@ struct StreamFaultTests {
     }
 
     @Test func aBlockLongerThan4080BytesTurnsTitlesOffAndTheAudioPlaysOn() async throws {
-        let f = try CurlTransferTests.Fixture()
+        let f = try await CurlTransferTests.Fixture()
         let reference = try await Self.play(f, "/mp3")
         // Blocks after 8192, 16384 and 24576 audio bytes (0.51, 1.02, 1.54 s): a title, a 5016-byte block
         // behind a length byte of 255, and a title that must not be believed any more.
@@ -114,7 +114,7 @@ struct StreamFaultTests {
     }
 
     @Test func aWrongIntervalTurnsTitlesOffAndTheAudioPlaysOn() async throws {
-        let f = try CurlTransferTests.Fixture()
+        let f = try await CurlTransferTests.Fixture()
         // The header says 8192 but the blocks come every 5000 bytes: what sits at 8192 is audio.
         let (events, pcm) = try await Self.play(f, "/mp3-icy?metaint=8192&every=5000&title=Misplaced")
         #expect(Self.titles(events).isEmpty)
@@ -131,7 +131,7 @@ struct StreamFaultTests {
 @Suite("Memory soak against a fast server", .serialized)
 struct MemorySoakTests {
     @Test func theRingStopsAtItsHighWaterMark() async throws {
-        let f = try CurlTransferTests.Fixture()
+        let f = try await CurlTransferTests.Fixture()
         let out = f.dir.file("soak.raw")
         let seconds = 8
         let playback = StreamPlayer.start(try StreamURL(parsing: f.base + "/fast?speed=10"),
@@ -142,7 +142,7 @@ struct MemorySoakTests {
         let sampler = LevelSampler(playback)
         var events: [PlayerEvent] = []
         for await e in playback.events { events.append(e) }
-        let levels = sampler.finish()
+        let levels = await sampler.finish()
         let capacity = StreamPlayer.Options(volume: 0).ringBytes
         #expect(events.last == .stopped(reason: .finished))
         #expect(levels.count > 20)  // every 100 ms, fewer on a busy machine
@@ -157,8 +157,8 @@ struct MemorySoakTests {
     }
 
     /// The built binary, as `aubade play` runs on the clock: its resident memory once playing is flat.
-    @Test func theProcessDoesNotGrow() throws {
-        let f = try CurlTransferTests.Fixture()
+    @Test func theProcessDoesNotGrow() async throws {
+        let f = try await CurlTransferTests.Fixture()
         guard let aubade = ProcessRunner.builtExecutable("aubade") else {
             Issue.record("The aubade binary is not built beside the tests; run 'swift build' first.")
             return
@@ -167,7 +167,7 @@ struct MemorySoakTests {
         let seconds = 12.0
         let samples = RSSSamples()
         let began = ContinuousClock.now
-        let r = try ProcessRunner.run(aubade, ["play", f.base + "/fast?speed=10", "--allow-local", "--for", "\(Int(seconds))s",
+        let r = try await ProcessRunner.run(aubade, ["play", f.base + "/fast?speed=10", "--allow-local", "--for", "\(Int(seconds))s",
                                                "--json", "--config", f.dir.file("aubade.toml"), "--db", f.dir.file("soak.sqlite")],
                                       every: 0.2) { pid in
             if let kib = ProcessMemory.residentKiB(pid) { samples.add(ContinuousClock.now - began, kib) }
@@ -211,9 +211,10 @@ final class LevelSampler: @unchecked Sendable {
         thread.start()
     }
 
-    func finish() -> [BufferLevel] {
+    /// Stops the sampling thread (waiting for it off the cooperative pool) and returns what it read.
+    func finish() async -> [BufferLevel] {
         lock.withLock { done = true }
-        stopped.wait()
+        await onThread { [stopped] in stopped.wait() }
         return lock.withLock { levels }
     }
 }

@@ -15,6 +15,7 @@ prints the port on its first line of stdout, and serves until killed.
   /404            404 Not Found
   /html           200 text/html page
   /stall?after=N  headers and N bytes of the MP3 (repeated as needed), then silence forever
+         &close=S       …or silence for S seconds, then close (a client that waited that long sees an end, not a stall)
   /redirect/K     302 to /redirect/K-1 … /redirect/0, which serves /mp3
   /to-file        302 to file:///etc/passwd
   /to-linklocal   302 to http://169.254.1.1/x
@@ -56,7 +57,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             elif p == '/stall':
                 n = int(q.get('after', ['4096'])[0]); self.head()
                 self.wfile.write((MP3 * (n // max(len(MP3), 1) + 1))[:n]); self.wfile.flush()
-                time.sleep(3600)
+                time.sleep(float(q.get('close', ['3600'])[0]))
             elif p.startswith('/redirect/'):
                 k = int(p.rsplit('/', 1)[1])
                 if k == 0: self.head(); self.wfile.write(MP3)
