@@ -99,9 +99,9 @@ struct IIOAccelerometerTests {
         let listener = Task { for await _ in sensor.readings(rateHz: 50) {} }
         // Other suites (the shake sensor's) may sample an IIO device at the same moment, hence ≥ 1 and a
         // generous wait for 0.
-        #expect(await eventually(within: .seconds(10)) { threadCount(named: "aubade-iio") >= 1 })
+        #expect(await eventually { threadCount(named: "aubade-iio") >= 1 })
         listener.cancel()
-        #expect(await eventually(within: .seconds(10)) { threadCount(named: "aubade-iio") == 0 })
+        #expect(await eventually { threadCount(named: "aubade-iio") == 0 })
     }
 
     @Test func samplingRunsAtTheAskedRateAndKeepsGoingThroughErrors() async throws {

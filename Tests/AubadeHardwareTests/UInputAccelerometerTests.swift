@@ -25,7 +25,7 @@ struct UInputAccelerometerTests {
             try? await Task.sleep(for: .milliseconds(300))  // let the reader open the device
             for i in 0..<5 { device.send(x: Int32(i), y: -3, z: 256); try? await Task.sleep(for: .milliseconds(10)) }
         }
-        let readings = await collect(stream, count: 5, timeout: .seconds(5))
+        let readings = await collect(stream, count: 5)
         await sender.value
         #expect(readings.compactMap(\.sampleValues) == (0..<5).map { (Double($0) * k, -3 * k, 256 * k) }.map(Triple.init))
         // CLOCK_MONOTONIC stamps: each between the moment the events were sent and the moment they were read.
