@@ -98,9 +98,9 @@ struct DaemonTests {
     }
 
     /// What may reach the card after a stop: the chunk being written when it came (1024 frames) and what the
-    /// device still held (the sink asks for 200 ms of latency, 8820 frames), with room for the file plugin
-    /// rounding its buffer up: half a second. A stop that was not honoured adds 44 100 frames a second.
-    static let framesAfterAStop = Signal.rate / 2
+    /// device still held (the sink asks for 200 ms of latency, 8820 frames). A stop that was not honoured
+    /// adds 44 100 frames a second.
+    static let framesAfterAStop = 1024 + 8820
 
     static func number(_ e: [String: Any]?, _ key: String) -> Double? {
         (e?[key] as? NSNumber)?.doubleValue
