@@ -35,13 +35,12 @@ struct SinkAndDecoderTests {
         let playback = TonePlayer.start(.chime, volume: 50, duration: nil, sink: SinkOptions(device: "null", paced: true))
         let events = StreamRecorder(playback.events)
         #expect(await events.wait { $0.contains { if case .playing = $0 { true } else { false } } })
-        let asked = ContinuousClock.now
         playback.stop()
         // The tone never ends by itself, so its ending — with the stop it was asked for as the reason, and
-        // nothing else first — proves the stop was honoured. The wait is a watchdog, not a measure.
+        // nothing else first — proves the stop was honoured. The wait is a watchdog, not a measure (how fast a
+        // stop is heard is bench/radio_bench.py's and bench/daemon_bench.py's "stop" figure).
         #expect(await events.waitForEnd())
         #expect(events.elements.count == 2 && events.elements.last == .stopped(reason: .requested), "\(events.elements)")
-        figure("tone stop honoured after", ContinuousClock.now - asked)
     }
 
     @Test func onlyTheUnpacedPluginsArePacedByTheSystemClock() async throws {
