@@ -29,6 +29,7 @@ let package = Package(
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CTimex"),
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 
         // Pure domain: no C, no I/O.
@@ -41,11 +42,11 @@ let package = Package(
         .target(name: "AubadeConfig", dependencies: ["AubadeCore", .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: strict),
         // Audio adapters: curl, mpg123, ALSA.
-        .target(name: "AubadeAudio", dependencies: ["AubadeCore", "CCurl", "CMPG123", "CALSA",
+        .target(name: "AubadeAudio", dependencies: ["AubadeCore", "CCurl", "CMPG123", "CALSA", "CLinux",
                                                     .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // Hardware adapters: GPIO (libgpiod v1), sensors, network status.
-        .target(name: "AubadeHardware", dependencies: ["AubadeCore", "CGPIOD",
+        .target(name: "AubadeHardware", dependencies: ["AubadeCore", "CGPIOD", "CLinux",
                                                        .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // The daemon's services: they carry out the Core's decisions against the adapters.

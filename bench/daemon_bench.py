@@ -8,11 +8,18 @@
                    fallback event; (b) the daemon, where the pre-check 5 min ahead already failed: alarm
                    second -> fallback, and -> first audible byte of the tone
   READY            spawn -> the `ready` line (and the daemon's own ready_ms)
+  stop             `aubade stop` while a tone alarm rings -> the last audible sample written to the card
+  resume           after `kill -9` while ringing, restarted within the alarm's duration: spawn -> the resumed
+                   `ringing` line, and -> the first audible sample at the card (R9)
   idle             CPU seconds and wake-ups (context switches of all threads) over BENCH_IDLE_SECONDS (60)
                    with two alarms set, none due
 
 Targets (issue 6): onset <= 100 ms; fallback <= 10 s after the failure is knowable and 0 s late when the
-pre-check failed; READY <= 1 s; idle CPU ~ 0 with no periodic wake-ups faster than once a second.
+pre-check failed; READY <= 1 s; idle CPU ~ 0 with no periodic wake-ups faster than once a second. Stop and
+resume have no target in issue 6; theirs here are derived — a stop within one 23-ms audio chunk plus the
+device's 200 ms, a resumed alarm audible within the READY and onset targets. These are the wall-clock
+figures `swift test` only prints (FIGURE lines): on a busy CI machine wall-clock time says nothing about the
+code, so the tests assert order and card frames instead, and the figures are judged here, on a quiet one.
 
 Usage: bench/daemon_bench.py --aubade PATH   (env: BENCH_IDLE_SECONDS, BENCH_RUNS)
 """
@@ -28,13 +35,15 @@ def log(msg):
 
 
 class Card:
-    """A FIFO the file plugin writes into; a thread reads it and notes when the first audible sample arrived."""
+    """A FIFO the file plugin writes into; a thread reads it and notes when the first and the last audible
+    sample arrived."""
 
     def __init__(self, path):
         self.path = path
         os.mkfifo(path)
         self.fd = os.open(path, os.O_RDWR | os.O_NONBLOCK)  # O_RDWR: writers never block on open, no EOF
         self.first_audible = None
+        self.last_audible = None
         self.bytes = 0
         self.stop = False
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -52,16 +61,34 @@ class Card:
                 continue
             now = time.monotonic()
             self.bytes += len(data)
-            if self.first_audible is None:
-                data = carry + data
-                n = len(data) // 2 * 2
-                carry = data[n:]
-                samples = memoryview(data[:n]).cast("h")
-                if any(abs(s) > AUDIBLE for s in samples):
+            data = carry + data
+            n = len(data) // 2 * 2
+            carry = data[n:]
+            samples = memoryview(data[:n]).cast("h")
+            if len(samples) and (max(samples) > AUDIBLE or min(samples) < -AUDIBLE):
+                if self.first_audible is None:
                     self.first_audible = now
+                self.last_audible = now
 
     def reset(self):
         self.first_audible = None
+        self.last_audible = None
+
+    def wait_audible(self, timeout=15):
+        deadline = time.monotonic() + timeout
+        while self.first_audible is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return self.first_audible
+
+    def wait_quiet(self, quiet=1.0, timeout=15):
+        """Waits until no audible sample arrived for `quiet` seconds; the last audible arrival."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            last = self.last_audible
+            if last is not None and time.monotonic() - last >= quiet:
+                return last
+            time.sleep(0.01)
+        return None
 
     def close(self):
         self.stop = True
@@ -184,6 +211,51 @@ def ready_time(aubade, root, card):
         d.stop()
 
 
+def stop_latency(aubade, root, card):
+    """A tone alarm rings for 2 s, then `aubade stop`: ms from the command's start to the last audible sample
+    written to the card (the card drains its FIFO at once, so this is when the daemon stopped writing)."""
+    db, config = clock_dir(root, f"stop-{time.monotonic_ns()}", card.path)
+    cli(aubade, db, config, "alarm", "add", "--name", "Bench", "--time", "08:00", "--days", "daily",
+        "--source", "tone", "--fade-in", "0s")
+    card.reset()
+    d = Daemon(aubade, db, config, alarm_instant() - datetime.timedelta(seconds=3))
+    try:
+        if d.wait("ringing", timeout=20)[1] is None or card.wait_audible() is None:
+            return None
+        time.sleep(2)
+        asked = time.monotonic()
+        cli(aubade, db, config, "stop")
+        last = card.wait_quiet()
+        return None if last is None else (last - asked) * 1000
+    finally:
+        d.stop()
+
+
+def resume_after_kill(aubade, root, card):
+    """kill -9 while a 10-min tone alarm rings; restarted 30 s later on its clock. Returns ms from the
+    restart's spawn to the resumed `ringing` line and to the first audible sample at the card."""
+    db, config = clock_dir(root, f"resume-{time.monotonic_ns()}", card.path)
+    cli(aubade, db, config, "alarm", "add", "--name", "Bench", "--time", "08:00", "--days", "daily",
+        "--source", "tone", "--fade-in", "0s", "--duration", "10m")
+    t = alarm_instant()
+    d = Daemon(aubade, db, config, t - datetime.timedelta(seconds=2))
+    if d.wait("ringing", timeout=20)[1] is None:
+        d.stop()
+        return None, None
+    d.proc.kill()
+    d.proc.wait()
+    card.reset()
+    d = Daemon(aubade, db, config, t + datetime.timedelta(seconds=30))
+    try:
+        mono, ringing = d.wait("ringing", timeout=20, match=lambda e: e.get("cause") == "resumed")
+        if ringing is None:
+            return None, None
+        audible = card.wait_audible()
+        return (mono - d.spawned) * 1000, None if audible is None else (audible - d.spawned) * 1000
+    finally:
+        d.stop()
+
+
 def proc_cpu_and_switches(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
@@ -241,6 +313,23 @@ def main():
         spawn = statistics.median(r[0] for r in readies)
         own = statistics.median(r[1] for r in readies)
         rows.append(("cold start to READY (spawn -> ready line)", f"{spawn:.0f} ms (daemon's own {own:.0f} ms)", "<= 1000 ms", spawn <= 1000))
+
+        log("stop ...")
+        stops = [v for v in (stop_latency(aubade, root, card) for _ in range(runs)) if v is not None]
+        rows.append(("stop: `aubade stop` -> last audible sample at the card",
+                     f"{statistics.median(stops):.0f} ms (runs {', '.join(f'{v:.0f}' for v in stops)})" if stops else "none",
+                     "<= 300 ms (a 23-ms chunk + the 200-ms device buffer)", bool(stops) and statistics.median(stops) <= 300))
+
+        log("resume after kill -9 ...")
+        resumes = [r for r in (resume_after_kill(aubade, root, card) for _ in range(runs)) if r[0] is not None]
+        if resumes:
+            ring = statistics.median(r[0] for r in resumes)
+            heard = [r[1] for r in resumes if r[1] is not None]
+            rows.append(("resume after kill -9: restart -> resumed ringing line",
+                         f"{ring:.0f} ms; first audible sample at {statistics.median(heard):.0f} ms" if heard else f"{ring:.0f} ms; never audible",
+                         "<= 1100 ms (READY + onset targets)", bool(heard) and statistics.median(heard) <= 1100))
+        else:
+            rows.append(("resume after kill -9: restart -> resumed ringing line", "not resumed", "<= 1100 ms (READY + onset targets)", False))
 
         for label, source, url in (("tone", "tone", None), ("station (pre-rolled)", None, base + "/fast")):
             log(f"onset {label} ...")

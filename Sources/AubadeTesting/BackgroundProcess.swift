@@ -6,22 +6,27 @@ public final class BackgroundProcess: Sendable {
     public let firstLine: String
     private let pid: Int32
 
-    public init(_ executable: String, _ arguments: [String]) throws {
+    /// Starts the program and waits — on a thread of its own, however long a loaded machine takes to start
+    /// it — for its first line.
+    public init(_ executable: String, _ arguments: [String]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         pid = process.processIdentifier
-        var line = Data()
-        while true {
-            let byte = out.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
+        firstLine = await onThread("aubade-test-first-line") {
+            var line = Data()
+            while true {
+                let byte = out.fileHandleForReading.readData(ofLength: 1)
+                if byte.isEmpty || byte == Data("\n".utf8) { break }
+                line.append(byte)
+            }
+            return String(decoding: line, as: UTF8.self)
         }
-        firstLine = String(decoding: line, as: UTF8.self)
         guard !firstLine.isEmpty else {
             kill(pid, SIGKILL)
             throw MediaError("\(executable) exited before printing its first line.")
@@ -30,7 +35,5 @@ public final class BackgroundProcess: Sendable {
 
     deinit {
         kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
     }
 }

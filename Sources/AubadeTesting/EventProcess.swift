@@ -2,20 +2,21 @@ import Foundation
 import Synchronization
 
 /// A long-running program that prints one JSON object per line on stdout (`aubade run --json`,
-/// `aubade ring --json`): started at once, its lines collected on a background thread, awaited by event name.
-/// Killed (SIGKILL) when the value goes away.
+/// `aubade ring --json`): started at once, its lines collected on background threads, awaited by event name.
+/// Waiting never polls and never blocks the cooperative pool: the reader thread wakes the waiters when a
+/// line arrives or the program ends. Killed (SIGKILL) when the value goes away.
 public final class EventProcess: Sendable {
     public let pid: Int32
     private let lines = Locked<[String]>([])
     private let stderrText = Locked<String>("")
     private let exited = Locked<Int32?>(nil)
-    private let process: SendableProcess
+    /// Set when stdout reached its end: no more lines will come.
+    private let outputEnded = Locked<Bool>(false)
+    private let changes = ChangeSignal()
 
-    private final class SendableProcess: @unchecked Sendable {
-        // @unchecked: Process is only touched at start and through its thread-safe wait/terminate.
-        let process: Process
-        init(_ p: Process) { process = p }
-    }
+    /// How long `wait(for:)` and `waitForExit()` wait unless told otherwise: long enough for a loaded
+    /// two-core machine, as it only ends a test that is already failing.
+    public static let watchdog: Duration = .seconds(90)
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         let process = Process()
@@ -28,36 +29,40 @@ public final class EventProcess: Sendable {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         pid = process.processIdentifier
-        self.process = SendableProcess(process)
-        let reader = Thread { [lines] in
+        let handle = SendableProcess(process)
+        Thread.detachNewThread { [lines, outputEnded, changes] in
             var buffer = Data()
             while true {
                 let chunk = out.fileHandleForReading.availableData
                 if chunk.isEmpty { break }
                 buffer.append(chunk)
+                var added = false
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer.removeSubrange(buffer.startIndex...newline)
                     lines.withLock { $0.append(line) }
+                    added = true
                 }
+                if added { changes.bump() }
             }
+            outputEnded.withLock { $0 = true }
+            changes.bump()
         }
-        reader.start()
-        let errReader = Thread { [stderrText] in
+        Thread.detachNewThread { [stderrText] in
             while true {
                 let chunk = err.fileHandleForReading.availableData
                 if chunk.isEmpty { break }
                 stderrText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
             }
         }
-        errReader.start()
-        let waiter = Thread { [exited, process] in
-            process.waitUntilExit()
-            exited.withLock { $0 = process.terminationStatus }
+        Thread.detachNewThread { [exited, changes] in
+            handle.process.waitUntilExit()
+            exited.withLock { $0 = handle.process.terminationStatus }
+            changes.bump()
         }
-        waiter.start()
     }
 
     deinit { kill(pid, SIGKILL) }
@@ -68,38 +73,55 @@ public final class EventProcess: Sendable {
     /// The exit status once the program ended.
     public var exitStatus: Int32? { exited.withLock { $0 } }
 
-    /// The events so far, parsed (lines that are not JSON objects are skipped).
+    /// The events so far, in the order printed (lines that are not JSON objects are skipped).
     public var events: [[String: Any]] {
         output.compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }
     }
 
-    /// Waits until an event named `name` (matching `where`) appears, or `timeout` passes; returns it.
-    public func wait(for name: String, timeout: Duration = .seconds(20),
-                     where match: ([String: Any]) -> Bool = { _ in true }) async -> [String: Any]? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let e = events.first(where: { $0["event"] as? String == name && match($0) }) { return e }
-            if exitStatus != nil {
-                return events.first(where: { $0["event"] as? String == name && match($0) })
-            }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return nil
+    /// Where the first event named `name` (matching `where`) stands among `events`, if it was printed yet:
+    /// for asserting the order in which things happened.
+    public func position(of name: String, where match: ([String: Any]) -> Bool = { _ in true }) -> Int? {
+        events.firstIndex { $0["event"] as? String == name && match($0) }
     }
 
-    /// Waits for the program to end (up to `timeout`); its status, or nil if it is still running.
-    public func waitForExit(timeout: Duration = .seconds(10)) async -> Int32? {
+    /// Waits until an event named `name` (matching `where`) has been printed and returns it — the first such
+    /// event, even one printed before the call. Nil when the program ended without printing it, or when
+    /// `timeout` passed first (a watchdog: the default is generous; a short one only suits checking that
+    /// something does *not* happen).
+    public func wait(for name: String, timeout: Duration = EventProcess.watchdog,
+                     where match: ([String: Any]) -> Bool = { _ in true }) async -> [String: Any]? {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let status = exitStatus { return status }
-            try? await Task.sleep(for: .milliseconds(50))
+        while true {
+            let seen = changes.generation
+            let ended = outputEnded.withLock { $0 }  // read first: every line came before the end was set
+            if let e = events.first(where: { $0["event"] as? String == name && match($0) }) { return e }
+            if ended || ContinuousClock.now >= deadline || Task.isCancelled { return nil }
+            await changes.wait(past: seen, until: deadline)
         }
-        return exitStatus
+    }
+
+    /// Waits for the program to end; its status, or nil if it is still running after `timeout`.
+    public func waitForExit(timeout: Duration = EventProcess.watchdog) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let seen = changes.generation
+            if let status = exitStatus { return status }
+            if ContinuousClock.now >= deadline || Task.isCancelled { return nil }
+            await changes.wait(past: seen, until: deadline)
+        }
     }
 
     public func signal(_ sig: Int32) { kill(pid, sig) }
+}
+
+/// A `Process` handed to the thread that waits for it.
+final class SendableProcess: @unchecked Sendable {
+    // @unchecked: the Process is configured and started before it is wrapped; afterwards only its
+    // thread-safe waitUntilExit/terminationStatus/processIdentifier are used.
+    let process: Process
+    init(_ p: Process) { process = p }
 }
 
 /// A value shared between threads behind a `Mutex`, in a class so closures can capture it.

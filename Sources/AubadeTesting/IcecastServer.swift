@@ -2,7 +2,8 @@ import Foundation
 
 /// A real Icecast2 server on 127.0.0.1 fed by ezstream with one looping MP3, for tests. Config files are
 /// generated into a temp folder; when the tests run as root, both run as `nobody` (Icecast refuses root).
-/// `stop()` and `start()` let a test take the station away and bring it back on the same port.
+/// `stop()` and `start(playing:)` let a test take the station away and bring it back on the same port,
+/// with the same or another track.
 public final class IcecastServer: @unchecked Sendable {
     // @unchecked: `processes` is only touched by the test that owns the server, one call at a time.
     public let port: Int
@@ -12,8 +13,12 @@ public final class IcecastServer: @unchecked Sendable {
 
     public var url: String { "http://127.0.0.1:\(port)\(mount)" }
 
+    /// How long `start` waits for the mount point to serve audio: generous, since Icecast and ezstream start
+    /// slowly on a loaded machine and the wait only ends a test that is failing anyway.
+    public static let startWatchdog: Duration = .seconds(90)
+
     /// `mp3` is played in a loop; its ID3 artist and title become the ICY title "artist - title".
-    public init(mp3: String) throws {
+    public init(mp3: String) async throws {
         for tool in ["icecast2", "ezstream"] { _ = try TestMedia.tool(tool) }
         dir = try TemporaryDirectory("icecast")
         chmod(dir.path, 0o777)
@@ -28,43 +33,54 @@ public final class IcecastServer: @unchecked Sendable {
             <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
             </icecast>
             """.write(toFile: dir.file("icecast.xml"), atomically: true, encoding: .utf8)
-        try "\(mp3)\n".write(toFile: dir.file("list.m3u"), atomically: true, encoding: .utf8)
         try """
             <ezstream><servers><server><hostname>127.0.0.1</hostname><port>\(port)</port><password>src</password>
             </server></servers><streams><stream><mountpoint>\(mount)</mountpoint><format>MP3</format></stream>
             </streams><intakes><intake><filename>\(dir.file("list.m3u"))</filename></intake></intakes>
             <metadata><format_str>@a@ - @t@</format_str></metadata></ezstream>
             """.write(toFile: dir.file("ezstream.xml"), atomically: true, encoding: .utf8)
-        for f in ["icecast.xml", "list.m3u"] { chmod(dir.file(f), 0o644) }
+        chmod(dir.file("icecast.xml"), 0o644)
         chmod(dir.file("ezstream.xml"), 0o600)  // ezstream refuses a config others can read
-        chmod(mp3, 0o644)
-        chmod((mp3 as NSString).deletingLastPathComponent, 0o755)
         if getuid() == 0 { chown(dir.file("ezstream.xml"), 65534, 65534) }
-        try start()
+        try await start(playing: mp3)
     }
 
-    /// Starts Icecast and ezstream and waits until the mount point serves audio (up to 10 s).
-    public func start() throws {
+    /// Starts Icecast and ezstream — playing `mp3` in a loop from now on, when given — and waits until the
+    /// mount point serves audio (up to `startWatchdog`), without blocking the cooperative pool.
+    public func start(playing mp3: String? = nil) async throws {
+        if let mp3 {
+            try "\(mp3)\n".write(toFile: dir.file("list.m3u"), atomically: true, encoding: .utf8)
+            chmod(dir.file("list.m3u"), 0o644)
+            chmod(mp3, 0o644)
+            chmod((mp3 as NSString).deletingLastPathComponent, 0o755)
+        }
         processes.append(try launch("/usr/bin/icecast2", ["-c", dir.file("icecast.xml")]))
-        Thread.sleep(forTimeInterval: 0.5)
+        // ezstream gives up if Icecast is not listening yet: start it once Icecast answers at all.
+        try await waitUntil(statusIn: ["200", "404"], "Icecast did not answer on port \(port)")
         processes.append(try launch("/usr/bin/ezstream", ["-c", dir.file("ezstream.xml")]))
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while Date() < deadline {
-            if let r = try? ProcessRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-r", "0-1000", "-m", "1",
-                                                                "-w", "%{http_code}", url]),
-               r.stdout == "200" { return }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        throw MediaError("Icecast did not serve \(url) within 10 s; see \(dir.path)/error.log.")
+        try await waitUntil(statusIn: ["200"], "Icecast did not serve \(url)")
     }
 
-    /// Kills ezstream and Icecast (the station goes off the air).
-    public func stop() {
-        for p in processes.reversed() where p.isRunning {
-            kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
+    /// Asks the mount point with curl until it answers with one of `codes`.
+    private func waitUntil(statusIn codes: Set<String>, _ failure: String) async throws {
+        let deadline = ContinuousClock.now + IcecastServer.startWatchdog
+        while ContinuousClock.now < deadline {
+            if let r = try? await ProcessRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-r", "0-1000", "-m", "2",
+                                                                      "-w", "%{http_code}", url]),
+               codes.contains(r.stdout) { return }
+            try await Task.sleep(for: .milliseconds(200))
         }
+        throw MediaError("\(failure) within \(IcecastServer.startWatchdog); see \(dir.path)/error.log.")
+    }
+
+    /// Kills ezstream and Icecast (the station goes off the air) and waits, off the pool, until both are gone.
+    public func stop() async {
+        let running = processes.reversed().map(SendableProcess.init)
         processes.removeAll()
+        for p in running where p.process.isRunning { kill(p.process.processIdentifier, SIGKILL) }
+        await onThread("aubade-test-icecast-stop") {
+            for p in running { p.process.waitUntilExit() }
+        }
     }
 
     private func launch(_ tool: String, _ args: [String]) throws -> Process {
@@ -83,6 +99,6 @@ public final class IcecastServer: @unchecked Sendable {
     }
 
     deinit {
-        stop()
+        for p in processes where p.isRunning { kill(p.processIdentifier, SIGKILL) }
     }
 }

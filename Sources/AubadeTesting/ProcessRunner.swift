@@ -14,9 +14,12 @@ public enum ProcessRunner {
     /// this process's environment. Output is read to the end, so a chatty program cannot block on a pipe.
     /// `monitor`, when given, is called with the process id every `interval` seconds while it runs, on a
     /// thread of its own (e.g. to sample its memory through /proc).
+    ///
+    /// The waiting (pipes to their end, then the exit) happens on threads of their own: the calling task is
+    /// suspended, never a cooperative-pool thread blocked, so other tests run on meanwhile.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            currentDirectory: String? = nil, every interval: TimeInterval = 0.25,
-                           monitor: (@Sendable (Int32) -> Void)? = nil) throws -> ProcessResult {
+                           monitor: (@Sendable (Int32) -> Void)? = nil) async throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -32,12 +35,15 @@ public enum ProcessRunner {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let watching = monitor.map { Monitor(pid: process.processIdentifier, every: interval, $0) }
-        let errData = ReadAll(err.fileHandleForReading)
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        watching?.stop()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData.wait(), as: UTF8.self))
+        let handle = SendableProcess(process)
+        return await onThread("aubade-test-process") {
+            let errData = ReadAll(err.fileHandleForReading)
+            let outData = out.fileHandleForReading.readDataToEndOfFile()
+            handle.process.waitUntilExit()
+            watching?.stop()
+            return ProcessResult(status: handle.process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                                 stderr: String(decoding: errData.wait(), as: UTF8.self))
+        }
     }
 
     /// The built executable `name`, found beside the running test binary (same build folder).
@@ -53,7 +59,7 @@ public enum ProcessRunner {
     }
 }
 
-/// Calls a closure with a process id at a fixed interval until stopped.
+/// Calls a closure with a process id at a fixed interval until stopped (`stop` blocks: call it off the pool).
 private final class Monitor: Sendable {
     private let running = Atomic<Bool>(true)
     private let done = DispatchSemaphore(value: 0)
@@ -74,7 +80,8 @@ private final class Monitor: Sendable {
     }
 }
 
-/// Reads a pipe to its end on its own thread, so stdout and stderr drain at the same time.
+/// Reads a pipe to its end on its own thread, so stdout and stderr drain at the same time (`wait` blocks:
+/// call it off the pool).
 private final class ReadAll: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let data = Mutex(Data())

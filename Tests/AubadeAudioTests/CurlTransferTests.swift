@@ -16,52 +16,57 @@ struct CurlTransferTests {
         let mp3: [UInt8]
         var base: String { "http://127.0.0.1:\(server.firstLine)" }
 
-        init() throws {
+        init() async throws {
             dir = try TemporaryDirectory("faults")
-            let path = try TestMedia.sineMP3(frequency: 440, seconds: 2, in: dir)
+            let path = try await TestMedia.sineMP3(frequency: 440, seconds: 2, in: dir)
             mp3 = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            server = try BackgroundProcess("/usr/bin/python3", [CurlTransferTests.serverScript, path])
+            server = try await BackgroundProcess("/usr/bin/python3", [CurlTransferTests.serverScript, path])
         }
     }
 
-    struct Outcome {
+    struct Outcome: Sendable {
         var end: CurlTransfer.End
         var head: CurlTransfer.Head?
         var body: [UInt8]
     }
 
+    /// Runs one transfer to its end — on a thread of its own, as libcurl blocks (the product runs it on its
+    /// network thread too).
     static func fetch(_ url: String, allowLoopback: Bool = true, stall: Duration = .seconds(10),
-                      stopAfter: Int? = nil) throws -> Outcome {
+                      stopAfter: Int? = nil) async throws -> Outcome {
         var options = CurlTransfer.Options()
         options.policy = AddressPolicy(allowLoopback: allowLoopback)
         options.stallTimeout = stall
-        let transfer = CurlTransfer(url: try StreamURL(parsing: url), options: options)
-        var head: CurlTransfer.Head?
-        var body: [UInt8] = []
-        let end = transfer.run(shouldStop: { false }, onHead: { head = $0; return true }, onBody: { bytes in
-            body += bytes
-            return stopAfter.map { body.count < $0 } ?? true
-        })
-        return Outcome(end: end, head: head, body: body)
+        let address = try StreamURL(parsing: url)
+        return await onThread("aubade-test-curl") { [options] in
+            let transfer = CurlTransfer(url: address, options: options)
+            var head: CurlTransfer.Head?
+            var body: [UInt8] = []
+            let end = transfer.run(shouldStop: { false }, onHead: { head = $0; return true }, onBody: { bytes in
+                body += bytes
+                return stopAfter.map { body.count < $0 } ?? true
+            })
+            return Outcome(end: end, head: head, body: body)
+        }
     }
 
-    @Test func anMP3StreamArrivesByteForByte() throws {
-        let f = try Fixture()
-        let r = try Self.fetch(f.base + "/mp3")
+    @Test func anMP3StreamArrivesByteForByte() async throws {
+        let f = try await Fixture()
+        let r = try await Self.fetch(f.base + "/mp3")
         #expect(r.end == .finished)
         #expect(r.head?.status == 200 && r.head?.contentType == "audio/mpeg")
         #expect(r.body == f.mp3)
     }
 
-    @Test func shoutcastICY200IsAccepted() throws {
-        let f = try Fixture()
-        let r = try Self.fetch(f.base + "/shoutcast")
+    @Test func shoutcastICY200IsAccepted() async throws {
+        let f = try await Fixture()
+        let r = try await Self.fetch(f.base + "/shoutcast")
         #expect(r.end == .finished && r.body == f.mp3 && r.head?.contentType == "audio/mpeg")
     }
 
-    @Test func icyMetaintIsReported() throws {
-        let f = try Fixture()
-        let r = try Self.fetch(f.base + "/mp3-icy?metaint=8192")
+    @Test func icyMetaintIsReported() async throws {
+        let f = try await Fixture()
+        let r = try await Self.fetch(f.base + "/mp3-icy?metaint=8192")
         #expect(r.head?.metaint == 8192)
         var demux = ICYDemuxer(interval: r.head?.metaint)
         var audio: [UInt8] = []
@@ -70,54 +75,59 @@ struct CurlTransferTests {
         #expect(!titles.isEmpty && titles.allSatisfy { $0 == "Test Title" })
     }
 
-    @Test func notFoundIsAnErrorWithTheStatus() throws {
-        let f = try Fixture()
-        let r = try Self.fetch(f.base + "/404")
+    @Test func notFoundIsAnErrorWithTheStatus() async throws {
+        let f = try await Fixture()
+        let r = try await Self.fetch(f.base + "/404")
         #expect(r.end == .failed("The station answered HTTP 404 (\(f.base)/404).", permanent: true))
         #expect(r.body.isEmpty)
     }
 
-    @Test func aRefusedConnectionIsOneSentence() throws {
-        let r = try Self.fetch("http://127.0.0.1:9/")
+    @Test func aRefusedConnectionIsOneSentence() async throws {
+        let r = try await Self.fetch("http://127.0.0.1:9/")
         #expect(r.end == .failed("The station refused the connection (http://127.0.0.1:9/).", permanent: false))
     }
 
-    @Test func loopbackIsRefusedUnlessAllowed() throws {
-        let f = try Fixture()
-        let r = try Self.fetch(f.base + "/mp3", allowLoopback: false)
+    @Test func loopbackIsRefusedUnlessAllowed() async throws {
+        let f = try await Fixture()
+        let r = try await Self.fetch(f.base + "/mp3", allowLoopback: false)
         #expect(r.end == .failed("The stream address resolves to a loopback address, which is refused (\(f.base)/mp3).", permanent: true))
         #expect(r.head == nil && r.body.isEmpty)
     }
 
-    @Test func redirectsAreFollowedUpToFive() throws {
-        let f = try Fixture()
-        let five = try Self.fetch(f.base + "/redirect/5")
+    @Test func redirectsAreFollowedUpToFive() async throws {
+        let f = try await Fixture()
+        let five = try await Self.fetch(f.base + "/redirect/5")
         #expect(five.end == .finished && five.body == f.mp3 && five.head?.url == f.base + "/redirect/0")
-        let six = try Self.fetch(f.base + "/redirect/6")
-        #expect(six.end == .failed("The station redirected more than 5 times (\(f.base)/redirect/6).", permanent: false))
+        let six = try await Self.fetch(f.base + "/redirect/6")
+        // A redirect loop is the address's own fault: retrying cannot help (`play` retried it for ever).
+        #expect(six.end == .failed("The station redirected more than 5 times (\(f.base)/redirect/6).", permanent: true))
     }
 
-    @Test func redirectsToOtherSchemesOrLinkLocalAreRefused() throws {
-        let f = try Fixture()
-        let file = try Self.fetch(f.base + "/to-file")
+    @Test func redirectsToOtherSchemesOrLinkLocalAreRefused() async throws {
+        let f = try await Fixture()
+        let file = try await Self.fetch(f.base + "/to-file")
         #expect(file.end == .failed("The station redirected to an address that is not http or https (\(f.base)/to-file).", permanent: true))
-        let link = try Self.fetch(f.base + "/to-linklocal")
+        let link = try await Self.fetch(f.base + "/to-linklocal")
         #expect(link.end == .failed("The stream address resolves to a link-local address, which is refused (\(f.base)/to-linklocal).", permanent: true))
     }
 
-    @Test func aStallIsDetected() throws {
-        let f = try Fixture()
+    @Test func aStallIsDetected() async throws {
+        let f = try await Fixture()
+        // The server goes quiet after 4096 bytes and hangs up 8 s later. With the stall timeout at 2 s the
+        // transfer ends as stalled — at 2 s at the earliest — not as "the server closed it", which is what it
+        // would be were the timeout not applied (the default, 10 s, is longer than the server's silence).
         let began = ContinuousClock.now
-        let r = try Self.fetch(f.base + "/stall?after=4096", stall: .seconds(2))
+        let r = try await Self.fetch(f.base + "/stall?after=4096&close=8", stall: .seconds(2))
         let took = ContinuousClock.now - began
         #expect(r.end == .stalled)
         #expect(r.body.count == 4096)
-        #expect(took >= .seconds(2) && took < .seconds(5))
+        #expect(took >= .seconds(2))
+        figure("curl stall detected after (timeout 2 s)", took)
     }
 
-    @Test func theConsumerCanEndTheTransfer() throws {
-        let f = try Fixture()
-        let r = try Self.fetch(f.base + "/fast", stopAfter: 100_000)
+    @Test func theConsumerCanEndTheTransfer() async throws {
+        let f = try await Fixture()
+        let r = try await Self.fetch(f.base + "/fast", stopAfter: 100_000)
         #expect(r.end == .stopped)
         #expect(r.body.count >= 100_000 && r.body.count < 400_000)
     }

@@ -5,47 +5,61 @@ import Foundation
 import Testing
 
 /// A real Icecast2 server fed by ezstream on 127.0.0.1: the audio, the ICY titles, and a reconnect after
-/// the station went off the air and came back.
+/// the station went off the air and came back — with another track, so the card shows which connection
+/// each stretch of audio came from.
 @Suite("Real Icecast server", .serialized)
 struct IcecastTests {
     @Test func playsTheStationWithTitlesAndReconnectsAfterARestart() async throws {
         let dir = try TemporaryDirectory("icecast-media")
-        let mp3 = try TestMedia.sineMP3(frequency: 440, seconds: 10, artist: "Test Artist", title: "Sine Song", in: dir)
-        let server = try IcecastServer(mp3: mp3)
-        let out = dir.file("out.raw")
-        // 20 s of audio, paced: room for the restart below even when this task's events come late on a loaded
-        // machine (the cooperative pool is shared with every other suite).
-        var options = StreamPlayer.Options(volume: 100, duration: .seconds(20), allowLoopback: true)
-        options.stallTimeout = .seconds(3)
-        let playback = StreamPlayer.start(try StreamURL(parsing: server.url), options: options,
-                                          sink: SinkOptions(device: "file:'\(out)',raw", paced: true))
-        // Paced like a card: the 20 s of audio take 20 s, so the restart below always lands inside them.
-        var events: [PlayerEvent] = []
-        var restarted = false
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(40))
-            playback.stop()
-        }
-        for await e in playback.events {
-            events.append(e)
-            if case .title = e, !restarted {
-                restarted = true
-                server.stop()
-                try await Task.sleep(for: .seconds(1))
-                try server.start()
-            }
-        }
-        watchdog.cancel()
-        #expect(events.contains(.title("Test Artist - Sine Song")))
-        #expect(events.contains { if case .reconnecting = $0 { true } else { false } })
-        #expect(events.last == .stopped(reason: .finished))
-        let firstAudio = events.compactMap { if case .playing(let after) = $0 { after } else { nil } }.first
-        #expect(firstAudio != nil && firstAudio! < .seconds(3))
-        let data = try Data(contentsOf: URL(fileURLWithPath: out))
-        let pcm = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        #expect(pcm.count == 2 * 20 * 44_100)
+        let before = try await TestMedia.sineMP3(frequency: 440, seconds: 10, artist: "Test Artist", title: "Sine Song", in: dir)
+        let after = try await TestMedia.sineMP3(frequency: 660, seconds: 10, artist: "Test Artist", title: "Other Song", in: dir)
+        let server = try await IcecastServer(mp3: before)
+        // Played through the engine until the test has seen what it waits for (no fixed duration: on a loaded
+        // machine Icecast may take long to come back), paced like a card.
+        let rig = EnginePlay(in: dir, paced: true)
+        let out = rig.card
+        let id = rig.engine.play(try EnginePlay.radio(server.url, seconds: nil), paused: false)
+        let events = StreamRecorder(rig.engine.events)
+        // The first connection: audio on the card and the station's title.
+        #expect(await events.wait { $0.contains(.title(id, "Test Artist - Sine Song")) }, "\(events.elements)")
+        #expect(await events.wait { $0.contains { $0.isAudible } })
+        // Off the air, and back on the same port with the other track.
+        await server.stop()
+        try await server.start(playing: after)
+        // The engine notices, reconnects, and the new connection brings the new title and audio — awaited as
+        // events and as what reached the card, however long a busy machine takes.
+        #expect(await events.wait { $0.contains { if case .reconnecting = $0.stream { true } else { false } } }, "\(events.elements)")
+        #expect(await events.wait { $0.contains(.title(id, "Test Artist - Other Song")) }, "\(events.elements)")
+        #expect(await Self.cardPlays(660, over: 440, out), "the new track never reached the card")
+        rig.engine.stop(id)
+        #expect(await events.wait { $0.contains { $0.end != nil } })
+        await rig.engine.shutdown()
+        let seen = events.elements
+        #expect(seen.contains(.stopped(id, .requested)))
+        let order = [seen.firstIndex(of: .title(id, "Test Artist - Sine Song")),
+                     seen.firstIndex { if case .reconnecting = $0.stream { true } else { false } },
+                     seen.firstIndex(of: .title(id, "Test Artist - Other Song"))].compactMap { $0 }
+        #expect(order.count == 3 && order == order.sorted(), "\(seen)")
+        if let firstAudio = seen.first(where: { $0.isAudible }) { figure("Icecast: first audio after", firstAudio.audibleAfter) }
+        // The card: the first track's sine, then the second's — audio from both connections, at the level.
+        let pcm = Signal.samples(out)
+        let old = try #require(Signal.firstHeard(440, over: 660, in: pcm))
+        let new = try #require(Signal.firstHeard(660, over: 440, in: pcm))
+        #expect(old < new)
         let mono = Signal.left(Array(pcm[44_100..<(44_100 + 8820)]))
         #expect(Signal.power(at: 440, mono) > 100 * Signal.power(at: 660, mono))
         #expect(Signal.rmsDBFS(pcm[...]) > -15)
+    }
+
+    /// Waits until the last 100 ms on the card are `frequency` (the watchdog only ends a failing test).
+    static func cardPlays(_ frequency: Double, over other: Double, _ path: String) async -> Bool {
+        let deadline = ContinuousClock.now + EventProcess.watchdog
+        while ContinuousClock.now < deadline {
+            let frames = Signal.frames(path)
+            if frames >= 4410, let tail = Signal.windows(Array(Signal.samples(path).suffix(2 * 4410))).last?.samples,
+               Signal.isTone(frequency, over: other, in: tail) { return true }
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+        return false
     }
 }

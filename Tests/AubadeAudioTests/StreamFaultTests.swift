@@ -22,19 +22,18 @@ struct StreamFaultTests {
         }.joined()
     }
 
-    static func play(_ f: CurlTransferTests.Fixture, _ path: String) async throws -> (events: [PlayerEvent], pcm: [Int16]) {
-        let out = f.dir.file("out-\(UUID().uuidString.prefix(8)).raw")
-        let events = try await StreamPlayerTests.play(f.base + path, seconds: seconds, out: out)
-        return (events, try StreamPlayerTests.pcm(out))
+    static func play(_ f: CurlTransferTests.Fixture, _ path: String) async throws -> (events: [SoundEvent], pcm: [Int16]) {
+        let run = try await RadioPlayTests.play(f.base + path, seconds: seconds, in: f.dir)
+        return (run.events, run.pcm)
     }
 
-    static func titles(_ events: [PlayerEvent]) -> [String] {
-        events.compactMap { if case .title(let t) = $0 { t } else { nil } }
+    static func titles(_ events: [SoundEvent]) -> [String] {
+        events.compactMap { if case .title(_, let t) = $0 { t } else { nil } }
     }
 
-    /// The non-fatal errors about metadata (a 2-s file served unpaced may also be "closed" and reconnected).
-    static func notices(_ events: [PlayerEvent]) -> [String] {
-        events.compactMap { if case .error(let reason, false) = $0, reason.contains("ICY metadata") { reason } else { nil } }
+    /// The metadata notes (a 2-s file served unpaced may also be "closed" and reconnected).
+    static func notices(_ events: [SoundEvent]) -> [String] {
+        events.compactMap { if case .metadataOff(let reason)? = $0.stream { reason } else { nil } }
     }
 
     /// The station's sine at its level from `from` to `to` seconds (44.1 kHz stereo): 440 Hz well above 660 Hz,
@@ -50,23 +49,23 @@ struct StreamFaultTests {
 
     @Test(arguments: [0, 1_000_000_000])
     func anIntervalOutsideTheRangeTurnsTitlesOffAndTheAudioPlaysIntact(metaint: Int) async throws {
-        let f = try CurlTransferTests.Fixture()
+        let f = try await CurlTransferTests.Fixture()
         let reference = try await Self.play(f, "/mp3")
         let (events, pcm) = try await Self.play(f, "/mp3-icy?metaint=\(metaint)&title=Never%20Shown")
         #expect(Self.notices(events) == [StreamFetcher.metadataOff("its icy-metaint \(metaint) is outside 1…65536")])
         #expect(Self.titles(events).isEmpty)
-        #expect(events.last == .stopped(reason: .finished))
+        #expect(events.last?.end == .finished)
         #expect(pcm.count == 2 * Self.frames)
         #expect(pcm == reference.pcm)
     }
 
     @Test func anIntervalOfOneByteIsStrippedByteByByte() async throws {
-        let f = try CurlTransferTests.Fixture()
+        let f = try await CurlTransferTests.Fixture()
         let reference = try await Self.play(f, "/mp3")
         let (events, pcm) = try await Self.play(f, "/mp3-icy?metaint=1&title=One%20Byte%20Apart")
         #expect(Self.titles(events) == ["One Byte Apart"])
         #expect(Self.notices(events).isEmpty)
-        #expect(events.last == .stopped(reason: .finished))
+        #expect(events.last?.end == .finished)
         #expect(pcm.count == 2 * Self.frames)
         #expect(pcm == reference.pcm)
     }
@@ -85,17 +84,17 @@ struct StreamFaultTests {
 
     @Test(arguments: oddTitles)
     func anOddTitleIsReadAndTheAudioIsUntouched(block: [UInt8], title: String) async throws {
-        let f = try CurlTransferTests.Fixture()
+        let f = try await CurlTransferTests.Fixture()
         let reference = try await Self.play(f, "/mp3")
         let (events, pcm) = try await Self.play(f, "/mp3-icy?metaint=8192&block=\(Self.query(block))")
         #expect(Self.titles(events) == [title])
         #expect(Self.notices(events).isEmpty)
-        #expect(events.last == .stopped(reason: .finished))
+        #expect(events.last?.end == .finished)
         #expect(pcm == reference.pcm)
     }
 
     @Test func aBlockLongerThan4080BytesTurnsTitlesOffAndTheAudioPlaysOn() async throws {
-        let f = try CurlTransferTests.Fixture()
+        let f = try await CurlTransferTests.Fixture()
         let reference = try await Self.play(f, "/mp3")
         // Blocks after 8192, 16384 and 24576 audio bytes (0.51, 1.02, 1.54 s): a title, a 5016-byte block
         // behind a length byte of 255, and a title that must not be believed any more.
@@ -105,7 +104,7 @@ struct StreamFaultTests {
             + blocks.map { "&block=" + ($0.hasPrefix("@") ? $0 : Self.query(Array($0.utf8))) }.joined())
         #expect(Self.titles(events) == ["Before"])
         #expect(Self.notices(events) == [StreamFetcher.metadataOff("a metadata block is longer than 4080 bytes")])
-        #expect(events.last == .stopped(reason: .finished))
+        #expect(events.last?.end == .finished)
         #expect(pcm.count == 2 * Self.frames)
         // Up to the block the audio is the station's, sample for sample; after it, still the station's sine.
         let before = 2 * Int(0.9 * 44_100)
@@ -114,13 +113,13 @@ struct StreamFaultTests {
     }
 
     @Test func aWrongIntervalTurnsTitlesOffAndTheAudioPlaysOn() async throws {
-        let f = try CurlTransferTests.Fixture()
+        let f = try await CurlTransferTests.Fixture()
         // The header says 8192 but the blocks come every 5000 bytes: what sits at 8192 is audio.
         let (events, pcm) = try await Self.play(f, "/mp3-icy?metaint=8192&every=5000&title=Misplaced")
         #expect(Self.titles(events).isEmpty)
         #expect(Self.notices(events) == [StreamFetcher.metadataOff(
             "a metadata block holds no Key='…' field, so the icy-metaint interval is wrong")])
-        #expect(events.last == .stopped(reason: .finished))
+        #expect(events.last?.end == .finished)
         #expect(pcm.count == 2 * Self.frames, "\(events)")
         #expect(Self.isTheSine(pcm, from: 0.8, to: 1.0))
     }
@@ -131,34 +130,29 @@ struct StreamFaultTests {
 @Suite("Memory soak against a fast server", .serialized)
 struct MemorySoakTests {
     @Test func theRingStopsAtItsHighWaterMark() async throws {
-        let f = try CurlTransferTests.Fixture()
-        let out = f.dir.file("soak.raw")
+        let f = try await CurlTransferTests.Fixture()
         let seconds = 8
-        let playback = StreamPlayer.start(try StreamURL(parsing: f.base + "/fast?speed=10"),
-                                          options: StreamPlayer.Options(volume: 100, duration: .seconds(seconds), allowLoopback: true),
-                                          sink: SinkOptions(device: "file:'\(out)',raw", paced: true))
+        let rig = EnginePlay(in: f.dir, paced: true)
         // Sampled on a thread of its own: the cooperative pool (2 threads on a 2-core runner) may be busy with
         // other suites' subprocess waits, and a starved sampler would measure nothing.
-        let sampler = LevelSampler(playback)
-        var events: [PlayerEvent] = []
-        for await e in playback.events { events.append(e) }
-        let levels = sampler.finish()
-        let capacity = StreamPlayer.Options(volume: 0).ringBytes
-        #expect(events.last == .stopped(reason: .finished))
+        let sampler = LevelSampler(rig.engine)
+        let run = await rig.play(try EnginePlay.radio(f.base + "/fast?speed=10", seconds: Double(seconds)))
+        let levels = await sampler.finish()
+        let capacity = StationFeed.ringBytes
+        #expect(run.events.last?.end == .finished)
         #expect(levels.count > 20)  // every 100 ms, fewer on a busy machine
         #expect(levels.allSatisfy { $0.capacity == capacity && $0.buffered <= capacity })
         // The server outran playback: the ring reached its high-water mark (and the writer waited there).
-        let peak = playback.bufferLevel?.peak ?? 0
+        let peak = levels.map(\.peak).max() ?? 0
         #expect(peak <= capacity && peak >= capacity - 16 * 1024)
         #expect(levels.suffix(20).allSatisfy { $0.buffered >= capacity / 2 })  // and it stayed full
-        let pcm = try StreamPlayerTests.pcm(out)
-        #expect(pcm.count == 2 * seconds * 44_100)
-        #expect(StreamFaultTests.isTheSine(pcm, from: 1, to: 1.2))
+        #expect(run.pcm.count == 2 * seconds * 44_100)
+        #expect(StreamFaultTests.isTheSine(run.pcm, from: 1, to: 1.2))
     }
 
     /// The built binary, as `aubade play` runs on the clock: its resident memory once playing is flat.
-    @Test func theProcessDoesNotGrow() throws {
-        let f = try CurlTransferTests.Fixture()
+    @Test func theProcessDoesNotGrow() async throws {
+        let f = try await CurlTransferTests.Fixture()
         guard let aubade = ProcessRunner.builtExecutable("aubade") else {
             Issue.record("The aubade binary is not built beside the tests; run 'swift build' first.")
             return
@@ -167,7 +161,7 @@ struct MemorySoakTests {
         let seconds = 12.0
         let samples = RSSSamples()
         let began = ContinuousClock.now
-        let r = try ProcessRunner.run(aubade, ["play", f.base + "/fast?speed=10", "--allow-local", "--for", "\(Int(seconds))s",
+        let r = try await ProcessRunner.run(aubade, ["play", f.base + "/fast?speed=10", "--allow-local", "--for", "\(Int(seconds))s",
                                                "--json", "--config", f.dir.file("aubade.toml"), "--db", f.dir.file("soak.sqlite")],
                                       every: 0.2) { pid in
             if let kib = ProcessMemory.residentKiB(pid) { samples.add(ContinuousClock.now - began, kib) }
@@ -192,7 +186,7 @@ private final class RSSSamples: Sendable {
     var values: [(at: Duration, kib: Int)] { storage.withLock { $0 } }
 }
 
-/// Reads a playback's buffer level every 100 ms on a dedicated thread until `finish()`.
+/// Reads the engine's station buffer level every 100 ms on a dedicated thread until `finish()`.
 final class LevelSampler: @unchecked Sendable {
     // @unchecked: `levels` and `done` are only touched under `lock`.
     private let lock = NSLock()
@@ -200,10 +194,10 @@ final class LevelSampler: @unchecked Sendable {
     private var done = false
     private let stopped = DispatchSemaphore(value: 0)
 
-    init(_ playback: Playback) {
+    init(_ engine: SoundEngine) {
         let thread = Thread { [self] in
             while !lock.withLock({ done }) {
-                if let level = playback.bufferLevel { lock.withLock { levels.append(level) } }
+                if let level = engine.bufferLevel { lock.withLock { levels.append(level) } }
                 Thread.sleep(forTimeInterval: 0.1)
             }
             stopped.signal()
@@ -211,9 +205,10 @@ final class LevelSampler: @unchecked Sendable {
         thread.start()
     }
 
-    func finish() -> [BufferLevel] {
+    /// Stops the sampling thread (waiting for it off the cooperative pool) and returns what it read.
+    func finish() async -> [BufferLevel] {
         lock.withLock { done = true }
-        stopped.wait()
+        await onThread { [stopped] in stopped.wait() }
         return lock.withLock { levels }
     }
 }

@@ -1,32 +1,8 @@
 import AubadeAudio
 import AubadeCore
+import AubadeTesting
 import Foundation
 import Testing
-
-/// Signal measures used by the audio tests.
-enum Signal {
-    static func rmsDBFS(_ samples: ArraySlice<Int16>) -> Double {
-        guard !samples.isEmpty else { return -200 }
-        let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
-        return 20 * log10(max(sqrt(sum / Double(samples.count)) / 32768, 1e-10))
-    }
-
-    /// Relative power at `frequency` (Goertzel) in a mono signal.
-    static func power(at frequency: Double, _ mono: [Double], rate: Double = 44_100) -> Double {
-        let k = 2 * cos(2 * .pi * frequency / rate)
-        var s1 = 0.0, s2 = 0.0
-        for x in mono {
-            let s = x + k * s1 - s2
-            s2 = s1
-            s1 = s
-        }
-        return (s1 * s1 + s2 * s2 - k * s1 * s2) / Double(mono.count * mono.count)
-    }
-
-    static func left(_ stereo: [Int16]) -> [Double] {
-        stride(from: 0, to: stereo.count, by: 2).map { Double(stereo[$0]) / 32768 }
-    }
-}
 
 @Suite("Built-in tone")
 struct ToneTests {

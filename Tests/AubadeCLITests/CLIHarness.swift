@@ -19,8 +19,8 @@ struct CLIHarness {
 
     /// Runs `aubade <args> --db <db>` with no config file (AUBADE_CONFIG cleared).
     @discardableResult
-    func run(_ args: [String], withDB: Bool = true) throws -> ProcessResult {
-        try ProcessRunner.run(binary, args + (withDB ? ["--db", db] : []), environment: ["AUBADE_CONFIG": ""],
+    func run(_ args: [String], withDB: Bool = true) async throws -> ProcessResult {
+        try await ProcessRunner.run(binary, args + (withDB ? ["--db", db] : []), environment: ["AUBADE_CONFIG": ""],
                               currentDirectory: dir.path)
     }
 

@@ -22,11 +22,11 @@ struct ConfigProblemsCLITests {
         r.stderr.split(separator: "\n").map(String.init)
     }
 
-    @Test func checkConfigNamesEveryBadValueAndStartsNothing() throws {
+    @Test func checkConfigNamesEveryBadValueAndStartsNothing() async throws {
         let cli = try CLIHarness()
         let bad = cli.dir.file("bad.toml")
         try Self.write(Self.badValues, to: bad)
-        let r = try cli.run(["run", "--check-config", "--config", bad])
+        let r = try await cli.run(["run", "--check-config", "--config", bad])
         #expect(r.status == 2)
         #expect(Self.stderrLines(r) == [
             "aubade: Config file \(bad): http.port at line 2 must be a whole number.",
@@ -37,13 +37,13 @@ struct ConfigProblemsCLITests {
 
         let clean = cli.dir.file("clean.toml")
         try Self.write("[http]\nport = 9090\n", to: clean)
-        let ok = try cli.run(["run", "--check-config", "--config", clean])
+        let ok = try await cli.run(["run", "--check-config", "--config", clean])
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stdout == "Config file \(clean) is OK: every key is known and every value can be used.\n")
 
         let unknown = cli.dir.file("unknown.toml")
         try Self.write("[http]\nprot = 9090\n", to: unknown)
-        let typo = try cli.run(["run", "--check-config", "--config", unknown])
+        let typo = try await cli.run(["run", "--check-config", "--config", unknown])
         #expect(typo.status == 2)
         #expect(Self.stderrLines(typo) == [
             "aubade: Config file \(unknown): unknown key http.prot at line 2 is ignored.",
@@ -52,12 +52,12 @@ struct ConfigProblemsCLITests {
 
         let broken = cli.dir.file("broken.toml")
         try Self.write("[http]\nport = 80\nbind = \n", to: broken)
-        let syntax = try cli.run(["run", "--check-config", "--config", broken])
+        let syntax = try await cli.run(["run", "--check-config", "--config", broken])
         #expect(syntax.status == 2)
         #expect(syntax.errorSentence?.hasPrefix("Config file \(broken) is not valid TOML at line 3: ") == true, "\(syntax.stderr)")
     }
 
-    @Test func doctorListsEveryProblemAndExitsNonZero() throws {
+    @Test func doctorListsEveryProblemAndExitsNonZero() async throws {
         let cli = try CLIHarness()
         let bad = cli.dir.file("bad.toml")
         try Self.write(Self.badValues + "\n[clock]\nzone = \"UTC\"\n", to: bad)
@@ -66,14 +66,14 @@ struct ConfigProblemsCLITests {
             "Config file \(bad): shake.threshold at line 4 must be a number; the default 4.0 is used.",
         ]
         let unknown = "Config file \(bad): unknown key clock.zone at line 6 is ignored."
-        let text = try cli.run(["doctor", "--config", bad])
+        let text = try await cli.run(["doctor", "--config", bad])
         #expect(text.status == 2)
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(4)) == ["Config: \(bad) — 3 problems:", "  " + messages[0], "  " + messages[1], "  " + unknown])
         #expect(text.stdout.contains("BUTTON"), "the rest of the report is missing: \(text.stdout)")
         #expect(text.errorSentence == "Config file \(bad) has 3 problems (listed in the report); aubade run starts with the defaults they name.")
 
-        let json = try cli.run(["doctor", "--json", "--config", bad])
+        let json = try await cli.run(["doctor", "--json", "--config", bad])
         #expect(json.status == 2)
         let config = try #require(try cli.json(json.stdout)["config"] as? [String: Any])
         #expect(config["path"] as? String == bad)
@@ -83,18 +83,18 @@ struct ConfigProblemsCLITests {
         #expect(problems.map { $0["message"] as? String } == messages)
         #expect(config["unknownKeys"] as? [String] == [unknown])
 
-        let clean = try cli.run(["doctor", "--json"])
+        let clean = try await cli.run(["doctor", "--json"])
         #expect(clean.status == 0, "\(clean.stderr)")
         let none = try #require(try cli.json(clean.stdout)["config"] as? [String: Any])
         #expect(none["path"] == nil && (none["problems"] as? [Any])?.isEmpty == true)
     }
 
     /// An ordinary command refuses the file, naming every problem, and changes nothing.
-    @Test func anOrdinaryCommandRefusesABadConfig() throws {
+    @Test func anOrdinaryCommandRefusesABadConfig() async throws {
         let cli = try CLIHarness()
         let bad = cli.dir.file("bad.toml")
         try Self.write(Self.badValues, to: bad)
-        let r = try cli.run(["alarm", "add", "--name", "Work", "--time", "07:00", "--days", "daily", "--config", bad])
+        let r = try await cli.run(["alarm", "add", "--name", "Work", "--time", "07:00", "--days", "daily", "--config", bad])
         #expect(r.status == 2)
         #expect(Self.stderrLines(r) == [
             "aubade: Config file \(bad): http.port at line 2 must be a whole number.",
@@ -107,7 +107,7 @@ struct ConfigProblemsCLITests {
     /// rings and is heard on the card.
     @Test func theDaemonStartsAndRingsOnAConfigWithBadValues() async throws {
         let c = try DaemonTests.Clock()
-        let id = try c.addAlarm(["--source", "tone"])
+        let id = try await c.addAlarm(["--source", "tone"])
         let good = try String(contentsOfFile: c.config, encoding: .utf8)
         let bad = c.dir.file("bad.toml")
         try Self.write(good + "\n" + Self.badValues + "\n", to: bad)
@@ -127,7 +127,7 @@ struct ConfigProblemsCLITests {
         let ringing = try #require(await d.wait(for: "ringing", timeout: .seconds(60)))
         #expect(ringing["alarm"] as? Int == Int(id))
         _ = try #require(await d.wait(for: "audible", timeout: .seconds(60)))
-        let stop = try c.run(["stop", "--json"])
+        let stop = try await c.run(["stop", "--json"])
         #expect(stop.status == 0, "\(stop.stderr)")
         _ = try #require(await d.wait(for: "stopped", timeout: .seconds(60)))
         d.signal(SIGTERM)

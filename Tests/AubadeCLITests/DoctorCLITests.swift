@@ -4,19 +4,19 @@ import Testing
 
 @Suite("aubade doctor (the built binary)")
 struct DoctorCLITests {
-    @Test func reportsGPIOButtonsShakeAndNetworkAsJSON() throws {
+    @Test func reportsGPIOButtonsShakeAndNetworkAsJSON() async throws {
         let cli = try CLIHarness()
-        let r = try cli.run(["doctor", "--json"])
+        let r = try await cli.run(["doctor", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let report = try cli.json(r.stdout)
         #expect((report["libgpiod"] as? String)?.hasPrefix("1.") == true)
         let text = r.stdout
         for word in ["GPIO17", "GPIO27", "GPIO22", "GPIO23"] { #expect(text.contains(word), "\(word) missing from \(text)") }
-        let human = try cli.run(["doctor"])
+        let human = try await cli.run(["doctor"])
         #expect(human.status == 0 && human.stdout.contains("Network:"))
     }
 
-    @Test func showsWhatEachButtonAndAShakeDo() throws {
+    @Test func showsWhatEachButtonAndAShakeDo() async throws {
         let cli = try CLIHarness()
         let config = cli.dir.file("aubade.toml")
         try """
@@ -27,7 +27,7 @@ struct DoctorCLITests {
             [shake]
             on_other_alarm = "none"
             """.write(toFile: config, atomically: true, encoding: .utf8)
-        let r = try cli.run(["doctor", "--json", "--config", config])
+        let r = try await cli.run(["doctor", "--json", "--config", config])
         #expect(r.status == 0, "\(r.stderr)")
         let report = try cli.json(r.stdout)
         let mapping = try #require(report["mapping"] as? [[String: String]])
@@ -37,7 +37,7 @@ struct DoctorCLITests {
         let shake = try #require(report["shake"] as? [String: Any])
         #expect(shake["response"] as? [String: String] == ["shakeToStopAlarm": "stop", "otherAlarm": "none"])
 
-        let human = try cli.run(["doctor", "--config", config])
+        let human = try await cli.run(["doctor", "--config", config])
         #expect(human.status == 0, "\(human.stderr)")
         let rows = human.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(rows.contains(["BUTTON", "SHORT", "PRESS", "LONG", "PRESS"]))

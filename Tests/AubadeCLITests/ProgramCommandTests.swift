@@ -7,85 +7,85 @@ import Testing
 @Suite("aubade program … (the built binary)")
 struct ProgramCommandTests {
     /// A database with the station FIP (id 1).
-    static func harness() throws -> CLIHarness {
+    static func harness() async throws -> CLIHarness {
         let cli = try CLIHarness()
-        #expect(try cli.run(["station", "add", "--name", "FIP", "--url", "https://fip.example/live.mp3"]).status == 0)
+        #expect(try await cli.run(["station", "add", "--name", "FIP", "--url", "https://fip.example/live.mp3"]).status == 0)
         return cli
     }
 
-    @Test func addListReserveUnreserveRemove() throws {
-        let cli = try Self.harness()
-        let weekly = try cli.run(["program", "add", "--name", "Night Jazz", "--begin", "22:00", "--end", "23:00",
+    @Test func addListReserveUnreserveRemove() async throws {
+        let cli = try await Self.harness()
+        let weekly = try await cli.run(["program", "add", "--name", "Night Jazz", "--begin", "22:00", "--end", "23:00",
                                   "--station", "fip", "--weekday", "fri"])
         #expect(weekly.status == 0 && weekly.stdout == "Added programme 1: Night Jazz, 22:00-23:00, fri, on FIP.\n")
 
-        let dated = try cli.json(try cli.run(["program", "add", "--name", "New Year", "--begin", "23:30", "--end", "00:30",
+        let dated = try cli.json(try await cli.run(["program", "add", "--name", "New Year", "--begin", "23:30", "--end", "00:30",
                                               "--station", "FIP", "--date", "2026-12-31", "--json"]).stdout)
         #expect(dated["id"] as? Int == 2 && dated["date"] as? String == "2026-12-31" && dated["when"] as? String == "2026-12-31")
         #expect(dated["begin"] as? String == "23:30" && dated["end"] as? String == "00:30", "an overnight programme is accepted")
         #expect(dated["stationId"] as? Int == 1 && dated["stationName"] as? String == "FIP")
         #expect(dated["reserved"] as? Bool == false && dated["weekday"] == nil)
 
-        let daily = try cli.run(["program", "add", "--name", "News", "--begin", "7:00", "--end", "07:15", "--station", "FIP"])
+        let daily = try await cli.run(["program", "add", "--name", "News", "--begin", "7:00", "--end", "07:15", "--station", "FIP"])
         #expect(daily.stdout == "Added programme 3: News, 07:00-07:15, daily, on FIP.\n")
 
-        let listed = try Self.programmes(cli)
+        let listed = try await Self.programmes(cli)
         #expect(listed.count == 3)
         let jazz = try #require(listed[1])
         #expect(jazz["name"] as? String == "Night Jazz" && jazz["weekday"] as? String == "fri" && jazz["when"] as? String == "fri")
         #expect(jazz["date"] == nil && jazz["reserved"] as? Bool == false)
         #expect(listed[3]?["when"] as? String == "daily")
 
-        let text = try cli.run(["program", "list"])
+        let text = try await cli.run(["program", "list"])
         #expect(text.status == 0)
         #expect(text.stdout.contains("ID  NAME        BEGIN  END    WHEN        STATION  RESERVED"))
         #expect(text.stdout.contains("1   Night Jazz  22:00  23:00  fri         FIP      no"))
 
-        let reserve = try cli.run(["program", "reserve", "1"])
+        let reserve = try await cli.run(["program", "reserve", "1"])
         #expect(reserve.status == 0)
         #expect(reserve.stdout == "Reserved programme 1 (Night Jazz): at 22:00 a chime plays and the radio tunes to FIP.\n")
-        #expect(try Self.programmes(cli)[1]?["reserved"] as? Bool == true)
-        #expect(try cli.run(["program", "reserve", "1"]).status == 0, "reserving twice is harmless")
-        let reservedJSON = try cli.json(try cli.run(["program", "reserve", "3", "--json"]).stdout)
+        #expect(try await Self.programmes(cli)[1]?["reserved"] as? Bool == true)
+        #expect(try await cli.run(["program", "reserve", "1"]).status == 0, "reserving twice is harmless")
+        let reservedJSON = try cli.json(try await cli.run(["program", "reserve", "3", "--json"]).stdout)
         #expect(reservedJSON["id"] as? Int == 3 && reservedJSON["reserved"] as? Bool == true)
-        #expect(try cli.run(["program", "list"]).stdout.contains("1   Night Jazz  22:00  23:00  fri         FIP      yes"))
+        #expect(try await cli.run(["program", "list"]).stdout.contains("1   Night Jazz  22:00  23:00  fri         FIP      yes"))
 
-        #expect(try cli.run(["program", "unreserve", "1"]).stdout == "Programme 1 (Night Jazz) is no longer reserved.\n")
-        let after = try Self.programmes(cli)
+        #expect(try await cli.run(["program", "unreserve", "1"]).stdout == "Programme 1 (Night Jazz) is no longer reserved.\n")
+        let after = try await Self.programmes(cli)
         #expect(after[1]?["reserved"] as? Bool == false && after[3]?["reserved"] as? Bool == true)
 
-        #expect(try cli.run(["program", "rm", "2"]).stdout == "Deleted programme 2 (New Year).\n")
-        #expect(try cli.json(try cli.run(["program", "rm", "3", "--json"]).stdout)["deleted"] as? Int == 3)
-        #expect(try Self.programmes(cli).keys.sorted() == [1])
+        #expect(try await cli.run(["program", "rm", "2"]).stdout == "Deleted programme 2 (New Year).\n")
+        #expect(try cli.json(try await cli.run(["program", "rm", "3", "--json"]).stdout)["deleted"] as? Int == 3)
+        #expect(try await Self.programmes(cli).keys.sorted() == [1])
     }
 
-    @Test func anEmptyListSaysHowToAddOne() throws {
-        let cli = try Self.harness()
-        let text = try cli.run(["program", "list"])
+    @Test func anEmptyListSaysHowToAddOne() async throws {
+        let cli = try await Self.harness()
+        let text = try await cli.run(["program", "list"])
         #expect(text.status == 0 && text.stdout.hasPrefix("No programmes. Add one with: aubade program add"))
-        #expect(try Self.programmes(cli).isEmpty)
+        #expect(try await Self.programmes(cli).isEmpty)
     }
 
-    @Test func removingTheStationRemovesItsProgrammes() throws {
-        let cli = try Self.harness()
-        #expect(try cli.run(["program", "add", "--name", "News", "--begin", "07:00", "--end", "07:15", "--station", "FIP"]).status == 0)
-        #expect(try cli.run(["station", "rm", "FIP"]).status == 0)
-        #expect(try Self.programmes(cli).isEmpty)
+    @Test func removingTheStationRemovesItsProgrammes() async throws {
+        let cli = try await Self.harness()
+        #expect(try await cli.run(["program", "add", "--name", "News", "--begin", "07:00", "--end", "07:15", "--station", "FIP"]).status == 0)
+        #expect(try await cli.run(["station", "rm", "FIP"]).status == 0)
+        #expect(try await Self.programmes(cli).isEmpty)
     }
 
-    @Test func aProgrammeWithoutAStationCannotBeReserved() throws {
-        let cli = try Self.harness()
+    @Test func aProgrammeWithoutAStationCannotBeReserved() async throws {
+        let cli = try await Self.harness()
         let store = try Store.open(path: cli.db)
         try store.insert([Programme(name: "Imported", begin: try LocalTime(parsing: "06:00"), end: try LocalTime(parsing: "07:00"))])
         store.close()
         let before = try cli.dump()
-        let r = try cli.run(["program", "reserve", "1"])
+        let r = try await cli.run(["program", "reserve", "1"])
         #expect(r.status == 2)
         #expect(r.errorSentence == "Programme 1 (Imported) has no station to tune to, so it cannot be reserved.", "stderr was: \(r.stderr)")
         #expect(r.stdout.isEmpty)
         #expect(try cli.dump() == before)
-        #expect(try cli.run(["program", "unreserve", "1"]).status == 0, "unreserving it is fine")
-        let listed = try Self.programmes(cli)
+        #expect(try await cli.run(["program", "unreserve", "1"]).status == 0, "unreserving it is fine")
+        let listed = try await Self.programmes(cli)
         #expect(listed[1]?["stationId"] == nil && listed[1]?["stationName"] == nil)
     }
 
@@ -120,33 +120,33 @@ struct ProgramCommandTests {
         (["program", "unreserve", "42"], "No programme has id 42."),
         (["program", "rm", "42"], "No programme has id 42."),
     ])
-    func badInputChangesNothing(args: [String], sentence: String) throws {
-        let cli = try Self.harness()
-        #expect(try cli.run(["program", "add", "--name", "Keep", "--begin", "06:00", "--end", "07:00", "--station", "FIP"]).status == 0)
+    func badInputChangesNothing(args: [String], sentence: String) async throws {
+        let cli = try await Self.harness()
+        #expect(try await cli.run(["program", "add", "--name", "Keep", "--begin", "06:00", "--end", "07:00", "--station", "FIP"]).status == 0)
         let before = try cli.dump()
-        let result = try cli.run(args)
+        let result = try await cli.run(args)
         #expect(result.status == 2)
         #expect(result.errorSentence == sentence, "stderr was: \(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(try cli.dump() == before)
     }
 
-    @Test func argumentErrorsAreExitCode2() throws {
-        let cli = try Self.harness()
+    @Test func argumentErrorsAreExitCode2() async throws {
+        let cli = try await Self.harness()
         let before = try cli.dump()
         for args in [["program", "reserve", "abc"], ["program", "rm"], ["program", "frobnicate"]] {
-            let r = try cli.run(args)
+            let r = try await cli.run(args)
             #expect(r.status == 2, "\(args): \(r.stderr)")
             #expect(r.stderr.hasPrefix("aubade: "), "\(args): \(r.stderr)")
         }
         #expect(try cli.dump() == before)
-        let help = try cli.run(["program", "--help"], withDB: false)
+        let help = try await cli.run(["program", "--help"], withDB: false)
         #expect(help.status == 0 && help.stdout.contains("reserve") && help.stdout.contains("unreserve"))
     }
 
     /// `program list --json`, keyed by id.
-    static func programmes(_ cli: CLIHarness) throws -> [Int: [String: Any]] {
-        let result = try cli.run(["program", "list", "--json"])
+    static func programmes(_ cli: CLIHarness) async throws -> [Int: [String: Any]] {
+        let result = try await cli.run(["program", "list", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let list = try #require(try cli.json(result.stdout)["programmes"] as? [[String: Any]])
         var out: [Int: [String: Any]] = [:]

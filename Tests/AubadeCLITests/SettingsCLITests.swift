@@ -4,25 +4,25 @@ import Testing
 
 @Suite("aubade settings, version and run")
 struct SettingsCLITests {
-    @Test func getAndSet() throws {
+    @Test func getAndSet() async throws {
         let cli = try CLIHarness()
-        #expect(try cli.run(["settings", "get", "isWifi"]).stdout == "false\n")
-        #expect(try cli.run(["settings", "set", "isWifi", "true"]).stdout == "isWifi = true\n")
-        #expect(try cli.run(["settings", "set", "catchUp", "45m"]).status == 0)
-        let all = try cli.json(try cli.run(["settings", "get", "--json"]).stdout)
+        #expect(try await cli.run(["settings", "get", "isWifi"]).stdout == "false\n")
+        #expect(try await cli.run(["settings", "set", "isWifi", "true"]).stdout == "isWifi = true\n")
+        #expect(try await cli.run(["settings", "set", "catchUp", "45m"]).status == 0)
+        let all = try cli.json(try await cli.run(["settings", "get", "--json"]).stdout)
         #expect(all["isWifi"] as? Bool == true && all["catchUp"] as? Int == 2700 && all["fallbackTone"] as? String == "classic")
         #expect(all.count == 12)
-        let table = try cli.run(["settings", "get"]).stdout
+        let table = try await cli.run(["settings", "get"]).stdout
         #expect(table.contains("catchUp        45m"))
         // A new alarm takes its defaults from the settings.
-        #expect(try cli.run(["settings", "set", "defaultVolume", "35"]).status == 0)
-        let a = try cli.json(try cli.run(["alarm", "add", "--name", "A", "--time", "06:00", "--json"]).stdout)
+        #expect(try await cli.run(["settings", "set", "defaultVolume", "35"]).status == 0)
+        let a = try cli.json(try await cli.run(["alarm", "add", "--name", "A", "--time", "06:00", "--json"]).stdout)
         #expect(a["volume"] as? Int == 35)
     }
 
-    @Test func versionNamesTheLibraries() throws {
+    @Test func versionNamesTheLibraries() async throws {
         let cli = try CLIHarness()
-        let v = try cli.json(try cli.run(["version", "--json"], withDB: false).stdout)
+        let v = try cli.json(try await cli.run(["version", "--json"], withDB: false).stdout)
         #expect(v["schema"] as? String == "1")
         #expect((v["libgpiod"] as? String)?.hasPrefix("1.") == true)
         #expect((v["libcurl"] as? String)?.hasPrefix("libcurl/") == true)
@@ -33,7 +33,7 @@ struct SettingsCLITests {
         let config = cli.dir.file("aubade.toml")
         try "[paths]\ndatabase = \"\(cli.dir.file("from-config.sqlite"))\"\n[audio]\ndevice = \"null\"\n[clock]\ntime_zone = \"Asia/Kathmandu\"\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
-        let r = try cli.run(["alarm", "add", "--name", "A", "--time", "06:00", "--config", config], withDB: false)
+        let r = try await cli.run(["alarm", "add", "--name", "A", "--time", "06:00", "--config", config], withDB: false)
         #expect(r.status == 0)
         #expect(FileManager.default.fileExists(atPath: cli.dir.file("from-config.sqlite")))
         // The daemon takes the database from the config too.
@@ -45,10 +45,10 @@ struct SettingsCLITests {
         #expect(await run.waitForExit() == 0)
 
         try "[http]\nport = 0\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let bad = try cli.run(["alarm", "list", "--config", config], withDB: false)
+        let bad = try await cli.run(["alarm", "list", "--config", config], withDB: false)
         #expect(bad.status == 2 && bad.errorSentence == "Config file \(config): http.port at line 2 must be from 1 to 65535, not 0.")
         try "[htp]\nport = 1\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let typo = try cli.run(["alarm", "list", "--config", config])
+        let typo = try await cli.run(["alarm", "list", "--config", config])
         #expect(typo.status == 0 && typo.stderr == "aubade: Config file \(config): unknown key [htp] at line 1 is ignored.\n"
                     + "aubade: There is no database at \(cli.db) yet; nothing is stored.\n")
     }

@@ -5,39 +5,39 @@ import Testing
 
 @Suite("aubade with a damaged, newer or busy database")
 struct StoreFaultCLITests {
-    @Test func anUnreadableDatabaseShowsTheBackupCopyAndFails() throws {
+    @Test func anUnreadableDatabaseShowsTheBackupCopyAndFails() async throws {
         let cli = try CLIHarness()
-        #expect(try cli.run(["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "mon-fri"]).status == 0)
-        #expect(try cli.run(["alarm", "add", "--name", "Gym", "--time", "05:30", "--days", "sat"]).status == 0)
+        #expect(try await cli.run(["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "mon-fri"]).status == 0)
+        #expect(try await cli.run(["alarm", "add", "--name", "Gym", "--time", "05:30", "--days", "sat"]).status == 0)
         try Data(repeating: 0x42, count: 16384).write(to: URL(fileURLWithPath: cli.db))
-        let list = try cli.run(["alarm", "list"])
+        let list = try await cli.run(["alarm", "list"])
         #expect(list.status == 1)
         #expect(list.stderr.hasPrefix("aubade: The database \(cli.db) is unreadable ("))
         #expect(list.stderr.contains("Showing the 2 alarm(s) of the backup copy written"))
         #expect(list.stdout.contains("Work") && list.stdout.contains("Gym"))
-        let add = try cli.run(["alarm", "add", "--name", "X", "--time", "07:00"])
+        let add = try await cli.run(["alarm", "add", "--name", "X", "--time", "07:00"])
         #expect(add.status == 1 && add.errorSentence?.hasPrefix("The database \(cli.db) is unreadable (") == true)
     }
 
-    @Test func anUnreadableDatabaseWithoutBackupIsOneSentence() throws {
+    @Test func anUnreadableDatabaseWithoutBackupIsOneSentence() async throws {
         let cli = try CLIHarness()
         try Data(repeating: 0x42, count: 16384).write(to: URL(fileURLWithPath: cli.db))
-        let list = try cli.run(["alarm", "list"])
+        let list = try await cli.run(["alarm", "list"])
         #expect(list.status == 1 && list.stdout.isEmpty)
         #expect(list.errorSentence?.hasPrefix("The database \(cli.db) is unreadable (") == true)
     }
 
-    @Test func aNewerSchemaIsReadOnly() throws {
+    @Test func aNewerSchemaIsReadOnly() async throws {
         let cli = try CLIHarness()
-        #expect(try cli.run(["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "daily"]).status == 0)
+        #expect(try await cli.run(["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "daily"]).status == 0)
         let q = try DatabaseQueue(path: cli.db)
-        try q.write { db in try db.execute(sql: "PRAGMA user_version = 2") }
+        try await q.write { db in try db.execute(sql: "PRAGMA user_version = 2") }
         try q.close()
-        let list = try cli.run(["alarm", "list"])
+        let list = try await cli.run(["alarm", "list"])
         #expect(list.status == 0 && list.stdout.contains("Work"))
         #expect(list.stderr.contains("has schema version 2, newer than this aubade knows (1)"))
         let before = try cli.dump()
-        let add = try cli.run(["alarm", "add", "--name", "X", "--time", "07:00"])
+        let add = try await cli.run(["alarm", "add", "--name", "X", "--time", "07:00"])
         #expect(add.status == 1)
         #expect(add.errorSentence == "The database \(cli.db) has schema version 2, newer than this aubade knows (1); it is open read-only, so upgrade aubade to change it.")
         #expect(try cli.dump() == before)
@@ -45,14 +45,14 @@ struct StoreFaultCLITests {
 
     @Test func twoProcessesWritingAtOnceLoseNothing() async throws {
         let cli = try CLIHarness()
-        #expect(try cli.run(["alarm", "list"]).status == 0)  // create the file first
+        #expect(try await cli.run(["alarm", "list"]).status == 0)  // create the file first
         let perProcess = 12
         try await withThrowingTaskGroup(of: [Int32].self) { group in
             for p in 0..<2 {
                 group.addTask {
                     var codes: [Int32] = []
                     for i in 0..<perProcess {
-                        codes.append(try cli.run(["alarm", "add", "--name", "p\(p)-\(i)", "--time", "06:\(10 + i)",
+                        codes.append(try await cli.run(["alarm", "add", "--name", "p\(p)-\(i)", "--time", "06:\(10 + i)",
                                                   "--days", "daily"]).status)
                     }
                     return codes
@@ -60,7 +60,7 @@ struct StoreFaultCLITests {
             }
             for try await codes in group { #expect(codes.allSatisfy { $0 == 0 }) }
         }
-        let alarms = try #require(try cli.json(try cli.run(["alarm", "list", "--json"]).stdout)["alarms"] as? [[String: Any]])
+        let alarms = try #require(try cli.json(try await cli.run(["alarm", "list", "--json"]).stdout)["alarms"] as? [[String: Any]])
         #expect(Set(alarms.compactMap { $0["name"] as? String }).count == 2 * perProcess)
         #expect(Set(alarms.compactMap { $0["id"] as? Int }).count == 2 * perProcess)
     }

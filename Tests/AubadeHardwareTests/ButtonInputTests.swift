@@ -1,5 +1,6 @@
 import AubadeCore
 import AubadeHardware
+import AubadeTesting
 import Logging
 import Testing
 
@@ -79,8 +80,10 @@ struct ButtonInputTests {
 
     @Test func cancellingTheListenerReleasesTheLines() async {
         let input = await ButtonInput.open([.snooze: Self.request(.snooze, .named("GPIO17"))], gpio: gpio, logger: Self.logger)
-        let listener = Task { for await _ in input.edges {} }
-        try? await Task.sleep(for: .milliseconds(20))
+        // Listening for sure: an edge went through. Then the listener goes away.
+        let listener = StreamRecorder(input.edges)
+        gpio.emit(label: "snooze", active: true, at: .milliseconds(10))
+        #expect(await listener.wait { !$0.isEmpty })
         #expect(gpio.watches.last?.isStopped == false)
         listener.cancel()
         #expect(await eventually { gpio.watches.last?.isStopped == true })

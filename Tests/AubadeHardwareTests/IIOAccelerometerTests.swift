@@ -96,12 +96,14 @@ struct IIOAccelerometerTests {
         try Self.device(0, in: dir, Self.mpu6050)
         let sensor = IIOAccelerometer(devicePath: "/\(Self.devices)/iio:device0", root: dir.path)
         #expect(threadCount(named: "aubade-iio") == 0)
-        let listener = Task { for await _ in sensor.readings(rateHz: 50) {} }
-        // Other suites (the shake sensor's) may sample an IIO device at the same moment, hence ≥ 1 and a
-        // generous wait for 0.
-        #expect(await eventually(within: .seconds(10)) { threadCount(named: "aubade-iio") >= 1 })
+        // Listened to: the sampling thread starts with the stream, and a reading came through it. (Other
+        // suites may sample an IIO device at the same moment, hence ≥ 1.)
+        let listener = StreamRecorder(sensor.readings(rateHz: 50))
+        #expect(await listener.wait { !$0.isEmpty })
+        #expect(threadCount(named: "aubade-iio") >= 1, "threads: \(threadNames())")
+        // No longer listened to: the thread ends (within a period; the wait is a watchdog).
         listener.cancel()
-        #expect(await eventually(within: .seconds(10)) { threadCount(named: "aubade-iio") == 0 })
+        #expect(await eventually { threadCount(named: "aubade-iio") == 0 }, "threads: \(threadNames())")
     }
 
     @Test func samplingRunsAtTheAskedRateAndKeepsGoingThroughErrors() async throws {

@@ -3,8 +3,10 @@ import AubadeHardware
 import Logging
 import Testing
 
-/// The real libgpiod v1 wrapper on a machine without GPIO: every path fails with one sentence that names
-/// the line or chip, the libgpiod call and the system's reason — and nothing throws out of `ButtonInput`.
+/// The real libgpiod v1 wrapper on a machine without GPIO: a watch fails with one sentence naming every line
+/// it cannot have (not one sentence per line, each repeating "no GPIO chip"), a line's status names the
+/// libgpiod call and the system's reason — and nothing throws out of `ButtonInput`. (The per-line sentences
+/// of a machine with a chip but without the line are checked in the hardware-in-the-loop VM.)
 /// (With a chip, as inside the QEMU gpio-sim harness of issue 7, these expectations do not hold, so the
 /// suite runs only where /dev has no gpiochip.)
 @Suite("libgpiod without a chip", .enabled(if: GPIOLibrary.chipNames().isEmpty, "this machine has a GPIO chip"))
@@ -21,7 +23,7 @@ struct LibGPIODTests {
             _ = try await gpio.watch([request])
         } throws: { error in
             let message = (error as? GPIOError)?.message ?? ""
-            return message == "GPIO line GPIO17 (snooze) is not available: gpiod_ctxless_find_line(GPIO17) found no line of that name (this machine has no GPIO chip)."
+            return message == "this machine has no GPIO chip, so GPIO17 (snooze) cannot be requested"
         }
     }
 
@@ -31,20 +33,18 @@ struct LibGPIODTests {
             _ = try await gpio.watch([request])
         } throws: { error in
             let message = (error as? GPIOError)?.message ?? ""
-            return message.hasPrefix("GPIO line gpiochip0:27 (stop) is not available: gpiod_chip_open_lookup(gpiochip0) failed: ")
-                && message.hasSuffix(".") && message.split(separator: ".").count == 1
+            return message == "this machine has no GPIO chip, so gpiochip0:27 (stop) cannot be requested"
         }
     }
 
-    @Test func severalMissingLinesAreOneSentenceEach() async {
+    @Test func severalLinesOnAMachineWithoutAChipAreOneSentence() async {
         let requests = [GPIOLineRequest(label: "snooze", address: .named("GPIO17")),
                         GPIOLineRequest(label: "stop", address: .chipOffset(chip: "gpiochip9", offset: 1))]
         await #expect {
             _ = try await gpio.watch(requests)
         } throws: { error in
             let message = (error as? GPIOError)?.message ?? ""
-            return message.hasPrefix("No GPIO line could be requested: GPIO line GPIO17 (snooze) is not available: ")
-                && message.contains("GPIO line gpiochip9:1 (stop) is not available: gpiod_chip_open_lookup(gpiochip9) failed: ")
+            return message == "this machine has no GPIO chip, so GPIO17 (snooze), gpiochip9:1 (stop) cannot be requested"
         }
     }
 
@@ -68,7 +68,7 @@ struct LibGPIODTests {
         ]
         let input = await ButtonInput.open(lines, gpio: gpio, logger: Logger(label: "test"))
         #expect(input.roles.isEmpty)
-        #expect(input.warning?.hasPrefix("Buttons are off: No GPIO line could be requested: GPIO line GPIO17 (snooze)") == true)
+        #expect(input.warning == "Buttons are off: this machine has no GPIO chip, so GPIO17 (snooze), GPIO27 (stop) cannot be requested")
         input.stop()
         #expect(await finishes(input.edges))
     }

@@ -92,22 +92,24 @@ struct NetworkStatusTests {
         let dir = try Self.tree(route: route, ipv6: nil, interfaces: ["wlan0": ("wireless", "up")])
         let status = SysfsNetworkStatus(root: dir.path)
         let stream = status.changes(every: .milliseconds(20))
-        let changed = Task {
-            try? await Task.sleep(for: .milliseconds(100))
-            try? "dormant\n".write(toFile: dir.file("sys/class/net/wlan0/operstate"), atomically: true, encoding: .utf8)
-        }
-        let seen = await collect(stream, count: 2)
-        await changed.value
-        #expect(seen.map { $0.ipv4?.operState } == ["up", "dormant"])
+        // The change is made once the first state was seen (the stream keeps only the newest state, so a
+        // change made before a slow listener looked would replace it).
+        let seen = StreamRecorder(stream)
+        #expect(await seen.wait { $0.count >= 1 })
+        try "dormant\n".write(toFile: dir.file("sys/class/net/wlan0/operstate"), atomically: true, encoding: .utf8)
+        #expect(await seen.wait { $0.count >= 2 })
+        seen.cancel()
+        #expect(seen.elements.map { $0.ipv4?.operState } == ["up", "dormant"])
     }
 
     @Test func theFakeAndNullStandIns() async {
         let fake = FakeNetworkStatus()
-        let stream = fake.changes(every: .milliseconds(10))
-        let seen = Task { await collect(stream, count: 2) }
-        try? await Task.sleep(for: .milliseconds(50))
+        let seen = StreamRecorder(fake.changes(every: .milliseconds(10)))
+        #expect(await seen.wait { $0.count >= 1 })  // the first state, before the change (see above)
         fake.set(NetworkSnapshot(ipv4: .init(family: .ipv4, interface: "wlan0", metric: 1, isWireless: true, operState: "up")))
-        #expect(await seen.value.map { $0.ipv4?.interface } == [nil, "wlan0"])
+        #expect(await seen.wait { $0.count >= 2 })
+        seen.cancel()
+        #expect(seen.elements.map { $0.ipv4?.interface } == [nil, "wlan0"])
         let null = NullNetworkStatus().current()
         #expect(NetworkPolicy.streaming(wifiOnly: true, network: null)
                 == .refuse(reason: "Wi-Fi-only mode is on and the default route cannot be checked: The network status is not available on this machine."))

@@ -24,7 +24,8 @@ struct ShakeSensorTests {
         let fake = FakeAccelerometer(trace: Self.trace(rest: 1, shake: 2.5))
         let sensor = AccelerometerShakeSensor(accelerometer: fake)
         #expect(fake.streamsStarted == 0)  // nothing is sampled until someone listens
-        let shakes = await collect(sensor.shakes(), count: 2, timeout: .milliseconds(500))
+        // One shake, then half a second in which a second one (there is none) would show.
+        let shakes = await collect(sensor.shakes(), count: 1, thenQuietFor: .milliseconds(500))
         #expect(shakes.count == 1)
         #expect(shakes.allSatisfy { $0 >= .milliseconds(2500) && $0 <= .seconds(3) })
         #expect(await eventually { fake.streamsEnded == 1 })
@@ -56,7 +57,7 @@ struct ShakeSensorTests {
             _ = await eventually { !gpio.watches.isEmpty }
             for i in 0..<40 { gpio.emit(label: "shake", active: i % 2 == 0, at: .milliseconds(1000 + i * 50)) }
         }
-        let shakes = await collect(sensor.shakes(), count: 1, timeout: .seconds(2))  // the stream is released after
+        let shakes = await collect(sensor.shakes(), count: 1)  // the stream is released after
         await pulses.value
         #expect(shakes.count == 1)
         #expect(shakes.allSatisfy { $0 >= .milliseconds(2500) })

@@ -11,11 +11,14 @@ prints the port on its first line of stdout, and serves until killed.
                                   blocks between are empty (length 0), as Icecast does. A block longer than
                                   4080 bytes is sent whole after a length byte of 255 (a server that overflows).
            &every=M               insert the blocks every M bytes while announcing N (a lying icy-metaint)
+           &repeat=R              the MP3 R times over (a longer station)
   /shoutcast      a raw 'ICY 200 OK' status line (SHOUTcast v1) with the MP3
   /404            404 Not Found
   /html           200 text/html page
   /stall?after=N  headers and N bytes of the MP3 (repeated as needed), then silence forever
+         &close=S       …or silence for S seconds, then close (a client that waited that long sees an end, not a stall)
   /redirect/K     302 to /redirect/K-1 … /redirect/0, which serves /mp3
+  /loop           302 to itself, for ever (a redirect loop)
   /to-file        302 to file:///etc/passwd
   /to-linklocal   302 to http://169.254.1.1/x
   /garbage        200 audio/mpeg of pseudo-random bytes
@@ -56,11 +59,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             elif p == '/stall':
                 n = int(q.get('after', ['4096'])[0]); self.head()
                 self.wfile.write((MP3 * (n // max(len(MP3), 1) + 1))[:n]); self.wfile.flush()
-                time.sleep(3600)
+                time.sleep(float(q.get('close', ['3600'])[0]))
             elif p.startswith('/redirect/'):
                 k = int(p.rsplit('/', 1)[1])
                 if k == 0: self.head(); self.wfile.write(MP3)
                 else: self.send_response(302); self.send_header('Location', '/redirect/%d' % (k - 1)); self.end_headers()
+            elif p == '/loop':
+                self.send_response(302); self.send_header('Location', '/loop'); self.end_headers()
             elif p == '/to-file':
                 self.send_response(302); self.send_header('Location', 'file:///etc/passwd'); self.end_headers()
             elif p == '/to-linklocal':
@@ -90,10 +95,11 @@ def icy_wire(n, every, q):
               for b in q.get('block', [])]
     if not blocks:
         blocks = [("StreamTitle='%s';" % q.get('title', ['Test Title'])[0]).encode('latin-1')]
+    audio = MP3 * int(q.get('repeat', ['1'])[0])
     wire, titled = bytearray(), 0
-    for i in range(0, len(MP3), every):
-        wire += MP3[i:i+every]
-        if i + every > len(MP3): break
+    for i in range(0, len(audio), every):
+        wire += audio[i:i+every]
+        if i + every > len(audio): break
         if i == 0 or (i + every) // 8192 > i // 8192:
             meta = blocks[min(titled, len(blocks) - 1)]; titled += 1
             meta += b'\0' * ((16 - len(meta) % 16) % 16)
