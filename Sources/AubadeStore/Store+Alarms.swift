@@ -38,7 +38,7 @@ extension Store {
     /// Validates and replaces the alarm with `alarm.id` by the whole of `alarm` — for a writer that owns the
     /// alarm (the daemon's engine). A user's edit goes through `updateAlarm`, which cannot lose a concurrent one.
     /// A change of time, days, date, zone or enabled flag drops a pending snooze and ringing state (R10) but
-    /// keeps the last handled occurrence, so nothing already rung rings again (R5); a change of label, sound or
+    /// keeps the last handled occurrence, so nothing already rung rings again (R11); a change of label, sound or
     /// volume keeps it all.
     public func update(_ alarm: Alarm) throws(StoreError) {
         var alarm = alarm

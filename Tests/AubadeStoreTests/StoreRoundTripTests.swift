@@ -140,7 +140,7 @@ struct StoreRoundTripTests {
         let before = try f.store.alarmUpdateTimes()[a.id!]!
         a.time = try LocalTime(parsing: "07:15")
         try f.store.update(a)
-        #expect(try f.store.runStates() == [idle])  // R10: time cancels it; R5: what already rang stays rung
+        #expect(try f.store.runStates() == [idle])  // R10: time cancels it; R11: what already rang stays rung
         #expect(try f.store.alarmUpdateTimes()[a.id!]! >= before)
         try f.store.save(snoozed)
         a.enabled = false

@@ -119,7 +119,7 @@ extension RunningClock {
         let plan = AlarmPlanning.plan(sound: sound, station: { catalogue.stations[$0] }, settings: catalogue.settings,
                                       network: { deps.network.current() }, volume: level, fadeInSeconds: fade,
                                       allowLoopback: options.allowLoopback, limit: .seconds(test.seconds))
-        radio.cancel(reason: "stopped by a ring test", now)  // the test sounds as an alarm would (R14)
+        radio.cancel(reason: "stopped by a ring test", now)  // the test sounds as an alarm would
         let id = deps.sound.play(plan.request, paused: false)
         ringTests.insert(id)
         return .sound(id, label: plan.description, message: "Ringing \(plan.description) for \(DurationText.format(test.seconds)).")

@@ -13,6 +13,9 @@ public struct SchedulerService: Service {
     let waker: LoopWaker
     let notifier: SystemdNotifier
 
+    /// How often the loop turns while the clock waits for READY.
+    static let startingTurn: Duration = .seconds(10)
+
     public init(clock: RunningClock, waker: LoopWaker, notifier: SystemdNotifier) {
         self.clock = clock
         self.waker = waker
@@ -27,6 +30,11 @@ public struct SchedulerService: Service {
                 notifier.watchdog()
                 var wait = max(.zero, turn.wakeAt - turn.now.mono)
                 if let every = notifier.watchdogInterval { wait = min(wait, every) }
+                if !(await clock.isReady) {
+                    // Not READY yet (no sound device): each turn proves the loop alive, so systemd waits on.
+                    wait = min(wait, SchedulerService.startingTurn)
+                    notifier.extendStartTimeout(by: SchedulerService.startingTurn * 3)
+                }
                 if turn.summary != lastStatus {
                     lastStatus = turn.summary
                     notifier.status(turn.summary)

@@ -22,13 +22,18 @@ public struct SystemdNotifier: Sendable {
 
     public var isActive: Bool { socketPath != nil }
 
-    /// The service is up: database loaded, schedule computed, sound device opened, tone checked (R34).
+    /// The service is up: database loaded, schedule computed, sound device opened and a test write taken (R34).
     public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
     /// Proof of life, sent from the scheduler loop (never from a free-running timer).
     public func watchdog() { send("WATCHDOG=1") }
     /// A one-line status shown by `systemctl status`.
     public func status(_ text: String) { send("STATUS=\(text)") }
     public func stopping() { send("STOPPING=1") }
+    /// Still starting, and alive: systemd waits `by` longer before it gives up on the start (the clock waits
+    /// for its sound device before READY, R34, but runs — and rings — meanwhile).
+    public func extendStartTimeout(by duration: Duration) {
+        send("EXTEND_TIMEOUT_USEC=\(duration.components.seconds * 1_000_000)")
+    }
 
     /// Sends one message; failures are ignored (systemd going away must not stop an alarm).
     public func send(_ message: String) {

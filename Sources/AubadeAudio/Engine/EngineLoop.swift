@@ -37,7 +37,8 @@ struct EngineLoop {
     static let longTurn = 4096
     /// While the device is missing and nothing needs it, retries back off to this.
     static let idleRetryLimit: Duration = .seconds(60)
-    /// While something should sound, the device is retried this often (R19).
+    /// While something should sound, the device is retried this often (each attempt is R19's: 2 s on the
+    /// device, then the alternate).
     static let activeRetry: Duration = .seconds(2)
 
     init(mailbox: EngineMailbox, state: EngineState, options: SinkOptions, context: VoiceContext,
@@ -123,7 +124,8 @@ struct EngineLoop {
                 break
             }
         }
-        // The alarm is heard at once, not after the radio still waiting in the device (R14); one alarm
+        // The alarm is heard at once, not after the radio still waiting in the device (R14: the radio never
+        // delays or talks over an alarm); one alarm
         // replacing another keeps what waits, so the hand-over has no silent moment (R13).
         if dropQueued, device.isOpen, !sounding.contains(where: { $0.request.priority == .alarm }) {
             device.dropQueued()
@@ -165,7 +167,7 @@ struct EngineLoop {
     // MARK: The device
 
     /// Opens the device when it is closed and its retry time has come: at once while something should sound
-    /// and every 2 s after that (R19), backing off to a minute while idle (a clock without a card wakes rarely).
+    /// and every 2 s after that (each attempt R19's), backing off to a minute while idle (a clock without a card wakes rarely).
     private mutating func maintainDevice(_ t: MonotonicInstant) {
         guard !device.isOpen, t >= nextDeviceTry else { return }
         if let problem = device.open() {

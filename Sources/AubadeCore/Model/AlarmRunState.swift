@@ -15,7 +15,7 @@ public struct AlarmRunState: Hashable, Sendable {
     /// Absolute snooze deadline, so a snooze survives a restart (R8).
     public var snoozedUntil: Date?
     public var snoozeCount: Int
-    /// The last occurrence that was rung, dismissed, skipped or reported missed: never rung again (R5).
+    /// The last occurrence that was rung, dismissed, skipped or reported missed: never rung again (R5, R6, R11).
     public var lastHandledOccurrence: Date?
 
     public init(alarmID: Int64, phase: Phase = .idle, occurrence: Date? = nil, ringingSince: Date? = nil,

@@ -8,8 +8,8 @@ extension AlarmScheduler {
     }
 
     /// Auto-silence of each ringing alarm after its own duration (R12, counted from its latest start, so a
-    /// snooze extends it; the others ring on, R38) and the end of snoozes (R8: the alarm joins whatever
-    /// rings), both on the monotonic clock.
+    /// snooze extends it; the others ring on, R38) and the end of snoozes (the alarm joins whatever rings,
+    /// R13), both on the monotonic clock (R8).
     mutating func expireDeadlines(_ now: SchedulerTime, _ batch: inout ActionBatch) {
         for (id, start) in ringStarts.sorted(by: { $0.key < $1.key }) {
             guard let alarm = alarms[id] else { continue }
