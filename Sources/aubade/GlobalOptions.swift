@@ -64,7 +64,9 @@ struct CommandContext {
     /// Says on stderr when it reads a newer schema, no database at all, or (R27) the backup copy — then
     /// `store.origin.fault` is set and a listing command exits 1 after its output. `showing` names what the
     /// command shows of the copy ("the 2 alarm(s)").
-    func openStoreForReading(showing: ((ScheduleSnapshot.Contents) -> String)? = nil) throws -> Store {
+    /// `quietWhenEmpty`: a command that only looks something up on the side (`play`, `ring` with a URL) says
+    /// nothing about a database that does not exist yet.
+    func openStoreForReading(showing: ((ScheduleSnapshot.Contents) -> String)? = nil, quietWhenEmpty: Bool = false) throws -> Store {
         let store = try Store.openForReading(path: databasePath)
         switch store.origin {
         case .database:
@@ -73,7 +75,7 @@ struct CommandContext {
             let what = showing.map { "Showing \($0(copy)) of the backup copy" } ?? "Using the backup copy"
             Aubade.printError("\(fault.description) \(what) written \(copy.writtenAt.formatted(.iso8601)).")
         case .nothing:
-            Aubade.printError("There is no database at \(databasePath) yet; nothing is stored.")
+            if !quietWhenEmpty { Aubade.printError("There is no database at \(databasePath) yet; nothing is stored.") }
         }
         return store
     }

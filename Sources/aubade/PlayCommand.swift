@@ -59,7 +59,7 @@ struct PlayCommand: AsyncParsableCommand {
 
     /// The sound in this process, on the config's device.
     private func playHere(_ context: CommandContext, seconds: Int?) throws -> SoundSession.Started {
-        let store = try context.openStoreForReading()
+        let store = try context.openStoreForReading(quietWhenEmpty: true)
         let settings = try store.settings()
         let audio = context.configuration.audio
         let limit = seconds.map { Duration.seconds($0) }

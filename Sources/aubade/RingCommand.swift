@@ -66,7 +66,7 @@ struct RingCommand: AsyncParsableCommand {
     /// when the engine says it is ready.
     private func ringHere(_ test: RingTest, context: CommandContext) throws -> SoundSession.Started {
         let config = context.configuration
-        let store = try context.openStoreForReading()
+        let store = try context.openStoreForReading(quietWhenEmpty: true)
         let settings = try store.settings()
         var sound: SoundSource
         var level = test.volume ?? settings.defaultVolume

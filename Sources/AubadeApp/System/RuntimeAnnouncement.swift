@@ -31,10 +31,17 @@ public struct RuntimeAnnouncement: Codable, Sendable, Equatable {
         return dirs.filter { seen.insert($0).inserted }
     }
 
+    /// The folders written to, in order: the unit's own (`$RUNTIME_DIRECTORY`, /run/aubade under systemd),
+    /// else the user's runtime folder, else /tmp/aubade-<uid> — never /run/aubade by hand, which belongs to the unit.
+    static func writable(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        let unit = environment["RUNTIME_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0.split(separator: ":").first.map(String.init) }
+        return directories(environment: environment).filter { $0 != "/run/aubade" || $0 == unit }
+    }
+
     /// Writes the announcement into the first folder that takes it; returns the file written.
     public func write() -> String? {
         guard let data = try? JSONEncoder().encode(self) else { return nil }
-        for dir in RuntimeAnnouncement.directories() {
+        for dir in RuntimeAnnouncement.writable() {
             let mode: mode_t = dir.hasPrefix("/tmp/") ? 0o700 : 0o755
             if mkdir(dir, mode) != 0 && errno != EEXIST { continue }
             // /tmp is shared: use the folder only when it is ours and nobody else's to write.
