@@ -12,6 +12,9 @@ HIL_DIR   ?= .build-hil-vm
 ## Install what is missing, build, and start the clock on the default config and ./var/aubade.sqlite.
 run: build
 	@mkdir -p var
+	@echo "Starting the clock on $(DB) with $(CONFIG). In another terminal, from this folder:"
+	@echo "  $(BIN) status        (or put $(CURDIR)/$(BUILD_DIR)/debug on PATH and run: aubade status)"
+	@echo "The CLI finds this clock without --db or --config while it runs. Ctrl-C stops it."
 	$(BIN) run --config $(CONFIG) --db $(DB)
 
 ## Install what is missing, build, and run every test: swift test, then the hardware-in-the-loop VM

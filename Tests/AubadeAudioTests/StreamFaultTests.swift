@@ -117,8 +117,13 @@ struct StreamFaultTests {
         // The header says 8192 but the blocks come every 5000 bytes: what sits at 8192 is audio.
         let (events, pcm) = try await Self.play(f, "/mp3-icy?metaint=8192&every=5000&title=Misplaced")
         #expect(Self.titles(events).isEmpty)
-        #expect(Self.notices(events) == [StreamFetcher.metadataOff(
-            "a metadata block holds no Key='…' field, so the icy-metaint interval is wrong")])
+        // What sits at 8192 is whatever the encoder put there (sox dithers: it differs from run to run), read as
+        // a length byte: the block it announces either holds no `Key=` field or runs past its length. Either
+        // way the framing is lost, said once, and the audio plays on.
+        let notices = Self.notices(events)
+        #expect(notices.count == 1, "\(notices)")
+        #expect(notices.first == StreamFetcher.metadataOff("a metadata block holds no Key='…' field, so the icy-metaint interval is wrong")
+                || notices.first?.contains("a metadata block is longer than its length byte says") == true, "\(notices)")
         #expect(events.last?.end == .finished)
         #expect(pcm.count == 2 * Self.frames, "\(events)")
         #expect(Self.isTheSine(pcm, from: 0.8, to: 1.0))

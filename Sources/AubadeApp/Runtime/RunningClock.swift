@@ -66,7 +66,8 @@ public actor RunningClock {
         runner.start(now)
         _ = reminders.due(now.wall, zone: runner.scheduler.defaultZone)
         afterAlarmActions(now)
-        if deps.sound.device.isOpen { markReady() }
+        // READY comes with the engine's `deviceOpened` (its test write taken), delivered by `SoundEventService`
+        // inside the running `ServiceGroup` — so by then SIGTERM is handled gracefully too.
     }
 
     /// What a turn of the scheduler loop returns: when to come back, and a line for systemd's status.
