@@ -82,6 +82,12 @@ public final class Store: Sendable {
                 throw .cannotOpen(path: path, reason: "its folder cannot be created: \(error.localizedDescription)")
             }
         }
+        // Two processes opening a new file at once (the daemon and a command, two commands) would race to switch
+        // it to WAL, create the schema or restore the copy; SQLite refuses some of those races at once rather
+        // than waiting. Setting up is therefore one process at a time: a `flock` on the database's folder, held
+        // until the file is ready (milliseconds; released when this function returns).
+        let setup = FolderLock(folder.isEmpty ? "." : folder)
+        defer { setup.release() }
         let queue = try openQueue(path: path, readonly: false)
         do {
             try checkIntegrity(queue, path: path)
