@@ -5,8 +5,9 @@ import Foundation
 import Testing
 
 /// Plays through a fresh `SoundEngine` on an ALSA `file` card and collects what happened: every event with
-/// the wall time since the first sound began, and the PCM that reached the card (without the engine's 10-ms
-/// test write of silence at open). One engine per run: its event stream has one consumer.
+/// the wall time since the first sound began, and the PCM that reached the card (the engine makes its test
+/// write only on real cards, so the capture holds exactly what played). One engine per run: its event stream
+/// has one consumer.
 struct EnginePlay {
     struct Run {
         var events: [SoundEvent]
@@ -79,10 +80,8 @@ struct EnginePlay {
         let start = collected.first { if case .ready = $0.0 { false } else { $0.0.sound != nil } }?.1 ?? .now
         let opens = engine.device.opens
         if !keepRunning { await engine.shutdown() }
-        let all = Signal.samples(card)
-        let skip = min(all.count, 2 * SoundEngine.testWriteFrames * max(opens, 1))
         return Run(events: collected.map(\.0), times: collected.map { ($0.1 - start) / .seconds(1) },
-                   pcm: Array(all[skip...]), opens: opens)
+                   pcm: Signal.samples(card), opens: opens)
     }
 
     /// An alarm request like the daemon's: its stations (or the tone), supervised, with the tone at 90.

@@ -28,7 +28,7 @@ public final class SoundEngine: Sendable {
 
     /// The rate everything is decoded or synthesised to.
     public static let rate = 44_100
-    /// The silence written (and dropped) each time the device opens, to prove it takes audio (R34): 10 ms.
+    /// The silence written (and dropped) each time a card opens, to prove it takes audio (R34): 10 ms.
     public static let testWriteFrames = rate / 100
 
     public let events: AsyncStream<SoundEvent>

@@ -29,8 +29,10 @@ final class OutputDevice {
     var isOpen: Bool { sink != nil }
     var name: String? { sink?.device }
 
-    /// Opens and configures the device and writes 10 ms of silence (dropped at once) to prove it takes audio
-    /// (R34). Returns nil, or the reason it failed as one sentence. Blocks up to the sink's retry time.
+    /// Opens and configures the device and — on a card — writes 10 ms of silence (dropped at once) to prove it
+    /// takes audio (R34). alsa-lib's `null` and `file` plugins are not tested that way: they accept anything, and
+    /// the `file` plugin would put the silence into its capture. Returns nil, or the reason it failed as one
+    /// sentence. Blocks up to the sink's retry time.
     func open() -> String? {
         close()
         // A device takes one or two descriptors; the runtime keeps its reserve (see `FileDescriptors`).
@@ -41,9 +43,11 @@ final class OutputDevice {
             let sink = try AlsaSink(device: options.device, alternate: options.alternate, paced: options.paced,
                                     logger: logger)
             try sink.configure(rate: rate, channels: 2)
-            let silence = [Int16](repeating: 0, count: 2 * SoundEngine.testWriteFrames)
-            try silence.withUnsafeBufferPointer { buffer throws(AudioError) in try sink.write(buffer) }
-            sink.stop()
+            if sink.pacesItself {
+                let silence = [Int16](repeating: 0, count: 2 * SoundEngine.testWriteFrames)
+                try silence.withUnsafeBufferPointer { buffer throws(AudioError) in try sink.write(buffer) }
+                sink.stop()
+            }
             self.sink = sink
             written = 0
             opens += 1
