@@ -30,6 +30,7 @@ final class StationFeed {
     final class Shared: Sendable {
         struct State {
             var failure: String?
+            var failedOnce = false
             var failedForGood = false
             var audioArrived = false
             var stopped = false
@@ -59,9 +60,12 @@ final class StationFeed {
                 shared.state.withLock { s in
                     guard !s.stopped else { return }
                     switch event {
-                    case .error(let reason): s.failure = reason
+                    case .error(let reason):
+                        s.failure = reason
+                        s.failedOnce = true
                     case .failed(let reason):
                         s.failure = reason
+                        s.failedOnce = true
                         s.failedForGood = true
                     default: break
                     }
@@ -103,6 +107,9 @@ final class StationFeed {
     /// True once the station has given up for good: it closed the ring and everything was played, or its
     /// audio does not decode.
     var hasEnded: Bool { decodeFailure != nil || (ring.isFinished && buffered == 0) }
+
+    /// Whether the network side has reported any failure yet (a refused connection, a 5xx…), without taking it.
+    var hasFailed: Bool { decodeFailure != nil || shared.state.withLock { $0.failedOnce } }
 
     /// Whether the network side reported a failure that ends the stream (`StreamEvent.failed`).
     var failedForGood: Bool { decodeFailure != nil || shared.state.withLock { $0.failedForGood } }

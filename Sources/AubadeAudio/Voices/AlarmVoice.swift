@@ -76,9 +76,11 @@ final class AlarmVoice: Voice {
         syncFeed(now: MonotonicInstant(.zero))
     }
 
+    /// Ready when the station's first audio is decoded — or when it already failed (a refused connection is
+    /// knowable at once: the alarm then begins on its fallback without waiting out the pre-roll).
     func prefill() -> Bool {
         guard let feed, supervisor.current != .tone else { return true }
-        return feed.prefill(frames: AlarmVoice.chunkFrames) > 0 || feed.failedForGood || feed.hasEnded
+        return feed.prefill(frames: AlarmVoice.chunkFrames) > 0 || feed.hasFailed || feed.hasEnded
     }
 
     func begin(at now: MonotonicInstant) {
