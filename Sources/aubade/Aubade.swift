@@ -82,7 +82,7 @@ extension StoreError {
     var isUserMistake: Bool {
         switch self {
         case .notFound, .conflict, .invalid: true
-        case .unreadable, .schemaTooNew, .cannotOpen, .invalidRow, .sqlite: false
+        case .unreadable, .schemaTooNew, .cannotOpen, .invalidRow, .sqlite, .readOnly: false
         }
     }
 }
