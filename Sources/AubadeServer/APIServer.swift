@@ -63,6 +63,8 @@ public struct HTTPService: Service {
 
     public func run() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var logger = self.logger
+        logger.logLevel = .warning  // the daemon's output is its own event lines; the server speaks only of trouble
         let clock = self.clock
         let app = APIServer.application(clock: clock, settings: settings, logger: logger, eventLoopGroup: group) { port in
             await clock.setWarning("http", nil, announce: false)

@@ -178,6 +178,11 @@ public actor RunningClock {
         network = snapshot
     }
 
+    /// Says something on the daemon's output (an event line in JSON mode), e.g. where the web page listens.
+    public func announce(_ event: String, _ fields: KeyValuePairs<String, (any Sendable)?>) {
+        deps.output.emit(event, fields)
+    }
+
     /// Sets (or clears) a standing warning shown by `status`.
     public func setWarning(_ key: String, _ text: String?, announce: Bool = true) {
         board.set(key, text, announce: announce)
