@@ -98,7 +98,7 @@ let package = Package(
                     swiftSettings: strict),
         // The daemon's decisions in-process: the real RunningClock over FakeSound, MemoryClockStore, ManualClock.
         .testTarget(name: "AubadeAppTests", dependencies: ["AubadeApp", "AubadeAudio", "AubadeCore", "AubadeHardware",
-                                                           "AubadeStore",
+                                                           "AubadeStore", "AubadeTesting",
                                                            .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),
         // The HTTP API over a real RunningClock on a SQLite file, through Hummingbird's test client.

@@ -14,6 +14,7 @@ extension RunningClock {
             throw ClockError(error)
         }
         reload()
+        deps.output.emit("edit", ["change": outcome.summary])
         return EditResult(outcome, stationNames: stationNames)
     }
 
@@ -38,4 +39,19 @@ extension RunningClock {
 
     /// The saved stations' names by id.
     var stationNames: [Int64: String] { catalogue.stations.mapValues(\.name) }
+}
+
+extension EditOutcome {
+    /// "alarm 3 saved", "station 2 removed", "settings saved": for the daemon's output.
+    var summary: String {
+        switch self {
+        case .alarm(let a): "alarm \(a.id ?? 0) saved"
+        case .alarmRemoved(let a): "alarm \(a.id ?? 0) removed"
+        case .station(let s): "station \(s.id ?? 0) saved"
+        case .stationRemoved(let s): "station \(s.id ?? 0) removed"
+        case .programme(let p): "programme \(p.id ?? 0) saved"
+        case .programmeRemoved(let p): "programme \(p.id ?? 0) removed"
+        case .settings: "settings saved"
+        }
+    }
 }

@@ -22,21 +22,29 @@ public struct ProgrammeFields: Sendable, Hashable, Codable {
     /// The programme (no id, not reserved) on the station `stationNamed` finds; each missing or bad field is
     /// refused with the sentence `program add` prints.
     public func programme(stationNamed: (String) throws -> Station?) throws -> Programme {
+        var programme = try draft()
+        let station = self.station ?? ""
+        guard let found = try stationNamed(station), let id = found.id else {
+            throw ValidationError("No station is named '\(station)'; see 'aubade station list'.")
+        }
+        programme.stationID = id
+        try programme.validate()
+        return programme
+    }
+
+    /// The fields checked on their own, before any station is looked up (so a command can refuse them before it
+    /// opens anything): every field present and well formed. The result has no station yet.
+    public func draft() throws(ValidationError) -> Programme {
         guard let name else { throw ValidationError("A programme needs a name: add --name, e.g. --name 'Night Jazz'.") }
         guard let begin else { throw ValidationError("A programme needs a begin time: add --begin HH:MM, e.g. --begin 22:00.") }
         guard let end else { throw ValidationError("A programme needs an end time: add --end HH:MM, e.g. --end 23:00.") }
-        guard let station else {
+        guard station != nil else {
             throw ValidationError("A programme needs a station: add --station with a saved station's name (see 'aubade station list').")
         }
         var programme = Programme(name: name, begin: try LocalTime(parsing: begin, field: "Begin time"),
                                   end: try LocalTime(parsing: end, field: "End time"))
         programme.weekday = try weekday.map(ProgrammeFields.weekday(parsing:))
         programme.date = try date.map { text throws(ValidationError) in try LocalDate(parsing: text, field: "Programme date") }
-        guard let found = try stationNamed(station), let id = found.id else {
-            throw ValidationError("No station is named '\(station)'; see 'aubade station list'.")
-        }
-        programme.stationID = id
-        try programme.validate()
         return programme
     }
 
