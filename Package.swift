@@ -22,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1",
+                 traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // System libraries: one module map + shim header each (typed wrappers where Swift can't call C).
@@ -35,8 +38,9 @@ let package = Package(
         // Pure domain: no C, no I/O.
         .target(name: "AubadeCore", dependencies: [.product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
-        // SQLite store (GRDB, system libsqlite3).
-        .target(name: "AubadeStore", dependencies: ["AubadeCore", .product(name: "GRDB", package: "GRDB.swift")],
+        // SQLite store (GRDB, system libsqlite3); access tokens hashed with SHA-256 (swift-crypto).
+        .target(name: "AubadeStore", dependencies: ["AubadeCore", .product(name: "GRDB", package: "GRDB.swift"),
+                                                    .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strict),
         // Deployment config (TOML).
         .target(name: "AubadeConfig", dependencies: ["AubadeCore", .product(name: "TOMLKit", package: "TOMLKit")],
@@ -58,10 +62,20 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ], swiftSettings: strict),
+        // The HTTP face (Hummingbird 2): the JSON API, its security, server-sent events. It only calls the clock's
+        // commands (AubadeApp's command layer), never the store or the engine.
+        .target(name: "AubadeServer", dependencies: [
+            "AubadeApp", "AubadeCore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], resources: [.copy("Resources/openapi.json")], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon.
         .executableTarget(name: "aubade", dependencies: [
-            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp",
+            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
@@ -84,9 +98,17 @@ let package = Package(
                     swiftSettings: strict),
         // The daemon's decisions in-process: the real RunningClock over FakeSound, MemoryClockStore, ManualClock.
         .testTarget(name: "AubadeAppTests", dependencies: ["AubadeApp", "AubadeAudio", "AubadeCore", "AubadeHardware",
-                                                           "AubadeStore",
+                                                           "AubadeStore", "AubadeTesting",
                                                            .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),
+        // The HTTP API over a real RunningClock on a SQLite file, through Hummingbird's test client.
+        .testTarget(name: "AubadeServerTests", dependencies: [
+            "AubadeServer", "AubadeApp", "AubadeAudio", "AubadeCore", "AubadeHardware", "AubadeStore", "AubadeTesting",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ], swiftSettings: strict),
         // Runs the built `aubade` binary as a user would.
         .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
                                                            .product(name: "GRDB", package: "GRDB.swift")],

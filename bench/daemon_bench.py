@@ -12,7 +12,10 @@
   resume           after `kill -9` while ringing, restarted within the alarm's duration: spawn -> the resumed
                    `ringing` line, and -> the first audible sample at the card (R9)
   idle             CPU seconds and wake-ups (context switches of all threads) over BENCH_IDLE_SECONDS (60)
-                   with two alarms set, none due
+                   with two alarms set, none due — with the HTTP server off and on (issue 12), and the
+                   daemon's resident memory (VmRSS) in both
+  HTTP             the latency of `POST /api/v1/alarms` (each one a committed, fsync'd alarm), p50 and p99 over
+                   BENCH_HTTP_REQUESTS (1000) requests on one keep-alive connection to 127.0.0.1
 
 Targets (issue 6): onset <= 100 ms; fallback <= 10 s after the failure is knowable and 0 s late when the
 pre-check failed; READY <= 1 s; idle CPU ~ 0 with no periodic wake-ups faster than once a second. Stop and
@@ -23,7 +26,7 @@ code, so the tests assert order and card frames instead, and the figures are jud
 
 Usage: bench/daemon_bench.py --aubade PATH   (env: BENCH_IDLE_SECONDS, BENCH_RUNS)
 """
-import argparse, datetime, json, os, select, shutil, signal, statistics, subprocess, sys, tempfile, threading, time
+import argparse, datetime, http.client, json, os, select, shutil, signal, statistics, subprocess, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAULT_SERVER = os.path.join(HERE, "..", "Tests", "Fixtures", "fault_server.py")
@@ -99,10 +102,10 @@ class Card:
 class Daemon:
     """`aubade run --json` with its wall clock started at `start` (a datetime in UTC)."""
 
-    def __init__(self, aubade, db, config, start):
+    def __init__(self, aubade, db, config, start, http="off"):
         self.spawned = time.monotonic()
         self.proc = subprocess.Popen([aubade, "run", "--json", "--db", db, "--config", config,
-                                      "--fake-time", start.strftime("%Y-%m-%dT%H:%M:%SZ")],
+                                      "--fake-time", start.strftime("%Y-%m-%dT%H:%M:%SZ"), "--http", http],
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.events = []  # (mono received, event dict)
         self.lock = threading.Lock()
@@ -272,21 +275,63 @@ def proc_cpu_and_switches(pid):
     return ticks / os.sysconf("SC_CLK_TCK"), switches
 
 
-def idle(aubade, root, card, station_url, seconds):
-    db, config = clock_dir(root, "idle", card.path)
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def idle(aubade, root, card, station_url, seconds, http="off"):
+    """CPU seconds, wake-ups per second and resident memory (KiB) of an idle daemon with two alarms set."""
+    db, config = clock_dir(root, f"idle-{http.replace(':', '-')}", card.path)
     cli(aubade, db, config, "station", "add", "--name", "Bench FM", "--url", station_url)
     cli(aubade, db, config, "alarm", "add", "--name", "A", "--time", "07:00", "--days", "daily", "--source", "tone")
     cli(aubade, db, config, "alarm", "add", "--name", "B", "--time", "07:30", "--days", "mon-fri", "--source", "Bench FM")
-    d = Daemon(aubade, db, config, alarm_instant() - datetime.timedelta(hours=3))
+    d = Daemon(aubade, db, config, alarm_instant() - datetime.timedelta(hours=3), http=http)
     try:
         d.wait("ready", timeout=10)
+        if http != "off":
+            d.wait("http", timeout=10)
         time.sleep(2)
         cpu0, sw0 = proc_cpu_and_switches(d.proc.pid)
         time.sleep(seconds)
         cpu1, sw1 = proc_cpu_and_switches(d.proc.pid)
-        return cpu1 - cpu0, (sw1 - sw0) / seconds
+        return cpu1 - cpu0, (sw1 - sw0) / seconds, rss_kib(d.proc.pid)
     finally:
         d.stop()
+
+
+def post_latency(aubade, root, card, requests):
+    """Milliseconds of each `POST /api/v1/alarms` (a new alarm committed each time) on one keep-alive connection."""
+    db, config = clock_dir(root, "http-latency", card.path)
+    d = Daemon(aubade, db, config, alarm_instant() - datetime.timedelta(hours=3), http="127.0.0.1:0")
+    try:
+        d.wait("ready", timeout=10)
+        _, served = d.wait("http", timeout=10)
+        token = json.loads(cli(aubade, db, config, "token", "new", "--name", "bench", "--json"))["token"]
+        conn = http.client.HTTPConnection("127.0.0.1", served["port"], timeout=30)
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        times = []
+        for i in range(requests):
+            body = json.dumps({"name": f"Bench {i}", "time": f"{5 + i % 4:02d}:{i % 60:02d}", "days": "daily"})
+            t0 = time.perf_counter()
+            conn.request("POST", "/api/v1/alarms", body=body, headers=headers)
+            reply = conn.getresponse()
+            reply.read()
+            times.append((time.perf_counter() - t0) * 1000)
+            if reply.status != 201:
+                raise RuntimeError(f"POST /api/v1/alarms answered {reply.status}")
+        conn.close()
+        return times
+    finally:
+        d.stop()
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 def main():
@@ -362,10 +407,19 @@ def main():
                          "none" if late is None else f"{late * 1000:.0f} ms late; tone audible at {ms:.0f} ms" if ms is not None else f"{late * 1000:.0f} ms late",
                          "0 s late", late is not None and late < 0.1))
 
-        log(f"idle {idle_seconds:.0f} s ...")
-        cpu, rate = idle(aubade, root, card, base + "/fast", idle_seconds)
-        rows.append((f"idle CPU over {idle_seconds:.0f} s, two alarms set", f"{cpu:.3f} s ({cpu / idle_seconds * 100:.3f} % of a core)", "~ 0", cpu / idle_seconds < 0.001))
-        rows.append(("idle wake-ups (context switches, all threads)", f"{rate:.2f} per s", "<= 1 per s", rate <= 1.0))
+        for http_mode, label in (("off", "HTTP off"), ("127.0.0.1:0", "HTTP on")):
+            log(f"idle {idle_seconds:.0f} s, {label} ...")
+            cpu, rate, rss = idle(aubade, root, card, base + "/fast", idle_seconds, http=http_mode)
+            rows.append((f"idle CPU over {idle_seconds:.0f} s, two alarms set, {label}", f"{cpu:.3f} s ({cpu / idle_seconds * 100:.3f} % of a core)", "~ 0", cpu / idle_seconds < 0.001))
+            rows.append((f"idle wake-ups (context switches, all threads), {label}", f"{rate:.2f} per s", "<= 1 per s", rate <= 1.0))
+            rows.append((f"idle resident memory (VmRSS), {label}", f"{rss / 1024:.1f} MiB", "reported", True))
+
+        requests = int(os.environ.get("BENCH_HTTP_REQUESTS", "1000"))
+        log(f"POST /api/v1/alarms x {requests} ...")
+        times = post_latency(aubade, root, card, requests)
+        rows.append((f"POST /api/v1/alarms latency over {requests} (each committed)",
+                     f"p50 {percentile(times, 50):.1f} ms, p99 {percentile(times, 99):.1f} ms, max {max(times):.1f} ms",
+                     "reported (an fsync'd commit each)", True))
     finally:
         server.kill()
         card.close()

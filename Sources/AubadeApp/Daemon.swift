@@ -53,8 +53,11 @@ public enum Daemon {
         public let description: String
     }
 
-    /// Runs the clock until a shutdown signal.
-    public static func run(_ parts: Parts, logger: Logger) async throws {
+    /// Runs the clock until a shutdown signal. `faces` makes the services that serve the running clock to
+    /// clients besides the control socket (the HTTP server); they run in the same `ServiceGroup` and shut down
+    /// with it.
+    public static func run(_ parts: Parts, logger: Logger,
+                           faces: @Sendable (RunningClock) -> [any Service] = { _ in [] }) async throws {
         let startedAt = ContinuousClock.now
         let time = DaemonClock(fakeStart: parts.fakeStart)
         let output = DaemonOutput(json: parts.json, wall: { time.now().wall })
@@ -94,15 +97,14 @@ public enum Daemon {
         }
         output.emit("started", ["alarms": await clock.summary(), "socket": control.path])
 
-        let waker = LoopWaker()
         let services: [any Service] = [
             SoundEventService(clock: clock, engine: engine),
             work,
-            SchedulerService(clock: clock, waker: waker, notifier: notifier),
+            SchedulerService(clock: clock, waker: clock.waker, notifier: notifier),
             inputs,
             NetworkService(clock: clock, status: parts.network),
             ControlService(server: control, clock: clock, logger: logger),
-        ]
+        ] + faces(clock)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -37,6 +37,18 @@ struct ConfigReader {
 
         c.http.bind = string("http", "bind", c.http.bind, nonEmpty: true)
         c.http.port = int("http", "port", c.http.port, in: 1...65535)
+        c.http.openReads = bool("http", "open_reads", c.http.openReads)
+        c.http.allowedHosts = checked("http", "allowed_hosts", c.http.allowedHosts) { v in
+            guard let list = v.array else { return .failure(Rejection("must be a list of names in quotes, like [\"clock.home\"]")) }
+            var names: [String] = []
+            for item in list {
+                guard let name = item.string, !name.isEmpty else {
+                    return .failure(Rejection("must be a list of names in quotes, like [\"clock.home\"]"))
+                }
+                names.append(name)
+            }
+            return .success(names)
+        }
 
         c.audio.device = string("audio", "device", c.audio.device, nonEmpty: true)
         c.audio.alternateDevice = string("audio", "alternate_device", c.audio.alternateDevice)

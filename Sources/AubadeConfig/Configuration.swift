@@ -11,6 +11,10 @@ public struct Configuration: Equatable, Sendable {
     public struct HTTP: Equatable, Sendable {
         public var bind = "127.0.0.1"
         public var port = 8080
+        /// Reading without a token from other machines too (off: only from the clock's own machine, R30).
+        public var openReads = false
+        /// More host names the clock answers to (the Host header check against DNS rebinding, R31).
+        public var allowedHosts: [String] = []
     }
 
     public struct Audio: Equatable, Sendable {

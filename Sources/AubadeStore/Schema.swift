@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     static let latestVersion = steps.count
 
-    static let steps: [@Sendable (Database) throws -> Void] = [version1]
+    static let steps: [@Sendable (Database) throws -> Void] = [version1, version2]
 
     /// The file's `user_version`: 0 for a new or empty file.
     static func version(_ db: Database) throws -> Int {
@@ -129,6 +129,19 @@ enum Schema {
                 detail   TEXT NOT NULL DEFAULT ''
             );
             CREATE INDEX events_at ON events(at);
+            """)
+    }
+
+    /// Version 2: the HTTP API's device tokens (R30) — only each token's SHA-256 is stored, never the token.
+    static func version2(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE tokens (
+                tokenId    INTEGER PRIMARY KEY AUTOINCREMENT,
+                name       TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(name) BETWEEN 1 AND 64),
+                hash       TEXT NOT NULL UNIQUE CHECK (length(hash) = 64),
+                createdAt  TEXT NOT NULL,
+                lastUsedAt TEXT
+            );
             """)
     }
 }

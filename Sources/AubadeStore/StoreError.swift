@@ -18,6 +18,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidRow(table: String, id: Int64?, reason: String)
     /// Any other SQLite failure, with SQLite's message.
     case sqlite(String)
+    /// The store takes no changes (the clock runs from the backup copy), with the sentence saying why.
+    case readOnly(String)
 
     public var description: String {
         switch self {
@@ -35,6 +37,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "Row \(id.map(String.init) ?? "?") of \(table) holds invalid data: \(reason)"
         case .sqlite(let message):
             "The database failed: \(message)."
+        case .readOnly(let message):
+            message
         }
     }
 }

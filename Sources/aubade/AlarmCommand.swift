@@ -1,4 +1,5 @@
 import ArgumentParser
+import AubadeApp
 import AubadeCore
 import AubadeStore
 import Foundation
@@ -28,7 +29,7 @@ struct AlarmList: ParsableCommand {
 
     static func print(_ alarms: [Alarm], _ names: [Int64: String], json: Bool) {
         if json {
-            Output.json(["alarms": alarms.map { AlarmDocument($0, stationNames: names) }])
+            Output.json(AubadeApp.AlarmList(alarms.map { AlarmDocument($0, stationNames: names) }))
             return
         }
         guard !alarms.isEmpty else {
@@ -50,7 +51,8 @@ struct AlarmRemove: ParsableCommand {
     @Argument(help: "The alarm's id (see 'aubade alarm list').") var id: Int64
 
     func run() throws {
-        let alarm = try global.context().openStoreForWriting().deleteAlarm(id: id)
+        let result = try Edits.apply(.removeAlarm(id: id), context: try global.context())
+        guard case .alarmRemoved(let alarm) = result.outcome else { throw Edits.unexpected }
         if global.json {
             Output.json(["deleted": id])
         } else {
@@ -84,25 +86,10 @@ struct AlarmSkipNext: ParsableCommand {
 
     func run() throws {
         let context = try global.context()
-        let clockZone = undo ? nil : try context.defaultZone()
-        let store = try context.openStoreForWriting()
-        let now = Date()
-        // Decided from the alarm and its last handled occurrence as stored under the write lock (R26).
-        let alarm = try store.updateAlarm(id: id) { [id, undo] alarm, state throws(AubadeCore.ValidationError) in
-            guard !undo, let clockZone else {
-                alarm.skipDate = nil
-                return
-            }
-            guard alarm.enabled else { throw AubadeCore.ValidationError("Alarm \(id) is disabled; there is no next occurrence to skip.") }
-            let zone = try alarm.timeZoneID.map { z throws(AubadeCore.ValidationError) in try Alarm.validTimeZone(z) } ?? clockZone
-            guard let date = AlarmSchedule.skipNextDate(of: alarm, after: now, lastHandled: state?.lastHandledOccurrence,
-                                                        defaultZone: zone) else {
-                throw AubadeCore.ValidationError("Alarm \(id) has no next occurrence to skip.")
-            }
-            alarm.skipDate = date
-        }
+        let result = try Edits.apply(.skipNext(id: id, undo: undo), context: context)
+        guard case .alarm(let alarm) = result.outcome else { throw Edits.unexpected }
         if context.json {
-            Output.json(AlarmDocument(alarm, stationNames: AlarmDocument.stationNames(try store.stations())))
+            Output.json(AlarmDocument(alarm, stationNames: result.stationNames))
         } else if let date = alarm.skipDate {
             print("Alarm \(id) (\(alarm.name)) will not ring on \(date); it rings again after that.")
         } else {
@@ -112,10 +99,10 @@ struct AlarmSkipNext: ParsableCommand {
 }
 
 private func setEnabled(_ on: Bool, id: Int64, global: GlobalOptions) throws {
-    let store = try global.context().openStoreForWriting()
-    let alarm = try store.updateAlarm(id: id) { alarm, _ in alarm.enabled = on }
+    let result = try Edits.apply(.editAlarm(id: id, AlarmPatch(enabled: on)), context: try global.context())
+    guard case .alarm(let alarm) = result.outcome else { throw Edits.unexpected }
     if global.json {
-        Output.json(AlarmDocument(alarm, stationNames: AlarmDocument.stationNames(try store.stations())))
+        Output.json(AlarmDocument(alarm, stationNames: result.stationNames))
     } else {
         print("Alarm \(id) (\(alarm.name)) is \(on ? "enabled" : "disabled").")
     }

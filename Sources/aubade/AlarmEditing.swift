@@ -1,4 +1,5 @@
 import ArgumentParser
+import AubadeApp
 import AubadeCore
 import AubadeStore
 import Foundation
@@ -41,11 +42,10 @@ struct AlarmAdd: ParsableCommand {
         var patch = fields.patch
         if disabled { patch.enabled = false }
         try patch.checkCanCreate()  // before the store is opened (and a missing file created)
-        let zone = try context.defaultZone()
-        let store = try context.openStoreForWriting()
-        let saved = try store.insertAlarm(zone: zone, now: Date(), patch)
+        let result = try Edits.apply(.addAlarm(patch), context: context)
+        guard case .alarm(let saved) = result.outcome else { throw Edits.unexpected }
         if global.json {
-            Output.json(AlarmDocument(saved, stationNames: AlarmDocument.stationNames(try store.stations())))
+            Output.json(AlarmDocument(saved, stationNames: result.stationNames))
         } else {
             print("Added alarm \(saved.id ?? 0): \(saved.name) at \(saved.time), \(saved.recurrence.summary).")
         }
@@ -60,12 +60,10 @@ struct AlarmEdit: ParsableCommand {
     @OptionGroup var fields: AlarmFields
 
     func run() throws {
-        let context = try global.context()
-        let zone = try context.defaultZone()
-        let store = try context.openStoreForWriting()
-        let alarm = try store.updateAlarm(id: id, zone: zone, now: Date(), fields.patch)
+        let result = try Edits.apply(.editAlarm(id: id, fields.patch), context: try global.context())
+        guard case .alarm(let alarm) = result.outcome else { throw Edits.unexpected }
         if global.json {
-            Output.json(AlarmDocument(alarm, stationNames: AlarmDocument.stationNames(try store.stations())))
+            Output.json(AlarmDocument(alarm, stationNames: result.stationNames))
         } else {
             print("Changed alarm \(id): \(alarm.name) at \(alarm.time), \(alarm.recurrence.summary).")
         }

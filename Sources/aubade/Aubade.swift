@@ -16,7 +16,7 @@ struct Aubade: ParsableCommand {
         version: version,
         subcommands: [RunCommand.self, PlayCommand.self, RingCommand.self, AlarmCommand.self, StationCommand.self,
                       ProgramCommand.self, SettingsCommand.self, SleepCommand.self, StatusCommand.self,
-                      StopCommand.self, SnoozeCommand.self, DoctorCommand.self,
+                      StopCommand.self, SnoozeCommand.self, TokenCommand.self, DoctorCommand.self,
                       VersionCommand.self])
 
     static func main(arguments: [String]) async {
@@ -82,13 +82,14 @@ extension StoreError {
     var isUserMistake: Bool {
         switch self {
         case .notFound, .conflict, .invalid: true
-        case .unreadable, .schemaTooNew, .cannotOpen, .invalidRow, .sqlite: false
+        case .unreadable, .schemaTooNew, .cannotOpen, .invalidRow, .sqlite, .readOnly: false
         }
     }
 }
 
-/// A command that changes what the clock does (alarms, stations, settings, programmes): after it succeeds,
-/// a running daemon is told to reload.
+/// A command that changes what the clock does (alarms, stations, settings, programmes, tokens): after it
+/// succeeds, a running daemon is told to reload (edits already went through it when it runs; tokens are
+/// written directly and picked up by that reload).
 protocol ChangesSchedule {
     var global: GlobalOptions { get }
 }
@@ -106,3 +107,5 @@ extension ProgramRemove: ChangesSchedule {}
 extension StationAdd: ChangesSchedule {}
 extension StationRemove: ChangesSchedule {}
 extension SettingsSet: ChangesSchedule {}
+extension TokenNew: ChangesSchedule {}
+extension TokenRevoke: ChangesSchedule {}

@@ -1,3 +1,4 @@
+import AubadeApp
 import AubadeConfig
 
 /// `aubade run --check-config`: reads the config the daemon would read, strictly, and says whether it is

@@ -118,14 +118,7 @@ struct StatusCommand: ParsableCommand {
             throw CLIError.failed("The clock gave no status.")
         }
         if context.json {
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .secondsSince1970
-            encoder.outputFormatting = [.sortedKeys]
-            var object = (try? JSONSerialization.jsonObject(with: encoder.encode(status))) as? [String: Any] ?? [:]
-            object["running"] = true
-            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
-                print(String(decoding: data, as: UTF8.self))
-            }
+            Output.json(StatusDocument(status))
         } else {
             print("The clock is running.")
             status.lines.forEach { print($0) }

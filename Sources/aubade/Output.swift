@@ -1,14 +1,12 @@
+import AubadeApp
 import AubadeCore
 import Foundation
 
 /// Prints plain-text tables and JSON documents on stdout.
 enum Output {
     static func json(_ value: some Encodable) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding our own plain structs cannot fail.
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        // The same bytes the HTTP API sends for the same document (DocumentJSON).
+        FileHandle.standardOutput.write(DocumentJSON.data(value) + Data("\n".utf8))
     }
 
     /// A one-line answer: the sentence, or with `json` an object holding it as "message" plus `fields`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AubadeApp
 import AubadeCore
 import AubadeStore
 import Foundation
@@ -8,45 +9,10 @@ import Foundation
 struct ProgramCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "program", abstract: "List, add, reserve and remove radio programmes.",
-        subcommands: [ProgramList.self, ProgramAdd.self, ProgramReserve.self, ProgramUnreserve.self, ProgramRemove.self])
+        subcommands: [ProgramListCommand.self, ProgramAdd.self, ProgramReserve.self, ProgramUnreserve.self, ProgramRemove.self])
 }
 
-/// A programme as `--json` prints it; `when` is "daily", a weekday ("sun") or a date.
-struct ProgramDocument: Encodable {
-    var id: Int64?
-    var name: String
-    var begin: String
-    var end: String
-    var weekday: String?
-    var date: String?
-    var when: String
-    var stationId: Int64?
-    var stationName: String?
-    var reserved: Bool
-    var host: String?
-    var description: String?
-
-    init(_ p: Programme, stationNames: [Int64: String]) {
-        id = p.id
-        name = p.name
-        begin = p.begin.description
-        end = p.end.description
-        weekday = p.weekday?.shortName
-        date = p.date?.description
-        when = ProgramDocument.when(p)
-        stationId = p.stationID
-        stationName = p.stationID.map { stationNames[$0] ?? "station \($0)" }
-        reserved = p.reserved
-        host = p.host
-        description = p.details
-    }
-
-    static func when(_ p: Programme) -> String {
-        p.weekday?.shortName ?? p.date?.description ?? "daily"
-    }
-}
-
-struct ProgramList: ParsableCommand {
+struct ProgramListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Show every programme.")
     @OptionGroup var global: GlobalOptions
 
@@ -55,7 +21,7 @@ struct ProgramList: ParsableCommand {
         let names = AlarmDocument.stationNames(try store.stations())
         let docs = try store.programmes().map { ProgramDocument($0, stationNames: names) }
         if global.json {
-            Output.json(["programmes": docs])
+            Output.json(AubadeApp.ProgramList(docs))
         } else if docs.isEmpty {
             print("No programmes. Add one with: aubade program add --name 'Night Jazz' --begin 22:00 --end 23:00 --station FIP --weekday fri")
         } else {
@@ -81,36 +47,17 @@ struct ProgramAdd: ParsableCommand {
     @Option(help: "The one date it is on, YYYY-MM-DD.") var date: String?
 
     func run() throws {
-        guard let name else { throw CLIError.badInput("A programme needs a name: add --name, e.g. --name 'Night Jazz'.") }
-        guard let begin else { throw CLIError.badInput("A programme needs a begin time: add --begin HH:MM, e.g. --begin 22:00.") }
-        guard let end else { throw CLIError.badInput("A programme needs an end time: add --end HH:MM, e.g. --end 23:00.") }
-        guard let station else {
-            throw CLIError.badInput("A programme needs a station: add --station with a saved station's name (see 'aubade station list').")
-        }
-        var programme = Programme(name: name, begin: try LocalTime(parsing: begin, field: "Begin time"),
-                                  end: try LocalTime(parsing: end, field: "End time"))
-        programme.weekday = try weekday.map(ProgramAdd.weekday(parsing:))
-        programme.date = try date.map { try LocalDate(parsing: $0, field: "Programme date") }
-        let store = try global.context().openStoreForWriting()
-        guard let found = try store.station(named: station), let stationID = found.id else {
-            throw CLIError.badInput("No station is named '\(station)'; see 'aubade station list'.")
-        }
-        programme.stationID = stationID
-        guard let saved = try store.insert([programme]).first else {
-            throw CLIError.failed("The programme was not saved.")
-        }
+        let fields = ProgrammeFields(name: name, begin: begin, end: end, station: station, weekday: weekday, date: date)
+        // Checked before anything is opened: a missing field never creates a database.
+        _ = try fields.draft()
+        let result = try Edits.apply(.addProgramme(fields), context: try global.context())
+        guard case .programme(let saved) = result.outcome else { throw Edits.unexpected }
+        let stationName = saved.stationID.flatMap { result.stationNames[$0] } ?? station ?? ""
         if global.json {
-            Output.json(ProgramDocument(saved, stationNames: [stationID: found.name]))
+            Output.json(ProgramDocument(saved, stationNames: result.stationNames))
         } else {
-            print("Added programme \(saved.id ?? 0): \(saved.name), \(saved.begin)-\(saved.end), \(ProgramDocument.when(saved)), on \(found.name).")
+            print("Added programme \(saved.id ?? 0): \(saved.name), \(saved.begin)-\(saved.end), \(ProgramDocument.when(saved)), on \(stationName).")
         }
-    }
-
-    static func weekday(parsing text: String) throws -> Weekday {
-        guard let day = Weekday(name: text.trimmingCharacters(in: .whitespaces)) else {
-            throw CLIError.badInput("Weekday '\(text)' is unknown; use mon, tue, wed, thu, fri, sat or sun.")
-        }
-        return day
     }
 }
 
@@ -133,9 +80,9 @@ struct ProgramUnreserve: ParsableCommand {
 
 /// Sets or clears a reservation; the store refuses one for a programme without a station (nothing to tune to).
 private func setReserved(_ on: Bool, id: Int64, global: GlobalOptions) throws {
-    let store = try global.context().openStoreForWriting()
-    let programme = try store.setReserved(on, programmeID: id)
-    let names = AlarmDocument.stationNames(try store.stations())
+    let result = try Edits.apply(.reserveProgramme(id: id, reserved: on), context: try global.context())
+    guard case .programme(let programme) = result.outcome else { throw Edits.unexpected }
+    let names = result.stationNames
     if global.json {
         Output.json(ProgramDocument(programme, stationNames: names))
     } else if on {
@@ -152,7 +99,8 @@ struct ProgramRemove: ParsableCommand {
     @Argument(help: "The programme's id.") var id: Int64
 
     func run() throws {
-        let programme = try global.context().openStoreForWriting().deleteProgramme(id: id)
+        let result = try Edits.apply(.removeProgramme(id: id), context: try global.context())
+        guard case .programmeRemoved(let programme) = result.outcome else { throw Edits.unexpected }
         if global.json {
             Output.json(["deleted": id])
         } else {

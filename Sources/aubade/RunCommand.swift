@@ -5,15 +5,17 @@ import AubadeConfig
 import AubadeCore
 import AubadeHardware
 import AubadeStore
+import AubadeServer
 import Foundation
 import Logging
+import ServiceLifecycle
 
 /// `aubade run`: the daemon (scheduler, supervised alarms, sleep timer, reservations, buttons, shake,
 /// network policy, control socket; systemd notify + watchdog). See `Daemon` in AubadeApp.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the clock (the daemon).")
     @OptionGroup var global: GlobalOptions
-    @Option(help: "HTTP address to listen on, addr:port (default: the config's http.bind and http.port).")
+    @Option(help: "HTTP address to listen on, addr:port, or off (default: the config's http.bind and http.port).")
     var http: String?
     @Option(name: .customLong("fake-time"), help: ArgumentHelp(
         "Start the daemon's wall clock at this ISO-8601 instant (it then advances in real time). For tests and demos.",
@@ -24,6 +26,10 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         if checkConfig { return try ConfigCheck.run(global) }
+        let address: (host: String, port: Int)??
+        do throws(ServerSettings.AddressError) { address = try http.map { text throws(ServerSettings.AddressError) in try ServerSettings.parseAddress(text) } } catch {
+            throw CLIError.badInput(error.description)
+        }
         // Lenient: a bad value or even a broken file never stops the clock; each problem is printed (R36).
         let context = try global.context(mode: .lenient, forDaemon: true)
         let config = context.configuration
@@ -45,10 +51,23 @@ struct RunCommand: AsyncParsableCommand {
             fakeStart: fakeStart, buttons: buttons, panel: config.buttons.panelSettings,
             shake: config.shake.sensor(gpio: gpio, logger: logger), network: SysfsNetworkStatus(),
             configWarnings: context.loaded.problemMessages + context.loaded.warnings)
+        // The web page and the JSON API: --http overrides the config's [http] address; --http off turns them off.
+        let listen = address ?? (config.http.bind, config.http.port)
+        let faces: @Sendable (RunningClock) -> [any Service] = { clock in
+            guard let listen else { return [] }
+            let settings = ServerSettings(host: listen.host, port: listen.port, openReads: config.http.openReads,
+                                          allowedHosts: config.http.allowedHosts)
+            return [HTTPService(clock: clock, settings: settings, logger: logger) { port in
+                let host = listen.host.contains(":") ? "[\(listen.host)]" : listen.host
+                let shown = ["0.0.0.0", "[::]"].contains(host) ? "127.0.0.1" : host
+                await clock.announce("http", ["url": "http://\(shown):\(port)/", "port": port])
+            }]
+        }
         do {
-            try await Daemon.run(parts, logger: logger)
+            try await Daemon.run(parts, logger: logger, faces: faces)
         } catch let failure as Daemon.StartFailure {
             throw CLIError.failed(failure.description)
         }
     }
 }
+

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AubadeApp
 import AubadeCore
 import AubadeStore
 import Foundation
@@ -22,9 +23,7 @@ struct SettingsGet: ParsableCommand {
             Aubade.printError("Stored setting \(name) was out of range; its default is used.")
         }
         if global.json {
-            var object: [String: JSONScalar] = [:]
-            for k in keys { object[k.rawValue] = JSONScalar(k.jsonValue(in: settings)) }
-            Output.json(object)
+            Output.json(SettingsDocument.make(settings, keys: keys))
         } else if let only = keys.first, keys.count == 1, key != nil {
             print(only.value(in: settings))
         } else {
@@ -42,35 +41,12 @@ struct SettingsSet: ParsableCommand {
 
     func run() throws {
         let settingKey = try SettingKey(parsing: key)
-        let store = try global.context().openStoreForWriting()
-        let settings = try store.updateSettings { settings throws(AubadeCore.ValidationError) in try settingKey.set(value, in: &settings) }
+        let result = try Edits.apply(.setSettings([SettingChange(key: key, value: .text(value))]), context: try global.context())
+        guard case .settings(let settings) = result.outcome else { throw Edits.unexpected }
         if global.json {
             Output.json([settingKey.rawValue: JSONScalar(settingKey.jsonValue(in: settings))])
         } else {
             print("\(settingKey.rawValue) = \(settingKey.value(in: settings))")
-        }
-    }
-}
-
-/// A JSON bool, number or string.
-enum JSONScalar: Encodable {
-    case bool(Bool), int(Int), double(Double), string(String)
-
-    init(_ value: any Sendable) {
-        switch value {
-        case let b as Bool: self = .bool(b)
-        case let i as Int: self = .int(i)
-        default: self = .string("\(value)")
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .bool(let b): try c.encode(b)
-        case .int(let i): try c.encode(i)
-        case .double(let d): try c.encode(d)
-        case .string(let s): try c.encode(s)
         }
     }
 }

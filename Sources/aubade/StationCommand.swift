@@ -1,4 +1,5 @@
 import ArgumentParser
+import AubadeApp
 import AubadeCore
 import AubadeStore
 import Foundation
@@ -9,20 +10,6 @@ struct StationCommand: ParsableCommand {
         subcommands: [StationList.self, StationAdd.self, StationRemove.self])
 }
 
-struct StationDocument: Encodable {
-    var id: Int64?
-    var name: String
-    var url: String
-    var alternateUrl: String?
-
-    init(_ s: Station) {
-        id = s.id
-        name = s.name
-        url = s.url.text
-        alternateUrl = s.alternateURL?.text
-    }
-}
-
 struct StationList: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Show saved stations.")
     @OptionGroup var global: GlobalOptions
@@ -31,7 +18,7 @@ struct StationList: ParsableCommand {
         let store = try global.context().openStoreForReading { "the \($0.stations.count) station(s)" }
         let stations = try store.stations()
         if global.json {
-            Output.json(["stations": stations.map(StationDocument.init)])
+            Output.json(AubadeApp.StationList(stations.map(StationDocument.init)))
         } else if stations.isEmpty {
             print("No stations. Add one with: aubade station add --name FIP --url https://icecast.radiofrance.fr/fip-midfi.mp3")
         } else {
@@ -51,9 +38,9 @@ struct StationAdd: ParsableCommand {
     @Option(help: "Another URL of the same station, tried before the tone.") var alternate: String?
 
     func run() throws {
-        let station = try Station(name: name, url: try StreamURL(parsing: url),
-                                  alternateURL: try alternate.map { try StreamURL(parsing: $0) })
-        let saved = try global.context().openStoreForWriting().insert(station)
+        let result = try Edits.apply(.addStation(StationFields(name: name, url: url, alternate: alternate)),
+                                     context: try global.context())
+        guard case .station(let saved) = result.outcome else { throw Edits.unexpected }
         if global.json {
             Output.json(StationDocument(saved))
         } else {
@@ -68,15 +55,8 @@ struct StationRemove: ParsableCommand {
     @Argument(help: "The station's id or name.") var station: String
 
     func run() throws {
-        let store = try global.context().openStoreForWriting()
-        let found: Station
-        if let id = Int64(station) {
-            found = try store.deleteStation(id: id)
-        } else if let named = try store.deleteStation(named: station) {
-            found = named
-        } else {
-            throw CLIError.badInput("No station is named '\(station)'; see 'aubade station list'.")
-        }
+        let result = try Edits.apply(.removeStation(station), context: try global.context())
+        guard case .stationRemoved(let found) = result.outcome else { throw Edits.unexpected }
         if global.json {
             Output.json(["deleted": found.id!])
         } else {

@@ -23,7 +23,7 @@ struct SettingsCLITests {
     @Test func versionNamesTheLibraries() async throws {
         let cli = try CLIHarness()
         let v = try cli.json(try await cli.run(["version", "--json"], withDB: false).stdout)
-        #expect(v["schema"] as? String == "1")
+        #expect(v["schema"] as? String == "2")
         #expect((v["libgpiod"] as? String)?.hasPrefix("1.") == true)
         #expect((v["libcurl"] as? String)?.hasPrefix("libcurl/") == true)
     }

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Store files: creation, faults, versions, concurrency")
 struct StoreFileTests {
-    @Test func migrationFromAnEmptyFileCreatesVersion1WithTheOriginalColumns() throws {
+    @Test func migrationFromAnEmptyFileCreatesTheLatestVersionWithTheOriginalColumns() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("nested/folder/aubade.sqlite")
         #expect(FileManager.default.createFile(atPath: dir.file("empty.sqlite"), contents: Data()))
@@ -22,7 +22,7 @@ struct StoreFileTests {
                  try ["stations", "alarmState", "events"].allSatisfy { try db.tableExists($0) },
                  try Int.fetchOne(db, sql: "SELECT count(*) FROM appSet"))
             }
-            #expect(version == 1)
+            #expect(version == Store.schemaVersion)
             #expect(journal == "wal")
             #expect(clocks.prefix(8) == ["clockId", "clockName", "startTime", "durationTime", "repeated", "onceDate",
                                          "isShaked", "isOpened"])
@@ -102,10 +102,10 @@ struct StoreFileTests {
         try q.write { db in try db.execute(sql: "PRAGMA user_version = 7") }
         try q.close()
         let store = try Store.open(path: f.path)
-        #expect(store.readOnlyReason == .schemaTooNew(path: f.path, found: 7, known: 1))
+        #expect(store.readOnlyReason == .schemaTooNew(path: f.path, found: 7, known: Store.schemaVersion))
         #expect(try store.alarms().count == 1)
-        #expect(throws: StoreError.schemaTooNew(path: f.path, found: 7, known: 1)) { try store.insert(try f.sampleAlarm()) }
-        #expect(store.readOnlyReason!.description.contains("newer than this aubade knows (1)"))
+        #expect(throws: StoreError.schemaTooNew(path: f.path, found: 7, known: Store.schemaVersion)) { try store.insert(try f.sampleAlarm()) }
+        #expect(store.readOnlyReason!.description.contains("newer than this aubade knows (\(Store.schemaVersion))"))
     }
 
     @Test func theScheduleBackupCopyFollowsEveryChange() throws {

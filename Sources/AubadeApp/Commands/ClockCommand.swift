@@ -1,5 +1,6 @@
 import AubadeAudio
 import AubadeCore
+import AubadeStore
 import Foundation
 
 /// Everything a client may ask of the running clock: the one way in, whoever asks (the control socket, the
@@ -20,12 +21,23 @@ public enum ClockCommand: Sendable, Hashable, Codable {
     case play(source: String, seconds: Int?, volume: Int?)
     /// Stops the radio (listening, sleep timer, reservation).
     case stopRadio
+    /// Sets the playing radio's volume, 1 to 100.
+    case radioVolume(Int)
     /// Rings an alarm's sound now through the whole fallback path, to test the setup.
     case ring(RingTest)
     /// Stops a sound a client started and follows (Ctrl-C in `aubade play` / `ring`).
     case stopSound(SoundID)
     /// Another process changed the database: read it again.
     case reload
+    /// A change to the stored alarms, stations, programmes or settings (`Store.apply`): answered with what
+    /// was saved, after the commit, with the clock already running on it (R26).
+    case edit(ClockEdit)
+    /// A question about what the clock holds (read-only).
+    case query(ClockQuery)
+    /// A 6-digit pairing code, valid for 2 minutes, replacing any earlier one (for the kiosk to show).
+    case pairingCode
+    /// Trades a pairing code for a new device token called `name`.
+    case pair(code: String, name: String)
 }
 
 extension ClockCommand {
@@ -63,13 +75,21 @@ public enum ClockReply: Sendable, Codable {
     case status(DaemonStatus)
     /// A sound started (`play`, `ring`, `sleep`): its id, what it plays, and a sentence.
     case sound(SoundID, label: String, message: String)
+    /// An edit was committed: what was saved.
+    case edited(EditResult)
+    /// A query's answer.
+    case answer(ClockAnswer)
+    /// A new pairing code.
+    case pairingCode(PairingCode)
+    /// A new device token, to be shown once.
+    case paired(NewToken)
 
     /// The reply's sentence, if it has one.
     public var message: String? {
         switch self {
         case .done(let text): text
-        case .status: nil
         case .sound(_, _, let text): text
+        case .status, .edited, .answer, .pairingCode, .paired: nil
         }
     }
 }
@@ -82,8 +102,12 @@ public struct ClockError: Error, Sendable, Hashable, Codable, CustomStringConver
         case invalid
         /// It names something that does not exist: exit 2, HTTP 404.
         case notFound
+        /// The input clashes with what is stored (a name taken, a station an alarm plays): exit 2, HTTP 409.
+        case conflict
         /// Not now (nothing rings to stop, an alarm rings so the radio may not): exit 1, HTTP 409.
         case refused
+        /// A wrong or expired pairing code: exit 1, HTTP 401 (and it counts as a failed attempt).
+        case unauthorized
         /// The clock failed to do it (the store, the device): exit 1, HTTP 500.
         case failed
     }
@@ -97,4 +121,16 @@ public struct ClockError: Error, Sendable, Hashable, Codable, CustomStringConver
     }
 
     public var description: String { message }
+
+    /// The store's refusal or failure as the clock answers it: a bad value is `invalid`, an unknown id
+    /// `notFound`, a clash with stored rows `conflict`; a file that cannot be changed (read-only, the backup
+    /// copy) or fails is `failed`.
+    public init(_ error: StoreError) {
+        switch error {
+        case .invalid: self.init(.invalid, error.description)
+        case .notFound: self.init(.notFound, error.description)
+        case .conflict: self.init(.conflict, error.description)
+        case .unreadable, .schemaTooNew, .cannotOpen, .invalidRow, .sqlite, .readOnly: self.init(.failed, error.description)
+        }
+    }
 }

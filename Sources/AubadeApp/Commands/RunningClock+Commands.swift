@@ -14,7 +14,14 @@ extension RunningClock {
     /// happen, so a client misses none.
     public func handle(_ command: ClockCommand, follow: Bool) throws(ClockError)
         -> (reply: ClockReply, events: AsyncStream<SoundEvent>?) {
-        let reply = try carryOut(command)
+        let reply: ClockReply
+        do throws(ClockError) {
+            reply = try carryOut(command)
+        } catch {
+            publishLive()
+            throw error
+        }
+        publishLive()
         guard follow, case .sound(let id, _, _) = reply else { return (reply, nil) }
         let (stream, continuation) = AsyncStream.makeStream(of: SoundEvent.self, bufferingPolicy: .unbounded)
         followers[id] = continuation
@@ -73,6 +80,10 @@ extension RunningClock {
         case .stopRadio:
             guard radio.cancel(reason: "stopped", now) else { throw ClockError(.refused, "The radio is not playing.") }
             return .done("Stopped.")
+        case .radioVolume(let level):
+            guard (1...100).contains(level) else { throw ClockError(.invalid, "Volume \(level) is out of range; use 1 to 100.") }
+            guard radio.setVolume(level) else { throw ClockError(.refused, "The radio is not playing.") }
+            return .done("The radio plays at volume \(level).")
         case .ring(let test):
             return try ringTest(test, now)
         case .stopSound(let id):
@@ -82,6 +93,14 @@ extension RunningClock {
                 deps.sound.stop(id)
             }
             return .done("Stopped.")
+        case .edit(let edit):
+            return .edited(try apply(edit, now))
+        case .query(let query):
+            return .answer(try answer(query, now))
+        case .pairingCode:
+            return .pairingCode(pairing.newCode(now: now.wall))
+        case .pair(let code, let name):
+            return .paired(try pair(code: code, name: name, now))
         }
     }
 

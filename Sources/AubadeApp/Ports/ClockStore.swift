@@ -46,6 +46,14 @@ public protocol ClockStore: Sendable {
     /// Looks whether the store's file is still the one it opened; when it was deleted, emptied or replaced,
     /// opens it again (restoring from the backup copy, R27) and returns what happened, to be said loudly.
     func checkFile() -> String?
+    /// Carries out a user's edit (`Store.apply`: one IMMEDIATE transaction, R26) and returns what was saved.
+    func apply(_ edit: ClockEdit, zone: TimeZone, now: Date) throws(StoreError) -> EditOutcome
+    /// The HTTP API's device tokens (hashes only).
+    func tokens() throws(StoreError) -> [AccessToken]
+    /// Makes a device token called `name` and returns it with its text (shown once).
+    func createToken(name: String?) throws(StoreError) -> (token: AccessToken, secret: String)
+    /// Notes that token `id` was used at `at`.
+    func tokenUsed(id: Int64, at: Date) throws(StoreError)
 }
 
 extension ClockStore {
@@ -91,6 +99,16 @@ public final class SQLiteClockStore: ClockStore {
     }
     public func dataVersion() throws(StoreError) -> Int64? { try store.dataVersion() }
     public var readOnlyReason: String? { store.readOnlyReason?.description }
+
+    public func apply(_ edit: ClockEdit, zone: TimeZone, now: Date) throws(StoreError) -> EditOutcome {
+        try store.apply(edit, zone: zone, now: now)
+    }
+
+    public func tokens() throws(StoreError) -> [AccessToken] { try store.tokens() }
+    public func createToken(name: String?) throws(StoreError) -> (token: AccessToken, secret: String) {
+        try store.createToken(name: name)
+    }
+    public func tokenUsed(id: Int64, at: Date) throws(StoreError) { try store.tokenUsed(id: id, at: at) }
 
     public func checkFile() -> String? {
         let now = FileIdentity(path: path)
@@ -149,7 +167,20 @@ public struct BackupClockStore: ClockStore {
     public func record(_ event: HistoryEvent) throws(StoreError) {}
     public func events(limit: Int, since: Date) throws(StoreError) -> [HistoryEvent] { [] }
     public func dataVersion() throws(StoreError) -> Int64? { nil }
-    public var readOnlyReason: String? { "The clock runs from the backup copy of the schedule; changes are not saved." }
+    public var readOnlyReason: String? { BackupClockStore.refusal }
+
+    static let refusal = "The clock runs from the backup copy of the schedule; changes are not saved."
+
+    public func apply(_ edit: ClockEdit, zone: TimeZone, now: Date) throws(StoreError) -> EditOutcome {
+        throw .readOnly(BackupClockStore.refusal)
+    }
+
+    /// The backup copy holds no tokens: every change over HTTP is refused until the database is back.
+    public func tokens() throws(StoreError) -> [AccessToken] { [] }
+    public func createToken(name: String?) throws(StoreError) -> (token: AccessToken, secret: String) {
+        throw .readOnly(BackupClockStore.refusal)
+    }
+    public func tokenUsed(id: Int64, at: Date) throws(StoreError) {}
 }
 
 /// An in-memory store for in-process tests: what was saved and recorded, in order. Thread-safe.
@@ -157,6 +188,7 @@ public final class MemoryClockStore: ClockStore {
     private let state: Mutex<(data: StoredClock, history: [HistoryEvent], version: Int64, failWrites: StoreError?)>
 
     private let journal: Journal?
+    private let tokenList = Mutex<[AccessToken]>([])
 
     public init(_ data: StoredClock = StoredClock(), journal: Journal? = nil) {
         state = Mutex((data, [], 1, nil))
@@ -190,6 +222,34 @@ public final class MemoryClockStore: ClockStore {
 
     public func dataVersion() throws(StoreError) -> Int64? { state.withLock { $0.version } }
     public var readOnlyReason: String? { nil }
+
+    /// Edits go through `Store.apply`, which this in-memory store does not reimplement: a test of edits runs
+    /// the clock on `SQLiteClockStore` over a temporary file.
+    public func apply(_ edit: ClockEdit, zone: TimeZone, now: Date) throws(StoreError) -> EditOutcome {
+        throw .readOnly("The in-memory test store takes no edits; run the clock on a SQLite file to test them.")
+    }
+
+    public func tokens() throws(StoreError) -> [AccessToken] { tokenList.withLock { $0 } }
+
+    public func createToken(name: String?) throws(StoreError) -> (token: AccessToken, secret: String) {
+        let secret = TokenSecret.generate()
+        return try tokenList.withLock { list throws(StoreError) in
+            let id = (list.map(\.id).max() ?? 0) + 1
+            let chosen = name ?? "token \(id)"
+            guard !list.contains(where: { $0.name.lowercased() == chosen.lowercased() }) else {
+                throw StoreError.conflict("A token named '\(chosen)' already exists; pick another name or revoke that one first.")
+            }
+            let token = AccessToken(id: id, name: chosen, hash: TokenSecret.hash(secret), createdAt: Date())
+            list.append(token)
+            return (token, secret)
+        }
+    }
+
+    public func tokenUsed(id: Int64, at: Date) throws(StoreError) {
+        tokenList.withLock { list in
+            if let i = list.firstIndex(where: { $0.id == id }) { list[i].lastUsedAt = at }
+        }
+    }
 
     /// What another process would commit: the clock sees it on its next turn (the version moves).
     public func change(_ body: (inout StoredClock) -> Void) {

@@ -192,8 +192,15 @@ final class RadioPlayer {
 
     /// Volume buttons move the radio's level in steps of 10 (an alarm keeps its own level, R14, R18).
     func adjustVolume(up: Bool) {
-        guard var s = session else { return }
-        s.volume = max(5, min(100, s.volume + (up ? 10 : -10)))
+        guard let s = session else { return }
+        setVolume(max(5, min(100, s.volume + (up ? 10 : -10))))
+    }
+
+    /// Sets the playing radio's volume (the sleep timer fades from the new level); false when nothing plays.
+    @discardableResult
+    func setVolume(_ level: Int) -> Bool {
+        guard var s = session else { return false }
+        s.volume = level
         if case .sleep(var timer) = s.kind {
             timer.setVolume(s.volume)
             s.kind = .sleep(timer)
@@ -201,6 +208,7 @@ final class RadioPlayer {
         session = s
         deps.sound.setVolume(s.sound, s.volume)
         output.emit("volume", ["level": s.volume])
+        return true
     }
 
     /// An alarm rings: the radio gives way (the engine has pre-empted its sound already, R14).

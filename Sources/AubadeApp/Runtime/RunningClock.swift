@@ -25,6 +25,13 @@ public actor RunningClock {
     let reminders: Reminders
     var followers: [SoundID: AsyncStream<SoundEvent>.Continuation] = [:]
     var ringTests: Set<SoundID> = []
+    /// The device tokens the HTTP API accepts, kept in step with the store (read without waiting for the clock).
+    public nonisolated let tokens = TokenRegistry()
+    /// Wakes the scheduler loop early: an edit may have brought the next alarm closer.
+    public nonisolated let waker = LoopWaker()
+    let pairing = PairingDesk()
+    var liveSubscribers: [UUID: AsyncStream<LiveState>.Continuation] = [:]
+    var lastLive: LiveState?
     private var lastDataVersion: Int64?
     private var network: NetworkSnapshot?
     private var deviceReady = false
@@ -62,6 +69,7 @@ public actor RunningClock {
         }
         onReady = ready
         lastDataVersion = try? deps.store.dataVersion()
+        refreshTokens()
         let now = deps.time.now()
         runner.start(now)
         _ = reminders.due(now.wall, zone: runner.scheduler.defaultZone)
@@ -94,9 +102,12 @@ public actor RunningClock {
             radio.reserve(start, alarmRinging: runner.isRinging, now)
         }
         afterAlarmActions(now)
+        noteTokenUses()
+        publishLive()
         var times = runner.nextWake(now) + [now.mono + AlarmScheduler.stepCheckInterval]
         if let next = reminders.next(after: now.wall, zone: runner.scheduler.defaultZone) { times.append(now.mono(at: next)) }
         if let step = radio.nextStep(now) { times.append(step) }
+        if let expiry = pairing.valid(at: now.wall)?.expiresAt { times.append(now.mono(at: expiry)) }
         return Turn(wakeAt: times.min()!, now: now, summary: summary(now))
     }
 
@@ -148,12 +159,14 @@ public actor RunningClock {
         case .volumeUp, .volumeDown:
             if !runner.isRinging { radio.adjustVolume(up: command.action == .volumeUp) }
         }
+        publishLive()
     }
 
     /// A sustained shake (`ShakeDetector`).
     public func shake() {
         deps.output.emit("shake")
         runner.shake(deps.time.now())
+        publishLive()
     }
 
     /// The network changed (the monitor looks every 30 s, for the log and the status).
@@ -165,9 +178,15 @@ public actor RunningClock {
         network = snapshot
     }
 
+    /// Says something on the daemon's output (an event line in JSON mode), e.g. where the web page listens.
+    public func announce(_ event: String, _ fields: KeyValuePairs<String, (any Sendable)?>) {
+        deps.output.emit(event, fields)
+    }
+
     /// Sets (or clears) a standing warning shown by `status`.
     public func setWarning(_ key: String, _ text: String?, announce: Bool = true) {
         board.set(key, text, announce: announce)
+        publishLive()
     }
 
     // MARK: Sound
@@ -191,6 +210,7 @@ public actor RunningClock {
             }
         }
         forward(event)
+        publishLive()
     }
 
     private func forward(_ event: SoundEvent) {
@@ -221,7 +241,7 @@ public actor RunningClock {
     // MARK: Reload
 
     /// Reloads when another process committed to the database since the last look (a cheap read).
-    private func reloadIfChanged() {
+    func reloadIfChanged() {
         guard let version = try? deps.store.dataVersion() else { return }
         defer { lastDataVersion = version }
         if let last = lastDataVersion, last != version { reload() }
@@ -243,6 +263,20 @@ public actor RunningClock {
         runner.reload(alarms: loaded.alarms, settingsChanged: settingsChanged, stationsChanged: stationsChanged, now)
         afterAlarmActions(now)
         board.set("store", nil)
+        refreshTokens()
+        waker.wake()  // the next alarm may now be sooner than the loop's wake-up
+        publishLive()
+    }
+
+    /// Reads the device tokens again (after a reload, a pairing, another process's `token new|revoke`).
+    func refreshTokens() {
+        guard let list = try? deps.store.tokens() else { return }
+        tokens.replace(with: list)
+    }
+
+    /// Writes the token uses the registry noted (at most one per token an hour).
+    private func noteTokenUses() {
+        for (id, at) in tokens.takePendingUses() { try? deps.store.tokenUsed(id: id, at: at) }
     }
 
     /// Stops every sound (shutdown).
@@ -252,5 +286,7 @@ public actor RunningClock {
         radio.cancel(reason: "the clock stopped", now)
         for follower in followers.values { follower.finish() }
         followers = [:]
+        for subscriber in liveSubscribers.values { subscriber.finish() }
+        liveSubscribers = [:]
     }
 }

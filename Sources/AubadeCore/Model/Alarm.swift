@@ -3,7 +3,7 @@ import Foundation
 /// An alarm as the user set it: a local rule (time, days or date, zone) plus how it sounds and stops.
 /// Maps one-to-one onto a row of the `clocks` table; `validate()` is the single rule set the CLI, the store
 /// and the HTTP API all apply.
-public struct Alarm: Hashable, Sendable {
+public struct Alarm: Hashable, Sendable, Codable {
     public static let durationRange = 60...(4 * 3600)
     public static let volumeRange = 10...100
     public static let fadeInRange = 0...600

@@ -11,6 +11,9 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.minute = minute
     }
 
+    /// 00:00, the start of a local date.
+    public static let midnight = LocalTime(unchecked: 0, 0)
+
     /// For constants known to be valid.
     init(unchecked hour: Int, _ minute: Int) {
         self.hour = hour

@@ -1,7 +1,7 @@
 /// One slot of a station's weekly schedule (a row of `programs`): on a weekday, on one date, or daily when
 /// neither is set. `reserved` (`isOrdered`) asks for a chime and a tune-in at its start.
 /// An end earlier than the begin means the programme runs past midnight.
-public struct Programme: Hashable, Sendable {
+public struct Programme: Hashable, Sendable, Codable {
     public static let maxTextLength = 1000
 
     public var id: Int64?

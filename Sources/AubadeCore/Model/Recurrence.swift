@@ -1,5 +1,5 @@
 /// When an alarm repeats: on a set of weekdays, or once on one local date.
-public enum Recurrence: Hashable, Sendable {
+public enum Recurrence: Hashable, Sendable, Codable {
     case weekly(Weekdays)
     case once(LocalDate)
 

@@ -1,10 +1,10 @@
 /// The built-in alarm sounds, synthesised in the binary (R17).
-public enum ToneName: String, CaseIterable, Sendable {
+public enum ToneName: String, CaseIterable, Sendable, Codable {
     case classic, chime, rising
 }
 
 /// What a user changes at run time (the single row of `appSet`). Deployment facts live in the config file.
-public struct AppSettings: Hashable, Sendable {
+public struct AppSettings: Hashable, Sendable, Codable {
     /// Wi-Fi-only: refuse to stream unless the default route is wireless (`isWifi`).
     public var isWifi = false
     public var defaultVolume = 60
@@ -65,6 +65,12 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .sleepFade: .duration(\.sleepFadeSeconds, 0...600)
         case .sleepVolume: .number(\.sleepVolume, 1...100)
         }
+    }
+
+    /// Whether the value is a duration (text like "30m"; seconds in JSON).
+    public var isDuration: Bool {
+        if case .duration = kind { return true }
+        return false
     }
 
     /// The value as text, the form `set` accepts back.

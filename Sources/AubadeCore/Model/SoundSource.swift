@@ -1,5 +1,5 @@
 /// What an alarm or the sleep timer plays: the built-in tone, a saved station, or a stream address.
-public enum SoundSource: Hashable, Sendable, CustomStringConvertible {
+public enum SoundSource: Hashable, Sendable, Codable, CustomStringConvertible {
     case tone
     case station(id: Int64)
     case stream(StreamURL)

@@ -1,6 +1,6 @@
 /// A saved radio station: a name the user picks, its stream address and an optional alternate address
 /// that an alarm tries before falling back to the tone.
-public struct Station: Hashable, Sendable {
+public struct Station: Hashable, Sendable, Codable {
     public var id: Int64?
     public var name: String
     public var url: StreamURL

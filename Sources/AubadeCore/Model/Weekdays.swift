@@ -1,5 +1,5 @@
 /// A set of weekdays on which a repeating alarm rings.
-public struct Weekdays: OptionSet, Hashable, Sendable, CustomStringConvertible {
+public struct Weekdays: OptionSet, Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: Int
 
     public init(rawValue: Int) {

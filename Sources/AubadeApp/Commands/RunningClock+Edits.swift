@@ -1,0 +1,57 @@
+import AubadeCore
+import AubadeStore
+import Foundation
+
+extension RunningClock {
+    /// An edit through the clock's store (`Store.apply`, one IMMEDIATE transaction, R26); the clock then runs on
+    /// the new data at once (reload, and the loop woken: a new alarm may be the next) and answers after the
+    /// commit with what was saved.
+    func apply(_ edit: ClockEdit, _ now: SchedulerTime) throws(ClockError) -> EditResult {
+        let outcome: EditOutcome
+        do throws(StoreError) {
+            outcome = try deps.store.apply(edit, zone: runner.scheduler.defaultZone, now: now.wall)
+        } catch {
+            throw ClockError(error)
+        }
+        reload()
+        deps.output.emit("edit", ["change": outcome.summary])
+        return EditResult(outcome, stationNames: stationNames)
+    }
+
+    /// Trades the valid pairing code for a new device token called `name`. A wrong or expired code is
+    /// `unauthorized` (the server counts it as a failed attempt); a refused name (empty, taken) leaves the
+    /// code valid, so the user can pick another.
+    func pair(code: String, name: String, _ now: SchedulerTime) throws(ClockError) -> NewToken {
+        guard pairing.matches(code, at: now.wall) else {
+            throw ClockError(.unauthorized, "The pairing code is wrong or has expired; ask the clock for a new one.")
+        }
+        let made: (token: AccessToken, secret: String)
+        do throws(StoreError) {
+            made = try deps.store.createToken(name: name)
+        } catch {
+            throw ClockError(error)
+        }
+        pairing.consume()
+        refreshTokens()
+        deps.output.emit("paired", ["name": made.token.name, "token": made.token.id])
+        return NewToken(token: made.secret, name: made.token.name, id: made.token.id)
+    }
+
+    /// The saved stations' names by id.
+    var stationNames: [Int64: String] { catalogue.stations.mapValues(\.name) }
+}
+
+extension EditOutcome {
+    /// "alarm 3 saved", "station 2 removed", "settings saved": for the daemon's output.
+    var summary: String {
+        switch self {
+        case .alarm(let a): "alarm \(a.id ?? 0) saved"
+        case .alarmRemoved(let a): "alarm \(a.id ?? 0) removed"
+        case .station(let s): "station \(s.id ?? 0) saved"
+        case .stationRemoved(let s): "station \(s.id ?? 0) removed"
+        case .programme(let p): "programme \(p.id ?? 0) saved"
+        case .programmeRemoved(let p): "programme \(p.id ?? 0) removed"
+        case .settings: "settings saved"
+        }
+    }
+}

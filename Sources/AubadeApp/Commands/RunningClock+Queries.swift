@@ -1,0 +1,99 @@
+import AubadeCore
+import AubadeStore
+import Foundation
+
+extension RunningClock {
+    /// Answers a query from what the clock runs on (after picking up another process's commit, if any).
+    func answer(_ query: ClockQuery, _ now: SchedulerTime) throws(ClockError) -> ClockAnswer {
+        reloadIfChanged()
+        let names = stationNames
+        switch query {
+        case .alarms:
+            return .alarms(AlarmList(sortedAlarms.map { AlarmDocument($0, stationNames: names) }))
+        case .alarm(let id):
+            guard let alarm = runner.scheduler.alarms[id] else { throw ClockError(StoreError.notFound(what: "alarm", id: id)) }
+            return .alarm(AlarmDocument(alarm, stationNames: names))
+        case .nextFirings(let count):
+            guard ClockQuery.countRange.contains(count) else {
+                throw ClockError(.invalid, "--count \(count) is out of range; use 1 to 100.")
+            }
+            return .next(NextFirings.build(sortedAlarms, after: now.wall, count: count, zone: runner.scheduler.defaultZone))
+        case .stations:
+            let stations = catalogue.stations.values.sorted { $0.name.lowercased() < $1.name.lowercased() }
+            return .stations(StationList(stations.map(StationDocument.init)))
+        case .programmes:
+            return .programmes(ProgramList(sortedProgrammes.map { ProgramDocument($0, stationNames: names) }))
+        case .programmeNow(let station):
+            return .onAir(try onAir(station: station, at: now.wall))
+        case .settings:
+            return .settings(SettingsDocument.make(catalogue.settings))
+        case .history(let limit):
+            guard ClockQuery.historyRange.contains(limit) else {
+                throw ClockError(.invalid, "A history limit of \(limit) is out of range; use 1 to 1000.")
+            }
+            return .history(HistoryList(try events(limit: limit, since: .distantPast).map(HistoryDocument.init)))
+        case .reports(let days):
+            guard ClockQuery.reportDaysRange.contains(days) else {
+                throw ClockError(.invalid, "Reports cover 1 to 31 days, not \(days).")
+            }
+            return .reports(try reports(days: days, now: now.wall))
+        }
+    }
+
+    /// The alarms by time of day, then id (as `aubade alarm list` shows them).
+    var sortedAlarms: [Alarm] {
+        runner.scheduler.alarms.values.sorted { ($0.time, $0.id ?? 0) < ($1.time, $1.id ?? 0) }
+    }
+
+    /// The programmes by weekday, date, begin, id (as `aubade program list` shows them).
+    var sortedProgrammes: [Programme] {
+        catalogue.programmes.sorted {
+            ($0.weekday?.rawValue ?? 0, $0.date?.description ?? "", $0.begin, $0.id ?? 0)
+                < ($1.weekday?.rawValue ?? 0, $1.date?.description ?? "", $1.begin, $1.id ?? 0)
+        }
+    }
+
+    private func events(limit: Int, since: Date) throws(ClockError) -> [HistoryEvent] {
+        do throws(StoreError) { return try deps.store.events(limit: limit, since: since) } catch { throw ClockError(error) }
+    }
+
+    /// What is on air on `station` (or any station) at `now`, and what begins next.
+    private func onAir(station: String?, at now: Date) throws(ClockError) -> OnAirDocument {
+        var programmes = catalogue.programmes
+        if let station {
+            guard let found = catalogue.stations.values.first(where: { $0.name.lowercased() == station.lowercased() }) else {
+                throw ClockError(.notFound, "No station is named '\(station)'; see 'aubade station list'.")
+            }
+            programmes = programmes.filter { $0.stationID == found.id }
+        }
+        let guide = ProgrammeGuide(programmes: programmes, zone: runner.scheduler.defaultZone)
+        let names = stationNames
+        return OnAirDocument(now: guide.onAir(at: now).map { ProgramDocument($0, stationNames: names) },
+                             next: guide.next(after: now).map { ProgramDocument($0, stationNames: names) })
+    }
+
+    /// One report per local date of the last `days` (today first): each alarm run of that date, a line each.
+    private func reports(days: Int, now: Date) throws(ClockError) -> ReportList {
+        let zone = runner.scheduler.defaultZone
+        let calendar = ZoneCalendar(zone)
+        let today = calendar.localDayNumber(of: now)
+        guard let first = LocalDate(dayNumber: today - days + 1) else { return ReportList([]) }
+        let since = calendar.instant(of: first, at: .midnight)
+        let events = try events(limit: 5000, since: since.addingTimeInterval(-86_400))
+        let names = Dictionary(runner.scheduler.alarms.map { ($0.key, $0.value.name) }, uniquingKeysWith: { a, _ in a })
+        let zones = Dictionary(runner.scheduler.alarms.compactMap { id, alarm in
+            alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }
+        }, uniquingKeysWith: { a, _ in a })
+        let report = MorningReport.build(events: events, alarmNames: names, since: since, zone: zone, alarmZones: zones)
+        var byDay: [Int: [String]] = [:]
+        for run in report.runs {
+            let day = calendar.localDayNumber(of: run.scheduled ?? run.firstEventAt)
+            byDay[day, default: []].append(report.line(run))
+        }
+        let documents = stride(from: today, to: today - days, by: -1).compactMap { day -> ReportDocument? in
+            guard let date = LocalDate(dayNumber: day) else { return nil }
+            return ReportDocument(date: date.description, lines: byDay[day] ?? [])
+        }
+        return ReportList(documents)
+    }
+}

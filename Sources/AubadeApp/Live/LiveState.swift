@@ -1,0 +1,68 @@
+import Foundation
+
+/// What the pages show live (the phone page, the kiosk), pushed by `RunningClock.liveUpdates()` and the API's
+/// server-sent events at once and then on every change — so pages never poll. Times are Unix seconds.
+public struct LiveState: Codable, Sendable, Hashable {
+    public struct AlarmRef: Codable, Sendable, Hashable {
+        public var id: Int64
+        public var name: String
+    }
+
+    /// The ringing group (R38) and whether it is heard.
+    public struct Ringing: Codable, Sendable, Hashable {
+        public var alarms: [AlarmRef]
+        public var source: String
+        /// Heard: the sound reached the card (R16); false while it starts or while the device fails.
+        public var audible: Bool
+        /// Why nothing is heard (the device failed), when that is known.
+        public var notAudible: String?
+        public var since: Date
+    }
+
+    public struct Radio: Codable, Sendable, Hashable {
+        /// "sleep timer", "radio", "reserved programme …".
+        public var kind: String
+        public var source: String
+        /// "connecting", "playing" or "not playing" (with `problem`).
+        public var state: String
+        public var problem: String?
+        public var title: String?
+        /// When the sleep timer ends (whole seconds).
+        public var endsAt: Date?
+        public var volume: Int
+    }
+
+    public struct Next: Codable, Sendable, Hashable {
+        public var id: Int64
+        public var name: String
+        public var at: Date
+    }
+
+    public var now: Date
+    public var zone: String
+    public var ringing: Ringing?
+    public var radio: Radio?
+    public var next: Next?
+    /// Standing warnings, one sentence each.
+    public var warnings: [String]
+    public var clockSynchronised: Bool
+    /// Night dimming (set by the display's schedule; false until it is wired).
+    public var dimmed: Bool
+    /// The pairing code being shown — sent only to the clock's own machine (the kiosk).
+    public var pairing: PairingCode?
+
+    /// Whether anything but the time differs (a new state is published only then).
+    public func differsApartFromTime(_ other: LiveState) -> Bool {
+        var a = self, b = other
+        a.now = .distantPast
+        b.now = .distantPast
+        return a != b
+    }
+
+    /// The state without what only the clock's own machine may see.
+    public var forOtherMachines: LiveState {
+        var copy = self
+        copy.pairing = nil
+        return copy
+    }
+}

@@ -1,0 +1,67 @@
+import AubadeCore
+import Foundation
+
+extension RunningClock {
+    /// The live state now, then every change of it (computed after each command, turn, sound event, input;
+    /// published only when something besides the time changed). Each subscriber gets its own stream that keeps
+    /// only the newest few states, so a slow reader never holds the clock back; it ends when the clock shuts
+    /// down or the subscriber stops listening.
+    public func liveUpdates() -> AsyncStream<LiveState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveState.self, bufferingPolicy: .bufferingNewest(4))
+        let id = UUID()
+        let current = liveState(deps.time.now())
+        lastLive = current
+        continuation.yield(current)
+        liveSubscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        return stream
+    }
+
+    private func unsubscribe(_ id: UUID) {
+        liveSubscribers[id] = nil
+    }
+
+    /// How many streams follow the live state (for tests and the status).
+    public var liveSubscriberCount: Int { liveSubscribers.count }
+
+    /// Computes the live state and hands it to every subscriber when it changed.
+    func publishLive() {
+        guard !liveSubscribers.isEmpty else { return }
+        let state = liveState(deps.time.now())
+        if let last = lastLive, !state.differsApartFromTime(last) { return }
+        lastLive = state
+        for subscriber in liveSubscribers.values { subscriber.yield(state) }
+    }
+
+    /// The live state at `now`.
+    func liveState(_ now: SchedulerTime) -> LiveState {
+        let scheduler = runner.scheduler
+        let name = { (id: Int64) in scheduler.alarms[id]?.name ?? "" }
+        var ringing: LiveState.Ringing?
+        var ids = scheduler.ringingAlarmIDs
+        if let r = runner.ringing, !ids.contains(r.alarmID) { ids.append(r.alarmID) }
+        if let first = ids.first {
+            let r = runner.ringing
+            let since = scheduler.states[first]?.ringingSince
+                ?? r.map { now.wall.addingTimeInterval(-(now.mono - $0.startedAt).inSeconds).rounded } ?? now.wall.rounded
+            ringing = LiveState.Ringing(alarms: ids.map { LiveState.AlarmRef(id: $0, name: name($0)) }, source: r?.source ?? "",
+                                        audible: r.map { $0.audibleAfter != nil && $0.silentBecause == nil } ?? false,
+                                        notAudible: r?.silentBecause, since: since)
+        }
+        let radio = self.radio.status(now).map { s in
+            LiveState.Radio(kind: s.kind, source: s.source, state: s.state, problem: s.problem, title: s.title,
+                            endsAt: s.remainingSeconds.map { now.wall.addingTimeInterval($0).rounded }, volume: s.volume)
+        }
+        let next = runner.next.map { LiveState.Next(id: $0.id, name: name($0.id), at: $0.instant) }
+        return LiveState(now: now.wall, zone: scheduler.defaultZone.identifier, ringing: ringing, radio: radio, next: next,
+                         warnings: board.list, clockSynchronised: deps.isClockSynchronised(), dimmed: false,
+                         pairing: pairing.valid(at: now.wall))
+    }
+}
+
+extension Date {
+    /// To the whole second (so a time computed from two clocks does not jitter between states).
+    var rounded: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded()) }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// One change a user asks of the clock's stored data, whoever asks (the CLI without a daemon, the control
+/// socket, the HTTP API): carried out by one function, `Store.apply(_:zone:now:)`, inside one IMMEDIATE
+/// transaction (R26), so every client refuses bad input with the same sentence and none can lose another's
+/// concurrent change.
+public enum ClockEdit: Sendable, Hashable, Codable {
+    /// `alarm add`: `name` and `time` are required; the rest take the settings' defaults.
+    case addAlarm(AlarmPatch)
+    /// `alarm edit` (and `alarm enable` / `disable`, which name only `enabled`): fields not named stay.
+    case editAlarm(id: Int64, AlarmPatch)
+    case removeAlarm(id: Int64)
+    /// `alarm skip-next`: the next occurrence (after one ringing or snoozed now) passes silently; `undo`
+    /// rings it after all.
+    case skipNext(id: Int64, undo: Bool)
+    case addStation(StationFields)
+    /// `station rm`: an id, or a station's name (ignoring case).
+    case removeStation(String)
+    case addProgramme(ProgrammeFields)
+    /// `program reserve` / `unreserve`.
+    case reserveProgramme(id: Int64, reserved: Bool)
+    case removeProgramme(id: Int64)
+    /// `settings set`, or several keys at once (all or none).
+    case setSettings([SettingChange])
+
+    /// Whether the edit changes alarms (the ones the API answers with an alarm).
+    public var isAlarmEdit: Bool {
+        switch self {
+        case .addAlarm, .editAlarm, .removeAlarm, .skipNext: true
+        default: false
+        }
+    }
+}
+
+/// What an edit left in the store: the row as saved (or as it was, for a removal).
+public enum EditOutcome: Sendable, Hashable, Codable {
+    case alarm(Alarm)
+    case alarmRemoved(Alarm)
+    case station(Station)
+    case stationRemoved(Station)
+    case programme(Programme)
+    case programmeRemoved(Programme)
+    case settings(AppSettings)
+}

@@ -1,0 +1,56 @@
+/// A new station as `aubade station add` and `POST /api/v1/stations` give it — JSON keys = CLI options:
+/// `name` ↔ `--name`, `url` ↔ `--url`, `alternate` ↔ `--alternate`. Parsed by the same Core rules everywhere
+/// (`StreamURL`, `Station.validName`), so every client refuses bad input with the same sentence.
+/// Decoding refuses a key it does not know.
+public struct StationFields: Sendable, Hashable, Codable {
+    public var name: String?
+    public var url: String?
+    public var alternate: String?
+
+    public init(name: String?, url: String?, alternate: String? = nil) {
+        self.name = name
+        self.url = url
+        self.alternate = alternate
+    }
+
+    /// The station these fields describe (no id yet): the address first, then the alternate, then the name
+    /// are checked, as `station add` always did.
+    public func station() throws(ValidationError) -> Station {
+        guard let name else { throw ValidationError("A station needs a name: add --name, e.g. --name FIP.") }
+        guard let url else {
+            throw ValidationError("A station needs an address: add --url with its http(s) stream or playlist URL.")
+        }
+        let address = try StreamURL(parsing: url)
+        let alternateAddress = try alternate.map { text throws(ValidationError) in try StreamURL(parsing: text) }
+        return try Station(name: name, url: address, alternateURL: alternateAddress)
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, url, alternate
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try StrictKeys.refuseUnknown(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "station field")
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try c.decodeIfPresent(String.self, forKey: .name), url: try c.decodeIfPresent(String.self, forKey: .url),
+                  alternate: try c.decodeIfPresent(String.self, forKey: .alternate))
+    }
+}
+
+/// Refuses JSON keys a request type does not know: a typo such as `fadein` must not be ignored silently.
+public enum StrictKeys {
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Throws "Unknown <what> '<key>'; known fields are a, b, c." for the first key not in `known`.
+    public static func refuseUnknown(in decoder: any Decoder, known: [String], what: String) throws {
+        let all = try decoder.container(keyedBy: AnyKey.self)
+        if let unknown = all.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
+            throw ValidationError("Unknown \(what) '\(unknown)'; known fields are \(known.joined(separator: ", ")).")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import AubadeApp
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Who may do what under /api/v1 (R30, R31):
+/// - A request with `Authorization: Bearer <token>` must carry a token the clock knows (`TokenRegistry`,
+///   checked in constant time, never on the clock's thread); a wrong one is 401 and counts as a failure.
+/// - Every change (any method but GET/HEAD) needs a token — except `POST /pair` (it proves a pairing code
+///   instead; a wrong code counts as a failure) and `POST /pair/code`, which only the clock's own machine (the
+///   kiosk) may ask for.
+/// - Reading without a token is allowed from the clock's own machine (a loopback peer), or from anywhere with
+///   `[http] open_reads`; otherwise 403. The OpenAPI document is public.
+/// - `failureLimit` failures from one address within a minute lock it out (429 with Retry-After) for a
+///   minute: a valid token still works from a locked address (so the kiosk's Stop keeps working beside a
+///   misbehaving client on the same machine), but no token, pairing code or tokenless request is tried.
+struct AccessGuard: RouterMiddleware {
+    typealias Context = APIContext
+    let tokens: TokenRegistry
+    let limiter: RateLimiter
+    let openReads: Bool
+
+    static let publicPaths: Set<String> = ["/api/v1/openapi.json"]
+    static let pairPath = "/api/v1/pair"
+    static let pairCodePath = "/api/v1/pair/code"
+
+    func handle(_ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response) async throws
+        -> Response
+    {
+        let path = request.uri.path
+        guard path.hasPrefix("/api/") else { return try await next(request, context) }
+        if AccessGuard.publicPaths.contains(path), request.method == .get { return try await next(request, context) }
+        var context = context
+        let now = Date()
+        let peer = context.peerKey
+        let locked = limiter.lockedUntil(peer, at: now)
+        if let header = request.headers[.authorization] {
+            guard let secret = AccessGuard.bearer(header), let entry = tokens.verify(secret, at: now) else {
+                if let locked { throw tooMany(until: locked, now) }
+                if let until = limiter.fail(peer, at: now) { throw tooMany(until: until, now) }
+                throw APIError(.unauthorized, "The token is not one this clock knows; make one with 'aubade token new' or pair this device again.")
+            }
+            context.token = entry
+            return try await next(request, context)
+        }
+        if let locked { throw tooMany(until: locked, now) }
+        let reading = request.method == .get || request.method == .head
+        if path == AccessGuard.pairCodePath {
+            guard context.fromOwnMachine else {
+                throw APIError(.forbidden, "Only the clock's own screen may show a pairing code.")
+            }
+            return try await next(request, context)
+        }
+        if path == AccessGuard.pairPath, request.method == .post {
+            do {
+                return try await next(request, context)
+            } catch let failure as PairingFailure {
+                if let until = limiter.fail(peer, at: Date()) { throw tooMany(until: until, now) }
+                throw failure.error
+            }
+        }
+        guard reading else {
+            throw APIError(.unauthorized, "A change needs a token: send 'Authorization: Bearer <token>' (make one with 'aubade token new', or pair this device).")
+        }
+        guard context.fromOwnMachine || openReads else {
+            throw APIError(.forbidden, "Reading the clock from another machine needs a token (or [http] open_reads = true in its config).")
+        }
+        return try await next(request, context)
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header.
+    static func bearer(_ header: String) -> String? {
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    private func tooMany(until: Date, _ now: Date) -> APIError {
+        let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+        var error = APIError(.tooMany, "Too many wrong tokens or pairing codes from this address; try again in \(seconds) s.")
+        error.headers[.retryAfter] = String(seconds)
+        return error
+    }
+}

@@ -1,0 +1,143 @@
+import AubadeApp
+import AubadeCore
+import Foundation
+
+/// The small JSON bodies of the API's commands. Each refuses a key it does not know (a typo is never ignored
+/// silently); JSON keys mirror the CLI's options.
+enum Bodies {
+    struct Skip: Decodable {
+        var undo = false
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: ["undo"], what: "field")
+            undo = try decoder.container(keyedBy: Key.self).decodeIfPresent(Bool.self, forKey: Key("undo")) ?? false
+        }
+    }
+
+    struct Play: Decodable {
+        var source: String
+        var seconds: Int?
+        var volume: Int?
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: ["source", "seconds", "volume"], what: "field")
+            let c = try decoder.container(keyedBy: Key.self)
+            guard let source = try c.decodeIfPresent(String.self, forKey: Key("source")) else {
+                throw ValidationError("Say what to play: give 'source' (tone, a saved station's name or a stream URL).")
+            }
+            self.source = source
+            seconds = try c.decodeIfPresent(Int.self, forKey: Key("seconds"))
+            volume = try c.decodeIfPresent(Int.self, forKey: Key("volume"))
+        }
+    }
+
+    struct Volume: Decodable {
+        var volume: Int
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: ["volume"], what: "field")
+            guard let volume = try decoder.container(keyedBy: Key.self).decodeIfPresent(Int.self, forKey: Key("volume")) else {
+                throw ValidationError("Give 'volume', 1 to 100.")
+            }
+            self.volume = volume
+        }
+    }
+
+    struct Sleep: Decodable {
+        var seconds: Int?
+        var source: String?
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: ["seconds", "source"], what: "field")
+            let c = try decoder.container(keyedBy: Key.self)
+            seconds = try c.decodeIfPresent(Int.self, forKey: Key("seconds"))
+            source = try c.decodeIfPresent(String.self, forKey: Key("source"))
+        }
+    }
+
+    struct Extend: Decodable {
+        var minutes: Int
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: ["minutes"], what: "field")
+            guard let minutes = try decoder.container(keyedBy: Key.self).decodeIfPresent(Int.self, forKey: Key("minutes")) else {
+                throw ValidationError("Give 'minutes', 1 to 720.")
+            }
+            self.minutes = minutes
+        }
+    }
+
+    struct Ring: Decodable {
+        var test: RingTest
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: ["alarm", "source", "seconds", "volume"], what: "field")
+            let c = try decoder.container(keyedBy: Key.self)
+            guard let seconds = try c.decodeIfPresent(Int.self, forKey: Key("seconds")) else {
+                throw ValidationError("Give 'seconds', how long to ring (1 to 3600).")
+            }
+            test = RingTest(alarm: try c.decodeIfPresent(Int64.self, forKey: Key("alarm")),
+                            source: try c.decodeIfPresent(String.self, forKey: Key("source")), seconds: seconds,
+                            volume: try c.decodeIfPresent(Int.self, forKey: Key("volume")))
+        }
+    }
+
+    struct Dismiss: Decodable {
+        var alarm: Int64?
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: ["alarm"], what: "field")
+            alarm = try decoder.container(keyedBy: Key.self).decodeIfPresent(Int64.self, forKey: Key("alarm"))
+        }
+    }
+
+    struct Pair: Decodable {
+        var code: String
+        var name: String
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: ["code", "name"], what: "field")
+            let c = try decoder.container(keyedBy: Key.self)
+            guard let code = try c.decodeIfPresent(String.self, forKey: Key("code")) else {
+                throw ValidationError("Give 'code', the 6 digits the clock shows.")
+            }
+            guard let name = try c.decodeIfPresent(String.self, forKey: Key("name")) else {
+                throw ValidationError("Give 'name', what to call this device (e.g. phone).")
+            }
+            self.code = code
+            self.name = name
+        }
+    }
+
+    /// `PATCH /settings`: a subset of the keys of `GET /settings`, each with its JSON value.
+    struct Settings: Decodable {
+        var changes: [SettingChange]
+        init(from decoder: any Decoder) throws {
+            let values = try decoder.singleValueContainer().decode([String: SettingValue].self)
+            changes = values.keys.sorted().map { SettingChange(key: $0, value: values[$0]!) }
+        }
+    }
+
+    struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
+/// Small answers: a sentence, a started sound, a deleted id.
+enum Answers {
+    struct Message: Encodable {
+        var message: String
+    }
+
+    struct Sound: Encodable {
+        var sound: Int
+        var label: String
+        var message: String
+    }
+
+    struct Deleted: Encodable {
+        var deleted: Int64
+    }
+
+    struct Paired: Encodable {
+        var token: String
+        var name: String
+        var id: Int64
+    }
+}

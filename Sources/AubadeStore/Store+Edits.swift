@@ -1,0 +1,83 @@
+import AubadeCore
+import Foundation
+import GRDB
+
+extension Store {
+    /// Carries out one user edit — the one function every client's edits go through (the CLI without a
+    /// daemon, the running clock for the control socket and the HTTP API), so bad input is refused with the
+    /// same sentence whoever sent it. Each edit is one IMMEDIATE transaction that reads what it changes under
+    /// the write lock (R26) — the atomic calls `insertAlarm`, `updateAlarm`, `deleteAlarm`, `insert`,
+    /// `deleteStation`, `setReserved`, `deleteProgramme`, `updateSettings` — and returns only after its COMMIT
+    /// (and the backup copy's rewrite, R27). `zone` is the clock's zone and `now` the current time: they
+    /// decide a one-shot alarm's default date and which occurrence `skip-next` skips.
+    ///
+    /// Errors: `.invalid` (a bad value, with its sentence), `.notFound` (an unknown id), `.conflict` (a name
+    /// taken, a station still in use), or the file's fault; nothing is changed then.
+    public func apply(_ edit: ClockEdit, zone: TimeZone, now: Date) throws(StoreError) -> EditOutcome {
+        switch edit {
+        case .addAlarm(let patch):
+            do throws(ValidationError) { try patch.checkCanCreate() } catch { throw .invalid(error.message) }
+            return .alarm(try insertAlarm(zone: zone, now: now, patch))
+        case .editAlarm(let id, let patch):
+            return .alarm(try updateAlarm(id: id, zone: zone, now: now, patch))
+        case .removeAlarm(let id):
+            return .alarmRemoved(try deleteAlarm(id: id))
+        case .skipNext(let id, let undo):
+            return .alarm(try skipNext(id: id, undo: undo, zone: zone, now: now))
+        case .addStation(let fields):
+            let station: Station
+            do throws(ValidationError) { station = try fields.station() } catch { throw .invalid(error.message) }
+            return .station(try insert(station))
+        case .removeStation(let nameOrID):
+            if let id = Int64(nameOrID) { return .stationRemoved(try deleteStation(id: id)) }
+            guard let removed = try deleteStation(named: nameOrID) else {
+                throw .invalid("No station is named '\(nameOrID)'; see 'aubade station list'.")
+            }
+            return .stationRemoved(removed)
+        case .addProgramme(let fields):
+            return .programme(try insertProgramme(fields))
+        case .reserveProgramme(let id, let reserved):
+            return .programme(try setReserved(reserved, programmeID: id))
+        case .removeProgramme(let id):
+            return .programmeRemoved(try deleteProgramme(id: id))
+        case .setSettings(let changes):
+            guard !changes.isEmpty else { throw .invalid("Name at least one setting to change.") }
+            let settings = try updateSettings { settings throws(ValidationError) in
+                for change in changes {
+                    try SettingKey(parsing: change.key).set(change.value, in: &settings)
+                }
+            }
+            return .settings(settings)
+        }
+    }
+
+    /// `skip-next`: decided from the alarm and its last handled occurrence as stored under the write lock
+    /// (R26), so an occurrence that rings or is snoozed now is not the one skipped.
+    private func skipNext(id: Int64, undo: Bool, zone clockZone: TimeZone, now: Date) throws(StoreError) -> Alarm {
+        try updateAlarm(id: id) { alarm, state throws(ValidationError) in
+            guard !undo else {
+                alarm.skipDate = nil
+                return
+            }
+            guard alarm.enabled else { throw ValidationError("Alarm \(id) is disabled; there is no next occurrence to skip.") }
+            let zone = try alarm.timeZoneID.map { z throws(ValidationError) in try Alarm.validTimeZone(z) } ?? clockZone
+            guard let date = AlarmSchedule.skipNextDate(of: alarm, after: now, lastHandled: state?.lastHandledOccurrence,
+                                                        defaultZone: zone) else {
+                throw ValidationError("Alarm \(id) has no next occurrence to skip.")
+            }
+            alarm.skipDate = date
+        }
+    }
+
+    /// A programme from `fields`, its station looked up by name in the same IMMEDIATE transaction as the insert.
+    private func insertProgramme(_ fields: ProgrammeFields) throws(StoreError) -> Programme {
+        let saved: Programme = try write { db in
+            let programme = try fields.programme { name in try Store.station(named: name, db) }
+            var row = ProgramRow(programme)
+            row.progId = nil
+            try row.insert(db)
+            return try row.programme()
+        }
+        return saved
+    }
+}

@@ -1,0 +1,108 @@
+import AubadeCore
+import Crypto
+import Foundation
+import GRDB
+
+/// A row of `tokens` (schema version 2).
+struct TokenRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "tokens"
+    var tokenId: Int64?
+    var name: String
+    var hash: String
+    var createdAt: Date
+    var lastUsedAt: Date?
+
+    var token: AccessToken {
+        AccessToken(id: tokenId ?? 0, name: name, hash: hash, createdAt: createdAt, lastUsedAt: lastUsedAt)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        tokenId = inserted.rowID
+    }
+}
+
+/// Making and checking the HTTP API's device tokens: 32 random bytes from the system's generator, written as
+/// "aubade_" and 43 base64url characters; only their SHA-256 is ever stored (R30).
+public enum TokenSecret {
+    /// A new token's text.
+    public static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let base64 = Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        return "aubade_" + base64
+    }
+
+    /// SHA-256 of `secret`'s UTF-8 bytes, 64 lowercase hex digits.
+    public static func hash(_ secret: String) -> String {
+        SHA256.hash(data: Data(secret.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// Whether two hashes are equal, looking at every byte whatever the first difference (constant time for
+    /// equal lengths).
+    public static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for i in x.indices { difference |= x[i] ^ y[i] }
+        return difference == 0
+    }
+}
+
+extension Store {
+    /// Every device token (never the token itself: its hash), oldest first.
+    public func tokens() throws(StoreError) -> [AccessToken] {
+        try read { db in try TokenRow.order(sql: "tokenId").fetchAll(db) }.map(\.token)
+    }
+
+    /// Makes a token called `name` (1–64 characters; a name taken, ignoring case, is refused) and stores its
+    /// hash in one IMMEDIATE transaction; returns the row and the token's text, to be shown once.
+    /// Without a name, it is called "token N" after its id.
+    public func createToken(name: String?) throws(StoreError) -> (token: AccessToken, secret: String) {
+        let chosen: String?
+        do throws(ValidationError) { chosen = try name.map(AccessToken.validName) } catch { throw .invalid(error.message) }
+        let secret = TokenSecret.generate()
+        let stamp = now()
+        let row: TokenRow = try write { db in
+            let next = (try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'tokens'") ?? 0) + 1
+            let name = chosen ?? "token \(next)"
+            if try TokenRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [name]).fetchCount(db) > 0 {
+                throw StoreError.conflict("A token named '\(name)' already exists; pick another name or revoke that one first.")
+            }
+            var row = TokenRow(tokenId: nil, name: name, hash: TokenSecret.hash(secret), createdAt: stamp, lastUsedAt: nil)
+            try row.insert(db)
+            return row
+        }
+        return (row.token, secret)
+    }
+
+    /// Deletes the token with id `nameOrID` (when it is a number that names one) or called `nameOrID`
+    /// (ignoring case), and returns it as it was. Unknown: `.notFound` for an id, `.invalid` for a name.
+    @discardableResult
+    public func revokeToken(_ nameOrID: String) throws(StoreError) -> AccessToken {
+        try write { db in
+            var row: TokenRow?
+            if let id = Int64(nameOrID) { row = try TokenRow.fetchOne(db, key: id) }
+            if row == nil {
+                row = try TokenRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [nameOrID]).fetchOne(db)
+            }
+            guard let found = row, let id = found.tokenId else {
+                if let id = Int64(nameOrID) { throw StoreError.notFound(what: "token", id: id) }
+                throw StoreError.invalid("No token is named '\(nameOrID)'; see 'aubade token list'.")
+            }
+            _ = try TokenRow.deleteOne(db, key: id)
+            return found.token
+        }
+    }
+
+    /// Notes that token `id` was used at `at` (a token revoked meanwhile is ignored).
+    public func tokenUsed(id: Int64, at: Date) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "UPDATE tokens SET lastUsedAt = ? WHERE tokenId = ?", arguments: [at, id])
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import AubadeTesting
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Glibc
+
+/// Talks to a running `aubade run --http` as a phone or a script would: plain HTTP requests on 127.0.0.1, and
+/// an event-stream reader on a raw socket (read on a thread of its own, `onThread`).
+struct HTTPClient {
+    let port: Int
+
+    struct Reply {
+        let status: Int
+        let object: [String: Any]
+        let text: String
+    }
+
+    func send(_ method: String, _ path: String, token: String? = nil, json: String? = nil) async throws -> Reply {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.timeoutInterval = 60
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(json.utf8)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return Reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, object: object,
+                     text: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Opens `/api/v1/events` and reads until `until` holds for the text received so far, the server closes, or
+    /// `seconds` pass; returns the text.
+    func events(for seconds: Int, until done: @escaping @Sendable (String) -> Bool) async -> String {
+        let port = self.port
+        return await onThread("sse-reader") { () -> String in
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { return "" }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { return "" }
+            var timeout = timeval(tv_sec: 1, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let request = "GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n"
+            _ = request.withCString { Glibc.send(fd, $0, strlen($0), 0) }
+            var received = Data()
+            let deadline = Date().addingTimeInterval(TimeInterval(seconds))
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while Date() < deadline {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n == 0 { break }
+                if n > 0 {
+                    received.append(contentsOf: buffer[0..<n])
+                    if done(String(decoding: received, as: UTF8.self)) { break }
+                }
+            }
+            return String(decoding: received, as: UTF8.self)
+        }
+    }
+}

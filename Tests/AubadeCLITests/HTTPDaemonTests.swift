@@ -1,0 +1,154 @@
+import AubadeTesting
+import Foundation
+import Testing
+
+/// `aubade run --http`: the real binary serving the page and the API, the CLI's changes going through the
+/// running clock, and `aubade token`.
+@Suite("HTTP API end to end", .serialized)
+struct HTTPDaemonTests {
+    typealias Clock = DaemonTests.Clock
+
+    /// Starts the daemon with its web face on a free port of 127.0.0.1; returns it and the port it listens on.
+    static func serve(_ c: Clock, lead: Double) async throws -> (EventProcess, HTTPClient) {
+        let d = try c.daemon(lead: lead, extra: ["--http", "127.0.0.1:0"])
+        let http = try #require(await d.wait(for: "http"), "the daemon said where it listens: \(d.errorOutput)")
+        let port = try #require(http["port"] as? Int)
+        #expect(http["url"] as? String == "http://127.0.0.1:\(port)/")
+        return (d, HTTPClient(port: port))
+    }
+
+    static func token(_ c: Clock, name: String) async throws -> String {
+        let made = try await c.run(["token", "new", "--name", name, "--json"])
+        #expect(made.status == 0, "\(made.stderr)")
+        return try #require(try c.cli.json(made.stdout)["token"] as? String)
+    }
+
+    @Test func anAlarmMadeOverHTTPIsListedByTheCLIAndItsRingingIsStreamed() async throws {
+        let c = try Clock()
+        let (d, http) = try await Self.serve(c, lead: 25)
+        let token = try await Self.token(c, name: "phone")
+        let refused = try await http.send("POST", "/api/v1/alarms", json: #"{"name":"Web","time":"08:00"}"#)
+        #expect(refused.status == 401)
+        let made = try await http.send("POST", "/api/v1/alarms", token: token,
+                                       json: #"{"name":"Web","time":"08:00","days":"daily","source":"tone","duration":"1m"}"#)
+        #expect(made.status == 201, "\(made.text)")
+        let list = try await c.run(["alarm", "list"])
+        #expect(list.status == 0 && list.stdout.contains("Web") && list.stdout.contains("08:00"), "\(list.stdout)")
+        let json = try await c.run(["alarm", "list", "--json"])
+        let listed = try await http.send("GET", "/api/v1/alarms")
+        #expect(json.stdout == listed.text, "the CLI and the API print the same bytes")
+        // The stream gives the state at once, then the ringing alarm when it comes due (about 25 s from start).
+        let stream = await http.events(for: 90) { $0.contains(#""ringing":{"#) }
+        #expect(stream.hasPrefix("HTTP/1.1 200 OK"), "\(stream.prefix(200))")
+        #expect(stream.contains("content-type: text/event-stream") || stream.contains("Content-Type: text/event-stream"))
+        #expect(stream.contains("event: state\ndata: {"))
+        #expect(stream.contains(#""ringing":{"alarms":[{"id":1,"name":"Web"}]"#), "\(stream.suffix(600))")
+        _ = try #require(await d.wait(for: "ringing"))
+        let stop = try await http.send("POST", "/api/v1/alarm/stop", token: token, json: "{}")
+        #expect(stop.status == 200 && stop.object["message"] as? String == "Stopped.", "\(stop.text)")
+        _ = try #require(await d.wait(for: "dismissed"))
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0)
+    }
+
+    @Test func changesFromTheCLIGoThroughTheRunningClockWithTheSameOutput() async throws {
+        let c = try Clock()
+        let offline = try Clock()
+        let (d, _) = try await Self.serve(c, lead: 3600)
+        let added = try await c.run(["alarm", "add", "--name", "Work", "--time", "07:00", "--days", "mon-fri", "--json"])
+        let addedOffline = try await offline.run(["alarm", "add", "--name", "Work", "--time", "07:00", "--days", "mon-fri", "--json"])
+        #expect(added.status == 0 && added.stdout == addedOffline.stdout, "\(added.stdout) vs \(addedOffline.stdout)")
+        _ = try #require(await d.wait(for: "edit") { $0["change"] as? String == "alarm 1 saved" }, "the edit went through the clock")
+        let text = try await c.run(["alarm", "edit", "1", "--time", "06:30"])
+        #expect(text.stdout == "Changed alarm 1: Work at 06:30, mon-fri.\n", "\(text.stdout)")
+        for args in [["alarm", "add", "--name", "Bad", "--time", "25:00"], ["alarm", "edit", "9", "--volume", "50"],
+                     ["settings", "set", "defaultVolume", "5"], ["station", "rm", "Nowhere"]] {
+            let viaClock = try await c.run(args)
+            let direct = try await offline.run(args)
+            #expect(viaClock.status == 2 && viaClock.status == direct.status, "\(args)")
+            #expect(viaClock.errorSentence == direct.errorSentence && viaClock.errorSentence != nil, "\(args): \(viaClock.stderr)")
+        }
+        #expect(try await c.run(["station", "add", "--name", "FIP", "--url", "http://radio.example/fip"]).status == 0)
+        #expect(try await c.run(["program", "add", "--name", "Jazz", "--begin", "22:00", "--end", "23:00", "--station", "FIP"]).status == 0)
+        #expect(try await c.run(["program", "reserve", "1"]).stdout.contains("Reserved programme 1 (Jazz)"))
+        #expect(try await c.run(["settings", "set", "defaultVolume", "70"]).stdout == "defaultVolume = 70\n")
+        #expect(try await c.run(["alarm", "skip-next", "1"]).status == 0)
+        #expect(try await c.run(["alarm", "disable", "1"]).stdout == "Alarm 1 (Work) is disabled.\n")
+        #expect(try await c.run(["program", "rm", "1"]).status == 0)
+        #expect(try await c.run(["station", "rm", "FIP"]).stdout == "Deleted station 1 (FIP).\n")
+        #expect(try await c.run(["alarm", "rm", "1"]).stdout == "Deleted alarm 1 (Work).\n")
+        let changes = d.events.filter { $0["event"] as? String == "edit" }.compactMap { $0["change"] as? String }
+        #expect(changes == ["alarm 1 saved", "alarm 1 saved", "station 1 saved", "programme 1 saved", "programme 1 saved",
+                            "settings saved", "alarm 1 saved", "alarm 1 saved", "programme 1 removed", "station 1 removed",
+                            "alarm 1 removed"], "\(changes)")
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0)
+    }
+
+    @Test func aTakenPortIsAWarningAndTheClockRunsOn() async throws {
+        let first = try Clock()
+        let second = try Clock()
+        let (a, http) = try await Self.serve(first, lead: 3600)
+        let b = try second.daemon(lead: 3600, extra: ["--http", "127.0.0.1:\(http.port)"])
+        _ = try #require(await b.wait(for: "ready"))
+        let status = try await second.run(["status", "--json"])
+        let warnings = try #require(try second.cli.json(status.stdout)["warnings"] as? [String])
+        #expect(warnings.contains { $0.hasPrefix("The web page and API cannot listen on 127.0.0.1:\(http.port) (") }, "\(warnings)")
+        #expect(try await second.run(["alarm", "add", "--name", "Still", "--time", "07:00"]).status == 0)
+        for d in [a, b] {
+            d.signal(SIGTERM)
+            #expect(await d.waitForExit() == 0)
+        }
+    }
+
+    @Test func offTurnsTheServerOffAndABadAddressIsRefused() async throws {
+        let c = try Clock()
+        let d = try c.daemon(lead: 3600, extra: ["--http", "off"])
+        _ = try #require(await d.wait(for: "ready"))
+        #expect(d.position(of: "http") == nil)
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0)
+        let bad = try await c.run(["run", "--http", "localhost"])
+        #expect(bad.status == 2)
+        #expect(bad.errorSentence == "--http 'localhost' is not an address; write it like 127.0.0.1:8080, 0.0.0.0:8080, [::1]:8080, or off.")
+    }
+}
+
+/// `aubade token new|list|revoke`.
+@Suite("Token CLI")
+struct TokenCLITests {
+    @Test func aTokenIsPrintedOnceStoredAsItsHashListedAndRevoked() async throws {
+        let cli = try CLIHarness()
+        let made = try await cli.run(["token", "new", "--name", "phone"])
+        #expect(made.status == 0)
+        let lines = made.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("Token 1 (phone): aubade_"))
+        let secret = String(lines[0].split(separator: " ").last ?? "")
+        #expect(!(try cli.dump().joined().contains(secret)), "only the hash is stored")
+        let json = try await cli.run(["token", "new", "--json"])
+        let object = try cli.json(json.stdout)
+        #expect(object["name"] as? String == "token 2" && (object["token"] as? String)?.hasPrefix("aubade_") == true)
+        let list = try await cli.run(["token", "list"])
+        #expect(list.stdout.contains("phone") && list.stdout.contains("token 2") && list.stdout.contains("never"))
+        #expect(!list.stdout.contains("aubade_"))
+        let listed = try cli.json(try await cli.run(["token", "list", "--json"]).stdout)["tokens"] as? [[String: Any]]
+        #expect(listed?.map { $0["name"] as? String } == ["phone", "token 2"] && listed?.first?["token"] == nil)
+        #expect(try await cli.run(["token", "revoke", "phone"]).stdout == "Revoked token 1 (phone).\n")
+        let revoked = try cli.json(try await cli.run(["token", "revoke", "2", "--json"]).stdout)
+        #expect(revoked["revoked"] as? Int == 2)
+        #expect(try await cli.run(["token", "list"]).stdout == "No tokens. Make one with: aubade token new --name phone\n")
+    }
+
+    @Test func badTokenInputIsOneSentenceAndExit2() async throws {
+        let cli = try CLIHarness()
+        let empty = try await cli.run(["token", "new", "--name", " "])
+        #expect(empty.status == 2 && empty.errorSentence == "Token name is empty; give it a few words.")
+        #expect(try await cli.run(["token", "new", "--name", "phone"]).status == 0)
+        let before = try cli.dump()
+        let twice = try await cli.run(["token", "new", "--name", "Phone"])
+        #expect(twice.status == 2 && twice.errorSentence == "A token named 'Phone' already exists; pick another name or revoke that one first.")
+        let unknown = try await cli.run(["token", "revoke", "tablet"])
+        #expect(unknown.status == 2 && unknown.errorSentence == "No token is named 'tablet'; see 'aubade token list'.")
+        #expect(try cli.dump() == before)
+    }
+}
