@@ -1,0 +1,58 @@
+import Foundation
+
+/// What `NightDimming` decided at one event: the target to carry out, why, whether it differs from the
+/// previous decision's, and when to ask again.
+public struct DisplayDecision: Hashable, Sendable, CustomStringConvertible {
+    /// Why the screen looks as it does.
+    public enum Reason: String, Hashable, Sendable {
+        /// An alarm rings: full brightness, whatever the schedule.
+        case ringing
+        /// A touch (or the end of a ringing alarm) keeps the screen awake for a while inside the night.
+        case awake
+        /// Inside the dimming window.
+        case night
+        /// Outside the dimming window.
+        case day
+        /// Night dimming is off.
+        case off
+    }
+
+    public var target: DisplayTarget
+    public var reason: Reason
+    /// Whether `target` differs from the previous decision's (always true for the first one): the daemon
+    /// pushes a LiveState change and writes the backlight when it is.
+    public var changed: Bool
+    /// The next start or end of the dimming window on the wall clock, if the target can change then.
+    public var recheckAt: Date?
+    /// When the screen's wake period ends on the monotonic clock, if one runs and matters.
+    public var wakeEndsAt: MonotonicInstant?
+
+    public init(target: DisplayTarget, reason: Reason, changed: Bool, recheckAt: Date?, wakeEndsAt: MonotonicInstant?) {
+        self.target = target
+        self.reason = reason
+        self.changed = changed
+        self.recheckAt = recheckAt
+        self.wakeEndsAt = wakeEndsAt
+    }
+
+    /// How long from `now` until the target may change without another event (the earlier of the two
+    /// times, never negative), or nil when only an event can change it. A wall-clock step is an event:
+    /// the daemon calls `NightDimming.tick` again on every turn of its loop, so a step is caught within it.
+    public func delay(from now: SchedulerTime) -> Duration? {
+        let wall = recheckAt.map { Duration.seconds(exactly: max($0.timeIntervalSince(now.wall), 0)) }
+        let mono = wakeEndsAt.map { max($0 - now.mono, .zero) }
+        switch (wall, mono) {
+        case let (w?, m?): return min(w, m)
+        case let (w?, nil): return w
+        case let (nil, m?): return m
+        case (nil, nil): return nil
+        }
+    }
+
+    public var description: String {
+        var text = "\(target) (\(reason.rawValue))"
+        if let recheckAt { text += ", recheck at \(recheckAt.formatted(.iso8601))" }
+        if let wakeEndsAt { text += ", awake until \(wakeEndsAt)" }
+        return text
+    }
+}
