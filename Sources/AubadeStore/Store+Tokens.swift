@@ -59,10 +59,11 @@ extension Store {
         try read { db in try TokenRow.order(sql: "tokenId").fetchAll(db) }.map(\.token)
     }
 
-    /// Makes a token called `name` (1–64 characters; a name taken, ignoring case, is refused) and stores its
-    /// hash in one IMMEDIATE transaction; returns the row and the token's text, to be shown once.
-    /// Without a name, it is called "token N" after its id.
-    public func createToken(name: String?) throws(StoreError) -> (token: AccessToken, secret: String) {
+    /// Makes a token called `name` (1–64 characters) and stores its hash in one IMMEDIATE transaction; returns
+    /// the row and the token's text, to be shown once. Without a name, it is called "token N" after its id.
+    /// A name taken (ignoring case) is refused — unless `replacing`, when the old token of that name is
+    /// revoked in the same transaction (a device paired again gets a new token and its old one stops working).
+    public func createToken(name: String?, replacing: Bool = false) throws(StoreError) -> (token: AccessToken, secret: String) {
         let chosen: String?
         do throws(ValidationError) { chosen = try name.map(AccessToken.validName) } catch { throw .invalid(error.message) }
         let secret = TokenSecret.generate()
@@ -70,7 +71,10 @@ extension Store {
         let row: TokenRow = try write { db in
             let next = (try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'tokens'") ?? 0) + 1
             let name = chosen ?? "token \(next)"
-            if try TokenRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [name]).fetchCount(db) > 0 {
+            let same = TokenRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [name])
+            if replacing {
+                try same.deleteAll(db)
+            } else if try same.fetchCount(db) > 0 {
                 throw StoreError.conflict("A token named '\(name)' already exists; pick another name or revoke that one first.")
             }
             var row = TokenRow(tokenId: nil, name: name, hash: TokenSecret.hash(secret), createdAt: stamp, lastUsedAt: nil)

@@ -19,15 +19,18 @@ extension RunningClock {
     }
 
     /// Trades the valid pairing code for a new device token called `name`. A wrong or expired code is
-    /// `unauthorized` (the server counts it as a failed attempt); a refused name (empty, taken) leaves the
-    /// code valid, so the user can pick another.
+    /// `unauthorized` (the server counts it as a failed attempt); a refused name (empty, too long) leaves the
+    /// code valid, so the user can pick another. Pairing under a name already paired replaces that device's
+    /// token (its old one stops working): a phone whose browser forgot its token, or a kiosk whose browser
+    /// profile is wiped at each boot, pairs again without piling up tokens. Whoever holds a valid code may
+    /// already make a token, so this gives them nothing more.
     func pair(code: String, name: String, _ now: SchedulerTime) throws(ClockError) -> NewToken {
         guard pairing.matches(code, at: now.wall) else {
             throw ClockError(.unauthorized, "The pairing code is wrong or has expired; ask the clock for a new one.")
         }
         let made: (token: AccessToken, secret: String)
         do throws(StoreError) {
-            made = try deps.store.createToken(name: name)
+            made = try deps.store.createToken(name: name, replacing: true)
         } catch {
             throw ClockError(error)
         }

@@ -50,8 +50,9 @@ public protocol ClockStore: Sendable {
     func apply(_ edit: ClockEdit, zone: TimeZone, now: Date) throws(StoreError) -> EditOutcome
     /// The HTTP API's device tokens (hashes only).
     func tokens() throws(StoreError) -> [AccessToken]
-    /// Makes a device token called `name` and returns it with its text (shown once).
-    func createToken(name: String?) throws(StoreError) -> (token: AccessToken, secret: String)
+    /// Makes a device token called `name` and returns it with its text (shown once); `replacing` revokes an
+    /// earlier token of that name instead of refusing it.
+    func createToken(name: String?, replacing: Bool) throws(StoreError) -> (token: AccessToken, secret: String)
     /// Notes that token `id` was used at `at`.
     func tokenUsed(id: Int64, at: Date) throws(StoreError)
 }
@@ -105,8 +106,8 @@ public final class SQLiteClockStore: ClockStore {
     }
 
     public func tokens() throws(StoreError) -> [AccessToken] { try store.tokens() }
-    public func createToken(name: String?) throws(StoreError) -> (token: AccessToken, secret: String) {
-        try store.createToken(name: name)
+    public func createToken(name: String?, replacing: Bool) throws(StoreError) -> (token: AccessToken, secret: String) {
+        try store.createToken(name: name, replacing: replacing)
     }
     public func tokenUsed(id: Int64, at: Date) throws(StoreError) { try store.tokenUsed(id: id, at: at) }
 
@@ -177,7 +178,7 @@ public struct BackupClockStore: ClockStore {
 
     /// The backup copy holds no tokens: every change over HTTP is refused until the database is back.
     public func tokens() throws(StoreError) -> [AccessToken] { [] }
-    public func createToken(name: String?) throws(StoreError) -> (token: AccessToken, secret: String) {
+    public func createToken(name: String?, replacing: Bool) throws(StoreError) -> (token: AccessToken, secret: String) {
         throw .readOnly(BackupClockStore.refusal)
     }
     public func tokenUsed(id: Int64, at: Date) throws(StoreError) {}
@@ -231,11 +232,12 @@ public final class MemoryClockStore: ClockStore {
 
     public func tokens() throws(StoreError) -> [AccessToken] { tokenList.withLock { $0 } }
 
-    public func createToken(name: String?) throws(StoreError) -> (token: AccessToken, secret: String) {
+    public func createToken(name: String?, replacing: Bool) throws(StoreError) -> (token: AccessToken, secret: String) {
         let secret = TokenSecret.generate()
         return try tokenList.withLock { list throws(StoreError) in
             let id = (list.map(\.id).max() ?? 0) + 1
             let chosen = name ?? "token \(id)"
+            if replacing { list.removeAll { $0.name.lowercased() == chosen.lowercased() } }
             guard !list.contains(where: { $0.name.lowercased() == chosen.lowercased() }) else {
                 throw StoreError.conflict("A token named '\(chosen)' already exists; pick another name or revoke that one first.")
             }
