@@ -49,12 +49,13 @@ struct RunCommand: AsyncParsableCommand {
                                    primaryDevice: config.audio.device)
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
+        let shake = config.shake.sensor(gpio: gpio, logger: logger)
         let parts = Daemon.Parts(
             databasePath: context.databasePath, configPath: context.loaded.path, options: options,
             sink: SinkOptions(device: config.audio.device, alternate: config.audio.alternateDevice), json: context.json,
             fakeStart: fakeStart, buttons: buttons, panel: config.buttons.panelSettings,
-            shake: config.shake.sensor(gpio: gpio, logger: logger), network: SysfsNetworkStatus(),
-            configWarnings: context.loaded.problemMessages + context.loaded.warnings,
+            shake: shake.0, network: SysfsNetworkStatus(),
+            configWarnings: context.loaded.problemMessages + context.loaded.warnings + [shake.warning].compactMap { $0 },
             backlight: Self.backlight(config.display.backlight, root: backlightRoot ?? ""))
         // The web page and the JSON API: --http overrides the config's [http] address; --http off turns them off.
         let listen = address ?? (config.http.bind, config.http.port)

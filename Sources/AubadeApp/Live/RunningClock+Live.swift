@@ -66,8 +66,10 @@ extension RunningClock {
                             endsAt: s.remainingSeconds.map { now.wall.addingTimeInterval($0).rounded }, volume: s.volume)
         }
         let next = runner.next.map { LiveState.Next(id: $0.id, name: name($0.id), at: $0.instant) }
+        let synchronised = deps.isClockSynchronised()
         return LiveState(now: now.wall, zone: scheduler.defaultZone.identifier, ringing: ringing, radio: radio, next: next,
-                         warnings: board.list, clockSynchronised: deps.isClockSynchronised(), dimmed: display.dimmed,
+                         warnings: (synchronised ? [] : [DaemonStatus.notSynchronised]) + board.list,
+                         clockSynchronised: synchronised, dimmed: display.dimmed,
                          pairing: pairing.valid(at: now.wall))
     }
 }

@@ -72,6 +72,9 @@ public actor RunningClock {
         runner.precheckFinished = { [weak self] id, occurrence, failure in
             await self?.precheckFinished(id: id, occurrence: occurrence, failure: failure)
         }
+        runner.lookaheadFinished = { [weak self] id, occurrence, failure in
+            await self?.lookaheadFinished(id: id, occurrence: occurrence, failure: failure)
+        }
         onReady = ready
         lastDataVersion = try? deps.store.dataVersion()
         refreshTokens()
@@ -249,6 +252,12 @@ public actor RunningClock {
 
     private func precheckFinished(id: Int64, occurrence: Date, failure: String?) {
         runner.precheckDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
+        publishLive()
+    }
+
+    private func lookaheadFinished(id: Int64, occurrence: Date, failure: String?) {
+        runner.lookaheadDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
+        publishLive()
     }
 
     // MARK: Reload
