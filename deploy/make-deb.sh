@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Builds the Debian package aubade_<version>-<revision>_<arch>.deb from an already built aubade binary, with
+# dpkg-deb (no debhelper, no source package). `make deb` passes the release binary linked with
+# --static-swift-stdlib, so the Pi needs no Swift toolchain; run on a Pi (arm64) it makes the arm64 package.
+#
+# Usage: deploy/make-deb.sh [--test] [--revision N] [--fast] BINARY OUTDIR
+#   BINARY        the aubade executable; its resource bundles (Aubade_*.resources: the pages, the OpenAPI
+#                 document) are taken from beside it
+#   OUTDIR        where the .deb goes (made if missing); the last line printed is its path
+#   --revision N  the Debian revision (default 1); the HIL's upgrade test packages one binary as -1 and -2
+#   --test        for the tests only: BINARY is a debug build that links the Swift runtime from the toolchain
+#                 (/opt/swift/...), which no Debian package provides. Its RUNPATH to the toolchain is removed
+#                 (as lintian requires; the machine that installs it must have the runtime on its library path,
+#                 as the HIL guest arranges) and those libraries are left out of Depends: and named on stderr,
+#                 instead of refusing the binary.
+#   --fast        gzip -1 instead of xz (the tests; the contents are the same)
+#
+# The package:
+#   /usr/lib/aubade/aubade (+ its resource bundles beside it; Foundation finds them next to the real path of
+#   the executable) and the link /usr/bin/aubade; /lib/systemd/system/aubade.service; /etc/aubade/aubade.toml
+#   (a conffile: a user's edits survive upgrades); udev rules for the gpio, i2c and video groups; the man page
+#   aubade(1), generated from the argument parser (--experimental-dump-help); bash completion; the kiosk
+#   autostart (/usr/lib/aubade/kiosk/); README, copyright, changelog.
+#   postinst makes the `aubade` system user (audio, gpio, i2c, input, video) and enables and starts the unit;
+#   an upgrade restarts it; remove keeps /var/lib/aubade (the alarms), purge deletes it.
+#   Depends: from dpkg-shlibdeps over the binary (the exact runtime libraries and their minimum versions),
+#   plus adduser for postinst.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+die() { echo "make-deb: $*" >&2; exit 1; }
+
+test_build=false revision=1 compress=(-Zxz)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --test) test_build=true ;;
+    --fast) compress=(-Zgzip -z1) ;;
+    --revision) [ $# -ge 2 ] || die "--revision needs a number."; revision=$2; shift ;;
+    -*) die "unknown option $1 (see the usage at the top of $0)." ;;
+    *) break ;;
+  esac
+  shift
+done
+[ $# -eq 2 ] || die "usage: $0 [--test] [--revision N] [--fast] BINARY OUTDIR"
+BIN=$1 OUT=$2
+[[ "$revision" =~ ^[0-9]+$ ]] || die "--revision '$revision' is not a number."
+[ -x "$BIN" ] || die "$BIN is not an executable; build aubade first (make deb builds the release binary)."
+for tool in dpkg-deb dpkg-shlibdeps strip readelf gzip python3; do
+  command -v "$tool" >/dev/null || die "$tool is missing; deploy/install-deps.sh deb installs what the packaging needs."
+done
+
+version=$("$BIN" --version 2>/dev/null) || die "$BIN --version failed."
+[[ "$version" =~ ^[0-9][0-9A-Za-z.+~]*$ ]] || die "$BIN --version gave '$version', not a version number."
+arch=$(dpkg --print-architecture)
+debversion=$version-$revision
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+P=$W/debian/aubade   # dpkg-shlibdeps expects the package's files under debian/<package>/
+mkdir -p "$P/DEBIAN"
+
+# --- The binary and its resource bundles ---------------------------------------------------------------
+install -D -m 0755 "$BIN" "$P/usr/lib/aubade/aubade"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$P/usr/lib/aubade/aubade"
+if readelf -d "$P/usr/lib/aubade/aubade" | grep -Eq '\((RPATH|RUNPATH)\)'; then
+  $test_build || die "$BIN has an RPATH/RUNPATH ($(readelf -d "$BIN" | sed -n 's/.*R\(UN\)\{0,1\}PATH.*\[\(.*\)\]/\2/p')); build it with --static-swift-stdlib (make deb)."
+  command -v patchelf >/dev/null || die "patchelf is missing (deploy/install-deps.sh test installs it)."
+  patchelf --remove-rpath "$P/usr/lib/aubade/aubade"
+fi
+# SwiftPM names a module's bundle <package>_<module>.resources; the binary holds the names it looks for.
+bundles=$(grep -aoE 'Aubade_[A-Za-z0-9]+\.resources' "$BIN" | sort -u || true)
+for b in $bundles; do
+  [ -d "$(dirname "$BIN")/$b" ] || die "$(dirname "$BIN")/$b is missing: the binary needs it (its pages and the OpenAPI document)."
+  cp -r "$(dirname "$BIN")/$b" "$P/usr/lib/aubade/"
+  chmod -R u=rwX,go=rX "$P/usr/lib/aubade/$b"
+done
+mkdir -p "$P/usr/bin"
+ln -s ../lib/aubade/aubade "$P/usr/bin/aubade"
+
+# --- The unit, the config, the udev rules ----------------------------------------------------------------
+install -D -m 0644 "$REPO/deploy/aubade.service" "$P/lib/systemd/system/aubade.service"
+grep -q '^ExecStart=/usr/bin/aubade ' "$P/lib/systemd/system/aubade.service" ||
+  die "deploy/aubade.service no longer starts /usr/bin/aubade; the package installs the binary there."
+# Extra units and their binaries go here: the second waker of issue 16 (deploy/aubade-waker.service running
+# aubade-waker, built beside aubade) is packaged when both exist; the package then enables it like the clock.
+extra_units=()
+for unit in "$REPO"/deploy/*.service; do
+  name=$(basename "$unit")
+  [ "$name" = aubade.service ] && continue
+  exe=$(sed -n 's#^ExecStart=[-@+!]*/usr/\(local/\)\{0,1\}bin/\([^ ]*\).*#\2#p' "$unit" | head -1)
+  [ -n "$exe" ] && [ -x "$(dirname "$BIN")/$exe" ] || { echo "make-deb: $name left out: its binary '$exe' is not built beside $BIN." >&2; continue; }
+  install -D -m 0755 "$(dirname "$BIN")/$exe" "$P/usr/bin/$exe"
+  strip --strip-unneeded --remove-section=.comment --remove-section=.note "$P/usr/bin/$exe"
+  sed 's#^\(ExecStart=[-@+!]*\)/usr/local/bin/#\1/usr/bin/#' "$unit" > "$P/lib/systemd/system/$name"
+  chmod 0644 "$P/lib/systemd/system/$name"
+  extra_units+=("$name")
+done
+install -D -m 0644 "$REPO/config/aubade.toml" "$P/etc/aubade/aubade.toml"
+install -D -m 0644 "$REPO/deploy/60-aubade.rules" "$P/lib/udev/rules.d/60-aubade.rules"
+install -D -m 0644 "$REPO/deploy/99-aubade-backlight.rules" "$P/lib/udev/rules.d/99-aubade-backlight.rules"
+
+# --- Kiosk autostart (Raspberry Pi OS desktop, labwc) -----------------------------------------------------
+install -D -m 0755 "$REPO/deploy/kiosk/aubade-kiosk" "$P/usr/lib/aubade/kiosk/aubade-kiosk"
+install -D -m 0644 "$REPO/deploy/kiosk/aubade-kiosk.service" "$P/usr/lib/systemd/user/aubade-kiosk.service"
+install -D -m 0644 "$REPO/deploy/kiosk/labwc-autostart" "$P/usr/share/doc/aubade/examples/labwc-autostart"
+
+# --- Man page, completion, documents -------------------------------------------------------------------
+date=$(date -u -d "@${SOURCE_DATE_EPOCH:-$(git -C "$REPO" log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)
+mkdir -p "$P/usr/share/man/man1"
+"$BIN" --experimental-dump-help | python3 "$HERE/debian/manpage.py" "$version" "$date" > "$W/aubade.1" ||
+  die "could not make the man page from '$BIN --experimental-dump-help'."
+gzip -9n < "$W/aubade.1" > "$P/usr/share/man/man1/aubade.1.gz"
+install -d "$P/usr/share/bash-completion/completions"
+# Sourced by bash-completion, not run: without the generator's #! line.
+"$BIN" --generate-completion-script bash | sed '1{/^#!/d}' > "$P/usr/share/bash-completion/completions/aubade" ||
+  die "could not make the bash completion."
+D=$P/usr/share/doc/aubade
+install -D -m 0644 "$REPO/README.md" "$D/README.md"
+install -m 0644 "$REPO/hardware/README.md" "$D/hardware.md"
+install -m 0644 "$HERE/debian/copyright" "$D/copyright"
+install -D -m 0644 "$HERE/debian/lintian-overrides" "$P/usr/share/lintian/overrides/aubade"
+for f in "$REPO"/config/examples/*.toml; do
+  [ -e "$f" ] && install -D -m 0644 "$f" "$D/examples/$(basename "$f")"
+done
+{
+  echo "aubade ($debversion) unstable; urgency=medium"
+  echo
+  echo "  * Built from $(git -C "$REPO" describe --always --dirty 2>/dev/null || echo 'a source tree') by deploy/make-deb.sh."
+  echo
+  echo " -- $(sed -n 's/^Maintainer: //p' "$HERE/debian/control.in" | head -1)  $(date -u -R -d "$date")"
+} | gzip -9n > "$D/changelog.Debian.gz"
+
+# --- Control files ---------------------------------------------------------------------------------------
+install -m 0755 "$HERE/debian/postinst" "$HERE/debian/prerm" "$HERE/debian/postrm" "$P/DEBIAN/"
+for unit in "${extra_units[@]}"; do
+  # The clock's own snippets, repeated for each extra unit (enable on install, restart on upgrade, stop on remove).
+  for script in postinst prerm postrm; do
+    sed -i "s/'aubade\.service'/'aubade.service' '$unit'/" "$P/DEBIAN/$script"
+  done
+done
+find "$P/etc" -type f | sed "s#^$P##" > "$P/DEBIAN/conffiles"
+
+# Depends: what the binary links, as dpkg-shlibdeps resolves it through the installed packages' shlibs and
+# symbols files (never a hand-written list).
+cp "$HERE/debian/control.in" "$W/debian/control"
+shlibdeps_args=()
+if $test_build; then
+  # The toolchain's Swift runtime (not from any package) is resolved from the binary's RUNPATH and left out.
+  shlibdeps_args+=(--ignore-missing-info)
+  unpackaged=$(ldd "$BIN" | awk '$3 ~ /^\// { print $3 }' | while read -r lib; do
+      dpkg -S "$(readlink -f "$lib")" >/dev/null 2>&1 || dpkg -S "$lib" >/dev/null 2>&1 || echo "$lib"; done)
+  [ -z "$unpackaged" ] || echo "make-deb: --test: left out of Depends (from no Debian package): $(echo $unpackaged | tr ' ' ',')" >&2
+  # dpkg-shlibdeps reads RUNPATH from the original (unstripped copies keep it too).
+  shlibdeps_args+=(-l"$(dirname "$(ldd "$BIN" | awk '/libswiftCore/ { print $3 }')")")
+fi
+bins=("$P/usr/lib/aubade/aubade")
+for unit in "${extra_units[@]}"; do
+  exe=$(sed -n 's#^ExecStart=[-@+!]*/usr/bin/\([^ ]*\).*#\1#p' "$P/lib/systemd/system/$unit" | head -1)
+  bins+=("$P/usr/bin/$exe")
+done
+(cd "$W" && dpkg-shlibdeps "${shlibdeps_args[@]}" -O -e"${bins[@]}" 2> "$W/shlibdeps.err") > "$W/substvars" ||
+  { cat "$W/shlibdeps.err" >&2; die "dpkg-shlibdeps failed on $BIN."; }
+# (--test: the toolchain's libraries, named above, give warnings of their own; they are not the package's.)
+grep -v 'binaries to analyze should already be installed' "$W/shlibdeps.err" |
+  { if $test_build; then grep -Ev "library name 'lib(swift|Foundation|dispatch|BlocksRuntime|_Foundation)|linked against lib(swift|Foundation|dispatch|BlocksRuntime|_Foundation)"; else cat; fi; } >&2 || true
+shlibs=$(sed -n 's/^shlibs:Depends=//p' "$W/substvars")
+[ -n "$shlibs" ] || die "dpkg-shlibdeps found no libraries in $BIN."
+installed_size=$(du -sk --exclude=DEBIAN "$P" | cut -f1)
+sed -e "s/@VERSION@/$debversion/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$shlibs, adduser/" \
+    -e "s/@INSTALLED_SIZE@/$installed_size/" "$HERE/debian/control.in" > "$P/DEBIAN/control"
+sed -n '/^Package:/,$p' "$P/DEBIAN/control" > "$W/control" && mv "$W/control" "$P/DEBIAN/control"
+(cd "$P" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | sort -z | xargs -0 md5sum) > "$P/DEBIAN/md5sums"
+
+# --- Build ----------------------------------------------------------------------------------------------
+find "$P" -type d -exec chmod 0755 {} +
+mkdir -p "$OUT"
+deb=$(cd "$OUT" && pwd)/aubade_${debversion}_$arch.deb
+dpkg-deb --root-owner-group "${compress[@]}" --build "$P" "$deb" >/dev/null
+echo "make-deb: $(basename "$deb"): $(du -h "$deb" | cut -f1), installed $installed_size KiB; Depends: $shlibs, adduser" >&2
+echo "$deb"
