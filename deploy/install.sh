@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# Installs the clock built from source the way the Debian package does (see deploy/make-deb.sh), for people
+# who build it themselves — or removes it again. Idempotent: a second run changes nothing and says so; every
+# step prints what it did.
+#
+# Usage: deploy/install.sh [--binary PATH] [--prefix DIR] [--destdir DIR] [--no-start]
+#        deploy/install.sh --uninstall [--purge] [--prefix DIR] [--destdir DIR]
+#   --binary PATH  the aubade executable (default .build/release/aubade: make release, or make install)
+#   --prefix DIR   where the program goes (default /usr/local): DIR/lib/aubade/aubade with its resource
+#                  bundles, the link DIR/bin/aubade, the man page, bash completion and the kiosk script
+#   --destdir DIR  stage everything under DIR (also $DESTDIR), for packaging or a test: nothing outside DIR is
+#                  touched — no user, no udev, no systemctl
+#   --no-start     install and enable the unit, but do not (re)start it
+#   --uninstall    stop and disable the unit and remove what was installed; the config (/etc/aubade) and the
+#                  alarms (/var/lib/aubade) are kept, and so is the aubade user
+#   --purge        with --uninstall: also delete /etc/aubade and /var/lib/aubade
+#
+# What it installs: the unit as /etc/systemd/system/aubade.service (ExecStart names PREFIX/bin/aubade), the
+# config /etc/aubade/aubade.toml only when there is none (an existing one is kept; when the shipped one
+# differs it is put beside as aubade.toml.dist), the udev rules in /etc/udev/rules.d, the kiosk's user unit
+# in /etc/systemd/user; then the `aubade` system user (groups audio, gpio, i2c, input, video; the gpio and i2c
+# groups are made when missing), /var/lib/aubade, and the unit enabled and started — restarted when the
+# binary or the unit changed. Needs root (uses sudo when not root) unless --destdir is given.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+die() { echo "install: $*" >&2; exit 1; }
+say() { echo "install: $*"; }
+
+BIN=$REPO/.build/release/aubade PREFIX=/usr/local DEST=${DESTDIR:-} start=true uninstall=false purge=false
+args=("$@")
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --binary) [ $# -ge 2 ] || die "--binary needs a path."; BIN=$2; shift ;;
+    --prefix) [ $# -ge 2 ] || die "--prefix needs a folder."; PREFIX=$2; shift ;;
+    --destdir) [ $# -ge 2 ] || die "--destdir needs a folder."; DEST=$2; shift ;;
+    --no-start) start=false ;;
+    --uninstall) uninstall=true ;;
+    --purge) purge=true ;;
+    *) die "unknown option $1 (see the usage at the top of $0)." ;;
+  esac
+  shift
+done
+[[ "$PREFIX" = /* ]] || die "--prefix must be an absolute path ('$PREFIX')."
+if [ -n "$DEST" ]; then
+  mkdir -p "$DEST" && DEST=$(cd "$DEST" && pwd)
+elif [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || die "run as root (or with --destdir): it installs into $PREFIX and /etc."
+  exec sudo "$0" "${args[@]}"
+fi
+$purge && ! $uninstall && die "--purge goes with --uninstall."
+
+LIB=$PREFIX/lib/aubade
+UNIT=/etc/systemd/system/aubade.service
+KIOSK_UNIT=/etc/systemd/user/aubade-kiosk.service
+CONFIG=/etc/aubade/aubade.toml
+RULES=(/etc/udev/rules.d/60-aubade.rules /etc/udev/rules.d/99-aubade-backlight.rules)
+MAN=$PREFIX/share/man/man1/aubade.1
+COMPLETION=$PREFIX/share/bash-completion/completions/aubade
+changed=false   # the binary or the unit changed: a running clock is restarted
+live() { [ -z "$DEST" ]; }
+systemd_up() { live && [ -d /run/systemd/system ]; }
+
+# put SOURCE TARGET MODE: installs SOURCE as DEST/TARGET unless it is already the same; says which.
+put() {
+  local src=$1 target=$DEST$2 mode=$3
+  if [ -f "$target" ] && cmp -s "$src" "$target"; then
+    chmod "$mode" "$target"
+    say "unchanged $2"
+    return 1
+  fi
+  local verb=installed; [ -e "$target" ] && verb=updated
+  install -D -m "$mode" "$src" "$target"
+  say "$verb $2"
+}
+# put_tree SOURCE_DIR TARGET_DIR: the same for a folder (a resource bundle).
+put_tree() {
+  local src=$1 target=$DEST$2
+  if [ -d "$target" ] && diff -r "$src" "$target" >/dev/null 2>&1; then say "unchanged $2/"; return 1; fi
+  rm -rf "$target" && mkdir -p "$(dirname "$target")" && cp -r "$src" "$target" && chmod -R u=rwX,go=rX "$target"
+  say "installed $2/"
+}
+remove() {
+  local target=$DEST$1
+  if [ -e "$target" ] || [ -L "$target" ]; then rm -rf "$target"; say "removed $1"; fi
+}
+
+if $uninstall; then
+  if systemd_up; then
+    systemctl disable --now aubade.service >/dev/null 2>&1 && say "stopped and disabled aubade.service" || true
+  fi
+  remove "$UNIT"
+  remove "$KIOSK_UNIT"
+  for r in "${RULES[@]}"; do remove "$r"; done
+  remove "$PREFIX/bin/aubade"
+  remove "$LIB"
+  remove "$MAN"
+  remove "$COMPLETION"
+  if systemd_up; then systemctl daemon-reload && say "reloaded systemd"; fi
+  if live && command -v udevadm >/dev/null && [ -d /run/udev ]; then udevadm control --reload-rules || true; fi
+  if $purge; then
+    remove /etc/aubade
+    remove /var/lib/aubade
+  else
+    [ -e "$DEST$CONFIG" ] && say "kept $CONFIG (--purge deletes it)"
+    [ -e "$DEST/var/lib/aubade" ] && say "kept /var/lib/aubade with the alarms (--purge deletes it)"
+  fi
+  live && getent passwd aubade >/dev/null && say "kept the aubade user (userdel aubade removes it)"
+  exit 0
+fi
+
+[ -x "$BIN" ] || die "$BIN is not an executable; build it first (make release), or name it with --binary."
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+
+# The program, its resource bundles (Foundation finds them beside the real path of the executable), the link.
+put "$BIN" "$LIB/aubade" 0755 && changed=true
+for b in $(grep -aoE 'Aubade_[A-Za-z0-9]+\.resources' "$BIN" | sort -u); do
+  [ -d "$(dirname "$BIN")/$b" ] || die "$(dirname "$BIN")/$b is missing: the binary needs it."
+  put_tree "$(dirname "$BIN")/$b" "$LIB/$b" && changed=true
+done
+if [ "$(readlink "$DEST$PREFIX/bin/aubade" 2>/dev/null)" = "../lib/aubade/aubade" ]; then
+  say "unchanged $PREFIX/bin/aubade -> ../lib/aubade/aubade"
+else
+  mkdir -p "$DEST$PREFIX/bin" && ln -sfn ../lib/aubade/aubade "$DEST$PREFIX/bin/aubade"
+  say "installed $PREFIX/bin/aubade -> ../lib/aubade/aubade"
+fi
+"$BIN" --experimental-dump-help | python3 "$HERE/debian/manpage.py" "$("$BIN" --version)" "$(date -u +%Y-%m-%d)" > "$W/aubade.1"
+# The man page's date changes daily: compare it without its first line.
+if [ -f "$DEST$MAN" ] && cmp -s <(tail -n +2 "$W/aubade.1") <(tail -n +2 "$DEST$MAN"); then say "unchanged $MAN"; else put "$W/aubade.1" "$MAN" 0644 || true; fi
+"$BIN" --generate-completion-script bash > "$W/completion"
+put "$W/completion" "$COMPLETION" 0644 || true
+put "$REPO/deploy/kiosk/aubade-kiosk" "$LIB/kiosk/aubade-kiosk" 0755 || true
+sed "s#^ExecStart=/usr/lib/aubade/#ExecStart=$LIB/#" "$REPO/deploy/kiosk/aubade-kiosk.service" > "$W/kiosk.service"
+put "$W/kiosk.service" "$KIOSK_UNIT" 0644 || true
+
+# The unit, with ExecStart naming this prefix.
+sed "s#^ExecStart=/usr/bin/aubade #ExecStart=$PREFIX/bin/aubade #" "$REPO/deploy/aubade.service" > "$W/aubade.service"
+grep -q "^ExecStart=$PREFIX/bin/aubade " "$W/aubade.service" || die "deploy/aubade.service has no ExecStart=/usr/bin/aubade line to point at $PREFIX."
+put "$W/aubade.service" "$UNIT" 0644 && changed=true
+for r in "${RULES[@]}"; do put "$REPO/deploy/$(basename "$r")" "$r" 0644 || true; done
+
+# The config: a user's own is never overwritten.
+if [ -e "$DEST$CONFIG" ]; then
+  if cmp -s "$REPO/config/aubade.toml" "$DEST$CONFIG"; then
+    say "unchanged $CONFIG"
+  else
+    say "kept $CONFIG (yours)"
+    if ! cmp -s "$REPO/config/aubade.toml" "$DEST$CONFIG.dist" 2>/dev/null; then
+      install -m 0644 "$REPO/config/aubade.toml" "$DEST$CONFIG.dist"
+      say "installed $CONFIG.dist (this version's, to compare with yours)"
+    fi
+  fi
+else
+  install -D -m 0644 "$REPO/config/aubade.toml" "$DEST$CONFIG"
+  say "installed $CONFIG"
+fi
+
+if ! live; then
+  say "staged under $DEST: the aubade user, udev and systemd were left alone"
+  exit 0
+fi
+
+# The user and its groups, the state folder.
+for group in gpio i2c; do
+  getent group "$group" >/dev/null || { groupadd --system "$group"; say "made the $group group"; }
+done
+if getent passwd aubade >/dev/null; then
+  say "unchanged user aubade"
+else
+  useradd --system --user-group --home-dir /var/lib/aubade --no-create-home --shell /usr/sbin/nologin \
+    --comment "Aubade radio alarm clock" aubade
+  say "made the system user aubade"
+fi
+for group in audio gpio i2c input video; do
+  if getent group "$group" >/dev/null && ! id -nG aubade | tr ' ' '\n' | grep -qx "$group"; then
+    usermod -a -G "$group" aubade
+    say "added aubade to the $group group"
+  fi
+done
+if [ ! -d /var/lib/aubade ]; then
+  install -d -o aubade -g aubade -m 0750 /var/lib/aubade
+  say "made /var/lib/aubade"
+fi
+if command -v udevadm >/dev/null && [ -d /run/udev ]; then
+  udevadm control --reload-rules && udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev --subsystem-match=backlight
+  say "applied the udev rules"
+fi
+
+if ! systemd_up; then
+  say "systemd is not running here: start the clock with $PREFIX/bin/aubade run --config $CONFIG"
+  exit 0
+fi
+systemctl daemon-reload
+if systemctl is-enabled --quiet aubade.service; then say "unchanged: aubade.service is enabled"; else systemctl enable aubade.service 2>/dev/null; say "enabled aubade.service"; fi
+if ! $start; then
+  say "not started (--no-start): sudo systemctl start aubade"
+elif ! systemctl is-active --quiet aubade.service; then
+  systemctl start aubade.service && say "started aubade.service"
+elif $changed; then
+  systemctl restart aubade.service && say "restarted aubade.service (its binary or unit changed)"
+else
+  say "unchanged: aubade.service is running"
+fi
