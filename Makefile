@@ -6,8 +6,10 @@ BUILD_DIR ?= .build
 BIN       := $(BUILD_DIR)/debug/aubade
 # Where hardware/hil/setup.sh keeps the VM's kernel, modules and initramfs.
 HIL_DIR   ?= .build-hil-vm
+# Where `make deb` puts aubade_<version>-1_<arch>.deb.
+DIST      ?= dist
 
-.PHONY: run test build deps deps-test release bench clean hil hil-vm
+.PHONY: run test build deps deps-test deps-deb release deb install bench clean hil hil-vm
 
 ## Install what is missing, build, and start the clock on the default config and ./var/aubade.sqlite.
 run: build
@@ -24,6 +26,7 @@ run: build
 test: deps-test
 	$(SWIFT) build --build-tests --scratch-path $(BUILD_DIR)
 	$(SWIFT) test --scratch-path $(BUILD_DIR)
+	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test
 	@if [ "$${AUBADE_SKIP_HIL:-}" = 1 ]; then \
 	  echo "AUBADE_SKIP_HIL=1: the hardware-in-the-loop VM is skipped (make hil runs it)."; \
 	else \
@@ -51,6 +54,21 @@ deps-test:
 release: deps
 	$(SWIFT) build -c release --scratch-path $(BUILD_DIR)
 
+## The Debian package for this machine (a Pi makes the arm64 one): $(DIST)/aubade_<version>-1_<arch>.deb, from a
+## release build with the Swift runtime linked in (the Pi needs no toolchain). Install: sudo apt install ./dist/aubade_*.deb
+deb: deps-deb
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BUILD_DIR)
+	deploy/make-deb.sh $(BUILD_DIR)/release/aubade $(DIST)
+
+deps-deb:
+	@deploy/install-deps.sh deb
+
+## For those who build from source: the release binary, the unit, the config (an existing one is kept), the
+## aubade user; then the clock enabled and started (deploy/install.sh; sudo when not root). PREFIX (default
+## /usr/local) and DESTDIR as usual; deploy/install.sh --uninstall removes it again.
+install: release
+	deploy/install.sh --binary $(BUILD_DIR)/release/aubade $(if $(PREFIX),--prefix $(PREFIX)) $(if $(DESTDIR),--destdir $(DESTDIR))
+
 ## Benchmarks, not tests, each printing a table and the targets: `aubade play` beside mpg123 on a local
 ## Icecast stream into a real-time paced ALSA sink, 3 runs each of 60 s (BENCH_SECONDS=10 for a quick look);
 ## then the daemon: alarm onset error, fallback latency, cold start to READY, idle CPU (BENCH_IDLE_SECONDS).
@@ -60,4 +78,4 @@ bench: deps-test
 	python3 bench/daemon_bench.py --aubade $(BUILD_DIR)/release/aubade
 
 clean:
-	rm -rf $(BUILD_DIR) $(HIL_DIR)
+	rm -rf $(BUILD_DIR) $(HIL_DIR) $(DIST)

@@ -3,21 +3,27 @@
 #   deploy/install-deps.sh build   libraries to build and run
 #   deploy/install-deps.sh test    the above plus the tools the test suite drives (including the HIL's)
 #   deploy/install-deps.sh hil     only what the hardware-in-the-loop harness (hardware/hil/) needs on the host
+#   deploy/install-deps.sh deb     the build libraries plus what `make deb` packages with (deploy/make-deb.sh)
 # Uses sudo when not root. Swift itself is not a Debian package: see README.md.
 set -euo pipefail
 
 build_pkgs=(pkg-config libgpiod-dev libasound2-dev libmpg123-dev libcurl4-openssl-dev libsqlite3-dev)
 test_pkgs=(sqlite3 gpiod alsa-utils sox lame mpg123 python3 curl icecast2 ezstream)
+# deploy/make-deb.sh (dpkg-deb, dpkg-shlibdeps, strip, the man page's python) and the package checks of make
+# test (lintian, man; patchelf for the test package made from the debug build).
+deb_pkgs=(dpkg-dev binutils python3 lintian man-db patchelf)
 # hardware/hil/: QEMU, the guest's initramfs and out-of-tree module build, and the tools the guest runs
 # (the guest uses this machine's root file system over 9p, so they are installed here).
 hil_pkgs=(qemu-system-x86 busybox-static cpio kmod gcc make xz-utils gpiod alsa-utils sox lame iw iproute2 hostapd
-          wpasupplicant python3 wireless-regdb util-linux curl icecast2 ezstream)
+          wpasupplicant python3 wireless-regdb util-linux curl icecast2 ezstream
+          systemd udev dpkg-dev binutils patchelf adduser)   # the systemd scenario: systemd as PID 1, the package
 
 case "${1:-build}" in
   build) wanted=("${build_pkgs[@]}") ;;
-  test) wanted=("${build_pkgs[@]}" "${test_pkgs[@]}" "${hil_pkgs[@]}") ;;
+  test) wanted=("${build_pkgs[@]}" "${test_pkgs[@]}" "${deb_pkgs[@]}" "${hil_pkgs[@]}") ;;
   hil) wanted=("${hil_pkgs[@]}") ;;
-  *) echo "usage: $0 build|test|hil" >&2; exit 2 ;;
+  deb) wanted=("${build_pkgs[@]}" "${deb_pkgs[@]}") ;;
+  *) echo "usage: $0 build|test|hil|deb" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# The package checks of `make test` (one line of its recipe), on the binary the suite already built — never a
+# second, release build (`make deb` does that one):
+#   1. deploy/make-deb.sh --test packages it into WORKDIR (the debug build links the toolchain's Swift runtime,
+#      which --test leaves out of Depends:);
+#   2. lintian reports no error (its warnings and notes are printed);
+#   3. the package's file list is Tests/Deploy/package-files.txt plus the binary's resource bundles as built,
+#      every file root-owned with the expected mode; conffiles; the maintainer scripts; Depends: names the
+#      libraries the binary links (as dpkg-shlibdeps found them) and adduser; the man page renders without
+#      a groff warning; the bash completion parses; the example configs are clean;
+#   4. the unit's sandbox: `systemd-analyze security --offline` exposure at most 2.0;
+#   5. deploy/install.sh into a scratch root (--destdir): what it installs, a second run that changes nothing,
+#      a user's config kept (the new one beside it as .dist), --uninstall removing all but the config.
+# Usage: Tests/Deploy/run.sh AUBADE_BINARY [WORKDIR]   (default WORKDIR: .build/deploy-test)
+# Prints PASS/FAIL lines; the exit code is the number of failures.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+BIN=${1:?usage: Tests/Deploy/run.sh AUBADE_BINARY [WORKDIR]}
+W=${2:-$REPO/.build/deploy-test}
+FAILS=0
+pass() { echo "PASS deploy: $*"; }
+fail() { echo "FAIL deploy: $*"; FAILS=$((FAILS + 1)); }
+check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+rm -rf "$W" && mkdir -p "$W"
+
+# --- 1. The package -------------------------------------------------------------------------------------
+start=$(date +%s)
+if ! deb=$("$REPO/deploy/make-deb.sh" --test --fast "$BIN" "$W/deb" 2> "$W/make-deb.log" | tail -1) || [ ! -f "$deb" ]; then
+  cat "$W/make-deb.log"
+  fail "deploy/make-deb.sh --test $BIN failed"
+  exit "$FAILS"
+fi
+pass "make-deb.sh --test packaged $(basename "$deb") ($(du -h "$deb" | cut -f1), $(($(date +%s) - start)) s): $(grep -v '^make-deb: --test' "$W/make-deb.log" | tail -1)"
+
+# --- 2. lintian -----------------------------------------------------------------------------------------
+start=$(date +%s)
+lintian --tag-display-limit 0 --display-info "$deb" > "$W/lintian.txt" 2>&1
+sed 's/^/  lintian: /' "$W/lintian.txt"
+check "lintian: no error ($(grep -c '^E:' "$W/lintian.txt") E, $(grep -c '^W:' "$W/lintian.txt") W, $(grep -c '^I:' "$W/lintian.txt") I; $(($(date +%s) - start)) s)" \
+  eval '! grep -q "^E:" "$W/lintian.txt"'
+
+# --- 3. What is in it -----------------------------------------------------------------------------------
+dpkg-deb -c "$deb" > "$W/contents.txt"
+# "mode owner path" per entry, directories without their trailing slash, links with their target.
+awk '{ p = $6; sub(/^\.\//, "/", p); sub(/\/$/, "", p); if (p == "") next;
+       print $1, $2, p ($7 == "->" ? " -> " $8 : "") }' "$W/contents.txt" > "$W/entries.txt"
+grep -v '/usr/lib/aubade/Aubade_[A-Za-z0-9]*\.resources/' "$W/entries.txt" | awk '{ $2 = ""; print }' | sed 's/  / /' | sort > "$W/files.txt"
+grep -v '^#' "$HERE/package-files.txt" | sed '/^$/d' | sort > "$W/expected.txt"
+if diff -u "$W/expected.txt" "$W/files.txt" > "$W/files.diff"; then
+  pass "the file list is Tests/Deploy/package-files.txt ($(wc -l < "$W/files.txt") entries, modes included)"
+else
+  sed 's/^/  /' "$W/files.diff"
+  fail "the file list differs from Tests/Deploy/package-files.txt (- expected, + packaged)"
+fi
+bundle_ok=true
+for b in $(grep -aoE 'Aubade_[A-Za-z0-9]+\.resources' "$BIN" | sort -u); do
+  (cd "$(dirname "$BIN")" && find "$b" -type f | sort) > "$W/bundle-built.txt"
+  sed -n "s#^-[^ ]* [^ ]* /usr/lib/aubade/\($b/.*\)#\1#p" "$W/entries.txt" | sort > "$W/bundle-packaged.txt"
+  cmp -s "$W/bundle-built.txt" "$W/bundle-packaged.txt" || { bundle_ok=false; diff "$W/bundle-built.txt" "$W/bundle-packaged.txt" | sed 's/^/  /'; }
+done
+check "the resource bundles are packaged beside the binary, file for file" $bundle_ok
+check "every entry belongs to root/root" eval '! awk "\$2 != \"root/root\"" "$W/entries.txt" | grep -q .'
+
+dpkg-deb -e "$deb" "$W/control"
+check "conffiles: /etc/aubade/aubade.toml ($(tr '\n' ' ' < "$W/control/conffiles"))" [ "$(cat "$W/control/conffiles")" = /etc/aubade/aubade.toml ]
+check "postinst, prerm, postrm are executable shell scripts that parse" \
+  eval 'for s in postinst prerm postrm; do [ -x "$W/control/$s" ] && sh -n "$W/control/$s" || exit 1; done'
+depends=$(dpkg-deb -f "$deb" Depends)
+needed=$(readelf -d "$BIN" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -v '^libswift\|^libFoundation\|^libdispatch\|^lib_Foundation\|^libBlocksRuntime\|^libicu' | tr '\n' ' ')
+missing=""
+for lib in $needed; do
+  pkg=$(dpkg -S "$(ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }')" 2>/dev/null | cut -d: -f1 | head -1)
+  [ -z "$pkg" ] && continue
+  [[ ",$depends," == *", $pkg "* || ",$depends," == *",$pkg "* || ",$depends," == *", $pkg,"* || "$depends" == "$pkg "* ]] || missing+=" $lib($pkg)"
+done
+check "Depends: names the package of every library the binary links, and adduser: $depends" \
+  eval '[ -z "$missing" ] && [[ "$depends" == *adduser* ]] || { echo "  not in Depends:$missing"; false; }'
+mkdir -p "$W/root" && dpkg-deb -x "$deb" "$W/root"
+LC_ALL=C.UTF-8 MANROFFSEQ='' man --warnings -E UTF-8 -l "$W/root/usr/share/man/man1/aubade.1.gz" > "$W/man.txt" 2> "$W/man.err"
+check "the man page renders without a warning ($(wc -l < "$W/man.txt") lines; $(head -c 200 "$W/man.err"))" \
+  eval '[ -s "$W/man.txt" ] && [ ! -s "$W/man.err" ] && grep -q "aubade alarm add" "$W/man.txt"'
+check "the bash completion parses and completes aubade's commands" \
+  eval 'bash -n "$W/root/usr/share/bash-completion/completions/aubade" && grep -q doctor "$W/root/usr/share/bash-completion/completions/aubade"'
+
+for f in "$REPO"/config/examples/*.toml; do
+  check "the example config $(basename "$f") is clean: aubade run --check-config says $("$BIN" run --check-config --config "$f" 2>&1 | head -c 300)" \
+    eval '"$BIN" run --check-config --config "$f" > /dev/null 2>&1'
+done
+
+# --- 4. The unit's sandbox ------------------------------------------------------------------------------
+systemd-analyze security --offline=true --no-pager "$W/root/lib/systemd/system/aubade.service" > "$W/security.txt" 2>&1
+exposure=$(sed -n 's/.*Overall exposure level for .*: \([0-9.]*\).*/\1/p' "$W/security.txt")
+check "systemd-analyze security --offline: exposure $exposure, at most 2.0 ($(grep -c '✗' "$W/security.txt") items open)" \
+  awk -v e="$exposure" 'BEGIN { exit !(e != "" && e + 0 <= 2.0) }'
+
+# --- 5. install.sh into a scratch root ------------------------------------------------------------------
+R=$W/scratch-root
+"$REPO/deploy/install.sh" --binary "$BIN" --destdir "$R" > "$W/install-1.txt" 2>&1
+rc=$?
+sed 's/^/  /' "$W/install-1.txt"
+(cd "$R" && find . \( -type f -o -type l \) ! -path './usr/local/lib/aubade/Aubade_*' | sed 's#^\.##' | sort) > "$W/installed.txt"
+cat > "$W/installed-expected.txt" <<EOF
+/etc/aubade/aubade.toml
+/etc/systemd/system/aubade.service
+/etc/systemd/user/aubade-kiosk.service
+/etc/udev/rules.d/60-aubade.rules
+/etc/udev/rules.d/99-aubade-backlight.rules
+/usr/local/bin/aubade
+/usr/local/lib/aubade/aubade
+/usr/local/lib/aubade/kiosk/aubade-kiosk
+/usr/local/share/bash-completion/completions/aubade
+/usr/local/share/man/man1/aubade.1
+EOF
+check "install.sh --destdir installs (exit $rc) the files the package has, under /usr/local" \
+  eval '[ $rc = 0 ] && diff -u "$W/installed-expected.txt" "$W/installed.txt"'
+check "its unit starts /usr/local/bin/aubade, the link points at the binary, the binary runs" \
+  eval 'grep -q "^ExecStart=/usr/local/bin/aubade run " "$R/etc/systemd/system/aubade.service" &&
+        [ "$(readlink "$R/usr/local/bin/aubade")" = ../lib/aubade/aubade ] && "$R/usr/local/bin/aubade" --version > /dev/null'
+"$REPO/deploy/install.sh" --binary "$BIN" --destdir "$R" > "$W/install-2.txt" 2>&1
+rc=$?
+check "a second run changes nothing and says so ($(grep -c '^install: unchanged' "$W/install-2.txt") unchanged)" \
+  eval '[ $rc = 0 ] && ! grep -E "^install: (installed|updated)" "$W/install-2.txt"'
+echo '# my own setting' >> "$R/etc/aubade/aubade.toml"
+"$REPO/deploy/install.sh" --binary "$BIN" --destdir "$R" > "$W/install-3.txt" 2>&1
+check "an edited config is kept, the shipped one put beside it as aubade.toml.dist" \
+  eval 'grep -q "my own setting" "$R/etc/aubade/aubade.toml" && cmp -s "$REPO/config/aubade.toml" "$R/etc/aubade/aubade.toml.dist" &&
+        grep -q "^install: kept /etc/aubade/aubade.toml" "$W/install-3.txt"'
+"$REPO/deploy/install.sh" --uninstall --destdir "$R" > "$W/uninstall.txt" 2>&1
+sed 's/^/  /' "$W/uninstall.txt"
+(cd "$R" && find . \( -type f -o -type l \) | sed 's#^\.##' | sort) > "$W/left.txt"
+check "--uninstall removes everything but the config ($(tr '\n' ' ' < "$W/left.txt"))" \
+  eval '[ "$(cat "$W/left.txt")" = "$(printf "/etc/aubade/aubade.toml\n/etc/aubade/aubade.toml.dist")" ]'
+
+echo "deploy: $FAILS failure(s)"
+exit "$FAILS"
