@@ -17,7 +17,7 @@ struct AlarmVerdict: Encodable, Sendable {
     }
 
     var next: NextAlarm?
-    /// nil when no alarm is set.
+    /// nil when no alarm is set, or doctor could not ask the clock.
     var heard: Bool?
     var check: DoctorCheck
 
@@ -56,6 +56,11 @@ struct AlarmVerdict: Encodable, Sendable {
             return AlarmVerdict(next: next, heard: false,
                                 check: .problem("alarm", "\(next.name) at \(when) would not be heard: \(reasons)",
                                                 fix: blockers[0].fix ?? ""))
+        }
+        if case .noAccess = daemon {
+            return AlarmVerdict(next: next, heard: nil,
+                                check: .warning("alarm", "\(next.name) at \(when): doctor could not ask the clock whether it would be heard.",
+                                                fix: "Run doctor as root or as the clock's user: sudo -u aubade aubade doctor."))
         }
         var what: String
         if next.source == "tone" {

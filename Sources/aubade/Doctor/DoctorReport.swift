@@ -8,7 +8,7 @@ import Foundation
 /// alarm would be heard, and the details the checks were made from.
 struct DoctorReport: Encodable {
     var checks: [DoctorCheck]
-    /// Whether the next alarm would be heard; nil when no alarm is set.
+    /// Whether the next alarm would be heard; nil when no alarm is set or the clock could not be asked.
     var heard: Bool?
     var next: AlarmVerdict.NextAlarm?
     var daemon: Daemon
