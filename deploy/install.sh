@@ -183,7 +183,8 @@ if [ ! -d /var/lib/aubade ]; then
   say "made /var/lib/aubade"
 fi
 if command -v udevadm >/dev/null && [ -d /run/udev ]; then
-  udevadm control --reload-rules && udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev --subsystem-match=backlight
+  udevadm control --reload-rules && udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev &&
+    udevadm trigger --action=add --subsystem-match=backlight
   say "applied the udev rules"
 fi
 
