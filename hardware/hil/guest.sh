@@ -13,6 +13,13 @@ set -x
 for s in "$HIL"/scenarios/*.sh; do . "$s"; done
 
 echo "guest: kernel $(uname -r), $(nproc) CPUs, ready at $(uptime_s) s; $("$AUBADE" version 2>&1 | awk '$1 == "aubade" { print "aubade " $2 }')"
+# The second boot (run.sh, HIL_SYSTEMD=1): systemd is PID 1 and only the systemd scenario runs.
+if [ "$(cat /proc/1/comm)" = systemd ]; then
+  started=$(now)
+  run_scenario systemd scenario_systemd
+  echo "guest: scenarios took $(since "$started") s; kernel taint $(cat /proc/sys/kernel/tainted); $FAILS failure(s)"
+  exit "$FAILS"
+fi
 ip link set lo up
 SCENARIO=setup
 for m in "snd-aloop index=0 pcm_substreams=1" uinput evdev; do

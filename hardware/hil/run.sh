@@ -13,6 +13,12 @@
 # read-write at the same path. The guest prints PASS/FAIL/SKIP lines and figures on the serial console
 # (copied to WORKDIR/run/console.log); its logs and recordings stay in WORKDIR/run/results/.
 # Exit code: the number of failed checks; 99 when the VM could not run, crashed or timed out.
+#
+# The systemd scenario (hardware/hil/scenarios/systemd.sh) needs systemd as PID 1, so it runs in a second boot
+# of the same guest (HIL_SYSTEMD=1 on the kernel command line; see init), with the Debian package made here from
+# the binary (deploy/make-deb.sh --test, as revision 1 and 2 for the upgrade) in WORKDIR/run/deb. Its console
+# is WORKDIR/run/console-systemd.log; HIL_SYSTEMD_TIMEOUT (seconds, default 900) bounds it. HIL_ONLY=systemd runs
+# that boot alone.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -44,23 +50,48 @@ sox -D -n -r 44100 -c 2 -b 16 "$RUN/media/sine440.wav" synth 10 sine 440 vol 0.5
   cant "could not make the test MP3 with sox and lame."
 
 echo "hil-run: kernel $HIL_KV ($HIL_KVERSION), TCG, 2 vCPUs; binary $BIN"
-start=$(date +%s.%N)
-timeout --kill-after=10 "${HIL_VM_TIMEOUT:-480}" qemu-system-x86_64 \
-  -M pc -accel tcg,thread=multi -smp 2 -m "${HIL_MEMORY:-2048}" \
-  -nodefaults -no-user-config -display none -serial stdio -no-reboot \
-  -kernel "$HIL_VMLINUZ" -initrd "$HIL_INITRD" \
-  -append "console=ttyS0 quiet loglevel=3 panic=-1 HIL_MODULES=$HIL_MODULES HIL_WORK=$RUN HIL_CMD=${HIL_GUEST_CMD:-$HERE/guest.sh}" \
-  -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-  -virtfs "local,path=$RUN,mount_tag=work,security_model=none,multidevs=remap" \
-  < /dev/null 2>&1 | tr -d '\r' | tee "$RUN/console.log"
-qemu_rc=${PIPESTATUS[0]}
-took=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { printf "%.1f", a - b }')
+only=" ${HIL_ONLY:-} "
+wants() { [ -z "${HIL_ONLY:-}" ] || [[ "$only" == *" $1 "* ]]; }
+# boot NAME CONSOLE TIMEOUT [KERNEL PARAMETERS...]: one run of the VM; sets BOOT_RC (the guest's failures, 99 when the
+# VM did not finish).
+boot() {
+  local name=$1 console=$2 limit=$3 start took qemu_rc why; shift 3
+  rm -f "$RUN/guest-rc"
+  start=$(date +%s.%N)
+  timeout --kill-after=10 "$limit" qemu-system-x86_64 \
+    -M pc -accel tcg,thread=multi -smp 2 -m "${HIL_MEMORY:-2048}" \
+    -nodefaults -no-user-config -display none -serial stdio -no-reboot \
+    -kernel "$HIL_VMLINUZ" -initrd "$HIL_INITRD" \
+    -append "console=ttyS0 quiet loglevel=3 panic=-1 HIL_MODULES=$HIL_MODULES HIL_WORK=$RUN HIL_CMD=${HIL_GUEST_CMD:-$HERE/guest.sh} $*" \
+    -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+    -virtfs "local,path=$RUN,mount_tag=work,security_model=none,multidevs=remap" \
+    < /dev/null 2>&1 | tr -d '\r' | tee "$console"
+  qemu_rc=${PIPESTATUS[0]}
+  took=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { printf "%.1f", a - b }')
+  if [ ! -f "$RUN/guest-rc" ]; then
+    [ "$qemu_rc" = 124 ] && why="timed out after $limit s" || why="stopped without a result (QEMU exit $qemu_rc)"
+    echo "hil-run: FAIL: the VM ($name) $why; see $console" >&2
+    BOOT_RC=99
+    return
+  fi
+  BOOT_RC=$(cat "$RUN/guest-rc")
+  echo "hil-run: VM boot + scenarios ($name) took $took s; $BOOT_RC check(s) failed"
+}
 
-if [ ! -f "$RUN/guest-rc" ]; then
-  [ "$qemu_rc" = 124 ] && why="timed out after ${HIL_VM_TIMEOUT:-480} s" || why="stopped without a result (QEMU exit $qemu_rc)"
-  echo "hil-run: FAIL: the VM $why; see $RUN/console.log" >&2
-  exit 99
+rc=0
+if [ -z "${HIL_ONLY:-}" ] || [ "$(echo "$HIL_ONLY" | tr ' ' '\n' | grep -cvx 'systemd')" -gt 0 ]; then
+  boot "scenarios" "$RUN/console.log" "${HIL_VM_TIMEOUT:-480}"
+  rc=$BOOT_RC
 fi
-rc=$(cat "$RUN/guest-rc")
-echo "hil-run: VM boot + scenarios took $took s; $rc check(s) failed"
+if wants systemd && [ -z "${HIL_GUEST_CMD:-}" ]; then
+  mkdir -p "$RUN/deb"
+  pkg_start=$(date +%s.%N)
+  for revision in 1 2; do
+    "$REPO/deploy/make-deb.sh" --test --fast --revision "$revision" "$BIN" "$RUN/deb" > /dev/null 2> "$RUN/deb/make-deb-$revision.log" ||
+      { cat "$RUN/deb/make-deb-$revision.log" >&2; cant "could not package $BIN (deploy/make-deb.sh)."; }
+  done
+  echo "hil-run: packaged $BIN as $(cd "$RUN/deb" && ls -- *.deb | tr '\n' ' ')in $(awk -v a="$(date +%s.%N)" -v b="$pkg_start" 'BEGIN { printf "%.1f", a - b }') s"
+  boot "systemd" "$RUN/console-systemd.log" "${HIL_SYSTEMD_TIMEOUT:-900}" HIL_SYSTEMD=1 systemd.show_status=0 systemd.log_level=warning
+  [ "$BOOT_RC" = 99 ] && rc=99 || { [ "$rc" = 99 ] || rc=$((rc + BOOT_RC)); }
+fi
 exit "$rc"

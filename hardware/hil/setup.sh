@@ -4,7 +4,8 @@
 #      guest runs (the guest uses this machine's root file system over 9p, read-only, with a tmpfs overlay);
 #   2. Debian's current kernel (linux-image-<ABI>-amd64 with its headers, kbuild and linux-source), downloaded
 #      with `apt-get download` and unpacked with `dpkg -x`: nothing is installed, the host kernel is untouched;
-#   3. gpio-sim and irq_sim, which Debian's kernel lacks, built out of tree from that same version's source;
+#   3. gpio-sim and irq_sim, which Debian's kernel lacks, built out of tree from that same version's source,
+#      and hil_backlight, a backlight with no hardware behind it (the systemd scenario dims it);
 #   4. a busybox initramfs whose init (hardware/hil/init) mounts the host root over 9p.
 # Everything goes to WORKDIR (default .build-hil-vm/ in the repository), one folder per kernel version; a step
 # already done for the same version is skipped, so a second run takes a few seconds.
@@ -98,14 +99,59 @@ build_modules() {
   grep -q 'generic_handle_irq(irqnum);' oot/irq_sim.c ||
     die "irq_sim.c of $VER no longer has the line the HIL patches (handle_simple_irq(irq_to_desc(irqnum))); update build_modules in $0."
   printf '#include <linux/module.h>\nMODULE_LICENSE("GPL");\nMODULE_DESCRIPTION("irq_sim built out of tree for the Aubade HIL");\n' >> oot/irq_sim.c
-  echo 'obj-m += irq_sim.o gpio-sim.o' > oot/Kbuild
+  hil_backlight_source > oot/hil_backlight.c
+  echo 'obj-m += irq_sim.o gpio-sim.o hil_backlight.o' > oot/Kbuild
   timeout 900 make -s -C "hdr/usr/src/linux-headers-$KV" M="$K/oot" -j"$(nproc)" modules > oot/build.log 2>&1 ||
     { tail -20 oot/build.log >&2; die "building gpio-sim/irq_sim out of tree failed (log: $K/oot/build.log)."; }
-  for k in irq_sim gpio-sim; do [ -f "oot/$k.ko" ] || die "the out-of-tree build made no $k.ko (log: $K/oot/build.log)."; done
+  for k in irq_sim gpio-sim hil_backlight; do [ -f "oot/$k.ko" ] || die "the out-of-tree build made no $k.ko (log: $K/oot/build.log)."; done
   mkdir -p "kernel/lib/modules/$KV/extra"
-  cp oot/irq_sim.ko oot/gpio-sim.ko "kernel/lib/modules/$KV/extra/"
+  cp oot/irq_sim.ko oot/gpio-sim.ko oot/hil_backlight.ko "kernel/lib/modules/$KV/extra/"
   depmod -b kernel "$KV"
   modprobe -d kernel -S "$KV" --show-depends gpio-sim | grep -q irq_sim.ko || die "depmod does not resolve gpio-sim -> irq_sim."
+}
+
+# A backlight device with no hardware behind it, as a kiosk screen has (/sys/class/backlight/hil-backlight,
+# under the platform device /sys/devices/platform/hil-backlight): it keeps the brightness it is given. The
+# systemd scenario proves that the hardened unit still lets the daemon dim it.
+hil_backlight_source() {
+  cat <<'C'
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/backlight.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+
+static struct platform_device *hil_pdev;
+static struct backlight_device *hil_bl;
+
+static int hil_bl_update(struct backlight_device *bl) { return 0; }
+static const struct backlight_ops hil_bl_ops = { .update_status = hil_bl_update };
+
+static int __init hil_bl_init(void)
+{
+	struct backlight_properties props = { .type = BACKLIGHT_RAW, .max_brightness = 255, .brightness = 255 };
+
+	hil_pdev = platform_device_register_simple("hil-backlight", -1, NULL, 0);
+	if (IS_ERR(hil_pdev))
+		return PTR_ERR(hil_pdev);
+	hil_bl = backlight_device_register("hil-backlight", &hil_pdev->dev, NULL, &hil_bl_ops, &props);
+	if (IS_ERR(hil_bl)) {
+		platform_device_unregister(hil_pdev);
+		return PTR_ERR(hil_bl);
+	}
+	return 0;
+}
+
+static void __exit hil_bl_exit(void)
+{
+	backlight_device_unregister(hil_bl);
+	platform_device_unregister(hil_pdev);
+}
+
+module_init(hil_bl_init);
+module_exit(hil_bl_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("A backlight without hardware for the Aubade HIL");
+C
 }
 
 # Keep only what the VM boots from (kernel/: vmlinuz + modules); the debs, headers and source are ~700 MB.
@@ -147,8 +193,8 @@ EOF
 total_start=$(now)
 step "host packages (apt)" host_packages
 step "current kernel version" resolve_kernel
-if [ -f "$K/.ready" ]; then
-  echo "hil-setup: kernel, gpio-sim and irq_sim already built for $VER"
+if [ -f "$K/.ready" ] && [ -f "$K/kernel/lib/modules/$KV/extra/hil_backlight.ko" ]; then
+  echo "hil-setup: kernel, gpio-sim, irq_sim and hil_backlight already built for $VER"
 else
   step "download kernel packages" download_kernel
   step "unpack kernel, headers, 3 sources" extract_kernel
