@@ -10,9 +10,9 @@
 #   --revision N  the Debian revision (default 1); the HIL's upgrade test packages one binary as -1 and -2
 #   --test        for the tests only: BINARY is a debug build that links the Swift runtime from the toolchain
 #                 (/opt/swift/...), which no Debian package provides. Its RUNPATH to the toolchain is removed
-#                 (as lintian requires; the machine that installs it must have the runtime on its library path,
-#                 as the HIL guest arranges) and those libraries are left out of Depends: and named on stderr,
-#                 instead of refusing the binary.
+#                 (as for every build, lintian wants none; the machine that installs it must have the runtime on
+#                 its library path, as the HIL guest arranges) and those libraries are left out of Depends: and
+#                 named on stderr, instead of refusing the binary.
 #   --fast        gzip -1 instead of xz (the tests; the contents are the same)
 #
 # The package:
@@ -45,7 +45,7 @@ done
 BIN=$1 OUT=$2
 [[ "$revision" =~ ^[0-9]+$ ]] || die "--revision '$revision' is not a number."
 [ -x "$BIN" ] || die "$BIN is not an executable; build aubade first (make deb builds the release binary)."
-for tool in dpkg-deb dpkg-shlibdeps strip readelf gzip python3; do
+for tool in dpkg-deb dpkg-shlibdeps strip readelf patchelf gzip python3; do
   command -v "$tool" >/dev/null || die "$tool is missing; deploy/install-deps.sh deb installs what the packaging needs."
 done
 
@@ -61,9 +61,15 @@ mkdir -p "$P/DEBIAN"
 # --- The binary and its resource bundles ---------------------------------------------------------------
 install -D -m 0755 "$BIN" "$P/usr/lib/aubade/aubade"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$P/usr/lib/aubade/aubade"
-if readelf -d "$P/usr/lib/aubade/aubade" | grep -Eq '\((RPATH|RUNPATH)\)'; then
-  $test_build || die "$BIN has an RPATH/RUNPATH ($(readelf -d "$BIN" | sed -n 's/.*R\(UN\)\{0,1\}PATH.*\[\(.*\)\]/\2/p')); build it with --static-swift-stdlib (make deb)."
-  command -v patchelf >/dev/null || die "patchelf is missing (deploy/install-deps.sh test installs it)."
+# SwiftPM links executables with RUNPATH $ORIGIN (nothing lives beside the binary in the package: removed, as
+# lintian wants). Any other entry is the toolchain's runtime: a build without --static-swift-stdlib, which only
+# --test accepts.
+runpath=$(readelf -d "$P/usr/lib/aubade/aubade" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p')
+if [ -n "$runpath" ]; then
+  foreign=$(echo "$runpath" | tr ':' '\n' | grep -v '^\$ORIGIN' || true)
+  [ -z "$foreign" ] || $test_build ||
+    die "$BIN links the Swift runtime from $foreign (RUNPATH); build it with --static-swift-stdlib (make deb)."
+  command -v patchelf >/dev/null || die "patchelf is missing (deploy/install-deps.sh deb installs it)."
   patchelf --remove-rpath "$P/usr/lib/aubade/aubade"
 fi
 # SwiftPM names a module's bundle <package>_<module>.resources; the binary holds the names it looks for.
