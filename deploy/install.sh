@@ -18,7 +18,8 @@
 # What it installs: the unit as /etc/systemd/system/aubade.service (ExecStart names PREFIX/bin/aubade), the
 # config /etc/aubade/aubade.toml only when there is none (an existing one is kept; when the shipped one
 # differs it is put beside as aubade.toml.dist), the udev rules in /etc/udev/rules.d, the kiosk's user unit
-# in /etc/systemd/user; then the `aubade` system user (groups audio, gpio, i2c, input, video; the gpio and i2c
+# in /etc/systemd/user, and any other unit in deploy/ with its program built beside the binary (the second waker:
+# PREFIX/bin/aubade-waker, /etc/systemd/system/aubade-waker.service); then the `aubade` system user (groups audio, gpio, i2c, input, video; the gpio and i2c
 # groups are made when missing), /var/lib/aubade, and the unit enabled and started — restarted when the
 # binary or the unit changed. Needs root (uses sudo when not root) unless --destdir is given.
 set -euo pipefail
@@ -60,6 +61,18 @@ COMPLETION=$PREFIX/share/bash-completion/completions/aubade
 changed=false   # the binary or the unit changed: a running clock is restarted
 live() { [ -z "$DEST" ]; }
 systemd_up() { live && [ -d /run/systemd/system ]; }
+# Extra units beside the clock's, as make-deb.sh packages them: each deploy/*.service but aubade.service, with the
+# program its ExecStart names (the second waker of issue 16: aubade-waker.service running aubade-waker).
+# Prints "UNIT PROGRAM" per line.
+extra_units() {
+  local unit exe
+  for unit in "$REPO"/deploy/*.service; do
+    [ "$(basename "$unit")" = aubade.service ] && continue
+    exe=$(sed -n 's#^ExecStart=[-@+!]*/usr/\(local/\)\{0,1\}bin/\([^ ]*\).*#\2#p' "$unit" | head -1)
+    [ -n "$exe" ] && echo "$(basename "$unit") $exe"
+  done
+}
+units=(aubade.service)
 
 # put SOURCE TARGET MODE: installs SOURCE as DEST/TARGET unless it is already the same; says which.
 put() {
@@ -86,9 +99,13 @@ remove() {
 }
 
 if $uninstall; then
+  while read -r name exe; do units+=("$name"); done < <(extra_units)
   if systemd_up; then
-    systemctl disable --now aubade.service >/dev/null 2>&1 && say "stopped and disabled aubade.service" || true
+    for u in "${units[@]}"; do
+      systemctl disable --now "$u" >/dev/null 2>&1 && say "stopped and disabled $u" || true
+    done
   fi
+  while read -r name exe; do remove "/etc/systemd/system/$name"; remove "$PREFIX/bin/$exe"; done < <(extra_units)
   remove "$UNIT"
   remove "$KIOSK_UNIT"
   for r in "${RULES[@]}"; do remove "$r"; done
@@ -138,6 +155,13 @@ put "$W/kiosk.service" "$KIOSK_UNIT" 0644 || true
 sed "s#^ExecStart=/usr/bin/aubade #ExecStart=$PREFIX/bin/aubade #" "$REPO/deploy/aubade.service" > "$W/aubade.service"
 grep -q "^ExecStart=$PREFIX/bin/aubade " "$W/aubade.service" || die "deploy/aubade.service has no ExecStart=/usr/bin/aubade line to point at $PREFIX."
 put "$W/aubade.service" "$UNIT" 0644 && changed=true
+while read -r name exe; do
+  if [ ! -x "$(dirname "$BIN")/$exe" ]; then say "left out $name: its program $exe is not built beside $BIN"; continue; fi
+  put "$(dirname "$BIN")/$exe" "$PREFIX/bin/$exe" 0755 && changed=true
+  sed "s#^\(ExecStart=[-@+!]*\)/usr/\(local/\)\{0,1\}bin/#\1$PREFIX/bin/#" "$REPO/deploy/$name" > "$W/$name"
+  put "$W/$name" "/etc/systemd/system/$name" 0644 && changed=true
+  units+=("$name")
+done < <(extra_units)
 for r in "${RULES[@]}"; do put "$REPO/deploy/$(basename "$r")" "$r" 0644 || true; done
 
 # The config: a user's own is never overwritten.
@@ -193,13 +217,15 @@ if ! systemd_up; then
   exit 0
 fi
 systemctl daemon-reload
-if systemctl is-enabled --quiet aubade.service; then say "unchanged: aubade.service is enabled"; else systemctl enable aubade.service 2>/dev/null; say "enabled aubade.service"; fi
-if ! $start; then
-  say "not started (--no-start): sudo systemctl start aubade"
-elif ! systemctl is-active --quiet aubade.service; then
-  systemctl start aubade.service && say "started aubade.service"
-elif $changed; then
-  systemctl restart aubade.service && say "restarted aubade.service (its binary or unit changed)"
-else
-  say "unchanged: aubade.service is running"
-fi
+for u in "${units[@]}"; do
+  if systemctl is-enabled --quiet "$u"; then say "unchanged: $u is enabled"; else systemctl enable "$u" 2>/dev/null; say "enabled $u"; fi
+  if ! $start; then
+    say "not started (--no-start): sudo systemctl start $u"
+  elif ! systemctl is-active --quiet "$u"; then
+    systemctl start "$u" && say "started $u"
+  elif $changed; then
+    systemctl restart "$u" && say "restarted $u (a binary or unit changed)"
+  else
+    say "unchanged: $u is running"
+  fi
+done

@@ -61,17 +61,19 @@ mkdir -p "$P/DEBIAN"
 # --- The binary and its resource bundles ---------------------------------------------------------------
 install -D -m 0755 "$BIN" "$P/usr/lib/aubade/aubade"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$P/usr/lib/aubade/aubade"
-# SwiftPM links executables with RUNPATH $ORIGIN (nothing lives beside the binary in the package: removed, as
+# SwiftPM links executables with RUNPATH $ORIGIN (nothing lives beside a binary in the package: removed, as
 # lintian wants). Any other entry is the toolchain's runtime: a build without --static-swift-stdlib, which only
 # --test accepts.
-runpath=$(readelf -d "$P/usr/lib/aubade/aubade" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p')
-if [ -n "$runpath" ]; then
+fix_runpath() {  # fix_runpath STAGED_BINARY ORIGINAL
+  local runpath foreign
+  runpath=$(readelf -d "$1" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p')
+  [ -n "$runpath" ] || return 0
   foreign=$(echo "$runpath" | tr ':' '\n' | grep -v '^\$ORIGIN' || true)
   [ -z "$foreign" ] || $test_build ||
-    die "$BIN links the Swift runtime from $foreign (RUNPATH); build it with --static-swift-stdlib (make deb)."
-  command -v patchelf >/dev/null || die "patchelf is missing (deploy/install-deps.sh deb installs it)."
-  patchelf --remove-rpath "$P/usr/lib/aubade/aubade"
-fi
+    die "$2 links the Swift runtime from $foreign (RUNPATH); build it with --static-swift-stdlib (make deb)."
+  patchelf --remove-rpath "$1"
+}
+fix_runpath "$P/usr/lib/aubade/aubade" "$BIN"
 # SwiftPM names a module's bundle <package>_<module>.resources; the binary holds the names it looks for.
 bundles=$(grep -aoE 'Aubade_[A-Za-z0-9]+\.resources' "$BIN" | sort -u || true)
 for b in $bundles; do
@@ -96,6 +98,7 @@ for unit in "$REPO"/deploy/*.service; do
   [ -n "$exe" ] && [ -x "$(dirname "$BIN")/$exe" ] || { echo "make-deb: $name left out: its binary '$exe' is not built beside $BIN." >&2; continue; }
   install -D -m 0755 "$(dirname "$BIN")/$exe" "$P/usr/bin/$exe"
   strip --strip-unneeded --remove-section=.comment --remove-section=.note "$P/usr/bin/$exe"
+  fix_runpath "$P/usr/bin/$exe" "$(dirname "$BIN")/$exe"
   sed 's#^\(ExecStart=[-@+!]*\)/usr/local/bin/#\1/usr/bin/#' "$unit" > "$P/lib/systemd/system/$name"
   chmod 0644 "$P/lib/systemd/system/$name"
   extra_units+=("$name")

@@ -46,9 +46,19 @@ dpkg-deb -c "$deb" > "$W/contents.txt"
 awk '{ p = $6; sub(/^\.\//, "/", p); sub(/\/$/, "", p); if (p == "") next;
        print $1, $2, p ($7 == "->" ? " -> " $8 : "") }' "$W/contents.txt" > "$W/entries.txt"
 grep -v '/usr/lib/aubade/Aubade_[A-Za-z0-9]*\.resources/' "$W/entries.txt" | awk '{ $2 = ""; print }' | sed 's/  / /' | sort > "$W/files.txt"
-grep -v '^#' "$HERE/package-files.txt" | sed '/^$/d' | sort > "$W/expected.txt"
+# Plus each extra unit packaged beside the clock's (deploy/*.service whose program is built beside the binary:
+# the second waker), as make-deb.sh adds them.
+extras=$(for unit in "$REPO"/deploy/*.service; do
+  [ "$(basename "$unit")" = aubade.service ] && continue
+  exe=$(sed -n 's#^ExecStart=[-@+!]*/usr/\(local/\)\{0,1\}bin/\([^ ]*\).*#\2#p' "$unit" | head -1)
+  [ -n "$exe" ] && [ -x "$(dirname "$BIN")/$exe" ] && echo "$(basename "$unit") $exe"
+done)
+{ grep -v '^#' "$HERE/package-files.txt" | sed '/^$/d'
+  while read -r name exe; do
+    [ -n "$name" ] && printf -- '-rwxr-xr-x /usr/bin/%s\n-rw-r--r-- /lib/systemd/system/%s\n' "$exe" "$name"
+  done <<< "$extras"; } | sort > "$W/expected.txt"
 if diff -u "$W/expected.txt" "$W/files.txt" > "$W/files.diff"; then
-  pass "the file list is Tests/Deploy/package-files.txt ($(wc -l < "$W/files.txt") entries, modes included)"
+  pass "the file list is Tests/Deploy/package-files.txt$( [ -n "$extras" ] && echo " plus $(echo "$extras" | cut -d' ' -f1 | tr '\n' ' ')") ($(wc -l < "$W/files.txt") entries, modes included)"
 else
   sed 's/^/  /' "$W/files.diff"
   fail "the file list differs from Tests/Deploy/package-files.txt (- expected, + packaged)"
@@ -112,6 +122,10 @@ cat > "$W/installed-expected.txt" <<EOF
 /usr/local/share/bash-completion/completions/aubade
 /usr/local/share/man/man1/aubade.1
 EOF
+while read -r name exe; do
+  [ -n "$name" ] && printf '/usr/local/bin/%s\n/etc/systemd/system/%s\n' "$exe" "$name" >> "$W/installed-expected.txt"
+done <<< "$extras"
+sort -o "$W/installed-expected.txt" "$W/installed-expected.txt"
 check "install.sh --destdir installs (exit $rc) the files the package has, under /usr/local" \
   eval '[ $rc = 0 ] && diff -u "$W/installed-expected.txt" "$W/installed.txt"'
 check "its unit starts /usr/local/bin/aubade, the link points at the binary, the binary runs" \
