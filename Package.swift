@@ -70,7 +70,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ], resources: [.copy("Resources/openapi.json")], swiftSettings: strict),
+        ], resources: [.copy("Resources/openapi.json"), .copy("Resources/pages")], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon.
         .executableTarget(name: "aubade", dependencies: [
             "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",
