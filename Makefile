@@ -15,6 +15,8 @@ run: build
 	@echo "Starting the clock on $(DB) with $(CONFIG). In another terminal, from this folder:"
 	@echo "  $(BIN) status        (or put $(CURDIR)/$(BUILD_DIR)/debug on PATH and run: aubade status)"
 	@echo "The CLI finds this clock without --db or --config while it runs. Ctrl-C stops it."
+	@echo "Its page: http://127.0.0.1:8080/ (phone) and http://127.0.0.1:8080/kiosk (the clock face); to use the"
+	@echo "phone page from this machine, open the kiosk, tap 'Pair a phone' and type the code on the phone page."
 	$(BIN) run --config $(CONFIG) --db $(DB)
 
 ## Install what is missing, build, and run every test: swift test, then the hardware-in-the-loop VM

@@ -67,8 +67,11 @@ let package = Package(
         .target(name: "AubadeServer", dependencies: [
             "AubadeApp", "AubadeCore",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.copy("Resources/openapi.json"), .copy("Resources/pages")], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon.

@@ -27,10 +27,13 @@ public enum Daemon {
         public var network: any NetworkStatus
         /// Config problems (R36): shown as warnings, never a reason not to run.
         public var configWarnings: [String]
+        /// The kiosk screen's backlight, and why the one configured cannot be used.
+        public var backlight: (any Backlight, warning: String?)
 
         public init(databasePath: String, configPath: String?, options: ClockOptions, sink: SinkOptions, json: Bool,
                     fakeStart: Date?, buttons: ButtonInput, panel: ButtonPanel.Settings, shake: any ShakeSensor,
-                    network: any NetworkStatus, configWarnings: [String] = []) {
+                    network: any NetworkStatus, configWarnings: [String] = [],
+                    backlight: (any Backlight, warning: String?) = (NullBacklight(), nil)) {
             self.databasePath = databasePath
             self.configPath = configPath
             self.options = options
@@ -42,6 +45,7 @@ public enum Daemon {
             self.shake = shake
             self.network = network
             self.configWarnings = configWarnings
+            self.backlight = backlight
         }
     }
 
@@ -82,11 +86,12 @@ public enum Daemon {
         let work = WorkService()
         let deps = ClockDependencies(store: store, sound: engine, time: time, jobs: work, precheck: LivePrecheck(),
                                      network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
-                                     systemZone: SystemZone.current, logger: logger)
+                                     systemZone: SystemZone.current, logger: logger, backlight: parts.backlight.0)
         let clock = RunningClock(loaded: loaded, deps: deps, options: parts.options, fault: fault)
         for (i, warning) in parts.configWarnings.enumerated() { await clock.setWarning("config-\(i)", warning, announce: false) }
         if let notice { await clock.setWarning("restored", notice, announce: false) }
         if let warning = parts.buttons.warning { await clock.setWarning("buttons", warning, announce: false) }
+        if let warning = parts.backlight.warning { await clock.setWarning("backlight-open", warning, announce: false) }
         await clock.networkChanged(parts.network.current())
         let inputs = InputService(clock: clock, buttons: parts.buttons, settings: parts.panel, shake: parts.shake)
         notifier.status("starting: waiting for the sound device")

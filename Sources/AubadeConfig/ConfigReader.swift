@@ -63,6 +63,7 @@ struct ConfigReader {
 
         readButtons(&c.buttons)
         readShake(&c.shake)
+        c.display.backlight = string("display", "backlight", c.display.backlight, nonEmpty: true)
         return c
     }
 
@@ -204,7 +205,7 @@ struct ConfigReader {
     }
 
     private static let sections: Set<String> = ["paths", "http", "audio", "clock", "buttons", "buttons.short_press",
-                                                "buttons.long_press", "shake"]
+                                                "buttons.long_press", "shake", "display"]
 
     private func unknown(_ key: String, _ line: Int?) -> String {
         "Config file \(name): unknown key \(key)\(line.map { " at line \($0)" } ?? "") is ignored."

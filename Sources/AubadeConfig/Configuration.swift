@@ -67,12 +67,19 @@ public struct Configuration: Equatable, Sendable {
         public var response = ShakeResponse()
     }
 
+    public struct Display: Equatable, Sendable {
+        /// The kiosk screen's backlight that night dimming turns down: "auto" (the one under
+        /// /sys/class/backlight, if any), a device name there ("rpi_backlight", "10-0045"), or "none".
+        public var backlight = "auto"
+    }
+
     public var paths = Paths()
     public var http = HTTP()
     public var audio = Audio()
     public var clock = Clock()
     public var buttons = Buttons()
     public var shake = Shake()
+    public var display = Display()
 
     public init() {}
 }

@@ -123,6 +123,10 @@ struct APIRoutes {
         book.add(.post, p + "/alarm/stop") { _, context in
             try await done(.stop(alarm: try context.decode(Bodies.Dismiss.self).alarm, by: .api))
         }
+        book.add(.post, p + "/display/wake") { _, _ in
+            guard case .display(let dimmed) = try await ask(.displayWake) else { throw unexpected() }
+            return JSONResponse.make(Answers.Display(dimmed: dimmed))
+        }
         book.add(.post, p + "/alarm/snooze") { _, context in
             try await done(.snooze(alarm: try context.decode(Bodies.Dismiss.self).alarm, by: .api))
         }

@@ -1,8 +1,10 @@
 import AubadeApp
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
 
@@ -27,19 +29,61 @@ public enum APIServer {
         return (router, book.routes.map(\.description))
     }
 
-    /// The application for `settings`; `onRunning` is told the port it listens on (useful with port 0).
+    /// The application for `settings` as Hummingbird's testing module runs it; `onRunning` is told the port it
+    /// listens on (useful with port 0). The daemon serves the same router through `server` instead.
     public static func application(clock: RunningClock, settings: ServerSettings, logger: Logger,
                                    eventLoopGroup: (any EventLoopGroup)? = nil,
                                    onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol
     {
         let (router, _) = router(clock: clock, settings: settings)
-        let idle = TimeAmount.nanoseconds(Int64(settings.idleTimeout / .nanoseconds(1)))
         return Application(
-            router: router, server: .http1(configuration: .init(idleTimeout: idle)),
-            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
+            router: router, server: .http1(configuration: .init(idleTimeout: idleTimeout(settings))),
+            configuration: configuration(settings),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
             eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton, logger: logger)
+    }
+
+    /// The most connections served at once; more wait in the listen backlog. Each holds a descriptor, and
+    /// descriptors are shared with the sound device and the database, so a client opening hundreds of them
+    /// (or a page left open on many phones) can never starve the clock.
+    public static let maxConnections = 64
+
+    /// The daemon's HTTP server: the router above over HummingbirdCore's HTTP/1 server, as one `Service`.
+    /// `Application.run` would add a service that wakes the process every second to format the `Date`
+    /// header; a bedside clock idles for days, so the header is made when a response needs it (`HTTPDate`).
+    public static func server(clock: RunningClock, settings: ServerSettings, logger: Logger,
+                              eventLoopGroup: any EventLoopGroup,
+                              onRunning: @escaping @Sendable (Int) async -> Void) throws -> any Service {
+        let responder = router(clock: clock, settings: settings).0.buildResponder()
+        let date = HTTPDate()
+        return try HTTPServerBuilder.http1(configuration: .init(idleTimeout: idleTimeout(settings))).buildServer(
+            configuration: ServerConfiguration(address: .hostname(settings.host, port: settings.port),
+                                               availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
+            eventLoopGroup: eventLoopGroup, logger: logger,
+            responder: { request, writer, channel in
+                let context = APIContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                var response: Response
+                do {
+                    response = try await responder.respond(to: request, context: context)
+                } catch let error as HTTPParserError {
+                    throw error
+                } catch {
+                    response = Response(status: .internalServerError)
+                }
+                response.headers[.date] = date.now()
+                try await writer.write(response: response.head, body: response.body)
+            },
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) })
+    }
+
+    private static func idleTimeout(_ settings: ServerSettings) -> TimeAmount {
+        .nanoseconds(Int64(settings.idleTimeout / .nanoseconds(1)))
+    }
+
+    private static func configuration(_ settings: ServerSettings) -> ApplicationConfiguration {
+        ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: nil,
+                                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections))
     }
 }
 
@@ -66,12 +110,12 @@ public struct HTTPService: Service {
         var logger = self.logger
         logger.logLevel = .warning  // the daemon's output is its own event lines; the server speaks only of trouble
         let clock = self.clock
-        let app = APIServer.application(clock: clock, settings: settings, logger: logger, eventLoopGroup: group) { port in
-            await clock.setWarning("http", nil, announce: false)
-            await onRunning(port)
-        }
         do {
-            try await app.run()
+            let server = try APIServer.server(clock: clock, settings: settings, logger: logger, eventLoopGroup: group) { port in
+                await clock.setWarning("http", nil, announce: false)
+                await onRunning(port)
+            }
+            try await server.run()
         } catch {
             let address = settings.host.contains(":") ? "[\(settings.host)]:\(settings.port)" : "\(settings.host):\(settings.port)"
             await clock.setWarning("http", "The web page and API cannot listen on \(address) (\(error)); the clock runs without them.")

@@ -125,6 +125,10 @@ enum Answers {
         var message: String
     }
 
+    struct Display: Encodable {
+        var dimmed: Bool
+    }
+
     struct Sound: Encodable {
         var sound: Int
         var label: String

@@ -159,6 +159,10 @@ struct AppSetRow: Codable, FetchableRecord, PersistableRecord {
     var sleepSeconds: Int
     var sleepFadeSeconds: Int
     var sleepVolume: Int
+    // Schema version 3; optional so that a backup copy written before it still reads (dimming off).
+    var dimFrom: String?
+    var dimUntil: String?
+    var dimLevel: Int?
 
     init(_ s: AppSettings) {
         isWifi = s.isWifi
@@ -173,6 +177,9 @@ struct AppSetRow: Codable, FetchableRecord, PersistableRecord {
         sleepSeconds = s.sleepSeconds
         sleepFadeSeconds = s.sleepFadeSeconds
         sleepVolume = s.sleepVolume
+        dimFrom = NightDimmingKey.dimFrom.value(in: s.nightDimming)
+        dimUntil = NightDimmingKey.dimUntil.value(in: s.nightDimming)
+        dimLevel = s.nightDimming.level
     }
 
     /// Values outside their range (written by hand with sqlite3, say) fall back to the default for that key
@@ -191,6 +198,15 @@ struct AppSetRow: Codable, FetchableRecord, PersistableRecord {
         for (key, text) in values {
             do { try key.set(text, in: &s) } catch { invalid.append(key.rawValue) }
         }
+        // The three night-dimming keys are one setting: checked together (a stored 07:00–22:00 is fine even
+        // though setting dimFrom 07:00 alone beside the default dimUntil 07:00 would not be).
+        let off = NightDimmingSettings()
+        let dimming = [
+            SettingChange(key: "dimFrom", value: .text(dimFrom ?? NightDimmingKey.dimFrom.value(in: off))),
+            SettingChange(key: "dimUntil", value: .text(dimUntil ?? NightDimmingKey.dimUntil.value(in: off))),
+            SettingChange(key: "dimLevel", value: .number(dimLevel ?? off.level)),
+        ]
+        do { try s.apply(dimming) } catch { invalid.append("dimFrom/dimUntil/dimLevel") }
         return (s, invalid)
     }
 }

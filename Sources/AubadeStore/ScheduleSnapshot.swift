@@ -10,10 +10,12 @@ import GRDB
 ///
 /// Format versions: 1 had `clocks`, `stations`, `appSet`; 2 (`formatVersion: 2`) adds `programs`, the reserved
 /// programmes only (they act at a time, like alarms; the unreserved listings can be imported again and would
-/// make every rewrite large). A version-1 copy still loads, with no programmes.
+/// make every rewrite large). A version-1 copy still loads, with no programmes. 3 adds `tokens`, the device
+/// tokens' hashes (never a token itself), so that a clock running from the copy still takes a Stop from the
+/// kiosk or a phone, and a restored database keeps its paired devices; and the `appSet` night-dimming keys.
 public struct ScheduleSnapshot: Sendable {
     /// The format this binary writes.
-    public static let formatVersion = 2
+    public static let formatVersion = 3
 
     public let path: String
     private let lockPath: String
@@ -35,6 +37,8 @@ public struct ScheduleSnapshot: Sendable {
         public var settings: AppSettings
         /// The reserved programmes (none in a format-1 copy).
         public var programmes: [Programme]
+        /// The device tokens (none before format 3).
+        public var tokens: [AccessToken]
     }
 
     /// The JSON document, rows as the tables hold them (so a restore keeps ids and timestamps).
@@ -46,6 +50,7 @@ public struct ScheduleSnapshot: Sendable {
         var stations: [StationRow]
         var appSet: AppSetRow?
         var programs: [ProgramRow]?
+        var tokens: [TokenRow]?
     }
 
     var exists: Bool { FileManager.default.fileExists(atPath: path) }
@@ -63,7 +68,8 @@ public struct ScheduleSnapshot: Sendable {
             File(formatVersion: Self.formatVersion, writtenAt: store.now(), schemaVersion: Schema.latestVersion,
                  clocks: try ClockRow.order(sql: "clockId").fetchAll(db),
                  stations: try StationRow.order(sql: "stationId").fetchAll(db), appSet: try AppSetRow.fetchOne(db, key: 1),
-                 programs: try ProgramRow.filter(sql: "isOrdered = 1").order(sql: "progId").fetchAll(db))
+                 programs: try ProgramRow.filter(sql: "isOrdered = 1").order(sql: "progId").fetchAll(db),
+                 tokens: try TokenRow.order(sql: "tokenId").fetchAll(db))
         }
         let data: Data
         do { data = try Self.encoder.encode(file) } catch { throw failure("cannot encode it: \(error)") }
@@ -121,7 +127,7 @@ public struct ScheduleSnapshot: Sendable {
         let contents = Contents(
             writtenAt: file.writtenAt, schemaVersion: file.schemaVersion, formatVersion: file.formatVersion ?? 1,
             alarms: alarms, stations: stations, settings: file.appSet?.settings().0 ?? AppSettings(),
-            programmes: programmes)
+            programmes: programmes, tokens: (file.tokens ?? []).map(\.token))
         return (file, contents)
     }
 
@@ -131,6 +137,7 @@ public struct ScheduleSnapshot: Sendable {
         for var row in file.stations { try row.insert(db) }
         for var row in file.clocks { try row.insert(db) }
         for var row in file.programs ?? [] { try row.insert(db) }
+        for var row in file.tokens ?? [] { try row.insert(db) }
         if let settings = file.appSet { try settings.upsert(db) }
     }
 

@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     static let latestVersion = steps.count
 
-    static let steps: [@Sendable (Database) throws -> Void] = [version1, version2]
+    static let steps: [@Sendable (Database) throws -> Void] = [version1, version2, version3]
 
     /// The file's `user_version`: 0 for a new or empty file.
     static func version(_ db: Database) throws -> Int {
@@ -142,6 +142,16 @@ enum Schema {
                 createdAt  TEXT NOT NULL,
                 lastUsedAt TEXT
             );
+            """)
+    }
+
+    /// Version 3: night dimming of the kiosk (`dimFrom`, `dimUntil` as "HH:MM" or 'off'; `dimLevel` the
+    /// backlight's percent while dimmed, never 0 — a screen at 0 is dark on many panels).
+    static func version3(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE appSet ADD COLUMN dimFrom TEXT NOT NULL DEFAULT 'off';
+            ALTER TABLE appSet ADD COLUMN dimUntil TEXT NOT NULL DEFAULT '07:00';
+            ALTER TABLE appSet ADD COLUMN dimLevel INTEGER NOT NULL DEFAULT 10 CHECK (dimLevel BETWEEN 1 AND 100);
             """)
     }
 }

@@ -42,11 +42,7 @@ extension Store {
             return .programmeRemoved(try deleteProgramme(id: id))
         case .setSettings(let changes):
             guard !changes.isEmpty else { throw .invalid("Name at least one setting to change.") }
-            let settings = try updateSettings { settings throws(ValidationError) in
-                for change in changes {
-                    try SettingKey(parsing: change.key).set(change.value, in: &settings)
-                }
-            }
+            let settings = try updateSettings { settings throws(ValidationError) in try settings.apply(changes) }
             return .settings(settings)
         }
     }

@@ -81,6 +81,7 @@ extension Store {
             try row.insert(db)
             return row
         }
+        try snapshot.write(from: self)  // the backup copy keeps the hashes too (a Stop from the kiosk, R27)
         return (row.token, secret)
     }
 
@@ -88,7 +89,7 @@ extension Store {
     /// (ignoring case), and returns it as it was. Unknown: `.notFound` for an id, `.invalid` for a name.
     @discardableResult
     public func revokeToken(_ nameOrID: String) throws(StoreError) -> AccessToken {
-        try write { db in
+        let revoked: AccessToken = try write { db in
             var row: TokenRow?
             if let id = Int64(nameOrID) { row = try TokenRow.fetchOne(db, key: id) }
             if row == nil {
@@ -101,6 +102,8 @@ extension Store {
             _ = try TokenRow.deleteOne(db, key: id)
             return found.token
         }
+        try snapshot.write(from: self)  // a revoked token must not come back with a restore
+        return revoked
     }
 
     /// Notes that token `id` was used at `at` (a token revoked meanwhile is ignored).

@@ -18,10 +18,14 @@ public final class EventProcess: Sendable {
     /// two-core machine, as it only ends a test that is already failing.
     public static let watchdog: Duration = .seconds(90)
 
+    /// A daemon (`aubade run`) started here never listens on the config's HTTP port — 8080 by default, where a
+    /// developer's `make run` may be, and tests run side by side: `--http off` is added unless the test gives
+    /// its own `--http`.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        let isDaemon = arguments.first == "run" && !arguments.contains("--check-config")
+        process.arguments = isDaemon && !arguments.contains("--http") ? arguments + ["--http", "off"] : arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env

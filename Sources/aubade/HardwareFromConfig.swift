@@ -80,18 +80,19 @@ extension Configuration.Shake {
 extension Configuration.Shake {
     /// The shake sensor `aubade run` samples while an alarm rings: the accelerometer or vibration switch the
     /// config names, else none. A configured sensor that is missing is one warning (rule 8), never a failure.
-    func sensor(gpio: any GPIOPort, logger: Logger) -> any ShakeSensor {
+    /// The shake sensor the config names, and the sentence to show when it names one that is missing.
+    func sensor(gpio: any GPIOPort, logger: Logger) -> (any ShakeSensor, warning: String?) {
         if let line = vibrationSwitchLine() {
-            return VibrationSwitchShakeSensor(gpio: gpio, line: line, settings: detectorSettings, logger: logger)
+            return (VibrationSwitchShakeSensor(gpio: gpio, line: line, settings: detectorSettings, logger: logger), nil)
         }
         switch accelerometer() {
         case .notConfigured:
-            return NullShakeSensor()
+            return (NullShakeSensor(), nil)
         case .missing(let why):
             logger.warning("Shake to stop is off: \(why)")
-            return NullShakeSensor()
+            return (NullShakeSensor(), "Shake to stop is off: \(why)")
         case .found(let accelerometer):
-            return AccelerometerShakeSensor(accelerometer: accelerometer, settings: detectorSettings, rateHz: sampleRateHz)
+            return (AccelerometerShakeSensor(accelerometer: accelerometer, settings: detectorSettings, rateHz: sampleRateHz), nil)
         }
     }
 }

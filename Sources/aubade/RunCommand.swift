@@ -21,6 +21,10 @@ struct RunCommand: AsyncParsableCommand {
         "Start the daemon's wall clock at this ISO-8601 instant (it then advances in real time). For tests and demos.",
         visibility: .hidden))
     var fakeTime: String?
+    @Option(name: .customLong("backlight-root"), help: ArgumentHelp(
+        "Look for the screen's backlight under this folder's sys/class/backlight instead of /sys (a fake sysfs tree, for tests).",
+        visibility: .hidden))
+    var backlightRoot: String?
     @Flag(help: "Check the config file strictly, print its problems or OK, and exit (0 or 2) without starting the clock.")
     var checkConfig = false
 
@@ -45,12 +49,14 @@ struct RunCommand: AsyncParsableCommand {
                                    primaryDevice: config.audio.device)
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
+        let shake = config.shake.sensor(gpio: gpio, logger: logger)
         let parts = Daemon.Parts(
             databasePath: context.databasePath, configPath: context.loaded.path, options: options,
             sink: SinkOptions(device: config.audio.device, alternate: config.audio.alternateDevice), json: context.json,
             fakeStart: fakeStart, buttons: buttons, panel: config.buttons.panelSettings,
-            shake: config.shake.sensor(gpio: gpio, logger: logger), network: SysfsNetworkStatus(),
-            configWarnings: context.loaded.problemMessages + context.loaded.warnings)
+            shake: shake.0, network: SysfsNetworkStatus(),
+            configWarnings: context.loaded.problemMessages + context.loaded.warnings + [shake.warning].compactMap { $0 },
+            backlight: Self.backlight(config.display.backlight, root: backlightRoot ?? ""))
         // The web page and the JSON API: --http overrides the config's [http] address; --http off turns them off.
         let listen = address ?? (config.http.bind, config.http.port)
         let faces: @Sendable (RunningClock) -> [any Service] = { clock in
@@ -67,6 +73,23 @@ struct RunCommand: AsyncParsableCommand {
             try await Daemon.run(parts, logger: logger, faces: faces)
         } catch let failure as Daemon.StartFailure {
             throw CLIError.failed(failure.description)
+        }
+    }
+
+    /// The backlight the config's `[display] backlight` names: "none", "auto" (the one found, if any) or a
+    /// device's name; with a warning when one was named, or found, but cannot be used. A machine without a
+    /// backlight is no problem: only the page dims.
+    static func backlight(_ choice: String, root: String) -> (any Backlight, warning: String?) {
+        switch choice {
+        case "none":
+            return (NullBacklight(reason: "The config's [display] backlight is \"none\"."), nil)
+        case "auto":
+            let found = !SysfsBacklight.present(root: root).isEmpty
+            let (backlight, problem) = SysfsBacklight.openOrNull(root: root)
+            return (backlight, found ? problem?.message : nil)
+        default:
+            let (backlight, problem) = SysfsBacklight.openOrNull(root: root, name: choice)
+            return (backlight, problem?.message)
         }
     }
 }

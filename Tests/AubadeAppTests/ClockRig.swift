@@ -36,7 +36,7 @@ struct ClockRig {
 
     init(alarms: [Alarm] = [], stations: [Station] = [], programmes: [Programme] = [], settings: AppSettings = AppSettings(),
          states: [AlarmRunState] = [], start: Date = ClockRig.morning, device: DeviceStatus? = nil,
-         network: NetworkSnapshot = ClockRig.wifi) {
+         network: NetworkSnapshot = ClockRig.wifi, backlight: any Backlight = NullBacklight()) {
         sound = FakeSound(journal: journal)
         if let device { sound.setDevice(device) }
         store = MemoryClockStore(StoredClock(alarms: alarms, states: states, settings: settings, stations: stations,
@@ -47,7 +47,8 @@ struct ClockRig {
         let output = DaemonOutput(json: true, wall: { start }, write: { lines.append($0) })
         let deps = ClockDependencies(store: store, sound: sound, time: time, jobs: jobs, precheck: precheck,
                                      network: self.network, output: output, isClockSynchronised: { true },
-                                     systemZone: { TimeZone(identifier: "UTC")! }, logger: Logger(label: "test"))
+                                     systemZone: { TimeZone(identifier: "UTC")! }, logger: Logger(label: "test"),
+                                     backlight: backlight)
         clock = RunningClock(loaded: try! store.load(), deps: deps,
                              options: ClockOptions(allowLoopback: true, defaultZone: TimeZone(identifier: "UTC")!,
                                                    followsSystemZone: false, primaryDevice: "fake"))
@@ -80,6 +81,12 @@ struct ClockRig {
 
     /// What the engine would report, handed to the clock.
     func engineSays(_ event: SoundEvent) async { await clock.soundEvent(event) }
+
+    /// The live state now (as a page that just connected gets it).
+    func live() async -> LiveState {
+        var updates = await clock.liveUpdates().makeAsyncIterator()
+        return await updates.next()!
+    }
 
     func status() async throws -> DaemonStatus {
         guard case .status(let s) = try await clock.handle(.status) else { throw RigError("no status") }

@@ -18,7 +18,8 @@ struct SQLiteRig {
     let lines = Lines()
     let clock: RunningClock
 
-    init(start: Date = ClockRig.morning, prepare: (Store) throws -> Void = { _ in }) throws {
+    init(start: Date = ClockRig.morning, backlight: any Backlight = NullBacklight(),
+         prepare: (Store) throws -> Void = { _ in }) throws {
         dir = try TemporaryDirectory("sqlite-rig")
         store = try Store.open(path: dir.file("aubade.sqlite"))
         try prepare(store)
@@ -28,7 +29,8 @@ struct SQLiteRig {
         let port = SQLiteClockStore(store)
         let deps = ClockDependencies(store: port, sound: sound, time: time, jobs: ManualJobs(), precheck: FakePrecheck(),
                                      network: FakeNetworkStatus(ClockRig.wifi), output: output, isClockSynchronised: { true },
-                                     systemZone: { TimeZone(identifier: "UTC")! }, logger: Logger(label: "test"))
+                                     systemZone: { TimeZone(identifier: "UTC")! }, logger: Logger(label: "test"),
+                                     backlight: backlight)
         clock = RunningClock(loaded: try port.load(), deps: deps,
                              options: ClockOptions(allowLoopback: true, defaultZone: TimeZone(identifier: "UTC")!,
                                                    followsSystemZone: false, primaryDevice: "fake"))

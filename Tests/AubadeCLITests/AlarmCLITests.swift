@@ -82,7 +82,7 @@ struct AlarmCLITests {
         (["alarm", "rm", "42"], "No alarm has id 42."),
         (["alarm", "enable", "42"], "No alarm has id 42."),
         (["alarm", "disable", "42"], "No alarm has id 42."),
-        (["settings", "set", "volume", "50"], "Unknown setting 'volume'; known settings are isWifi, defaultVolume, snoozeMinutes, maxSnoozes, alarmDuration, fadeIn, fallbackTone, toneVolume, catchUp, sleepDuration, sleepFade, sleepVolume."),
+        (["settings", "set", "volume", "50"], "Unknown setting 'volume'; known settings are isWifi, defaultVolume, snoozeMinutes, maxSnoozes, alarmDuration, fadeIn, fallbackTone, toneVolume, catchUp, sleepDuration, sleepFade, sleepVolume, dimFrom, dimUntil, dimLevel."),
         (["settings", "set", "isWifi", "perhaps"], "Setting isWifi takes true or false, not 'perhaps'."),
         (["station", "add", "--name", "tone", "--url", "https://x.example/"],
          "Station name 'tone' is reserved; pick a name that is not 'tone' and has no '://'."),

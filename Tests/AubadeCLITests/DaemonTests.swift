@@ -445,7 +445,7 @@ struct DaemonTests {
         let c = try Clock()
         _ = try await c.addAlarm(["--source", "tone"])
         let q = try DatabaseQueue(path: c.cli.db)
-        try await q.write { db in try db.execute(sql: "PRAGMA user_version = 3") }
+        try await q.write { db in try db.execute(sql: "PRAGMA user_version = 9") }
         try q.close()
         let d = try c.daemon(lead: 3)
         _ = try #require(await d.wait(for: "warning") { ($0["message"] as? String ?? "").contains("newer") })

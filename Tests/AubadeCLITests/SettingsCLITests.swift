@@ -11,7 +11,11 @@ struct SettingsCLITests {
         #expect(try await cli.run(["settings", "set", "catchUp", "45m"]).status == 0)
         let all = try cli.json(try await cli.run(["settings", "get", "--json"]).stdout)
         #expect(all["isWifi"] as? Bool == true && all["catchUp"] as? Int == 2700 && all["fallbackTone"] as? String == "classic")
-        #expect(all.count == 12)
+        #expect(all.count == 15 && all["dimFrom"] as? String == "off" && all["dimLevel"] as? Int == 10)
+        #expect(try await cli.run(["settings", "set", "dimFrom", "22:30"]).stdout == "dimFrom = 22:30\n")
+        let zero = try await cli.run(["settings", "set", "dimLevel", "0%"])
+        #expect(zero.status == 2 && zero.stderr.contains("Setting dimLevel cannot be 0%"))
+        #expect(try await cli.run(["settings", "get", "dimLevel"]).stdout == "10%\n")
         let table = try await cli.run(["settings", "get"]).stdout
         #expect(table.contains("catchUp        45m"))
         // A new alarm takes its defaults from the settings.
@@ -23,7 +27,7 @@ struct SettingsCLITests {
     @Test func versionNamesTheLibraries() async throws {
         let cli = try CLIHarness()
         let v = try cli.json(try await cli.run(["version", "--json"], withDB: false).stdout)
-        #expect(v["schema"] as? String == "2")
+        #expect(v["schema"] as? String == "3")
         #expect((v["libgpiod"] as? String)?.hasPrefix("1.") == true)
         #expect((v["libcurl"] as? String)?.hasPrefix("libcurl/") == true)
     }

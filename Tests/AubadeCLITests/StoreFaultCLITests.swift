@@ -31,15 +31,15 @@ struct StoreFaultCLITests {
         let cli = try CLIHarness()
         #expect(try await cli.run(["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "daily"]).status == 0)
         let q = try DatabaseQueue(path: cli.db)
-        try await q.write { db in try db.execute(sql: "PRAGMA user_version = 3") }
+        try await q.write { db in try db.execute(sql: "PRAGMA user_version = 9") }
         try q.close()
         let list = try await cli.run(["alarm", "list"])
         #expect(list.status == 0 && list.stdout.contains("Work"))
-        #expect(list.stderr.contains("has schema version 3, newer than this aubade knows (2)"))
+        #expect(list.stderr.contains("has schema version 9, newer than this aubade knows (3)"))
         let before = try cli.dump()
         let add = try await cli.run(["alarm", "add", "--name", "X", "--time", "07:00"])
         #expect(add.status == 1)
-        #expect(add.errorSentence == "The database \(cli.db) has schema version 3, newer than this aubade knows (2); it is open read-only, so upgrade aubade to change it.")
+        #expect(add.errorSentence == "The database \(cli.db) has schema version 9, newer than this aubade knows (3); it is open read-only, so upgrade aubade to change it.")
         #expect(try cli.dump() == before)
     }
 

@@ -146,6 +146,30 @@ struct APIRouteTests {
         }
     }
 
+    @Test func nightDimmingSettingsAndTheKiosksWakeTouch() async throws {
+        let rig = try await APIRig()
+        try await rig.app.test(.live) { client in
+            // 06:50 is inside 06:00–08:00; the keys come in any order in the JSON object and are checked together.
+            let set = try await client.execute(uri: "/api/v1/settings", method: .patch, headers: rig.auth,
+                                               body: ByteBuffer(json: #"{"dimUntil":"06:00","dimFrom":"08:00","dimLevel":"5%"}"#))
+            #expect(set.status == .ok && set.object["dimFrom"] as? String == "08:00" && set.object["dimLevel"] as? Int == 5, "\(set.text)")
+            let swapped = try await client.execute(uri: "/api/v1/settings", method: .patch, headers: rig.auth,
+                                                   body: ByteBuffer(json: #"{"dimFrom":"06:00","dimUntil":"08:00"}"#))
+            #expect(swapped.status == .ok && swapped.object["dimUntil"] as? String == "08:00", "\(swapped.text)")
+            let zero = try await client.execute(uri: "/api/v1/settings", method: .patch, headers: rig.auth,
+                                                body: ByteBuffer(json: #"{"dimLevel":0}"#))
+            #expect(zero.status == .badRequest && zero.error?.message.hasPrefix("Setting dimLevel cannot be 0%") == true)
+            var updates = await rig.clock.liveUpdates().makeAsyncIterator()
+            #expect(await updates.next()?.dimmed == true)
+
+            let refused = try await client.execute(uri: "/api/v1/display/wake", method: .post, headers: APIRig.json)
+            #expect(refused.status == .unauthorized)
+            let woken = try await client.execute(uri: "/api/v1/display/wake", method: .post, headers: rig.auth)
+            #expect(woken.status == .ok && woken.object["dimmed"] as? Bool == false, "\(woken.text)")
+            #expect(await updates.next()?.dimmed == false)
+        }
+    }
+
     @Test func playerSleepRingAndTheAlarmButtons() async throws {
         let rig = try await APIRig()
         try await rig.app.test(.live) { client in
@@ -175,6 +199,9 @@ struct APIRouteTests {
             let both = try await client.execute(uri: "/api/v1/ring", method: .post, headers: rig.auth,
                                                 body: ByteBuffer(json: #"{"alarm":1,"source":"tone","seconds":3}"#))
             #expect(both.error?.message == "Give an alarm id or --source, not both and not neither.")
+            // Stop ends a ring test as it would an alarm (the kiosk's Stop); then there is nothing to stop.
+            let stopTest = try await client.execute(uri: "/api/v1/alarm/stop", method: .post, headers: rig.auth)
+            #expect(stopTest.status == .ok && stopTest.object["message"] as? String == "The ring test is stopped.", "\(stopTest.text)")
             let stop = try await client.execute(uri: "/api/v1/alarm/stop", method: .post, headers: rig.auth)
             #expect(stop.status == .conflict && stop.error?.message == "No alarm is ringing.")
             let snooze = try await client.execute(uri: "/api/v1/alarm/snooze", method: .post, headers: rig.auth, body: ByteBuffer(json: "{}"))

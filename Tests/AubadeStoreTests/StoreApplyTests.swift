@@ -81,7 +81,7 @@ struct StoreApplyTests {
             SettingChange(key: "fadeIn", value: .text("45s")),
         ])) else { return }
         #expect(s.sleepSeconds == 900 && s.isWifi && s.fadeInSeconds == 45)
-        #expect(throws: StoreError.invalid("Unknown setting 'volume'; known settings are isWifi, defaultVolume, snoozeMinutes, maxSnoozes, alarmDuration, fadeIn, fallbackTone, toneVolume, catchUp, sleepDuration, sleepFade, sleepVolume.")) {
+        #expect(throws: StoreError.invalid("Unknown setting 'volume'; known settings are isWifi, defaultVolume, snoozeMinutes, maxSnoozes, alarmDuration, fadeIn, fallbackTone, toneVolume, catchUp, sleepDuration, sleepFade, sleepVolume, dimFrom, dimUntil, dimLevel.")) {
             try apply(f, .setSettings([SettingChange(key: "defaultVolume", value: .number(20)), SettingChange(key: "volume", value: .number(20))]))
         }
         #expect(try f.store.settings().defaultVolume == 60, "the first change of a refused batch is not kept")

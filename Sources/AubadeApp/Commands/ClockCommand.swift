@@ -38,6 +38,8 @@ public enum ClockCommand: Sendable, Hashable, Codable {
     case pairingCode
     /// Trades a pairing code for a new device token called `name`.
     case pair(code: String, name: String)
+    /// A touch on the kiosk: its screen is bright for a while, even inside the night-dimming hours.
+    case displayWake
 }
 
 extension ClockCommand {
@@ -83,13 +85,15 @@ public enum ClockReply: Sendable, Codable {
     case pairingCode(PairingCode)
     /// A new device token, to be shown once.
     case paired(NewToken)
+    /// The kiosk's screen as it is now.
+    case display(dimmed: Bool)
 
     /// The reply's sentence, if it has one.
     public var message: String? {
         switch self {
         case .done(let text): text
         case .sound(_, _, let text): text
-        case .status, .edited, .answer, .pairingCode, .paired: nil
+        case .status, .edited, .answer, .pairingCode, .paired, .display: nil
         }
     }
 }

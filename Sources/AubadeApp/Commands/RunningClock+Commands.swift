@@ -38,12 +38,14 @@ extension RunningClock {
             return .done("Reloaded.")
         case .stop(let alarm, let by):
             try known(alarm)
+            if alarm == nil, !runner.isRinging, stopRingTest() { return .done("The ring test is stopped.") }
             guard runner.stop(by: by, alarmID: alarm, now) else {
                 throw ClockError(.refused, alarm == nil ? "No alarm is ringing." : "Alarm \(alarm!) is neither ringing nor snoozed.")
             }
             return .done("Stopped.")
         case .snooze(let alarm, let by):
             try known(alarm)
+            if alarm == nil, !runner.isRinging, stopRingTest() { return .done("The ring test is stopped.") }
             guard runner.snooze(by: by, alarmID: alarm, now) else {
                 throw ClockError(.refused, "No alarm can be snoozed now.")
             }
@@ -101,6 +103,9 @@ extension RunningClock {
             return .pairingCode(pairing.newCode(now: now.wall))
         case .pair(let code, let name):
             return .paired(try pair(code: code, name: name, now))
+        case .displayWake:
+            display.touched(now)
+            return .display(dimmed: display.dimmed)
         }
     }
 
@@ -140,7 +145,7 @@ extension RunningClock {
                                       allowLoopback: options.allowLoopback, limit: .seconds(test.seconds))
         radio.cancel(reason: "stopped by a ring test", now)  // the test sounds as an alarm would
         let id = deps.sound.play(plan.request, paused: false)
-        ringTests.insert(id)
+        ringTest = RingTestSound(id: id, alarm: test.alarm, source: plan.description, startedAt: now.wall.rounded)
         return .sound(id, label: plan.description, message: "Ringing \(plan.description) for \(DurationText.format(test.seconds)).")
     }
 

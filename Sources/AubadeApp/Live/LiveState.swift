@@ -8,9 +8,11 @@ public struct LiveState: Codable, Sendable, Hashable {
         public var name: String
     }
 
-    /// The ringing group (R38) and whether it is heard.
+    /// The ringing group (R38) and whether it is heard — or a ring test (`test`), which sounds and is stopped
+    /// like an alarm but has nothing to snooze.
     public struct Ringing: Codable, Sendable, Hashable {
         public var alarms: [AlarmRef]
+        public var test: Bool
         public var source: String
         /// Heard: the sound reached the card (R16); false while it starts or while the device fails.
         public var audible: Bool
@@ -46,7 +48,7 @@ public struct LiveState: Codable, Sendable, Hashable {
     /// Standing warnings, one sentence each.
     public var warnings: [String]
     public var clockSynchronised: Bool
-    /// Night dimming (set by the display's schedule; false until it is wired).
+    /// Whether the kiosk's page shows its night face (`KioskDisplay`); never while anything rings.
     public var dimmed: Bool
     /// The pairing code being shown — sent only to the clock's own machine (the kiosk).
     public var pairing: PairingCode?

@@ -1,3 +1,4 @@
+import AubadeAudio
 import AubadeCore
 import Foundation
 
@@ -26,10 +27,14 @@ extension RunningClock {
     /// How many streams follow the live state (for tests and the status).
     public var liveSubscriberCount: Int { liveSubscribers.count }
 
-    /// Computes the live state and hands it to every subscriber when it changed.
+    /// After every event: lets the kiosk's screen follow (a ringing alarm lights it in the same turn), then
+    /// computes the live state and hands it to every subscriber when it changed.
     func publishLive() {
+        let now = deps.time.now()
+        display.follow(ringing: runner.isRinging || ringTest != nil, settings: catalogue.settings.nightDimming,
+                       zone: runner.scheduler.defaultZone, now)
         guard !liveSubscribers.isEmpty else { return }
-        let state = liveState(deps.time.now())
+        let state = liveState(now)
         if let last = lastLive, !state.differsApartFromTime(last) { return }
         lastLive = state
         for subscriber in liveSubscribers.values { subscriber.yield(state) }
@@ -46,17 +51,25 @@ extension RunningClock {
             let r = runner.ringing
             let since = scheduler.states[first]?.ringingSince
                 ?? r.map { now.wall.addingTimeInterval(-(now.mono - $0.startedAt).inSeconds).rounded } ?? now.wall.rounded
-            ringing = LiveState.Ringing(alarms: ids.map { LiveState.AlarmRef(id: $0, name: name($0)) }, source: r?.source ?? "",
+            ringing = LiveState.Ringing(alarms: ids.map { LiveState.AlarmRef(id: $0, name: name($0)) }, test: false,
+                                        source: r?.source ?? "",
                                         audible: r.map { $0.audibleAfter != nil && $0.silentBecause == nil } ?? false,
                                         notAudible: r?.silentBecause, since: since)
+        } else if let test = ringTest {
+            ringing = LiveState.Ringing(alarms: test.alarm.map { [LiveState.AlarmRef(id: $0, name: name($0))] } ?? [],
+                                        test: true, source: test.source, audible: test.audible,
+                                        notAudible: deps.sound.device.isOpen ? nil : deps.sound.device.problem,
+                                        since: test.startedAt)
         }
         let radio = self.radio.status(now).map { s in
             LiveState.Radio(kind: s.kind, source: s.source, state: s.state, problem: s.problem, title: s.title,
                             endsAt: s.remainingSeconds.map { now.wall.addingTimeInterval($0).rounded }, volume: s.volume)
         }
         let next = runner.next.map { LiveState.Next(id: $0.id, name: name($0.id), at: $0.instant) }
+        let synchronised = deps.isClockSynchronised()
         return LiveState(now: now.wall, zone: scheduler.defaultZone.identifier, ringing: ringing, radio: radio, next: next,
-                         warnings: board.list, clockSynchronised: deps.isClockSynchronised(), dimmed: false,
+                         warnings: (synchronised ? [] : [DaemonStatus.notSynchronised]) + board.list,
+                         clockSynchronised: synchronised, dimmed: display.dimmed,
                          pairing: pairing.valid(at: now.wall))
     }
 }

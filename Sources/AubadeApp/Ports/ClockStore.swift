@@ -176,8 +176,8 @@ public struct BackupClockStore: ClockStore {
         throw .readOnly(BackupClockStore.refusal)
     }
 
-    /// The backup copy holds no tokens: every change over HTTP is refused until the database is back.
-    public func tokens() throws(StoreError) -> [AccessToken] { [] }
+    /// The tokens as the copy holds them (so the kiosk's Stop still works); no new one can be made.
+    public func tokens() throws(StoreError) -> [AccessToken] { contents.tokens }
     public func createToken(name: String?, replacing: Bool) throws(StoreError) -> (token: AccessToken, secret: String) {
         throw .readOnly(BackupClockStore.refusal)
     }

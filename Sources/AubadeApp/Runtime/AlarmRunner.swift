@@ -37,6 +37,15 @@ final class AlarmRunner {
         var failure: String?
     }
 
+    /// A look-ahead check of an occurrence's station, hours before the pre-check: running, or done at `at`
+    /// (monotonic) with its failure, if any.
+    struct Lookahead {
+        var occurrence: Date
+        var running = true
+        var checkedAt: MonotonicInstant
+        var failure: String?
+    }
+
     static let precheckLead: TimeInterval = 300
     static let prerollLead: TimeInterval = 15
 
@@ -44,6 +53,7 @@ final class AlarmRunner {
     var ringing: Ringing?
     var prepared: [Int64: Prepared] = [:]
     var prechecks: [Int64: Precheck] = [:]
+    var lookaheads: [Int64: Lookahead] = [:]
     /// The next occurrence each enabled alarm acts on, computed once per turn (`refresh`).
     private(set) var upcoming: [(id: Int64, occurrence: Occurrence)] = []
     var wake = WakeUp(wall: nil, mono: nil)
@@ -56,6 +66,8 @@ final class AlarmRunner {
     var ringingChanged: (Bool) -> Void = { _ in }
     /// Where a finished pre-check reports (the clock actor, from its background job).
     var precheckFinished: @Sendable (Int64, Date, String?) async -> Void = { _, _, _ in }
+    /// Where a finished look-ahead check reports.
+    var lookaheadFinished: @Sendable (Int64, Date, String?) async -> Void = { _, _, _ in }
 
     init(scheduler: AlarmScheduler, deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue,
          history: HistoryLog, board: StatusBoard) {
@@ -86,6 +98,7 @@ final class AlarmRunner {
         perform(scheduler.tick(at: now), now)
         refresh(now)
         prepareUpcoming(now)
+        lookAhead(now)
     }
 
     /// Recomputes the next occurrence of every enabled alarm (after a turn, an edit, an input).

@@ -20,11 +20,13 @@ public struct ClockDependencies: Sendable {
     /// The system's time zone now (followed when the config names none).
     public var systemZone: @Sendable () -> TimeZone
     public var logger: Logger
+    /// The kiosk screen's backlight, which night dimming turns down (`NullBacklight` where there is none).
+    public var backlight: any Backlight
 
     public init(store: any ClockStore, sound: any SoundPort, time: any ClockTime, jobs: any BackgroundJobs,
                 precheck: any PrecheckPort, network: any NetworkStatus, output: DaemonOutput,
                 isClockSynchronised: @escaping @Sendable () -> Bool, systemZone: @escaping @Sendable () -> TimeZone,
-                logger: Logger) {
+                logger: Logger, backlight: any Backlight = NullBacklight()) {
         self.store = store
         self.sound = sound
         self.time = time
@@ -35,6 +37,7 @@ public struct ClockDependencies: Sendable {
         self.isClockSynchronised = isClockSynchronised
         self.systemZone = systemZone
         self.logger = logger
+        self.backlight = backlight
     }
 }
 

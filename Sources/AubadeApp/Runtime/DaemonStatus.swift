@@ -52,6 +52,8 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
     public var sound: Sound
     public var warnings: [String]
     public var clockSynchronised: Bool
+    /// What every face says while the kernel's clock is not synchronised (R7).
+    public static let notSynchronised = "The system clock is not synchronised, so alarms ring by the best time known."
     public var report: [String]
 
     /// Human-readable lines, times in 24-hour form in the clock's zone (as everywhere else).
@@ -84,7 +86,7 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
         if !sound.open {
             out.append("Warning: the sound device \(sound.device ?? "") is not open\(sound.problem.map { ": \($0)" } ?? "."))")
         }
-        if !clockSynchronised { out.append("Warning: the system clock is not synchronised (alarms ring by the best time known).") }
+        if !clockSynchronised { out.append("Warning: \(DaemonStatus.notSynchronised)") }
         for w in warnings { out.append("Warning: \(w)") }
         if !report.isEmpty {
             out.append("Last morning:")

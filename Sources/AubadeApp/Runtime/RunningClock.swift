@@ -8,7 +8,8 @@ import Logging
 /// The running clock: one actor, on its own thread (`ClockExecutor`: the store's commits fsync there, never
 /// on the cooperative pool), coordinating parts that each have one job — `AlarmRunner` (the alarms, their
 /// pre-checks, pre-rolls and sounds), `RadioPlayer` (sleep timer, listening, reservation tuning),
-/// `Reminders` (reserved programmes), `StatusBoard` (warnings) and `HistoryLog` — through the ports in
+/// `Reminders` (reserved programmes), `KioskDisplay` (night dimming), `StatusBoard` (warnings) and `HistoryLog`
+/// — through the ports in
 /// `ClockDependencies`. Everything reaches it in arrival order: `ClockCommand`s from clients, button and shake
 /// inputs, the engine's sound events, the scheduler loop's turns.
 public actor RunningClock {
@@ -24,7 +25,9 @@ public actor RunningClock {
     let radio: RadioPlayer
     let reminders: Reminders
     var followers: [SoundID: AsyncStream<SoundEvent>.Continuation] = [:]
-    var ringTests: Set<SoundID> = []
+    /// The ring test sounding now, if any (a second one replaces it, as alarms replace each other).
+    var ringTest: RingTestSound?
+    let display: KioskDisplay
     /// The device tokens the HTTP API accepts, kept in step with the store (read without waiting for the clock).
     public nonisolated let tokens = TokenRegistry()
     /// Wakes the scheduler loop early: an edit may have brought the next alarm closer.
@@ -51,6 +54,8 @@ public actor RunningClock {
                              board: board)
         radio = RadioPlayer(deps: deps, options: options, catalogue: catalogue, history: history, board: board)
         reminders = Reminders(catalogue: catalogue)
+        display = KioskDisplay(settings: loaded.settings.nightDimming, zone: options.defaultZone,
+                               backlight: deps.backlight, board: board, output: deps.output)
         for key in loaded.invalidSettings {
             board.set("setting-\(key)", "The stored setting \(key) is invalid; its default is used.", announce: false)
         }
@@ -67,6 +72,9 @@ public actor RunningClock {
         runner.precheckFinished = { [weak self] id, occurrence, failure in
             await self?.precheckFinished(id: id, occurrence: occurrence, failure: failure)
         }
+        runner.lookaheadFinished = { [weak self] id, occurrence, failure in
+            await self?.lookaheadFinished(id: id, occurrence: occurrence, failure: failure)
+        }
         onReady = ready
         lastDataVersion = try? deps.store.dataVersion()
         refreshTokens()
@@ -74,6 +82,7 @@ public actor RunningClock {
         runner.start(now)
         _ = reminders.due(now.wall, zone: runner.scheduler.defaultZone)
         afterAlarmActions(now)
+        publishLive()  // the kiosk's screen as the schedule has it from the first moment
         // READY comes with the engine's `deviceOpened` (its test write taken), delivered by `SoundEventService`
         // inside the running `ServiceGroup` — so by then SIGTERM is handled gracefully too.
     }
@@ -108,6 +117,7 @@ public actor RunningClock {
         if let next = reminders.next(after: now.wall, zone: runner.scheduler.defaultZone) { times.append(now.mono(at: next)) }
         if let step = radio.nextStep(now) { times.append(step) }
         if let expiry = pairing.valid(at: now.wall)?.expiresAt { times.append(now.mono(at: expiry)) }
+        if let change = display.nextChange(now) { times.append(change) }
         return Turn(wakeAt: times.min()!, now: now, summary: summary(now))
     }
 
@@ -140,11 +150,12 @@ public actor RunningClock {
         case .none:
             break
         case .snooze:
+            if !runner.isRinging, stopRingTest() { break }  // a ring test has nothing to snooze: it just ends
             runner.snooze(by: .button, pressedAt: pressedAt, now)
         case .stop:
             if runner.isRinging {
                 runner.stop(by: .button, pressedAt: pressedAt, now)
-            } else {
+            } else if !stopRingTest() {
                 radio.cancel(reason: "stop button", now)
             }
         case .playPause:
@@ -206,7 +217,13 @@ public actor RunningClock {
             radio.deviceEvent(event)
         default:
             if let id = event.sound {
-                if runner.owns(id) { runner.soundEvent(event, now) } else if radio.owns(id) { radio.soundEvent(event, now) }
+                if runner.owns(id) {
+                    runner.soundEvent(event, now)
+                } else if radio.owns(id) {
+                    radio.soundEvent(event, now)
+                } else if ringTest?.id == id {
+                    ringTestEvent(event)
+                }
             }
         }
         forward(event)
@@ -221,7 +238,6 @@ public actor RunningClock {
         followers[id]?.yield(event)
         if case .stopped = event {
             followers.removeValue(forKey: id)?.finish()
-            ringTests.remove(id)
         }
     }
 
@@ -236,6 +252,12 @@ public actor RunningClock {
 
     private func precheckFinished(id: Int64, occurrence: Date, failure: String?) {
         runner.precheckDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
+        publishLive()
+    }
+
+    private func lookaheadFinished(id: Int64, occurrence: Date, failure: String?) {
+        runner.lookaheadDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
+        publishLive()
     }
 
     // MARK: Reload
@@ -279,9 +301,10 @@ public actor RunningClock {
         for (id, at) in tokens.takePendingUses() { try? deps.store.tokenUsed(id: id, at: at) }
     }
 
-    /// Stops every sound (shutdown).
+    /// Stops every sound (shutdown), and puts the screen's backlight back as it was found.
     public func shutdown() {
         runner.shutdown()
+        display.restore()
         let now = deps.time.now()
         radio.cancel(reason: "the clock stopped", now)
         for follower in followers.values { follower.finish() }

@@ -61,3 +61,26 @@ public struct NightDimmingSettings: Hashable, Sendable {
         ValidationError("Setting dimLevel takes a brightness from 1% to 100%, like 10%, not '\(text)'.")
     }
 }
+
+/// Coded as the settings' text forms — `{"dimFrom": "22:00", "dimUntil": "07:00", "dimLevel": 10}`, "off" for
+/// an unset time — and checked when decoded, so a message or file can never carry a level of 0 or two equal
+/// times into the clock.
+extension NightDimmingSettings: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case dimFrom, dimUntil, dimLevel
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let from = try NightDimmingKey.parseTime(c.decode(String.self, forKey: .dimFrom), key: .dimFrom)
+        let until = try NightDimmingKey.parseTime(c.decode(String.self, forKey: .dimUntil), key: .dimUntil)
+        try self.init(from: from, until: until, level: c.decode(Int.self, forKey: .dimLevel))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(NightDimmingKey.text(of: from), forKey: .dimFrom)
+        try c.encode(NightDimmingKey.text(of: until), forKey: .dimUntil)
+        try c.encode(level, forKey: .dimLevel)
+    }
+}

@@ -19,6 +19,8 @@ public struct AppSettings: Hashable, Sendable, Codable {
     public var sleepSeconds = 1800
     public var sleepFadeSeconds = 60
     public var sleepVolume = 30
+    /// Night dimming of the kiosk's page and backlight (`dimFrom`, `dimUntil`, `dimLevel`).
+    public var nightDimming = NightDimmingSettings()
 
     public init() {}
 
@@ -33,7 +35,7 @@ public struct AppSettings: Hashable, Sendable, Codable {
 /// A setting's name as `aubade settings get|set` and the API use it, with its type, range and parser.
 public enum SettingKey: String, CaseIterable, Sendable {
     case isWifi, defaultVolume, snoozeMinutes, maxSnoozes, alarmDuration, fadeIn, fallbackTone, toneVolume,
-         catchUp, sleepDuration, sleepFade, sleepVolume
+         catchUp, sleepDuration, sleepFade, sleepVolume, dimFrom, dimUntil, dimLevel
 
     public init(parsing name: String) throws(ValidationError) {
         guard let key = SettingKey(rawValue: name) else {
@@ -48,6 +50,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case number(WritableKeyPath<AppSettings, Int>, ClosedRange<Int>)
         case duration(WritableKeyPath<AppSettings, Int>, ClosedRange<Int>)
         case tone(WritableKeyPath<AppSettings, ToneName>)
+        case dimming(NightDimmingKey)
     }
 
     private var kind: Kind {
@@ -64,6 +67,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .sleepDuration: .duration(\.sleepSeconds, 60...(12 * 3600))
         case .sleepFade: .duration(\.sleepFadeSeconds, 0...600)
         case .sleepVolume: .number(\.sleepVolume, 1...100)
+        case .dimFrom: .dimming(.dimFrom)
+        case .dimUntil: .dimming(.dimUntil)
+        case .dimLevel: .dimming(.dimLevel)
         }
     }
 
@@ -80,6 +86,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .number(let path, _): String(settings[keyPath: path])
         case .duration(let path, _): DurationText.format(settings[keyPath: path])
         case .tone(let path): settings[keyPath: path].rawValue
+        case .dimming(let key): key.value(in: settings.nightDimming)
         }
     }
 
@@ -89,7 +96,14 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .bool(let path): settings[keyPath: path]
         case .number(let path, _), .duration(let path, _): settings[keyPath: path]
         case .tone(let path): settings[keyPath: path].rawValue
+        case .dimming(let key): key.jsonValue(in: settings.nightDimming)
         }
+    }
+
+    /// The night-dimming setting this key is, if it is one.
+    public var nightDimmingKey: NightDimmingKey? {
+        if case .dimming(let key) = kind { return key }
+        return nil
     }
 
     /// Parses `text` and stores it in `settings`; throws a sentence naming the key when it doesn't fit.
@@ -115,6 +129,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 throw ValidationError("Setting \(rawValue) takes one of \(names), not '\(text)'.")
             }
             settings[keyPath: path] = tone
+        case .dimming(let key):
+            try key.set(text, in: &settings.nightDimming)
         }
     }
 }

@@ -49,6 +49,11 @@ public struct SysfsBacklight: Backlight {
         throw firstProblem ?? BacklightError("No usable screen backlight was found in \(classDirectory).")
     }
 
+    /// The backlight devices present under `root`'s /sys/class/backlight, by name.
+    public static func present(root: String = "") -> [String] {
+        SysfsFile.list(root + classDirectory)
+    }
+
     /// `open`, or a `NullBacklight` with the reason when it fails: what the daemon drives, and the one
     /// warning to report (nil when a backlight was opened).
     public static func openOrNull(root: String = "", name: String? = nil) -> (backlight: any Backlight, problem: BacklightError?) {

@@ -1,0 +1,118 @@
+import AubadeApp
+import AubadeAudio
+import AubadeCore
+import AubadeHardware
+import AubadeStore
+import Foundation
+import Testing
+
+/// Night dimming carried out by the running clock: the page's `dimmed` in the live state and the backlight
+/// written through its port — and a ringing alarm (or a ring test) that lights the screen in the very turn
+/// that starts its sound, whatever the schedule.
+@Suite("Daemon decisions: the kiosk's night dimming")
+struct KioskDisplayTests {
+    /// Dimming 22:00–07:00 at 5 %.
+    static func nightSettings(from: String = "22:00", until: String = "07:00", level: Int = 5) -> AppSettings {
+        var s = AppSettings()
+        try! s.apply([SettingChange(key: "dimFrom", value: .text(from)), SettingChange(key: "dimUntil", value: .text(until)),
+                      SettingChange(key: "dimLevel", value: .number(level))])
+        return s
+    }
+
+    @Test func aRingingAlarmLightsTheScreenInTheTurnThatStartsItAndStopLetsItDimAgain() async throws {
+        let backlight = FakeBacklight()
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 6, 55)], settings: Self.nightSettings(), backlight: backlight)
+        await rig.start()
+        _ = await rig.clock.tick()
+        #expect(await rig.live().dimmed)
+        #expect(backlight.percents == [5], "06:50 is inside 22:00–07:00")
+
+        await rig.run(until: ClockRig.at(6, 54, 59))
+        await rig.jobs.runAll()
+        #expect(backlight.percents == [5])
+        await rig.advance(to: ClockRig.at(6, 55))
+        let begun = try #require(rig.sound.played.last)
+        #expect(rig.sound.calls.contains(.begin(begun.id)) || !begun.paused)
+        #expect(backlight.percents == [5, 100], "lit in the same turn the alarm began")
+        let ringing = await rig.live()
+        #expect(!ringing.dimmed && ringing.ringing?.alarms.map(\.id) == [1] && ringing.ringing?.test == false)
+
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+        #expect(backlight.percents == [5, 100, 50], "awake for a while after Stop, at the awake level")
+        #expect(await !rig.live().dimmed)
+        await rig.advance(to: ClockRig.at(6, 55, 31))
+        #expect(backlight.percents == [5, 100, 50, 5])
+        #expect(await rig.live().dimmed)
+    }
+
+    @Test func theLoopWakesAtTheEndOfTheNightAndTheScreenBrightensThen() async throws {
+        let backlight = FakeBacklight()
+        let rig = ClockRig(settings: Self.nightSettings(), start: ClockRig.at(6, 59, 30), backlight: backlight)
+        await rig.start()
+        let turn = await rig.clock.tick()
+        #expect((turn.wakeAt - turn.now.mono) == .seconds(30), "the loop comes back at 07:00:00, not a minute later")
+        await rig.advance(to: ClockRig.at(7, 0))
+        #expect(backlight.percents == [5, 100])
+        #expect(rig.events.filter { $0 == "display" }.count == 2)
+    }
+
+    @Test func aTouchWakesTheDimmedScreenAndARingTestLightsItAndStopEndsTheTest() async throws {
+        let backlight = FakeBacklight()
+        let rig = ClockRig(settings: Self.nightSettings(), backlight: backlight)
+        await rig.start()
+        guard case .display(let dimmed) = try await rig.clock.handle(.displayWake) else { throw RigError("no display reply") }
+        #expect(!dimmed && backlight.percents == [5, 50])
+        await rig.advance(to: ClockRig.morning.addingTimeInterval(31))
+        #expect(backlight.percents.last == 5)
+
+        let reply = try await rig.clock.handle(.ring(RingTest(alarm: nil, source: "tone", seconds: 60, volume: nil)))
+        guard case .sound(let id, _, _) = reply else { throw RigError("no sound") }
+        #expect(backlight.percents.last == 100)
+        var live = await rig.live()
+        #expect(live.ringing?.test == true && live.ringing?.alarms.isEmpty == true && !live.dimmed)
+        #expect(live.ringing?.audible == false)
+        await rig.engineSays(.audible(id, source: "tone", after: .milliseconds(20)))
+        #expect(await rig.live().ringing?.audible == true)
+
+        #expect(try await rig.clock.handle(.stop(alarm: nil, by: .api)).message == "The ring test is stopped.")
+        #expect(rig.sound.calls.last == .stop(id))
+        live = await rig.live()
+        #expect(live.ringing == nil)
+        await #expect(throws: ClockError(.refused, "No alarm is ringing.")) { try await rig.clock.handle(.stop(alarm: nil, by: .api)) }
+        await rig.engineSays(.stopped(id, .requested))
+        #expect(await rig.live().ringing == nil)
+    }
+
+    @Test func turningDimmingOffBrightensAtOnceAndAClockWithItOffNeverTouchesTheBacklight() async throws {
+        let backlight = FakeBacklight()
+        let rig = try SQLiteRig(backlight: backlight) { store in try store.save(Self.nightSettings()) }
+        await rig.start()
+        #expect(backlight.percents == [5])
+        try await rig.edit(.setSettings([SettingChange(key: "dimFrom", value: .text("off"))]))
+        #expect(backlight.percents == [5, 100])
+        var updates = await rig.clock.liveUpdates().makeAsyncIterator()
+        #expect(await updates.next()?.dimmed == false)
+
+        let untouched = FakeBacklight(brightness: 40)
+        let plain = ClockRig(alarms: [ClockRig.alarm(1, 6, 55)], backlight: untouched)
+        await plain.start()
+        await plain.run(until: ClockRig.at(6, 56))
+        #expect(untouched.percents.isEmpty && untouched.current.brightness == 40, "dimming off: the backlight is the user's")
+    }
+
+    @Test func aFailingBacklightIsAWarningAndTheAlarmStillRings() async throws {
+        let backlight = FakeBacklight()
+        backlight.fail(with: "Permission denied")
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 6, 55)], settings: Self.nightSettings(), backlight: backlight)
+        await rig.start()
+        #expect(try await rig.status().warnings.contains("The screen's backlight cannot be dimmed or lit: Permission denied"))
+        #expect(await rig.live().dimmed, "the page dims itself all the same")
+        await rig.run(until: ClockRig.at(6, 55))
+        #expect(try await rig.status().ringing?.id == 1)
+        #expect(await !rig.live().dimmed)
+        backlight.fail(with: nil)
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+        #expect(backlight.percents == [50])
+        #expect(try await rig.status().warnings.allSatisfy { !$0.contains("backlight") })
+    }
+}
