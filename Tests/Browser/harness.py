@@ -20,7 +20,7 @@ import unittest
 from pathlib import Path
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -240,9 +240,11 @@ class Browser:
         return self.driver.execute_script(script, *args)
 
     def wait(self, condition, what, timeout=WATCHDOG):
-        """Waits until `condition(driver)` is truthy; fails naming `what`."""
+        """Waits until `condition(driver)` is truthy; fails naming `what`. An element that is missing or was
+        just replaced (a list drawn again) counts as not yet."""
         try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(condition)
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.1,
+                                 ignored_exceptions=[NoSuchElementException, StaleElementReferenceException]).until(condition)
         except TimeoutException:
             failures = ARTEFACTS / "failures"
             failures.mkdir(parents=True, exist_ok=True)
@@ -280,6 +282,7 @@ class Browser:
 
     def tap(self, x, y):
         """A touch at (x, y) of the viewport, as the kiosk's touchscreen sends it."""
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
         for kind in ("touchStart", "touchEnd"):
             points = [{"x": x, "y": y}] if kind == "touchStart" else []
             self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
