@@ -280,6 +280,11 @@ class Browser:
         field.clear()
         field.send_keys(text)
 
+    def scroll_to(self, css, margin=8):
+        """Scrolls the page so that `css` starts `margin` px below the top of the viewport (as far as it goes)."""
+        self.js("const r = arguments[0].getBoundingClientRect(); window.scrollTo(0, scrollY + r.top - arguments[1]);",
+                self.find(css), margin)
+
     def tap(self, x, y):
         """A touch at (x, y) of the viewport, as the kiosk's touchscreen sends it."""
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})

@@ -52,6 +52,7 @@ class PhonePageTests(BrowserTest):
         phone.wait(lambda d: phone.text("#tomorrow") == next_firings["tomorrow"], "the clock's sentence for tomorrow")
         self.assertIn("Work", phone.text("#firings"))
         self.assertEqual(phone.layout_problems(), [])
+        phone.scroll_to("#next-card")
         phone.screenshot("phone-alarms")
 
         # Edit: only what changed is sent; everything else stays as it was.

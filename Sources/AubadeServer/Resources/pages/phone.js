@@ -280,7 +280,8 @@ function openEditor(alarm) {
   $("next-card").hidden = true;
   $("alarms-card").hidden = true;
   $("editor").hidden = false;
-  window.scrollTo(0, 0);
+  // The form's top at the top of the screen (the warnings, if any, stay just above it).
+  $("editor").scrollIntoView({ block: "start" });
   if (!alarm) $("f-name").focus();
 }
 
