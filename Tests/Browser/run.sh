@@ -28,7 +28,7 @@ venv="${AUBADE_BROWSER_VENV:-$root/.build/browser-venv}"
 if ! "$venv/bin/python" -c 'import selenium' 2>/dev/null; then
   echo "Making the browser tests' virtualenv in $venv (selenium from PyPI)"
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check 'selenium>=4.20,<5'
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
 fi
 
 export AUBADE_BIN="$aubade"
