@@ -30,6 +30,12 @@ class EscapingTests(BrowserTest):
         kiosk.wait(lambda d: kiosk.text("#play") == f"Play {HOSTILE_STATION}", "the station's name on Play")
         kiosk.click("#play")
         kiosk.wait(lambda d: kiosk.text("#playing-state").startswith(f"{HOSTILE_STATION} — "), "what plays, by name")
+        # Nothing listens there: a long "not playing: …" sentence, and the sleep countdown beside it.
+        kiosk.click('[data-minutes="15"]')
+        kiosk.wait(lambda d: kiosk.text("#playing-sleep").startswith("sleep 1"), "the sleep countdown")
+        kiosk.wait(lambda d: "not playing" in kiosk.text("#playing-state"), "the station's problem")
+        self.assertEqual(kiosk.layout_problems(min_target=48), [], "a long line does not widen the face")
+        self.assertTrue(kiosk.visible("#playing-sleep"))
         phone.wait(lambda d: phone.text("#player-state").startswith(f"{HOSTILE_STATION} — "), "what plays, on the phone")
 
         for browser in (phone, kiosk):

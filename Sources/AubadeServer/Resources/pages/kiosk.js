@@ -105,7 +105,8 @@ function render() {
   fill($("warnings"), (state?.warnings ?? []).map((w) => el("li", {}, w)));
   const radio = state?.radio;
   $("playing").hidden = !radio;
-  $("playing-title").textContent = radio?.title ? ` · ${radio.title}` : "";
+  $("playing-title").textContent = radio?.title ?? "";
+  $("playing-title").hidden = !radio?.title;
   $("play").textContent = radio ? "Stop" : stations.length ? `Play ${chosenStation()}` : "No stations";
   $("play").disabled = !radio && stations.length === 0;
   $("station").hidden = Boolean(radio) || stations.length < 2;
@@ -127,8 +128,10 @@ function tick(schedule = true) {
   $("next").textContent = next ? `Next alarm: ${next.name}, ${whenText(new Date(next.at * 1000), zone, now)}` : "No alarm set";
   const radio = state?.radio;
   if (radio) {
-    const left = radio.endsAt ? ` · sleep ${countdownText(radio.endsAt - now.getTime() / 1000)}` : "";
-    $("playing-state").textContent = radioText(radio) + left;
+    $("playing-state").textContent = radioText(radio);
+    // The sleep countdown has its own place, never cut off by a long problem or title.
+    $("playing-sleep").hidden = !radio.endsAt;
+    if (radio.endsAt) $("playing-sleep").textContent = `sleep ${countdownText(radio.endsAt - now.getTime() / 1000)}`;
   }
   if (pairingShown) {
     const left = pairingShown.expiresAt - now.getTime() / 1000;
