@@ -2,11 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The clock's two pages and the few files they load, shipped as this module's resources (`Resources/pages`):
+/// The clock's two pages and the few files they load, compiled into the binary from `Resources/pages` (SwiftPM's
+/// `embedInCode`, so an installed `aubade` needs no resource folder beside it):
 /// `/` is the phone page, `/kiosk` the clock face for the bedside touchscreen, `/assets/<name>` their scripts,
 /// style sheets and icon. HTML, CSS and plain JavaScript — no build step, nothing fetched from elsewhere.
 ///
-/// Every file is read once, when the router is made, into a fixed table: a request names an entry of the table
+/// Every file is in a fixed table made once, when the router is made: a request names an entry of the table
 /// or gets 404, so no file-system path is ever built from a request. Each answer carries:
 /// - `Content-Security-Policy: default-src 'self'; frame-ancestors 'none'` — only these files' own scripts and
 ///   styles run (no inline script, no inline style, no other site), and no other site may frame a page (R31);
@@ -47,9 +48,6 @@ enum Pages {
     /// The answer for the file `name`: 404 for a name not in the table (or a page's HTML asked for as an asset).
     static func respond(_ assets: [String: Asset], _ name: String, onlyAssets: Bool = false) throws(APIError) -> Response {
         guard let asset = assets[name], !(onlyAssets && name.hasSuffix(".html")) else {
-            if assets.isEmpty {
-                throw APIError(.failed, "The pages' files are missing from this build of aubade (its resource bundle is not beside the binary).")
-            }
             throw APIError(.notFound, "There is no page file '\(name)'.")
         }
         var headers = HTTPFields()
@@ -61,17 +59,21 @@ enum Pages {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.body)))
     }
 
-    /// Every file of `Resources/pages` whose kind is in `types`, by its name (the folder is flat). Empty when
-    /// the bundle is missing, which `respond` reports as a fault rather than as a missing page.
+    /// Every file of `Resources/pages`, by its name (the folder is flat). `PagesTests` holds this list against
+    /// the folder, so a file added there and forgotten here fails a test.
+    static let files: [(name: String, bytes: [UInt8])] = [
+        ("phone.html", PackageResources.phone_html), ("phone.css", PackageResources.phone_css),
+        ("phone.js", PackageResources.phone_js), ("kiosk.html", PackageResources.kiosk_html),
+        ("kiosk.css", PackageResources.kiosk_css), ("kiosk.js", PackageResources.kiosk_js),
+        ("api.js", PackageResources.api_js), ("icon.svg", PackageResources.icon_svg),
+    ]
+
     static func load() -> [String: Asset] {
-        guard let folder = Bundle.module.url(forResource: "pages", withExtension: nil),
-              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [:] }
         var assets: [String: Asset] = [:]
-        for name in names {
+        for (name, bytes) in files {
             let ext = (name as NSString).pathExtension.lowercased()
-            guard let type = types[ext], let body = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path)
-            else { continue }
-            assets[name] = Asset(body: body, type: type)
+            guard let type = types[ext] else { continue }
+            assets[name] = Asset(body: Data(bytes), type: type)
         }
         return assets
     }
