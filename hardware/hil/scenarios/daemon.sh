@@ -84,7 +84,7 @@ onset_figures() {
   local scheduled after err
   jset "$EVENTS" scheduled="ev('ready')[0]['_rt'] + $ALARM_AT - ev('ready')[0]['t']" \
     after="field(ev('audible')[0], 'after_ms')" rang_at="ev('ringing')[0]['t'] - $ALARM_AT" \
-    due="max($ALARM_AT, ev('ready')[0]['t'])" rang_after_due="ev('ringing')[0]['t'] - max($ALARM_AT, ev('ready')[0]['t'])"
+    rang_after_due="ev('ringing')[0]['t'] - max($ALARM_AT, ev('ready')[0]['t'])"
   [ -n "${W_onset_s:-}" ] && [ "$W_onset_s" != None ] || { fail "nothing was heard on the loopback"; return; }
   err=$(awk -v a="$(capture_real "$W_onset_s")" -v s="$scheduled" 'BEGIN { printf "%d", (a - s) * 1000 }')
   figure "onset error (scheduled second -> first captured audio) $err ms; the daemon's own audible after_ms $after"
