@@ -55,7 +55,7 @@ let package = Package(
                 swiftSettings: strict),
         // The daemon's services: they carry out the Core's decisions against the adapters.
         .target(name: "AubadeApp", dependencies: [
-            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "CTimex",
+            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeHandoff", "CTimex",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -81,6 +81,10 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+
+        // The second waker's file formats and its decision (R35): no Foundation, nothing allocated after start —
+        // shared by the daemon, which writes the files, and the waker, which reads them.
+        .target(name: "AubadeHandoff", swiftSettings: strict),
 
         // Helpers shared by the test targets: temporary folders, running the built binary.
         .target(name: "AubadeTesting", swiftSettings: strict),
@@ -112,6 +116,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ], swiftSettings: strict),
+        // The second waker's formats and decision in-process (file states × heartbeat × instant).
+        .testTarget(name: "AubadeHandoffTests", dependencies: ["AubadeHandoff"], swiftSettings: strict),
         // Runs the built `aubade` binary as a user would.
         .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
                                                            .product(name: "GRDB", package: "GRDB.swift")],
