@@ -125,6 +125,11 @@ let package = Package(
         ], swiftSettings: strict),
         // The second waker's formats and decision in-process (file states × heartbeat × instant).
         .testTarget(name: "AubadeHandoffTests", dependencies: ["AubadeHandoff"], swiftSettings: strict),
+        // The second waker end to end: the real `aubade run` and `aubade-waker` on one --fake-time, the card
+        // being alsa-lib's `file` plugin.
+        .testTarget(name: "AubadeWakerTests", dependencies: ["AubadeApp", "AubadeCore", "AubadeHandoff", "AubadeTesting",
+                                                             .product(name: "GRDB", package: "GRDB.swift")],
+                    swiftSettings: strict),
         // Runs the built `aubade` binary as a user would.
         .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
                                                            .product(name: "GRDB", package: "GRDB.swift")],

@@ -12,6 +12,9 @@
 ///   covers every ring due by then, as a stop covers the daemon's whole ringing group);
 /// - its time is not over: it rings at due + grace and ends a duration later.
 ///
+/// The waker's own snoozed ring (a person snoozed the waker) is one more, unless the next-alarm file lists that
+/// same ring: a daemon back in the meantime took the snooze over, and its entry carries the grace.
+///
 /// Of the open rings the one that rings first (the lowest alarm id on a tie) is armed, or rung when its time
 /// has come. A next-alarm file that is missing or unreadable counts as having no entries: only the waker's
 /// own snoozed ring is left.
@@ -32,7 +35,8 @@ public enum WakerDecision {
             if let b = best, !rings(e, before: b, grace: grace) { continue }
             best = e
         }
-        if let own = state.snoozed, isOpen(own, heartbeat: heartbeat, state: state, now: now, grace: grace) {
+        if let own = state.snoozed, !next.entries.contains(where: { $0.isSameRing(as: own) }),
+           isOpen(own, heartbeat: heartbeat, state: state, now: now, grace: grace) {
             if best.map({ rings(own, before: $0, grace: grace) }) ?? true { best = own }
         }
         guard let best else { return .idle }

@@ -98,7 +98,7 @@ struct WakerOptions {
             if explicit != nil { throw Bad(sentence: "The config \(path) cannot be read (\(String(cString: strerror(Int32(-n))))).") }
             return nil
         }
-        return buffer[0..<n].withUnsafeBytes { ConfigDatabase.find(in: $0) }.map(\.string)
+        return buffer[0..<n].withUnsafeBytes { ConfigDatabase.find(in: $0) }.map { $0.string }
     }
 
     /// "60s", "1m30s", "2m", "500ms", "90" (seconds) → milliseconds.

@@ -71,7 +71,7 @@ struct HandoffFileTests {
         """
         var f = NextAlarmFile()
         #expect(Array(text.utf8).withUnsafeBytes { f.read($0) })
-        #expect(f.entries.map(\.alarm) == [1])
+        #expect(f.entries.map { $0.alarm } == [1])
         #expect(f.entries[0].name.string == "Good")
         let otherVersion = text.replacing("aubade-next-alarm 1", with: "aubade-next-alarm 2")
         #expect(!Array(otherVersion.utf8).withUnsafeBytes { f.read($0) })
@@ -84,11 +84,11 @@ struct HandoffFileTests {
         h.note(HeartbeatRecord(alarm: 1, occurrence: 1000, round: 0, state: .snoozed, at: 2000))
         // A late report about an older occurrence never replaces a newer one.
         h.note(HeartbeatRecord(alarm: 2, occurrence: 4000, round: 0, state: .audible, at: 6000))
-        #expect(h.records.map(\.alarm) == [1, 2])
+        #expect(h.records.map { $0.alarm } == [1, 2])
         #expect(h.records[0].state == .snoozed && h.records[1].state == .skipped)
         // Records two days older than the newest are dropped.
         h.note(HeartbeatRecord(alarm: 3, occurrence: 1000 + HeartbeatFile.keepMilliseconds + 1, round: 0, state: .stopped, at: 0))
-        #expect(h.records.map(\.alarm) == [2, 3])
+        #expect(h.records.map { $0.alarm } == [2, 3])
         let bytes = Self.text(h.write)
         var back = HeartbeatFile()
         #expect(bytes.withUnsafeBytes { back.read($0) })

@@ -150,6 +150,11 @@ struct WakerDecisionTests {
         #expect(Self.decide([], state: s, at: pressed + 540_000) == .ring(next))
         // A daemon back in the meantime that heard round 1 takes it over.
         #expect(Self.decide([], [Self.record(.audible, round: 1)], state: s, at: pressed + 540_000) == .idle)
+        // One back before the snooze ends lists round 1 itself (it took the snooze over): its entry, with the
+        // grace, is armed instead of the waker's own.
+        var daemons = next
+        daemons.due = pressed + 540_000
+        #expect(Self.decide([daemons], state: s, at: pressed + 1) == .wait(daemons, at: daemons.due + Self.grace))
         // Snoozes run out as the alarm says.
         var last = Self.work
         last.round = last.maxSnoozes
