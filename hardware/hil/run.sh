@@ -35,6 +35,8 @@ W=$(cd "$W" && pwd)
 RUN=$W/run
 rm -rf "$RUN" && mkdir -p "$RUN/results" || cant "cannot create $RUN"
 cp "$BIN" "$RUN/aubade" && chmod 755 "$RUN/aubade"
+# The second waker, when it was built beside aubade (the waker scenario skips without it).
+[ -x "$(dirname "$BIN")/aubade-waker" ] && cp "$(dirname "$BIN")/aubade-waker" "$RUN/aubade-waker"
 [ -n "${HIL_ONLY:-}" ] && echo "$HIL_ONLY" > "$RUN/only"
 # Test media, made here at native speed (lame under TCG would take several seconds): 10 s of a 440 Hz sine at
 # half scale, stereo 44.1 kHz, as 128 kb/s MP3 with the ID3 tags ezstream turns into the ICY title.
