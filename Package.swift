@@ -85,13 +85,15 @@ let package = Package(
 
         // The second waker's file formats and its decision (R35): no Foundation, nothing allocated after start —
         // shared by the daemon, which writes the files, and the waker, which reads them.
-        .target(name: "AubadeHandoff", swiftSettings: strict),
+        // Optimised in every configuration: unspecialised generic code (debug) allocates coroutine frames when it
+        // iterates, and "nothing allocated after start" must hold for what the tests run as for what ships.
+        .target(name: "AubadeHandoff", swiftSettings: strict + [.unsafeFlags(["-O"])]),
         // The Linux event descriptors Glibc's module leaves out (epoll, timerfd, signalfd): headers only.
         .systemLibrary(name: "CLinuxEvents"),
         // The second waker: a minimal process that sounds the tone when the daemon cannot (R35). Glibc, ALSA and
         // libgpiod and the Linux event headers only; the Swift runtime linked in statically (no libswiftCore.so).
         .executableTarget(name: "aubade-waker", dependencies: ["AubadeHandoff", "CALSA", "CGPIOD", "CLinuxEvents"],
-                          swiftSettings: strict, linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+                          swiftSettings: strict + [.unsafeFlags(["-O"])], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // Helpers shared by the test targets: temporary folders, running the built binary.
         .target(name: "AubadeTesting", swiftSettings: strict),
