@@ -94,4 +94,42 @@ scenario_waker() {
   check "no sound more than 1.5 s after the press" \
     awk -v e="$W_end_s" -v c="$CAPTURE_T0" -v p="$pressed" 'BEGIN { exit !(e ~ /^[0-9.]+$/ && c + e < p + 1.5) }'
   figure "freeze -> waker's ring $(ms_diff "$ring_rt" "$frozen") ms (the alarm was ~10 s and the grace 8 s ahead); its late_ms $late; button -> silence $(ms_diff "$(capture_real "${W_end_s:-x}")" "$pressed") ms"
+  waker_clock_step
+}
+
+# On the real clock (no --fake-time): the waker, started again on the same files, is armed for the next day's
+# occurrence (the one it rang is over: a person stopped it). The guest's wall clock is then stepped past that
+# occurrence plus the grace, as NTP or a manual set would: the alarm timer (CLOCK_REALTIME, TFD_TIMER_ABSTIME |
+# TFD_TIMER_CANCEL_ON_SET) wakes the waker at once, which rings; the clock is put back afterwards.
+waker_clock_step() {
+  SCENARIO=waker-clock-step
+  echo "--- $SCENARIO"
+  local next=$((ALARM_AT + 86400)) before after
+  WAKER_EVENTS=$OUT/$SCENARIO.jsonl
+  "$WAKER" --db "$DB" --config "$CFG" --json --grace 8s 2> "$OUT/$SCENARIO.err" \
+    > >(python3 -S -u "$HIL/stamp.py" > "$WAKER_EVENTS") &
+  WAKER_PID=$!
+  if ! waker_wait armed 30; then
+    fail "the waker did not arm on the real clock within 30 s: $(tail -3 "$OUT/$SCENARIO.err")"
+    waker_stop; return
+  fi
+  before=$(date +%s.%N)
+  date -u -s "@$((next + 10))" > /dev/null
+  local stepped; stepped=$(now)
+  waker_wait ringing 30 || fail "the waker did not ring within 30 s of the step"
+  kill -USR1 "$WAKER_PID"   # what `aubade stop` sends it
+  waker_wait stopped 10 || fail "the waker did not stop on SIGUSR1"
+  after=$(now)
+  date -u -s "@$(awk -v b="$before" -v s="$stepped" -v a="$after" 'BEGIN { printf "%.3f", b + (a - s) }')" > /dev/null
+  waker_stop
+  jset "$WAKER_EVENTS" armed="ev('armed')" ringing="ev('ringing')" ring_rt="ev('ringing')[0]['_rt']" \
+    armed_ok="ev('armed')[0]['occurrence'] == $next and ev('armed')[0]['at'] == $next + 8" \
+    step_ok="len(ev('clock-step')) >= 1" \
+    ring_ok="len(ev('ringing')) == 1 and ev('ringing')[0]['occurrence'] == $next" \
+    cli_ok="[(e.get('end'), e.get('by')) for e in ev('stopped')] == [('stop', 'cli')]"
+  check "started again on the real clock, it skips the occurrence a person stopped and arms the next day's: $armed" $armed_ok
+  check "a step of the wall clock past it cancels the timer (TFD_TIMER_CANCEL_ON_SET): a clock-step event" $step_ok
+  check "and the waker rings that occurrence: $ringing" $ring_ok
+  check "SIGUSR1 (aubade stop) stops it" $cli_ok
+  figure "wall-clock step -> the waker's ring $(ms_diff "$ring_rt" "$((next + 10))") ms after the instant the clock was set to"
 }
