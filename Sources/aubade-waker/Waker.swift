@@ -110,7 +110,7 @@ final class Waker {
         readHeartbeat()
         out.event("started") { f in
             f.seconds("grace_s", ms: grace)
-            f.text("database", files.nextAlarm)
+            f.text("next_alarm", files.nextAlarm)
         }
         out.log(.info) { w in
             w.text("watching ")
