@@ -139,8 +139,12 @@ daemon_station_snooze() {
   # A short press is known as one when the button is let go (it could still become a long press), so the
   # daemon acts on the release; the press was held 0.4 s.
   figure "button -> audio stops: $(ms_diff "$(capture_real "${W_end_s:-x}")" "$released") ms after the release ($latency ms after the press); release -> the daemon's button event $(ms_diff "$button_rt" "$released") ms"
-  check "the audio stopped within 1.5 s of the press ($latency ms) and stayed off ($after s of silence recorded after)" \
-    eval 'within "$latency" 0 1500 && within "$after" 1 1000'
+  # What happened, not how fast: the station played in one piece from its onset until the press (held 2 s
+  # after ringing), then stopped and stayed off to the end of the recording. The latency above is a figure
+  # only: the recording's clock is mapped to the wall clock through arecord's start, which a loaded host
+  # skews by hundreds of ms (a run once put the end of the audio 88 ms before the press).
+  check "the station played in one piece through the 2 s before the press ($W_active_s s, $W_bursts burst), then stayed off ($after s of silence recorded after)" \
+    eval 'within "$W_bursts" 1 1 && within "$W_active_s" 2 60 && within "$after" 1 1000'
   onset_figures
 }
 
