@@ -66,10 +66,40 @@ struct WakerRig {
                          environment: ["AUBADE_CONFIG": ""])
     }
 
-    /// The waker on the same database and the same fake instant, with the tests' grace.
-    func waker(lead: Double) throws -> EventProcess {
-        try EventProcess(wakerBinary, ["--json", "--db", db, "--grace", "\(WakerRig.grace)s", "--fake-time", fakeTime(lead: lead)],
-                         environment: ["AUBADE_CONFIG": ""])
+    /// The waker on the same database, its wall clock started at `wall` (Unix seconds), with the tests' grace.
+    func waker(at wall: Double) throws -> EventProcess {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return try EventProcess(wakerBinary, ["--json", "--db", db, "--grace", "\(WakerRig.grace)s",
+                                              "--fake-time", f.string(from: Date(timeIntervalSince1970: wall))],
+                                environment: ["AUBADE_CONFIG": ""])
+    }
+
+    /// A daemon's wall clock as its `ready` line gave it, when that line arrived: a waker started later must start
+    /// on that clock as it reads *now* — on the daemon's start instant it would lag by the daemon's start-up,
+    /// which on a loaded machine can be longer than the lead before the alarm.
+    struct DaemonClock {
+        let wall: Double
+        let at: ContinuousClock.Instant
+
+        func now() -> Double {
+            let elapsed = (ContinuousClock.now - at).components
+            return wall + Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        }
+    }
+
+    /// Waits for the daemon's `ready` and reads its clock.
+    func clock(of d: EventProcess) async throws -> DaemonClock {
+        guard let ready = await d.wait(for: "ready"), let wall = WakerRig.number(ready, "t") else {
+            throw RigError("the daemon did not say ready: \(d.errorOutput)")
+        }
+        return DaemonClock(wall: wall, at: .now)
+    }
+
+    /// Sleeps until the daemon's clock reads `seconds` before the alarm (at once when it is past that).
+    func sleep(untilBeforeAlarm seconds: Double, on clock: DaemonClock) async throws {
+        let wait = alarmInstant.timeIntervalSince1970 - seconds - clock.now()
+        if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
     }
 
     /// The alarm instant plus the grace, in Unix seconds: when the waker may ring.
