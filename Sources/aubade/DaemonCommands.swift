@@ -81,6 +81,7 @@ struct StopCommand: ParsableCommand {
 
     func run() throws {
         let context = try global.context(mode: .lenient)
+        if SecondWakerCLI.end(.stop(alarm: id, by: .cli), context: context) { return }
         let reply = try askDaemon(.stop(alarm: id, by: .cli), context: context)
         Output.say(reply.message ?? "Stopped.", json: context.json, fields: ["ok": .bool(true)])
     }
@@ -92,6 +93,7 @@ struct SnoozeCommand: ParsableCommand {
 
     func run() throws {
         let context = try global.context(mode: .lenient)
+        if SecondWakerCLI.end(.snooze(alarm: nil, by: .cli), context: context) { return }
         let reply = try askDaemon(.snooze(alarm: nil, by: .cli), context: context)
         Output.say(reply.message ?? "Snoozed.", json: context.json, fields: ["ok": .bool(true)])
     }

@@ -50,10 +50,13 @@ public struct ClockOptions: Sendable {
     public var shakeResponse: ShakeResponse
     /// The configured sound device: an alarm on another (the alternate, R19) says so in its history.
     public var primaryDevice: String?
+    /// What the second waker is told besides the alarms (R35); nil writes no handoff files.
+    public var waker: WakerSetup?
 
     public init(allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
-                shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil) {
+                shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil, waker: WakerSetup? = nil) {
         self.primaryDevice = primaryDevice
+        self.waker = waker
         self.allowLoopback = allowLoopback
         self.defaultZone = defaultZone
         self.followsSystemZone = followsSystemZone
