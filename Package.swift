@@ -34,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CTimex"),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
 
         // Pure domain: no C, no I/O.
         .target(name: "AubadeCore", dependencies: [.product(name: "Logging", package: "swift-log")],

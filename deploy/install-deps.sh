@@ -6,7 +6,7 @@
 # Uses sudo when not root. Swift itself is not a Debian package: see README.md.
 set -euo pipefail
 
-build_pkgs=(pkg-config libgpiod-dev libasound2-dev libmpg123-dev libcurl4-openssl-dev libsqlite3-dev)
+build_pkgs=(pkg-config libgpiod-dev libasound2-dev libmpg123-dev libcurl4-openssl-dev libsqlite3-dev libical-dev)
 test_pkgs=(sqlite3 gpiod alsa-utils sox lame mpg123 python3 curl icecast2 ezstream)
 # hardware/hil/: QEMU, the guest's initramfs and out-of-tree module build, and the tools the guest runs
 # (the guest uses this machine's root file system over 9p, so they are installed here).

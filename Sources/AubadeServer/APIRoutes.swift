@@ -169,6 +169,9 @@ struct APIRoutes {
         case .alarmRemoved(let alarm): return JSONResponse.make(Answers.Deleted(deleted: alarm.id ?? 0))
         case .stationRemoved(let station): return JSONResponse.make(Answers.Deleted(deleted: station.id ?? 0))
         case .programmeRemoved(let programme): return JSONResponse.make(Answers.Deleted(deleted: programme.id ?? 0))
+        case .imported(let summary): return JSONResponse.make(ImportDocument(summary), status: status)
+        case .dayOff(let day): return JSONResponse.make(DayOffDocument(day), status: status)
+        case .dayOffRemoved(let day): return JSONResponse.make(Answers.Deleted(deleted: day.id ?? 0))
         }
     }
 

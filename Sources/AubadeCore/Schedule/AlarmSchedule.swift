@@ -20,6 +20,7 @@ public enum AlarmSchedule {
         switch recurrence {
         case .weekly(let days): days.contains(date.weekday)
         case .once(let day): day == date
+        case .dates(let dates): dates.containsSorted(date)
         }
     }
 
@@ -30,26 +31,49 @@ public enum AlarmSchedule {
         return Occurrence(date: date, instant: calendar.instant(of: date, at: alarm.time))
     }
 
-    /// The first occurrence strictly after `instant`. With `honouringSkip`, the occurrence on the alarm's
-    /// `skipDate` is passed over. Nil when the rule has no later occurrence (a past one-shot date).
+    /// Why the occurrence of `alarm` on `date` passes over without ringing: its skip-next date, or a day off
+    /// (for a repeating alarm that skips days off); nil when it rings.
+    public static func skipReason(of alarm: Alarm, on date: LocalDate, daysOff: DaysOff) -> SkipReason? {
+        if date == alarm.skipDate { return .skipNext }
+        return daysOff.skips(alarm, on: date).map(SkipReason.dayOff)
+    }
+
+    /// The first occurrence strictly after `instant`. With `honouringSkip`, occurrences that pass over are
+    /// passed over: the one on the alarm's `skipDate`, and those on `daysOff` when the alarm skips days off.
+    /// Nil when the rule has no later occurrence (a past one-shot date, the end of a list of dates).
     public static func next(of alarm: Alarm, after instant: Date, defaultZone: TimeZone,
-                            honouringSkip: Bool = false) -> Occurrence? {
+                            honouringSkip: Bool = false, daysOff: DaysOff = .none) -> Occurrence? {
+        let skipped: (LocalDate) -> Bool = { date in
+            honouringSkip && skipReason(of: alarm, on: date, daysOff: daysOff) != nil
+        }
         if case .once(let date) = alarm.recurrence {
-            guard !(honouringSkip && date == alarm.skipDate),
+            guard !skipped(date),
                   let o = occurrence(of: alarm, on: date, defaultZone: defaultZone), o.instant > instant else { return nil }
             return o
         }
         let calendar = ZoneCalendar(zone(of: alarm, defaultZone: defaultZone))
         let first = calendar.localDayNumber(of: instant) - 1
         var best: Occurrence?
-        for day in first...(first + searchDays) {
+        for date in candidates(alarm.recurrence, from: first, skipping: honouringSkip) {
+            let day = date.dayNumber
             if let found = best, day > found.date.dayNumber + 2 { break }
-            guard let date = LocalDate(dayNumber: day), fires(alarm.recurrence, on: date),
-                  !(honouringSkip && date == alarm.skipDate) else { continue }
+            guard fires(alarm.recurrence, on: date), !skipped(date) else { continue }
             let o = Occurrence(date: date, instant: calendar.instant(of: date, at: alarm.time))
             if o.instant > instant, best.map({ o < $0 }) ?? true { best = o }
         }
         return best
+    }
+
+    /// The local dates `next` looks at from the day numbered `first` on: a list's own dates (however far apart),
+    /// else every date for `searchDays` — for a whole year and a little more when skipped dates are passed over
+    /// (days off may fill weeks: a holiday away).
+    static func candidates(_ recurrence: Recurrence, from first: Int, skipping: Bool) -> [LocalDate] {
+        if case .dates(let dates) = recurrence {
+            guard let start = LocalDate(dayNumber: first), let index = dates.firstIndexSorted(atOrAfter: start) else { return [] }
+            return Array(dates[index...].prefix(searchDays))
+        }
+        let span = skipping ? DayOff.maxDays + searchDays : searchDays
+        return (first...(first + span)).compactMap { LocalDate(dayNumber: $0) }
     }
 
     /// The latest occurrence at or before `instant`; nil when there is none (a weekly rule always has one
@@ -62,7 +86,13 @@ public enum AlarmSchedule {
         let calendar = ZoneCalendar(zone(of: alarm, defaultZone: defaultZone))
         let last = calendar.localDayNumber(of: instant) + 1
         var best: Occurrence?
-        for day in stride(from: last, through: last - searchDays, by: -1) {
+        var days = Array(stride(from: last, through: last - searchDays, by: -1))
+        if case .dates(let dates) = alarm.recurrence {
+            // The dates up to the day numbered `last`, latest first.
+            let end = LocalDate(dayNumber: last + 1).flatMap { dates.firstIndexSorted(atOrAfter: $0) } ?? dates.count
+            days = dates[..<end].suffix(searchDays).reversed().map(\.dayNumber)
+        }
+        for day in days {
             if let found = best, day < found.date.dayNumber - 2 { break }
             guard let date = LocalDate(dayNumber: day), fires(alarm.recurrence, on: date) else { continue }
             let o = Occurrence(date: date, instant: calendar.instant(of: date, at: alarm.time))
