@@ -74,7 +74,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ], resources: [.copy("Resources/openapi.json")], swiftSettings: strict),
+        ], resources: [.embedInCode("Resources/openapi.json"), .embedInCode("Resources/pages")], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon.
         .executableTarget(name: "aubade", dependencies: [
             "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",

@@ -28,7 +28,11 @@ XML
   chmod 644 "$d/icecast.xml" "$d/list.m3u"
   chmod 600 "$d/ezstream.xml" && chown nobody:nogroup "$d/ezstream.xml"   # ezstream refuses a config others can read
   setpriv --reuid=nobody --regid=nogroup --clear-groups icecast2 -c "$d/icecast.xml" > "$d/icecast.out" 2>&1 &
-  sleep 0.5
+  # ezstream gives up if Icecast is not listening yet (a loaded host): start it once Icecast answers at all.
+  for i in $(seq 1 150); do
+    curl -s -o /dev/null -m 2 "http://127.0.0.1:$port/" && break
+    sleep 0.2
+  done
   setpriv --reuid=nobody --regid=nogroup --clear-groups ezstream -c "$d/ezstream.xml" > "$d/ezstream.out" 2>&1 &
   for i in $(seq 1 100); do
     if [ "$(curl -s -o /dev/null -r 0-1000 -m 2 -w '%{http_code}' "http://127.0.0.1:$port/radio.mp3")" = 200 ]; then
