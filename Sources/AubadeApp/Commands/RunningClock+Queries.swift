@@ -68,8 +68,8 @@ extension RunningClock {
         }
         let guide = ProgrammeGuide(programmes: programmes, zone: runner.scheduler.defaultZone)
         let names = stationNames
-        return OnAirDocument(now: guide.onAir(at: now).map { ProgramDocument($0, stationNames: names) },
-                             next: guide.next(after: now).map { ProgramDocument($0, stationNames: names) })
+        return OnAirDocument(now: guide.onAir(at: now).map { ProgramDocument($0.programme, stationNames: names) },
+                             next: guide.next(after: now).map { ProgramDocument($0.programme, stationNames: names) })
     }
 
     /// One report per local date of the last `days` (today first): each alarm run of that date, a line each.
