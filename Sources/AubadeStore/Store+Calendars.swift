@@ -13,8 +13,18 @@ extension Store {
     /// The source's row (`calendarSources`) records the content's hash, the time and how far open-ended
     /// recurrences were expanded. A calendar whose hash and expansion equal the stored ones writes nothing (R29).
     /// After the commit the staged copy becomes the source's cached copy, and the backup copy is rewritten.
-    /// Errors: `.invalid` (an unknown station, a bad row, two programmes with one key); nothing is changed then.
+    /// Errors: `.invalid` (an unknown station, a bad row, two programmes with one key); nothing is changed then,
+    /// and the staged copy is discarded (the cached copy stays the last good one).
     public func importCalendar(_ calendar: CalendarImport) throws(StoreError) -> ImportSummary {
+        do throws(StoreError) {
+            return try replace(with: calendar)
+        } catch {
+            if let staged = calendar.staged { calendarCache.discard(staged) }
+            throw error
+        }
+    }
+
+    private func replace(with calendar: CalendarImport) throws(StoreError) -> ImportSummary {
         let stamp = now()
         let result: (summary: ImportSummary, sourceID: Int64) = try write { db in
             let source = try CalendarSourceRow.filter(sql: "kind = ? AND location = ?",

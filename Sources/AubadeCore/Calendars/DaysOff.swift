@@ -32,10 +32,11 @@ public struct DaysOff: Sendable, Hashable {
 
     public var isEmpty: Bool { names.isEmpty }
 
-    /// Whether an occurrence of `alarm` on `date` passes over because of a day off: only repeating (weekly)
-    /// alarms that skip days off do; one-shot alarms and alarms without the flag ring as usual.
+    /// Whether an occurrence of `alarm` on `date` passes over because of a day off, and the day's name: only
+    /// repeating alarms (weekly, or on a programme's list of dates) that skip days off do; one-shot alarms and
+    /// alarms without the flag ring as usual.
     public func skips(_ alarm: Alarm, on date: LocalDate) -> String? {
-        guard alarm.skipDaysOff, case .weekly = alarm.recurrence else { return nil }
+        guard alarm.skipDaysOff, alarm.recurrence.onceDate == nil else { return nil }
         return name(on: date)
     }
 }
