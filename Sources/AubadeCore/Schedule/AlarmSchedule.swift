@@ -54,26 +54,28 @@ public enum AlarmSchedule {
         let calendar = ZoneCalendar(zone(of: alarm, defaultZone: defaultZone))
         let first = calendar.localDayNumber(of: instant) - 1
         var best: Occurrence?
-        for date in candidates(alarm.recurrence, from: first, skipping: honouringSkip) {
-            let day = date.dayNumber
-            if let found = best, day > found.date.dayNumber + 2 { break }
-            guard fires(alarm.recurrence, on: date), !skipped(date) else { continue }
+        /// Looks at one candidate date; false once the dates are past the best found (nothing later can beat it).
+        func consider(_ date: LocalDate) -> Bool {
+            if let found = best, date.dayNumber > found.date.dayNumber + 2 { return false }
+            guard fires(alarm.recurrence, on: date), !skipped(date) else { return true }
             let o = Occurrence(date: date, instant: calendar.instant(of: date, at: alarm.time))
             if o.instant > instant, best.map({ o < $0 }) ?? true { best = o }
+            return true
+        }
+        if case .dates(let dates) = alarm.recurrence {
+            // A list's own dates, however far apart.
+            guard let start = LocalDate(dayNumber: first), let index = dates.firstIndexSorted(atOrAfter: start) else { return nil }
+            for date in dates[index...] where !consider(date) { break }
+        } else {
+            // Every date for `searchDays` — for a year and a little more when passing over skipped dates (days off
+            // may fill weeks: a holiday away). The walk stops two dates after the first occurrence found.
+            let span = honouringSkip ? DayOff.maxDays + searchDays : searchDays
+            for day in first...(first + span) {
+                guard let date = LocalDate(dayNumber: day) else { continue }
+                if !consider(date) { break }
+            }
         }
         return best
-    }
-
-    /// The local dates `next` looks at from the day numbered `first` on: a list's own dates (however far apart),
-    /// else every date for `searchDays` — for a whole year and a little more when skipped dates are passed over
-    /// (days off may fill weeks: a holiday away).
-    static func candidates(_ recurrence: Recurrence, from first: Int, skipping: Bool) -> [LocalDate] {
-        if case .dates(let dates) = recurrence {
-            guard let start = LocalDate(dayNumber: first), let index = dates.firstIndexSorted(atOrAfter: start) else { return [] }
-            return Array(dates[index...].prefix(searchDays))
-        }
-        let span = skipping ? DayOff.maxDays + searchDays : searchDays
-        return (first...(first + span)).compactMap { LocalDate(dayNumber: $0) }
     }
 
     /// The latest occurrence at or before `instant`; nil when there is none (a weekly rule always has one

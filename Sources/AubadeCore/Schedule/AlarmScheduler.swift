@@ -106,6 +106,14 @@ public struct AlarmScheduler: Sendable {
         return AlarmSchedule.next(of: alarm, after: from, defaultZone: defaultZone)
     }
 
+    /// The next occurrence of alarm `id` after `now` that will ring — one passed over (its skip-next date, a
+    /// day off it skips) is not — or nil when the alarm is disabled or never rings again.
+    public func nextRinging(of id: Int64, after now: Date) -> Occurrence? {
+        guard let alarm = alarms[id], alarm.enabled else { return nil }
+        let from = max(floors[id] ?? now, now)
+        return AlarmSchedule.next(of: alarm, after: from, defaultZone: defaultZone, honouringSkip: true, daysOff: daysOff)
+    }
+
     /// A batch for an event arriving now.
     func newBatch() -> ActionBatch {
         ActionBatch(soundingBefore: soundingAlarmID)
