@@ -11,20 +11,21 @@ extension Store {
     ///   snooze, R10); those whose programme is gone keep their last time, are marked gone, and the history says so;
     /// - days off: the source's rows are replaced.
     /// The source's row (`calendarSources`) records the content's hash, the time and how far open-ended
-    /// recurrences were expanded. A calendar whose hash and expansion equal the stored ones writes nothing (R29).
+    /// recurrences were expanded; `importedAt` is the clock's time of the import (default: the store's). A
+    /// calendar whose hash and expansion equal the stored ones writes nothing (R29).
     /// After the commit the staged copy becomes the source's cached copy, and the backup copy is rewritten.
     /// Errors: `.invalid` (an unknown station, a bad row, two programmes with one key); nothing is changed then,
     /// and the staged copy is discarded (the cached copy stays the last good one).
-    public func importCalendar(_ calendar: CalendarImport) throws(StoreError) -> ImportSummary {
+    public func importCalendar(_ calendar: CalendarImport, at importedAt: Date? = nil) throws(StoreError) -> ImportSummary {
         do throws(StoreError) {
-            return try replace(with: calendar)
+            return try replace(with: calendar, at: importedAt)
         } catch {
             if let staged = calendar.staged { calendarCache.discard(staged) }
             throw error
         }
     }
 
-    private func replace(with calendar: CalendarImport) throws(StoreError) -> ImportSummary {
+    private func replace(with calendar: CalendarImport, at importedAt: Date?) throws(StoreError) -> ImportSummary {
         let stamp = now()
         let result: (summary: ImportSummary, sourceID: Int64) = try write { db in
             let source = try CalendarSourceRow.filter(sql: "kind = ? AND location = ?",
@@ -54,7 +55,7 @@ extension Store {
             row.stationId = stationID
             row.format = calendar.format
             row.contentHash = calendar.contentHash
-            row.importedAt = stamp
+            row.importedAt = importedAt ?? stamp
             row.expandedThrough = calendar.expandedThrough?.description
             try row.save(db)
             summary.sourceID = row.sourceId ?? 0

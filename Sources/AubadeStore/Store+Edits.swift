@@ -45,7 +45,7 @@ extension Store {
             let settings = try updateSettings { settings throws(ValidationError) in try settings.apply(changes) }
             return .settings(settings)
         case .importCalendar(let calendar):
-            return .imported(try importCalendar(calendar))
+            return .imported(try importCalendar(calendar, at: now))
         case .addDayOff(let fields):
             let day: DayOff
             do throws(ValidationError) { day = try fields.dayOff() } catch { throw .invalid(error.message) }

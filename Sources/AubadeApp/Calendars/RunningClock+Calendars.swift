@@ -28,39 +28,60 @@ extension RunningClock {
     public func refreshCalendars() async -> Duration {
         let now = deps.time.now().wall
         let plan = CalendarRefreshPlan(options: options.calendars, zone: runner.scheduler.defaultZone)
-        for (source, download) in plan.due(catalogue.calendarSources, attempts: calendarAttempts, at: now) {
-            await refresh(source, download: download)
+        for due in plan.due(catalogue.calendarSources, attempts: calendarAttempts, at: now) {
+            await refresh(due.source, download: due.download, expand: due.expand)
         }
         return plan.wait(catalogue.calendarSources, attempts: calendarAttempts, after: deps.time.now().wall)
     }
 
-    private func refresh(_ source: CalendarSource, download: Bool) async {
-        let now = deps.time.now().wall
-        calendarAttempts[source.id] = now
+    /// Downloads a URL source again (`download`) and, when that fails or is refused, or when only the expansion
+    /// is due (`expand`), imports its cached copy again, read now (its recurrences reach further; no network).
+    private func refresh(_ source: CalendarSource, download: Bool, expand: Bool) async {
+        calendarAttempts[source.id] = deps.time.now().wall
         let key = "calendar-\(source.id)"
-        let station = source.stationID.flatMap { catalogue.stations[$0]?.name }
-        do throws(ClockError) {
-            var from = CalendarLoader.Source.cached(source)
-            if download {
+        if download {
+            do throws(ClockError) {
                 if let refusal = downloadRefusal() { throw ClockError(.refused, refusal) }
-                from = .url(try CalendarLoader.Source.url(of: source))
+                try await reimport(source, from: .url(try CalendarLoader.Source.url(of: source)), expanding: expand)
+                board.set(key, nil)
+                publishLive()
+                return
+            } catch {
+                let since = source.importedAt.formatted(.iso8601)
+                board.set(key, "The calendar \(source.location) was not refreshed: \(error.message) What was imported on \(since) stays in use.")
+                deps.output.emit("calendar", ["source": source.location, "error": error.message])
             }
-            let loader = try calendarLoader()
-            let zone = runner.scheduler.defaultZone
-            let calendar = try await runBlocking("aubade-calendar") { [from] () throws(ClockError) -> CalendarImport in
-                try loader.load(from, kind: source.kind, station: station, zone: zone, now: now, known: source)
+        }
+        if expand {
+            do throws(ClockError) {
+                try await reimport(source, from: .cached(source), expanding: true)
+            } catch {
+                board.set(key + "-copy", "The cached copy of the calendar \(source.location) cannot be read again: \(error.message)")
             }
-            let result = try apply(.importCalendar(calendar), deps.time.now())
-            board.set(key, nil)
-            if case .imported(let summary) = result.outcome {
-                deps.output.emit("calendar", ["source": source.location, "unchanged": summary.unchanged, "message": summary.sentence])
-            }
-        } catch {
-            let since = source.importedAt.formatted(.iso8601)
-            board.set(key, "The calendar \(source.location) was not refreshed: \(error.message) What was imported on \(since) stays in use.")
-            deps.output.emit("calendar", ["source": source.location, "error": error.message])
         }
         publishLive()
+    }
+
+    /// Loads `from` off the clock's thread and applies it — unless its bytes are those imported and the expansion
+    /// is not due (`expanding`): then nothing is written (R29), whatever the date.
+    private func reimport(_ source: CalendarSource, from: CalendarLoader.Source, expanding: Bool) async throws(ClockError) {
+        let loader = try calendarLoader()
+        let (zone, now) = (runner.scheduler.defaultZone, deps.time.now().wall)
+        let station = source.stationID.flatMap { catalogue.stations[$0]?.name }
+        let calendar = try await runBlocking("aubade-calendar") { () throws(ClockError) -> CalendarImport in
+            try loader.load(from, kind: source.kind, station: station, zone: zone, now: now, known: source)
+        }
+        if !expanding, calendar.contentHash == source.contentHash {
+            let count = source.kind == .programmes ? "programme rows" : "days off"
+            deps.output.emit("calendar", ["source": source.location, "unchanged": true,
+                                          "message": "\(source.location) has not changed; its \(count) stay as imported."])
+            return
+        }
+        let result = try apply(.importCalendar(calendar), deps.time.now())
+        board.set("calendar-\(source.id)-copy", nil)
+        if case .imported(let summary) = result.outcome {
+            deps.output.emit("calendar", ["source": source.location, "unchanged": summary.unchanged, "message": summary.sentence])
+        }
     }
 
     /// Why a download may not happen now (Wi-Fi-only and the route), or nil.
@@ -87,13 +108,14 @@ struct CalendarRefreshPlan {
     /// A source that failed is tried again no sooner than this (a failing expansion is not redone every turn).
     static let retry: TimeInterval = 3600
 
-    /// The sources due at `now`, each with whether it is downloaded (a URL source whose refresh is due) or only
-    /// expanded again from its cached copy.
-    func due(_ sources: [CalendarSource], attempts: [Int64: Date], at now: Date) -> [(CalendarSource, Bool)] {
+    /// The sources due at `now`, each with whether it is downloaded (a URL source whose refresh is due) and
+    /// whether its expansion is due (its cached copy is read again if the download does not happen).
+    func due(_ sources: [CalendarSource], attempts: [Int64: Date], at now: Date)
+        -> [(source: CalendarSource, download: Bool, expand: Bool)] {
         sources.compactMap { source in
             let download = source.isURL && now >= downloadDue(source, attempts)
             let expand = now >= expansionDue(source, attempts)
-            return download || expand ? (source, download) : nil
+            return download || expand ? (source, download, expand) : nil
         }
     }
 
