@@ -58,3 +58,34 @@ public struct ImportDocument: Codable, Sendable, Hashable {
         message = s.sentence
     }
 }
+
+/// An imported calendar as `aubade program sources` … and `GET /calendars` show it.
+public struct CalendarSourceDocument: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var kind: String
+    public var location: String
+    public var format: String
+    public var station: String?
+    public var importedAt: Date
+    /// How far its open-ended recurrences are expanded (nil: none are open-ended).
+    public var expandedThrough: String?
+    /// Why its last refresh failed, while it does.
+    public var problem: String?
+
+    public init(_ s: CalendarSource, stationNames: [Int64: String], problem: String?) {
+        id = s.id
+        kind = s.kind.rawValue
+        location = s.location
+        format = s.format
+        station = s.stationID.map { stationNames[$0] ?? "station \($0)" }
+        importedAt = s.importedAt
+        expandedThrough = s.expandedThrough?.description
+        self.problem = problem
+    }
+}
+
+/// `{"calendars": […]}`.
+public struct CalendarSourceList: Codable, Sendable, Hashable {
+    public var calendars: [CalendarSourceDocument]
+    public init(_ calendars: [CalendarSourceDocument]) { self.calendars = calendars }
+}
