@@ -60,7 +60,7 @@ struct HTTPDaemonTests {
         #expect(added.status == 0 && added.stdout == addedOffline.stdout, "\(added.stdout) vs \(addedOffline.stdout)")
         _ = try #require(await d.wait(for: "edit") { $0["change"] as? String == "alarm 1 saved" }, "the edit went through the clock")
         let text = try await c.run(["alarm", "edit", "1", "--time", "06:30"])
-        #expect(text.stdout == "Changed alarm 1: Work at 06:30, mon-fri.\n", "\(text.stdout)")
+        #expect(text.stdout == "Changed alarm 1: Work at 06:30, mon-fri, not on days off.\n", "\(text.stdout)")
         for args in [["alarm", "add", "--name", "Bad", "--time", "25:00"], ["alarm", "edit", "9", "--volume", "50"],
                      ["settings", "set", "defaultVolume", "5"], ["station", "rm", "Nowhere"]] {
             let viaClock = try await c.run(args)

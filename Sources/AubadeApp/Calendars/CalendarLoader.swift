@@ -49,6 +49,9 @@ public struct CalendarLoader: Sendable {
         }
     }
 
+    /// The linked libical's version ("3.0.16"), for `aubade version`.
+    public static var libicalVersion: String { LibICal.version }
+
     public let cache: CalendarCache
     public let allowLoopback: Bool
     public let horizonDays: Int
