@@ -21,13 +21,13 @@ struct CSVScheduleReader {
         var out: [Programme] = []
         for (index, record) in try records().enumerated() {
             let fields = record.fields
-            if index == 0, fields.first?.trimmingCharacters(in: .whitespaces).lowercased() == "weekday" { continue }
+            if index == 0, fields.first?.trimmedText.lowercased() == "weekday" { continue }
             guard (4...6).contains(fields.count) else {
                 throw CalendarError(line: record.line, "a record has \(fields.count) field(s); give \(CSVScheduleReader.columns.joined(separator: ", ")) (host and description may be left empty).")
             }
             func field(_ i: Int) -> String? {
                 guard i < fields.count else { return nil }
-                let t = fields[i].trimmingCharacters(in: .whitespaces)
+                let t = fields[i].trimmedText
                 return t.isEmpty ? nil : t
             }
             let row = ScheduleRow(line: record.line, days: field(0), start: field(1), end: field(2), title: field(3),
@@ -54,8 +54,8 @@ struct CSVScheduleReader {
         var i = 0
         func endRecord() {
             fields.append(field)
-            let blank = fields.count == 1 && fields[0].trimmingCharacters(in: .whitespaces).isEmpty
-            let comment = fields.first?.trimmingCharacters(in: .whitespaces).hasPrefix("#") == true
+            let blank = fields.count == 1 && fields[0].trimmedText.isEmpty
+            let comment = fields.first?.trimmedText.hasPrefix("#") == true
             if !blank && !comment { records.append((recordLine, fields)) }
             fields = []
             field = ""
@@ -78,7 +78,7 @@ struct CSVScheduleReader {
                 continue
             }
             switch c {
-            case "\"" where field.trimmingCharacters(in: .whitespaces).isEmpty:
+            case "\"" where field.trimmedText.isEmpty:
                 inQuotes = true
                 field = ""
                 quoteLine = line

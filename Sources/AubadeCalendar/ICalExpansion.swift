@@ -82,8 +82,10 @@ struct ICalExpansion {
                 throw CalendarError(line: rule.line, "the event\(ICalExpansion.named(e)) repeats more than once a day (\(rule.text)); a programme or a day off repeats at most daily.")
             }
             let until = try wallUntil(rule, start: start, zone: zone.zone, line: rule.line)
-            let last = options.lastDay
-            let expanded = LibICal.expand(rule, start: start, until: until, through: (last.year, last.month, last.day),
+            // From a few days before the first date kept (an occurrence that began earlier may still run into it).
+            let (first, last) = (options.firstDay.adding(days: -2), options.lastDay)
+            let expanded = LibICal.expand(rule, start: start, until: until, from: (first.year, first.month, first.day),
+                                          through: (last.year, last.month, last.day),
                                           limit: CalendarReadOptions.maxOccurrencesPerEvent)
             if !expanded.reachedEnd { truncated = true }
             starts += expanded.occurrences

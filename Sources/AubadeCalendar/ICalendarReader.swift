@@ -159,9 +159,21 @@ struct ICalendarReader {
     /// A name for a row: one line, trimmed, at most `Names.maxLength` characters ("…" when shortened).
     static func name(_ text: String?) -> String? {
         guard let text else { return nil }
-        let flat = text.components(separatedBy: .newlines).joined(separator: " ")
-            .unicodeScalars.filter { $0.properties.generalCategory != .control }
-        var name = String(String.UnicodeScalarView(flat)).trimmingCharacters(in: .whitespaces)
+        var name: String
+        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            // Line breaks (an escaped \n) become spaces; other control characters go.
+            var flat = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                if scalar == "\n" || scalar == "\r" || scalar == "\t" {
+                    flat.append(" ")
+                } else if scalar.properties.generalCategory != .control {
+                    flat.append(scalar)
+                }
+            }
+            name = String(flat).trimmedText
+        } else {
+            name = text.trimmedText
+        }
         guard !name.isEmpty else { return nil }
         if name.count > Names.maxLength { name = String(name.prefix(Names.maxLength - 1)) + "…" }
         return name
@@ -169,7 +181,7 @@ struct ICalendarReader {
 
     /// A text for a row: trimmed, at most `Programme.maxTextLength` characters.
     static func text(_ text: String?) -> String? {
-        guard var t = text?.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty else { return nil }
+        guard var t = text?.trimmedText, !t.isEmpty else { return nil }
         if t.count > Programme.maxTextLength { t = String(t.prefix(Programme.maxTextLength - 1)) + "…" }
         return t
     }

@@ -32,15 +32,21 @@ public enum LibICal {
     /// the wall clock of `start`'s zone, as RFC 5545 asks; `until`, when given, replaces the rule's UNTIL with
     /// the same instant read on that wall clock (the caller converts a UTC UNTIL with `ZoneCalendar`).
     /// DTSTART is the first occurrence, as libical (and RFC 5545) count it. `reachedEnd` is false when the
-    /// rule goes on past `through` (or past `limit`).
-    public static func expand(_ rule: ICalRule, start: ICalTime, until: ICalTime?, through: (year: Int, month: Int, day: Int),
-                              limit: Int) -> (occurrences: [ICalTime], reachedEnd: Bool) {
+    /// rule goes on past `through` (or past `limit`). A rule without COUNT starts at the local date `from` when
+    /// that is later than DTSTART (`icalrecur_iterator_set_start`), so a daily show that began years ago is not
+    /// walked from its first day; a rule with COUNT is always counted from DTSTART.
+    public static func expand(_ rule: ICalRule, start: ICalTime, until: ICalTime?, from: (year: Int, month: Int, day: Int)? = nil,
+                              through: (year: Int, month: Int, day: Int), limit: Int) -> (occurrences: [ICalTime], reachedEnd: Bool) {
         lock.withLock { _ -> ([ICalTime], Bool) in
             var recurrence = icalrecurrencetype_from_string(rule.text)
             guard recurrence.freq != ICAL_NO_RECURRENCE else { return ([], true) }
             if let until { recurrence.until = cTime(until) }
             guard let iterator = icalrecur_iterator_new(recurrence, cTime(start)) else { return ([], true) }
             defer { icalrecur_iterator_free(iterator) }
+            if let from, recurrence.count == 0, (from.year, from.month, from.day) > (start.year, start.month, start.day) {
+                let jump = ICalTime(year: from.year, month: from.month, day: from.day, isDate: start.isDate, anchor: start.anchor)
+                _ = icalrecur_iterator_set_start(iterator, cTime(jump))
+            }
             var out: [ICalTime] = []
             let last = (through.year, through.month, through.day)
             while true {
@@ -154,7 +160,7 @@ private struct Parser {
 
     static func name(of text: String) -> String {
         let end = text.firstIndex { $0 == ";" || $0 == ":" } ?? text.endIndex
-        return text[..<end].trimmingCharacters(in: .whitespaces).uppercased()
+        return text[..<end].trimmedText.uppercased()
     }
 
     /// The content lines of each component of `kind` ("VEVENT"), in file order: from its BEGIN to its END.
@@ -162,7 +168,7 @@ private struct Parser {
         var out: [Range<Int>] = []
         var open: Int?
         for (i, l) in lines.enumerated() where l.name == "BEGIN" || l.name == "END" {
-            let value = l.text.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
+            let value = l.text.split(separator: ":", maxSplits: 1).last.map { $0.trimmedText.uppercased() }
             guard value == kind else { continue }
             if l.name == "BEGIN" {
                 open = i

@@ -43,7 +43,7 @@ struct ScheduleRow {
                 when = single
                 rows = [base]
             } else {
-                let text = (days ?? "daily").trimmingCharacters(in: .whitespaces)
+                let text = (days ?? "daily").trimmedText
                 let weekdays = try Weekdays(parsing: text)
                 when = text.lowercased()
                 if weekdays == .all {
@@ -56,7 +56,7 @@ struct ScheduleRow {
                     }
                 }
             }
-            let key = id.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+            let key = id.map { $0.trimmedText }.flatMap { $0.isEmpty ? nil : $0 }
                 ?? "\(when)|\(begin)|\(name.lowercased())"
             return try rows.map { row throws(ValidationError) in
                 var p = row
@@ -70,7 +70,7 @@ struct ScheduleRow {
     }
 
     static func looksLikeDate(_ text: String) -> Bool {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedText
         return t.count == 10 && t.first?.isNumber == true && t.dropFirst(4).first == "-"
     }
 

@@ -121,6 +121,30 @@ struct ICalendarProgrammeTests {
         #expect(later.contentHash == early.contentHash, "the same bytes")
     }
 
+    @Test func aShowThatBeganYearsAgoIsExpandedFromTodayNotFromItsFirstDay() throws {
+        // A daily show since 2001 and a yearly holiday since 1990: libical's iterator starts at the window (no COUNT),
+        // so neither runs out of its 10,000 occurrences before today.
+        let text = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN",
+                    "BEGIN:VEVENT", "UID:daily@old.test", "DTSTART;TZID=Europe/Berlin:20010101T060000", "DURATION:PT1H",
+                    "RRULE:FREQ=DAILY", "SUMMARY:Since 2001", "END:VEVENT",
+                    "BEGIN:VEVENT", "UID:counted@old.test", "DTSTART;TZID=Europe/Berlin:20260101T080000", "DURATION:PT1H",
+                    "RRULE:FREQ=DAILY;COUNT=100", "SUMMARY:Counted", "END:VEVENT", "END:VCALENDAR"].joined(separator: "\r\n") + "\r\n"
+        let read = try CalendarReader.read(Array(text.utf8), kind: .programmes, location: "old.ics", station: nil,
+                                           options: CalendarReadOptions(clockZone: try Fixtures.zone("Europe/Berlin"),
+                                                                        now: try Fixtures.instant("2027-03-20T12:00:00Z")))
+        let rows = Fixtures.byKey(read.programmes)
+        let daily = try #require(rows["daily@old.test"]?.dates)
+        #expect(try daily.first == Fixtures.date("2027-03-19") && daily.count == 402, "yesterday through 400 days ahead")
+        #expect(rows["counted@old.test"] == nil, "COUNT=100 from 2026-01-01 ended in April 2026")
+        let holidays = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN",
+                        "BEGIN:VEVENT", "UID:xmas@old.test", "DTSTART;VALUE=DATE:19901225", "RRULE:FREQ=YEARLY",
+                        "SUMMARY:Christmas Day", "END:VEVENT", "END:VCALENDAR"].joined(separator: "\r\n") + "\r\n"
+        let days = try CalendarReader.read(Array(holidays.utf8), kind: .daysOff, location: "h.ics", station: nil,
+                                           options: CalendarReadOptions(clockZone: try Fixtures.zone("Europe/Berlin"),
+                                                                        now: try Fixtures.instant("2027-03-20T12:00:00Z")))
+        #expect(days.daysOff.map(\.rangeText) == ["2027-12-25"])
+    }
+
     @Test func fiveThousandEventsImportCompletely() throws {
         // The figure (well under a second) is measured by `make bench` (bench/calendar_bench.py), not here.
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Aubade tests//Big//EN"]
