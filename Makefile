@@ -72,6 +72,7 @@ bench: deps-test
 	python3 bench/radio_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/daemon_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/calendar_bench.py --aubade $(BUILD_DIR)/release/aubade
+	python3 bench/waker_bench.py --aubade $(BUILD_DIR)/release/aubade --waker $(BUILD_DIR)/release/aubade-waker
 
 clean:
 	rm -rf $(BUILD_DIR) $(HIL_DIR)

@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "aubade", targets: ["aubade"]),
+        .executable(name: "aubade-waker", targets: ["aubade-waker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -60,7 +61,8 @@ let package = Package(
                 swiftSettings: strict),
         // The daemon's services: they carry out the Core's decisions against the adapters.
         .target(name: "AubadeApp", dependencies: [
-            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeCalendar", "CTimex",
+            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeCalendar", "AubadeHandoff",
+            "CTimex",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -86,6 +88,18 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+
+        // The second waker's file formats and its decision (R35): no Foundation, nothing allocated after start —
+        // shared by the daemon, which writes the files, and the waker, which reads them.
+        // Optimised in every configuration: unspecialised generic code (debug) allocates coroutine frames when it
+        // iterates, and "nothing allocated after start" must hold for what the tests run as for what ships.
+        .target(name: "AubadeHandoff", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        // The Linux event descriptors Glibc's module leaves out (epoll, timerfd, signalfd): headers only.
+        .systemLibrary(name: "CLinuxEvents"),
+        // The second waker: a minimal process that sounds the tone when the daemon cannot (R35). Glibc, ALSA and
+        // libgpiod and the Linux event headers only; the Swift runtime linked in statically (no libswiftCore.so).
+        .executableTarget(name: "aubade-waker", dependencies: ["AubadeHandoff", "CALSA", "CGPIOD", "CLinuxEvents"],
+                          swiftSettings: strict + [.unsafeFlags(["-O"])], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // Helpers shared by the test targets: temporary folders, running the built binary.
         .target(name: "AubadeTesting", swiftSettings: strict),
@@ -119,6 +133,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ], swiftSettings: strict),
+        // The second waker's formats and decision in-process (file states × heartbeat × instant).
+        .testTarget(name: "AubadeHandoffTests", dependencies: ["AubadeHandoff"], swiftSettings: strict),
+        // The second waker end to end: the real `aubade run` and `aubade-waker` on one --fake-time, the card
+        // being alsa-lib's `file` plugin.
+        .testTarget(name: "AubadeWakerTests", dependencies: ["AubadeApp", "AubadeCore", "AubadeHandoff", "AubadeTesting",
+                                                             .product(name: "GRDB", package: "GRDB.swift")],
+                    swiftSettings: strict),
         // Runs the built `aubade` binary as a user would.
         .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
                                                            .product(name: "GRDB", package: "GRDB.swift")],

@@ -92,6 +92,7 @@ struct StopCommand: ParsableCommand {
 
     func run() throws {
         let context = try global.context(mode: .lenient)
+        if SecondWakerCLI.end(.stop(alarm: id, by: .cli), context: context) { return }
         let reply = try askDaemon(.stop(alarm: id, by: .cli), context: context)
         Output.say(reply.message ?? "Stopped.", json: context.json, fields: ["ok": .bool(true)])
     }
@@ -103,6 +104,7 @@ struct SnoozeCommand: ParsableCommand {
 
     func run() throws {
         let context = try global.context(mode: .lenient)
+        if SecondWakerCLI.end(.snooze(alarm: nil, by: .cli), context: context) { return }
         let reply = try askDaemon(.snooze(alarm: nil, by: .cli), context: context)
         Output.say(reply.message ?? "Snoozed.", json: context.json, fields: ["ok": .bool(true)])
     }

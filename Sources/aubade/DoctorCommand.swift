@@ -1,4 +1,5 @@
 import ArgumentParser
+import AubadeApp
 import AubadeConfig
 import AubadeCore
 import AubadeHardware
@@ -107,6 +108,8 @@ struct DoctorReport: Encodable {
     var mapping: [Mapping]
     var shake: Shake
     var network: Network
+    /// The second waker (R35): running or not, and the ring it is armed for.
+    var waker: DaemonStatus.Waker
 
     static func gather(_ context: CommandContext, gpio: any GPIOPort, network: any NetworkStatus) -> DoctorReport {
         let config = context.configuration
@@ -124,7 +127,8 @@ struct DoctorReport: Encodable {
         }, unknownKeys: loaded.warnings)
         return DoctorReport(config: configReport, libgpiod: GPIOLibrary.version, chips: gpio.chips(), buttons: buttons, mapping: mapping,
                             shake: shake(config.shake, gpio: gpio),
-                            network: self.network(network.current(), context: context))
+                            network: self.network(network.current(), context: context),
+                            waker: SecondWaker.status(databasePath: context.databasePath))
     }
 
     static func line(_ request: GPIOLineRequest, role: String, gpio: any GPIOPort) -> Line {
@@ -205,6 +209,8 @@ struct DoctorReport: Encodable {
               + "\(Self.verb(shake.response.otherAlarm)) any other.")
         print("")
         printNetwork()
+        print("")
+        print(waker.line(zone: .current))
     }
 
     private static func statusText(_ line: Line) -> String {

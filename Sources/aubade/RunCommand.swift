@@ -47,6 +47,7 @@ struct RunCommand: AsyncParsableCommand {
         let options = ClockOptions(allowLoopback: config.audio.allowLocalStreams, defaultZone: try context.defaultZone(),
                                    followsSystemZone: config.clock.timeZone.isEmpty, shakeResponse: config.shake.response,
                                    primaryDevice: config.audio.device,
+                                   waker: WakerSetup(config: config, databasePath: context.databasePath),
                                    calendars: CalendarOptions(refresh: .seconds(config.calendars.refreshSeconds),
                                                               horizonDays: config.calendars.horizonDays))
         let gpio = LibGPIOD()

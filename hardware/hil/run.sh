@@ -4,7 +4,7 @@
 # Usage: hardware/hil/run.sh AUBADE_BINARY [WORKDIR]
 #   AUBADE_BINARY   the freshly built executable (e.g. .build/debug/aubade); copied into the run folder
 #   WORKDIR         setup.sh's folder (default .build-hil-vm/ in the repository)
-# Environment: HIL_VM_TIMEOUT (seconds, default 480), HIL_ONLY (space-separated scenario names to run, e.g.
+# Environment: HIL_VM_TIMEOUT (seconds, default 720), HIL_ONLY (space-separated scenario names to run, e.g.
 # "gpio shake"; default all), HIL_MEMORY (MiB, default 2048), HIL_GUEST_CMD (another program to run in the
 # guest instead of guest.sh, for debugging).
 #
@@ -35,6 +35,8 @@ W=$(cd "$W" && pwd)
 RUN=$W/run
 rm -rf "$RUN" && mkdir -p "$RUN/results" || cant "cannot create $RUN"
 cp "$BIN" "$RUN/aubade" && chmod 755 "$RUN/aubade"
+# The second waker, when it was built beside aubade (the waker scenario skips without it).
+[ -x "$(dirname "$BIN")/aubade-waker" ] && cp "$(dirname "$BIN")/aubade-waker" "$RUN/aubade-waker"
 [ -n "${HIL_ONLY:-}" ] && echo "$HIL_ONLY" > "$RUN/only"
 # Test media, made here at native speed (lame under TCG would take several seconds): 10 s of a 440 Hz sine at
 # half scale, stereo 44.1 kHz, as 128 kb/s MP3 with the ID3 tags ezstream turns into the ICY title.
@@ -45,7 +47,7 @@ sox -D -n -r 44100 -c 2 -b 16 "$RUN/media/sine440.wav" synth 10 sine 440 vol 0.5
 
 echo "hil-run: kernel $HIL_KV ($HIL_KVERSION), TCG, 2 vCPUs; binary $BIN"
 start=$(date +%s.%N)
-timeout --kill-after=10 "${HIL_VM_TIMEOUT:-480}" qemu-system-x86_64 \
+timeout --kill-after=10 "${HIL_VM_TIMEOUT:-720}" qemu-system-x86_64 \
   -M pc -accel tcg,thread=multi -smp 2 -m "${HIL_MEMORY:-2048}" \
   -nodefaults -no-user-config -display none -serial stdio -no-reboot \
   -kernel "$HIL_VMLINUZ" -initrd "$HIL_INITRD" \
@@ -57,7 +59,7 @@ qemu_rc=${PIPESTATUS[0]}
 took=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { printf "%.1f", a - b }')
 
 if [ ! -f "$RUN/guest-rc" ]; then
-  [ "$qemu_rc" = 124 ] && why="timed out after ${HIL_VM_TIMEOUT:-480} s" || why="stopped without a result (QEMU exit $qemu_rc)"
+  [ "$qemu_rc" = 124 ] && why="timed out after ${HIL_VM_TIMEOUT:-720} s" || why="stopped without a result (QEMU exit $qemu_rc)"
   echo "hil-run: FAIL: the VM $why; see $RUN/console.log" >&2
   exit 99
 fi

@@ -194,7 +194,8 @@ extension RunningClock {
                             sound: DaemonStatus.Sound(device: device.name ?? options.primaryDevice, open: device.isOpen,
                                                       problem: device.problem),
                             warnings: board.list.filter { !$0.hasPrefix("The sound device fails") },
-                            clockSynchronised: deps.isClockSynchronised(), report: report)
+                            clockSynchronised: deps.isClockSynchronised(), report: report,
+                            waker: runner.handoff.map { SecondWaker.status(databasePath: $0.setup.databasePath) })
     }
 }
 

@@ -18,6 +18,7 @@ extension AlarmRunner {
             self.ringing?.silentBecause = nil
             history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.audible.rawValue,
                                         detail: "source=\(source) \(HistoryDetail.audible(after: after))"))
+            tellWaker(WakerHandoff.heard(scheduler: scheduler, at: now.wall))
         case .fallback(_, _, let to, let reason):
             self.ringing?.fallbacks.append(reason)
             let target: HistoryDetail.FallbackTarget = to == "tone" ? .tone : .alternate

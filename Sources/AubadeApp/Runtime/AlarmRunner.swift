@@ -68,6 +68,8 @@ final class AlarmRunner {
     var precheckFinished: @Sendable (Int64, Date, String?) async -> Void = { _, _, _ in }
     /// Where a finished look-ahead check reports.
     var lookaheadFinished: @Sendable (Int64, Date, String?) async -> Void = { _, _, _ in }
+    /// The files the second waker reads and writes (R35); nil when there is none (in-process tests).
+    var handoff: WakerHandoff?
 
     init(scheduler: AlarmScheduler, deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue,
          history: HistoryLog, board: StatusBoard) {
@@ -107,6 +109,7 @@ final class AlarmRunner {
         upcoming = scheduler.alarms.keys.sorted().compactMap { id in
             scheduler.nextRinging(of: id, after: now.wall).map { (id, $0) }
         }
+        publishToWaker(now)
     }
 
     /// Alarms that will ring within `seconds`.

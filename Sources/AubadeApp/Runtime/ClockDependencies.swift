@@ -52,11 +52,14 @@ public struct ClockOptions: Sendable {
     public var primaryDevice: String?
     /// How imported calendars are refreshed (`[calendars]`).
     public var calendars: CalendarOptions
+    /// What the second waker is told besides the alarms (R35); nil writes no handoff files.
+    public var waker: WakerSetup?
 
     public init(allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
-                shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil,
+                shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil, waker: WakerSetup? = nil,
                 calendars: CalendarOptions = CalendarOptions()) {
         self.primaryDevice = primaryDevice
+        self.waker = waker
         self.calendars = calendars
         self.allowLoopback = allowLoopback
         self.defaultZone = defaultZone

@@ -50,11 +50,14 @@ public actor RunningClock {
         catalogue = Catalogue(loaded)
         board = StatusBoard(output: deps.output)
         history = HistoryLog(store: deps.store, output: deps.output, board: board)
-        let scheduler = AlarmScheduler(alarms: loaded.alarms, states: loaded.states, settings: loaded.settings,
-                                       defaultZone: options.defaultZone, alarmsUpdatedAt: loaded.alarmUpdateTimes,
-                                       daysOff: DaysOff(loaded.daysOff))
+        // An occurrence the second waker rang and a person ended there is not rung again (R35).
+        let handoff = options.waker.map(WakerHandoff.init)
+        let scheduler = AlarmScheduler(alarms: loaded.alarms, states: handoff?.settle(loaded.states) ?? loaded.states,
+                                       settings: loaded.settings, defaultZone: options.defaultZone,
+                                       alarmsUpdatedAt: loaded.alarmUpdateTimes, daysOff: DaysOff(loaded.daysOff))
         runner = AlarmRunner(scheduler: scheduler, deps: deps, options: options, catalogue: catalogue, history: history,
                              board: board)
+        runner.handoff = handoff
         radio = RadioPlayer(deps: deps, options: options, catalogue: catalogue, history: history, board: board)
         reminders = Reminders(catalogue: catalogue)
         display = KioskDisplay(settings: loaded.settings.nightDimming, zone: options.defaultZone,
@@ -82,6 +85,7 @@ public actor RunningClock {
         lastDataVersion = try? deps.store.dataVersion()
         refreshTokens()
         let now = deps.time.now()
+        runner.absorbWakerRings(now, act: false)
         runner.start(now)
         _ = reminders.due(now.wall, zone: runner.scheduler.defaultZone)
         afterAlarmActions(now)
@@ -109,6 +113,7 @@ public actor RunningClock {
         reloadIfChanged()
         let now = deps.time.now()
         runner.advance(now)
+        runner.absorbWakerRings(now, act: true)
         radio.step(now)
         for start in reminders.due(now.wall, zone: runner.scheduler.defaultZone) {
             radio.reserve(start, alarmRinging: runner.isRinging, now)

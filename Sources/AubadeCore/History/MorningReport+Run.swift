@@ -94,6 +94,8 @@ extension MorningReport {
         public var joinedBy: [Companion] = []
         /// When its latest ringing began, as the history tells it.
         var ringingSince: Date?
+        /// The daemon did not make it heard in time and the second waker rang it (R35).
+        public var secondWakerRang = false
 
         /// Whether an `audible` event says sound reached the device.
         public var wasAudible: Bool { audibleAfter != nil || audibleDetail != nil }
