@@ -65,11 +65,13 @@ release: deps
 
 ## Benchmarks, not tests, each printing a table and the targets: `aubade play` beside mpg123 on a local
 ## Icecast stream into a real-time paced ALSA sink, 3 runs each of 60 s (BENCH_SECONDS=10 for a quick look);
-## then the daemon: alarm onset error, fallback latency, cold start to READY, idle CPU (BENCH_IDLE_SECONDS).
+## then the daemon: alarm onset error, fallback latency, cold start to READY, idle CPU (BENCH_IDLE_SECONDS);
+## then a 5,000-event calendar import (bench/calendar_bench.py; BENCH_RUNS).
 bench: deps-test
 	$(SWIFT) build -c release --scratch-path $(BUILD_DIR)
 	python3 bench/radio_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/daemon_bench.py --aubade $(BUILD_DIR)/release/aubade
+	python3 bench/calendar_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/waker_bench.py --aubade $(BUILD_DIR)/release/aubade --waker $(BUILD_DIR)/release/aubade-waker
 
 clean:

@@ -35,6 +35,7 @@ let package = Package(
         .systemLibrary(name: "CTimex"),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
 
         // Pure domain: no C, no I/O.
         .target(name: "AubadeCore", dependencies: [.product(name: "Logging", package: "swift-log")],
@@ -46,6 +47,10 @@ let package = Package(
         // Deployment config (TOML).
         .target(name: "AubadeConfig", dependencies: ["AubadeCore", .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: strict),
+        // Calendars: iCalendar through libical (one owning wrapper), and the JSON and CSV schedule forms, read
+        // into programmes and days off; wall-clock times resolved by AubadeCore's ZoneCalendar.
+        .target(name: "AubadeCalendar", dependencies: ["AubadeCore", "CICal", .product(name: "Crypto", package: "swift-crypto")],
+                swiftSettings: strict),
         // Audio adapters: curl, mpg123, ALSA.
         .target(name: "AubadeAudio", dependencies: ["AubadeCore", "CCurl", "CMPG123", "CALSA", "CLinux",
                                                     .product(name: "Logging", package: "swift-log")],
@@ -56,7 +61,8 @@ let package = Package(
                 swiftSettings: strict),
         // The daemon's services: they carry out the Core's decisions against the adapters.
         .target(name: "AubadeApp", dependencies: [
-            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeHandoff", "CTimex",
+            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeCalendar", "AubadeHandoff",
+            "CTimex",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -101,6 +107,8 @@ let package = Package(
         .testTarget(name: "AubadeCoreTests", dependencies: [
             "AubadeCore", .product(name: "PropertyBased", package: "swift-property-based"),
         ], swiftSettings: strict),
+        .testTarget(name: "AubadeCalendarTests", dependencies: ["AubadeCalendar", "AubadeCore"],
+                    resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "AubadeStoreTests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
                                                              .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),

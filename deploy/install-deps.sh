@@ -8,7 +8,7 @@
 # Uses sudo when not root. Swift itself is not a Debian package: see README.md.
 set -euo pipefail
 
-build_pkgs=(pkg-config libgpiod-dev libasound2-dev libmpg123-dev libcurl4-openssl-dev libsqlite3-dev)
+build_pkgs=(pkg-config libgpiod-dev libasound2-dev libmpg123-dev libcurl4-openssl-dev libsqlite3-dev libical-dev)
 test_pkgs=(sqlite3 gpiod alsa-utils sox lame mpg123 python3 curl icecast2 ezstream)
 # Tests/Browser/: Chromium headless through chromedriver; DejaVu is the pages' system font in the screenshots
 # (-extra has the light weight of the kiosk's large time).

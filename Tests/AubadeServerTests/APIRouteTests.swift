@@ -95,7 +95,7 @@ struct APIRouteTests {
             #expect(badTime.error?.message == "Alarm time '25:00' is not a valid time; use HH:MM from 00:00 to 23:59.")
             #expect(try await post(#"{"name":"Work"}"#).error?.message == "An alarm needs a time: add --time HH:MM, e.g. --time 06:45.")
             #expect(try await post(#"{"name":"Work","time":"07:00","fadein":"5s"}"#).error?.message
-                    == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled.")
+                    == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme.")
             #expect(try await post(#"{"name":"Work","time":"07:00","volume":"loud"}"#).error?.message == "The field 'volume' must be a number.")
             let malformed = try await post(#"{"name":"Work","#)
             #expect(malformed.status == .badRequest && malformed.error?.message == "The body is not valid JSON.")

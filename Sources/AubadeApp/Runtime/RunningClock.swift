@@ -35,6 +35,8 @@ public actor RunningClock {
     let pairing = PairingDesk()
     var liveSubscribers: [UUID: AsyncStream<LiveState>.Continuation] = [:]
     var lastLive: LiveState?
+    /// When each calendar source was last fetched or expanded again (`refreshCalendars`), kept in memory only.
+    var calendarAttempts: [Int64: Date] = [:]
     private var lastDataVersion: Int64?
     private var network: NetworkSnapshot?
     private var deviceReady = false
@@ -45,14 +47,14 @@ public actor RunningClock {
         executor = ClockExecutor()
         self.deps = deps
         self.options = options
-        catalogue = Catalogue(settings: loaded.settings, stations: loaded.stations, programmes: loaded.programmes)
+        catalogue = Catalogue(loaded)
         board = StatusBoard(output: deps.output)
         history = HistoryLog(store: deps.store, output: deps.output, board: board)
         // An occurrence the second waker rang and a person ended there is not rung again (R35).
         let handoff = options.waker.map(WakerHandoff.init)
         let scheduler = AlarmScheduler(alarms: loaded.alarms, states: handoff?.settle(loaded.states) ?? loaded.states,
                                        settings: loaded.settings, defaultZone: options.defaultZone,
-                                       alarmsUpdatedAt: loaded.alarmUpdateTimes)
+                                       alarmsUpdatedAt: loaded.alarmUpdateTimes, daysOff: DaysOff(loaded.daysOff))
         runner = AlarmRunner(scheduler: scheduler, deps: deps, options: options, catalogue: catalogue, history: history,
                              board: board)
         runner.handoff = handoff
@@ -288,6 +290,11 @@ public actor RunningClock {
         catalogue.settings = loaded.settings
         catalogue.stations = Station.byID(loaded.stations)
         catalogue.programmes = loaded.programmes
+        catalogue.calendarSources = loaded.calendarSources
+        if loaded.daysOff != catalogue.daysOff {
+            catalogue.daysOff = loaded.daysOff
+            runner.scheduler.setDaysOff(DaysOff(loaded.daysOff))
+        }
         runner.reload(alarms: loaded.alarms, settingsChanged: settingsChanged, stationsChanged: stationsChanged, now)
         afterAlarmActions(now)
         board.set("store", nil)

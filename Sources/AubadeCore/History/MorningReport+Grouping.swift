@@ -138,7 +138,7 @@ struct RunGrouping {
         case .dismissed: run.end = .dismissed(input: HistoryDetail.dismissInput(in: detail), detail: detail)
         case .autoSilenced: run.end = .autoSilenced(detail: detail)
         case .missed: run.end = .missed(detail: detail)
-        case .skipped: run.end = .skipped
+        case .skipped: run.end = .skipped(dayOff: HistoryDetail.dayOff(in: detail))
         case .superseded: run.end = .superseded(detail: detail)
         case .cancelled: run.end = .cancelled(detail: detail)
         case .audible: noteAudible(detail, &run)

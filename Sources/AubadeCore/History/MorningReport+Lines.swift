@@ -71,7 +71,8 @@ extension MorningReport {
         case .missed(let detail):
             run.start == .notRung && (detail.isEmpty || HistoryDetail.occurrence(in: detail) != nil)
                 ? "missed, never rang" : "missed" + aside(detail)
-        case .skipped: "skipped (skip-next)"
+        case .skipped(let dayOff?): "skipped: \(dayOff) (a day off)"
+        case .skipped(nil): "skipped (skip-next)"
         case .superseded(let detail): "superseded" + aside(detail)
         case .cancelled(let detail): "cancelled" + aside(detail)
         case nil:
