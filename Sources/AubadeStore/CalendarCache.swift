@@ -46,7 +46,7 @@ public struct CalendarCache: Sendable {
         guard !staged.contains("/"), rename(folder + "/" + staged, folder + "/" + target) == 0 else {
             throw failure("cannot keep the new copy (\(String(cString: strerror(errno))))")
         }
-        syncFolder()
+        DurableFile.syncFolder(folder)
     }
 
     /// Removes a staged file that was not imported.
@@ -56,32 +56,13 @@ public struct CalendarCache: Sendable {
     }
 
     private func write(_ data: Data, to path: String) throws(StoreError) {
-        let temp = path + ".tmp"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("cannot hold a new file (\(String(cString: strerror(errno))))") }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                offset += n
+        do {
+            try DurableFile.replace(path, with: data, temp: path + ".tmp")
+        } catch {
+            switch error {
+            case .cannotCreate(_, let reason), .cannotWrite(let reason):
+                throw failure("cannot hold a new file (\(reason))")
             }
-            return true
-        }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written, synced, rename(temp, path) == 0 else {
-            unlink(temp)
-            throw failure("cannot hold a new file (\(String(cString: strerror(errno))))")
-        }
-    }
-
-    private func syncFolder() {
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
         }
     }
 

@@ -87,30 +87,15 @@ public struct ScheduleSnapshot: Sendable {
 
     private func replaceAtomically(with data: Data) throws(StoreError) {
         let temp = path + ".tmp-\(getpid())"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("cannot create \(temp)") }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                offset += n
+        do {
+            try DurableFile.replace(path, with: data, temp: temp)
+        } catch {
+            switch error {
+            case .cannotCreate(let temp, _): throw failure("cannot create \(temp)")
+            case .cannotWrite(let reason): throw failure("cannot write it (\(reason))")
             }
-            return true
         }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written, synced, rename(temp, path) == 0 else {
-            unlink(temp)
-            throw failure("cannot write it (\(String(cString: strerror(errno))))")
-        }
-        let folder = (path as NSString).deletingLastPathComponent
-        let dirfd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirfd >= 0 {
-            fsync(dirfd)
-            close(dirfd)
-        }
+        DurableFile.syncFolder((path as NSString).deletingLastPathComponent)
     }
 
     /// Loads the copy. Throws when it is missing or unreadable.
