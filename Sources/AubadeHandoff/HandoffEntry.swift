@@ -1,6 +1,6 @@
 /// The built-in tone an entry asks for (AubadeCore's `ToneName`, by the same names). A station alarm's entry
 /// says `classic`: the waker has no radio.
-public enum HandoffTone: UInt8, Sendable, CaseIterable {
+public enum HandoffTone: UInt8, Sendable, CaseIterable, HandoffWord {
     case classic, chime, rising
 
     public var word: StaticString {
@@ -8,19 +8,6 @@ public enum HandoffTone: UInt8, Sendable, CaseIterable {
         case .classic: "classic"
         case .chime: "chime"
         case .rising: "rising"
-        }
-    }
-
-    /// The tone a word names; nil for another word.
-    public init?(field line: HandoffLine, _ i: Int) {
-        if line.fieldIs(i, "classic") {
-            self = .classic
-        } else if line.fieldIs(i, "chime") {
-            self = .chime
-        } else if line.fieldIs(i, "rising") {
-            self = .rising
-        } else {
-            return nil
         }
     }
 }

@@ -1,5 +1,5 @@
 /// What the daemon did with a ring, as the heartbeat records it.
-public enum HeartbeatState: UInt8, Sendable {
+public enum HeartbeatState: UInt8, Sendable, HandoffWord {
     /// Verified audio or the tone reached the card (R16's "audible").
     case audible
     /// The ring was snoozed (its next round is still to come).
@@ -20,20 +20,6 @@ public enum HeartbeatState: UInt8, Sendable {
 
     /// Whether the whole occurrence is over (every round of it handled).
     public var endsOccurrence: Bool { self == .stopped || self == .skipped }
-
-    init?(field line: HandoffLine, _ i: Int) {
-        if line.fieldIs(i, "audible") {
-            self = .audible
-        } else if line.fieldIs(i, "snoozed") {
-            self = .snoozed
-        } else if line.fieldIs(i, "stopped") {
-            self = .stopped
-        } else if line.fieldIs(i, "skipped") {
-            self = .skipped
-        } else {
-            return nil
-        }
-    }
 }
 
 /// The latest thing the daemon did with one alarm's rings.

@@ -1,5 +1,5 @@
 /// How a ring of the second waker ended.
-public enum WakerEnd: UInt8, Sendable {
+public enum WakerEnd: UInt8, Sendable, HandoffWord {
     /// A person stopped it: the occurrence is over.
     case stop
     /// A person snoozed it: the waker rings it again a snooze length later (a new round).
@@ -23,22 +23,6 @@ public enum WakerEnd: UInt8, Sendable {
 
     /// Whether a person ended it (a button or the CLI): the daemon must not ring this occurrence again.
     public var byPerson: Bool { self == .stop || self == .snooze }
-
-    init?(field line: HandoffLine, _ i: Int) {
-        if line.fieldIs(i, "stop") {
-            self = .stop
-        } else if line.fieldIs(i, "snooze") {
-            self = .snooze
-        } else if line.fieldIs(i, "duration") {
-            self = .duration
-        } else if line.fieldIs(i, "daemon") {
-            self = .daemon
-        } else if line.fieldIs(i, "shutdown") {
-            self = .shutdown
-        } else {
-            return nil
-        }
-    }
 }
 
 /// Who ended a ring that a person ended.
