@@ -9,7 +9,7 @@ import Foundation
 /// `deadline`.
 ///
 /// Contract: `get` blocks on the calling thread (curl's transfer runs there): call it from a dedicated thread
-/// (`fetch` does), never from the cooperative pool.
+/// (the calendar loader runs through AubadeApp's `runBlocking`), never from the cooperative pool.
 public enum HTTPFetch {
     public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
         public let description: String
@@ -48,24 +48,6 @@ public enum HTTPFetch {
         case .stalled: throw Failure("\(url.text) stopped sending for 10 s.")
         case .failed(let reason, _): throw Failure(HTTPFetch.plain(reason))
         }
-    }
-
-    /// `get` on a thread of its own; the caller's task waits without blocking the cooperative pool.
-    public static func fetch(_ url: StreamURL, maxBytes: Int, allowLoopback: Bool,
-                             deadline: Duration = .seconds(60)) async throws(Failure) -> [UInt8] {
-        let result: Result<[UInt8], Failure> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                do throws(Failure) {
-                    continuation.resume(returning: .success(try get(url, maxBytes: maxBytes, allowLoopback: allowLoopback,
-                                                                    deadline: deadline)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-            thread.name = "aubade-fetch"
-            thread.start()
-        }
-        return try result.get()
     }
 
     /// The transfer's sentence, about a server rather than a station.
