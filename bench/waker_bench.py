@@ -25,6 +25,8 @@ import tempfile
 import threading
 import time
 
+from daemon_bench import proc_cpu_and_switches, status_field  # the same /proc readers as the daemon's bench
+
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
@@ -67,14 +69,6 @@ class Events:
             self.proc.wait()
 
 
-def status_field(pid, name):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(name + ":"):
-                return int(line.split()[1])
-    return 0
-
-
 def rollup(pid):
     """Private (this process only), shared and anonymous memory in KiB, from /proc/<pid>/smaps_rollup."""
     out = {}
@@ -85,19 +79,6 @@ def rollup(pid):
                 out[parts[0][:-1]] = int(parts[1])
     return (out.get("Private_Clean", 0) + out.get("Private_Dirty", 0),
             out.get("Shared_Clean", 0) + out.get("Shared_Dirty", 0), out.get("Anonymous", 0))
-
-
-def cpu_and_switches(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12])
-    switches = 0
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{tid}/status") as f:
-            for line in f:
-                if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
-                    switches += int(line.split()[1])
-    return ticks / os.sysconf("SC_CLK_TCK"), switches, len(os.listdir(f"/proc/{pid}/task"))
 
 
 def iso(dt):
@@ -135,10 +116,11 @@ def main():
         armed_ms = (time.monotonic() - spawned) * 1000
         time.sleep(2)
         pid = waker.proc.pid
-        cpu0, sw0, threads = cpu_and_switches(pid)
+        cpu0, sw0 = proc_cpu_and_switches(pid)
+        threads = len(os.listdir(f"/proc/{pid}/task"))
         log(f"waker idle for {seconds:.0f} s ...")
         time.sleep(seconds)
-        cpu1, sw1, _ = cpu_and_switches(pid)
+        cpu1, sw1 = proc_cpu_and_switches(pid)
         idle_rss = status_field(pid, "VmRSS")
         private, shared, anonymous = rollup(pid)
         waker.stop()
@@ -160,9 +142,9 @@ def main():
         time.sleep(5)
         pid = waker.proc.pid
         ring_rss, ring_hwm = status_field(pid, "VmRSS"), status_field(pid, "VmHWM")
-        cpu0, _, _ = cpu_and_switches(pid)
+        cpu0, _ = proc_cpu_and_switches(pid)
         time.sleep(5)
-        cpu1, _, _ = cpu_and_switches(pid)
+        cpu1, _ = proc_cpu_and_switches(pid)
         waker.stop()
         rows.append(("ringing resident memory (VmRSS) / peak (VmHWM)", f"{ring_rss / 1024:.2f} / {ring_hwm / 1024:.2f} MiB",
                      "reported", True))
