@@ -9,7 +9,7 @@ HIL_DIR   ?= .build-hil-vm
 # Where `make deb` puts aubade_<version>-1_<arch>.deb.
 DIST      ?= dist
 
-.PHONY: run test build deps deps-test deps-deb release deb install bench clean hil hil-vm
+.PHONY: run test build deps deps-test deps-deb release deb install bench clean hil hil-vm browser browser-run
 
 ## Install what is missing, build, and start the clock on the default config and ./var/aubade.sqlite.
 run: build
@@ -21,17 +21,29 @@ run: build
 	@echo "phone page from this machine, open the kiosk, tap 'Pair a phone' and type the code on the phone page."
 	$(BIN) run --config $(CONFIG) --db $(DB)
 
-## Install what is missing, build, and run every test: swift test, then the hardware-in-the-loop VM
-## (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
+## Install what is missing, build, and run every test: swift test, the pages in a real browser, then the
+## hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
 test: deps-test
 	$(SWIFT) build --build-tests --scratch-path $(BUILD_DIR)
 	$(SWIFT) test --scratch-path $(BUILD_DIR)
 	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test
+	@$(MAKE) --no-print-directory browser-run
 	@if [ "$${AUBADE_SKIP_HIL:-}" = 1 ]; then \
 	  echo "AUBADE_SKIP_HIL=1: the hardware-in-the-loop VM is skipped (make hil runs it)."; \
 	else \
 	  $(MAKE) --no-print-directory hil-vm; \
 	fi
+
+## The browser tests alone (Tests/Browser/): the phone page and the kiosk face in headless Chromium against
+## the built daemon; screenshots in $(BUILD_DIR)/artefacts/screenshots (AUBADE_SCREENSHOTS=docs also copies
+## them into docs/screenshots/). BROWSER_TESTS=test_kiosk (unittest names) runs some of them.
+browser: deps-test
+	$(SWIFT) build --scratch-path $(BUILD_DIR)
+	@$(MAKE) --no-print-directory browser-run
+
+browser-run:
+	BUILD_DIR=$(BUILD_DIR) AUBADE_BROWSER_VENV=$(abspath $(BUILD_DIR))/browser-venv \
+	  AUBADE_ARTEFACTS=$(abspath $(BUILD_DIR))/artefacts Tests/Browser/run.sh $(BIN) $(BROWSER_TESTS)
 
 ## The hardware-in-the-loop tests alone: build, set up the VM (hardware/hil/setup.sh), boot it and run the
 ## scenarios against the built binary (hardware/hil/run.sh). See hardware/README.md.
@@ -48,7 +60,7 @@ deps:
 	@deploy/install-deps.sh build
 
 deps-test:
-	@deploy/install-deps.sh test
+	@BUILD_DIR=$(BUILD_DIR) deploy/install-deps.sh test
 
 ## An optimised binary for the clock itself: .build/release/aubade
 release: deps
@@ -71,11 +83,14 @@ install: release
 
 ## Benchmarks, not tests, each printing a table and the targets: `aubade play` beside mpg123 on a local
 ## Icecast stream into a real-time paced ALSA sink, 3 runs each of 60 s (BENCH_SECONDS=10 for a quick look);
-## then the daemon: alarm onset error, fallback latency, cold start to READY, idle CPU (BENCH_IDLE_SECONDS).
+## then the daemon: alarm onset error, fallback latency, cold start to READY, idle CPU (BENCH_IDLE_SECONDS);
+## then a 5,000-event calendar import (bench/calendar_bench.py; BENCH_RUNS).
 bench: deps-test
 	$(SWIFT) build -c release --scratch-path $(BUILD_DIR)
 	python3 bench/radio_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/daemon_bench.py --aubade $(BUILD_DIR)/release/aubade
+	python3 bench/calendar_bench.py --aubade $(BUILD_DIR)/release/aubade
+	python3 bench/waker_bench.py --aubade $(BUILD_DIR)/release/aubade --waker $(BUILD_DIR)/release/aubade-waker
 
 clean:
 	rm -rf $(BUILD_DIR) $(HIL_DIR) $(DIST)

@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "aubade", targets: ["aubade"]),
+        .executable(name: "aubade-waker", targets: ["aubade-waker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -34,6 +35,7 @@ let package = Package(
         .systemLibrary(name: "CTimex"),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
 
         // Pure domain: no C, no I/O.
         .target(name: "AubadeCore", dependencies: [.product(name: "Logging", package: "swift-log")],
@@ -45,6 +47,10 @@ let package = Package(
         // Deployment config (TOML).
         .target(name: "AubadeConfig", dependencies: ["AubadeCore", .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: strict),
+        // Calendars: iCalendar through libical (one owning wrapper), and the JSON and CSV schedule forms, read
+        // into programmes and days off; wall-clock times resolved by AubadeCore's ZoneCalendar.
+        .target(name: "AubadeCalendar", dependencies: ["AubadeCore", "CICal", .product(name: "Crypto", package: "swift-crypto")],
+                swiftSettings: strict),
         // Audio adapters: curl, mpg123, ALSA.
         .target(name: "AubadeAudio", dependencies: ["AubadeCore", "CCurl", "CMPG123", "CALSA", "CLinux",
                                                     .product(name: "Logging", package: "swift-log")],
@@ -55,7 +61,8 @@ let package = Package(
                 swiftSettings: strict),
         // The daemon's services: they carry out the Core's decisions against the adapters.
         .target(name: "AubadeApp", dependencies: [
-            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "CTimex",
+            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeCalendar", "AubadeHandoff",
+            "CTimex",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -73,7 +80,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ], resources: [.copy("Resources/openapi.json")], swiftSettings: strict),
+        ], resources: [.embedInCode("Resources/openapi.json"), .embedInCode("Resources/pages")], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon.
         .executableTarget(name: "aubade", dependencies: [
             "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",
@@ -82,12 +89,26 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
+        // The second waker's file formats and its decision (R35): no Foundation, nothing allocated after start —
+        // shared by the daemon, which writes the files, and the waker, which reads them.
+        // Optimised in every configuration: unspecialised generic code (debug) allocates coroutine frames when it
+        // iterates, and "nothing allocated after start" must hold for what the tests run as for what ships.
+        .target(name: "AubadeHandoff", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        // The Linux event descriptors Glibc's module leaves out (epoll, timerfd, signalfd): headers only.
+        .systemLibrary(name: "CLinuxEvents"),
+        // The second waker: a minimal process that sounds the tone when the daemon cannot (R35). Glibc, ALSA and
+        // libgpiod and the Linux event headers only; the Swift runtime linked in statically (no libswiftCore.so).
+        .executableTarget(name: "aubade-waker", dependencies: ["AubadeHandoff", "CALSA", "CGPIOD", "CLinuxEvents"],
+                          swiftSettings: strict + [.unsafeFlags(["-O"])], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+
         // Helpers shared by the test targets: temporary folders, running the built binary.
         .target(name: "AubadeTesting", swiftSettings: strict),
 
         .testTarget(name: "AubadeCoreTests", dependencies: [
             "AubadeCore", .product(name: "PropertyBased", package: "swift-property-based"),
         ], swiftSettings: strict),
+        .testTarget(name: "AubadeCalendarTests", dependencies: ["AubadeCalendar", "AubadeCore"],
+                    resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "AubadeStoreTests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
                                                              .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
@@ -112,6 +133,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ], swiftSettings: strict),
+        // The second waker's formats and decision in-process (file states × heartbeat × instant).
+        .testTarget(name: "AubadeHandoffTests", dependencies: ["AubadeHandoff"], swiftSettings: strict),
+        // The second waker end to end: the real `aubade run` and `aubade-waker` on one --fake-time, the card
+        // being alsa-lib's `file` plugin.
+        .testTarget(name: "AubadeWakerTests", dependencies: ["AubadeApp", "AubadeCore", "AubadeHandoff", "AubadeTesting",
+                                                             .product(name: "GRDB", package: "GRDB.swift")],
+                    swiftSettings: strict),
         // Runs the built `aubade` binary as a user would.
         .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
                                                            .product(name: "GRDB", package: "GRDB.swift")],

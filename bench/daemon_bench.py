@@ -275,10 +275,11 @@ def proc_cpu_and_switches(pid):
     return ticks / os.sysconf("SC_CLK_TCK"), switches
 
 
-def rss_kib(pid):
+def status_field(pid, name):
+    """A KiB figure of /proc/<pid>/status: VmRSS, VmHWM…; 0 when the line is missing."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(name + ":"):
                 return int(line.split()[1])
     return 0
 
@@ -298,7 +299,7 @@ def idle(aubade, root, card, station_url, seconds, http="off"):
         cpu0, sw0 = proc_cpu_and_switches(d.proc.pid)
         time.sleep(seconds)
         cpu1, sw1 = proc_cpu_and_switches(d.proc.pid)
-        return cpu1 - cpu0, (sw1 - sw0) / seconds, rss_kib(d.proc.pid)
+        return cpu1 - cpu0, (sw1 - sw0) / seconds, status_field(d.proc.pid, "VmRSS")
     finally:
         d.stop()
 

@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Aubade needs that are missing, and nothing else.
 #   deploy/install-deps.sh build   libraries to build and run
-#   deploy/install-deps.sh test    the above plus the tools the test suite drives (including the HIL's)
+#   deploy/install-deps.sh test    the above plus the tools the test suite drives (including the HIL's and the
+#                                  browser tests': Chromium, its driver, the pages' fonts, and selenium from PyPI
+#                                  in a virtualenv at $BUILD_DIR/browser-venv, made only when missing)
 #   deploy/install-deps.sh hil     only what the hardware-in-the-loop harness (hardware/hil/) needs on the host
 #   deploy/install-deps.sh deb     the build libraries plus what `make deb` packages with (deploy/make-deb.sh)
 # Uses sudo when not root. Swift itself is not a Debian package: see README.md.
 set -euo pipefail
 
-build_pkgs=(pkg-config libgpiod-dev libasound2-dev libmpg123-dev libcurl4-openssl-dev libsqlite3-dev)
+build_pkgs=(pkg-config libgpiod-dev libasound2-dev libmpg123-dev libcurl4-openssl-dev libsqlite3-dev libical-dev)
 test_pkgs=(sqlite3 gpiod alsa-utils sox lame mpg123 python3 curl icecast2 ezstream)
 # deploy/make-deb.sh (dpkg-deb, dpkg-shlibdeps, strip, the man page's python) and the package checks of make
 # test (lintian, man; patchelf for the test package made from the debug build).
 deb_pkgs=(dpkg-dev binutils python3 lintian man-db patchelf)
+# Tests/Browser/: Chromium headless through chromedriver; DejaVu is the pages' system font in the screenshots
+# (-extra has the light weight of the kiosk's large time).
+browser_pkgs=(chromium chromium-driver fonts-dejavu-core fonts-dejavu-extra)
 # hardware/hil/: QEMU, the guest's initramfs and out-of-tree module build, and the tools the guest runs
 # (the guest uses this machine's root file system over 9p, so they are installed here).
 hil_pkgs=(qemu-system-x86 busybox-static cpio kmod gcc make xz-utils gpiod alsa-utils sox lame iw iproute2 hostapd
@@ -20,7 +25,7 @@ hil_pkgs=(qemu-system-x86 busybox-static cpio kmod gcc make xz-utils gpiod alsa-
 
 case "${1:-build}" in
   build) wanted=("${build_pkgs[@]}") ;;
-  test) wanted=("${build_pkgs[@]}" "${test_pkgs[@]}" "${deb_pkgs[@]}" "${hil_pkgs[@]}") ;;
+  test) wanted=("${build_pkgs[@]}" "${test_pkgs[@]}" "${deb_pkgs[@]}" "${browser_pkgs[@]}" "${hil_pkgs[@]}") ;;
   hil) wanted=("${hil_pkgs[@]}") ;;
   deb) wanted=("${build_pkgs[@]}" "${deb_pkgs[@]}") ;;
   *) echo "usage: $0 build|test|hil|deb" >&2; exit 2 ;;
@@ -30,6 +35,10 @@ missing=()
 for p in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The browser tests' virtualenv needs python3's venv with ensurepip, which Debian ships apart.
+if [ "${1:-build}" = test ] && ! { command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null; }; then
+  dpkg-query -W -f='${Status}' python3-venv 2>/dev/null | grep -q "install ok installed" || missing+=(python3-venv)
+fi
 
 if ((${#missing[@]})); then
   echo "Installing missing packages: ${missing[*]}"
@@ -45,6 +54,19 @@ fi
 
 # The HIL only needs the tools above (it is handed an already built binary).
 [ "${1:-build}" = hil ] && exit 0
+
+# selenium for Tests/Browser/, from PyPI into its own virtualenv (never the system's python), once.
+if [ "${1:-build}" = test ]; then
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  build_dir="${BUILD_DIR:-.build}"
+  case "$build_dir" in /*) ;; *) build_dir="$root/$build_dir" ;; esac
+  venv="${AUBADE_BROWSER_VENV:-$build_dir/browser-venv}"
+  if ! "$venv/bin/python" -c 'import selenium' 2>/dev/null; then
+    echo "Making the browser tests' virtualenv in $venv (selenium from PyPI)"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/Tests/Browser/requirements.txt"
+  fi
+fi
 
 if ! command -v swift >/dev/null; then
   echo "Swift 6 is not on PATH. Install the Swift toolchain for your platform (swift.org) and run again." >&2

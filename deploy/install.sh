@@ -6,8 +6,8 @@
 # Usage: deploy/install.sh [--binary PATH] [--prefix DIR] [--destdir DIR] [--no-start]
 #        deploy/install.sh --uninstall [--purge] [--prefix DIR] [--destdir DIR]
 #   --binary PATH  the aubade executable (default .build/release/aubade: make release, or make install)
-#   --prefix DIR   where the program goes (default /usr/local): DIR/lib/aubade/aubade with its resource
-#                  bundles, the link DIR/bin/aubade, the man page, bash completion and the kiosk script
+#   --prefix DIR   where the program goes (default /usr/local): DIR/bin/aubade (its pages are compiled in),
+#                  the man page, bash completion and the kiosk script (DIR/lib/aubade/kiosk)
 #   --destdir DIR  stage everything under DIR (also $DESTDIR), for packaging or a test: nothing outside DIR is
 #                  touched — no user, no udev, no systemctl
 #   --no-start     install and enable the unit, but do not (re)start it
@@ -86,13 +86,6 @@ put() {
   install -D -m "$mode" "$src" "$target"
   say "$verb $2"
 }
-# put_tree SOURCE_DIR TARGET_DIR: the same for a folder (a resource bundle).
-put_tree() {
-  local src=$1 target=$DEST$2
-  if [ -d "$target" ] && diff -r "$src" "$target" >/dev/null 2>&1; then say "unchanged $2/"; return 1; fi
-  rm -rf "$target" && mkdir -p "$(dirname "$target")" && cp -r "$src" "$target" && chmod -R u=rwX,go=rX "$target"
-  say "installed $2/"
-}
 remove() {
   local target=$DEST$1
   if [ -e "$target" ] || [ -L "$target" ]; then rm -rf "$target"; say "removed $1"; fi
@@ -105,7 +98,9 @@ if $uninstall; then
       systemctl disable --now "$u" >/dev/null 2>&1 && say "stopped and disabled $u" || true
     done
   fi
-  while read -r name exe; do remove "/etc/systemd/system/$name"; remove "$PREFIX/bin/$exe"; done < <(extra_units)
+  while read -r name exe; do
+    remove "/etc/systemd/system/$name"; remove "$PREFIX/bin/$exe"; remove "$PREFIX/share/man/man1/$exe.1"
+  done < <(extra_units)
   remove "$UNIT"
   remove "$KIOSK_UNIT"
   for r in "${RULES[@]}"; do remove "$r"; done
@@ -130,18 +125,10 @@ fi
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 
-# The program, its resource bundles (Foundation finds them beside the real path of the executable), the link.
-put "$BIN" "$LIB/aubade" 0755 && changed=true
-for b in $(grep -aoE 'Aubade_[A-Za-z0-9]+\.resources' "$BIN" | sort -u); do
-  [ -d "$(dirname "$BIN")/$b" ] || die "$(dirname "$BIN")/$b is missing: the binary needs it."
-  put_tree "$(dirname "$BIN")/$b" "$LIB/$b" && changed=true
-done
-if [ "$(readlink "$DEST$PREFIX/bin/aubade" 2>/dev/null)" = "../lib/aubade/aubade" ]; then
-  say "unchanged $PREFIX/bin/aubade -> ../lib/aubade/aubade"
-else
-  mkdir -p "$DEST$PREFIX/bin" && ln -sfn ../lib/aubade/aubade "$DEST$PREFIX/bin/aubade"
-  say "installed $PREFIX/bin/aubade -> ../lib/aubade/aubade"
-fi
+# The program (its pages and OpenAPI document are compiled in). An earlier install linked it from
+# PREFIX/lib/aubade: that link is replaced by the program itself.
+[ -L "$DEST$PREFIX/bin/aubade" ] && rm -f "$DEST$PREFIX/bin/aubade" && remove "$LIB/aubade"
+put "$BIN" "$PREFIX/bin/aubade" 0755 && changed=true
 "$BIN" --experimental-dump-help | python3 "$HERE/debian/manpage.py" "$("$BIN" --version)" "$(date -u +%Y-%m-%d)" > "$W/aubade.1"
 # The man page's date changes daily: compare it without its first line.
 if [ -f "$DEST$MAN" ] && cmp -s <(tail -n +2 "$W/aubade.1") <(tail -n +2 "$DEST$MAN"); then say "unchanged $MAN"; else put "$W/aubade.1" "$MAN" 0644 || true; fi
@@ -158,6 +145,7 @@ put "$W/aubade.service" "$UNIT" 0644 && changed=true
 while read -r name exe; do
   if [ ! -x "$(dirname "$BIN")/$exe" ]; then say "left out $name: its program $exe is not built beside $BIN"; continue; fi
   put "$(dirname "$BIN")/$exe" "$PREFIX/bin/$exe" 0755 && changed=true
+  [ -f "$HERE/debian/$exe.1" ] && { put "$HERE/debian/$exe.1" "$PREFIX/share/man/man1/$exe.1" 0644 || true; }
   sed "s#^\(ExecStart=[-@+!]*\)/usr/\(local/\)\{0,1\}bin/#\1$PREFIX/bin/#" "$REPO/deploy/$name" > "$W/$name"
   put "$W/$name" "/etc/systemd/system/$name" 0644 && changed=true
   units+=("$name")

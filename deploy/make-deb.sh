@@ -4,8 +4,8 @@
 # --static-swift-stdlib, so the Pi needs no Swift toolchain; run on a Pi (arm64) it makes the arm64 package.
 #
 # Usage: deploy/make-deb.sh [--test] [--revision N] [--fast] BINARY OUTDIR
-#   BINARY        the aubade executable; its resource bundles (Aubade_*.resources: the pages, the OpenAPI
-#                 document) are taken from beside it
+#   BINARY        the aubade executable (its pages and OpenAPI document are compiled in); the second waker,
+#                 aubade-waker, is taken from beside it
 #   OUTDIR        where the .deb goes (made if missing); the last line printed is its path
 #   --revision N  the Debian revision (default 1); the HIL's upgrade test packages one binary as -1 and -2
 #   --test        for the tests only: BINARY is a debug build that links the Swift runtime from the toolchain
@@ -16,10 +16,11 @@
 #   --fast        gzip -1 instead of xz (the tests; the contents are the same)
 #
 # The package:
-#   /usr/lib/aubade/aubade (+ its resource bundles beside it; Foundation finds them next to the real path of
-#   the executable) and the link /usr/bin/aubade; /lib/systemd/system/aubade.service; /etc/aubade/aubade.toml
+#   /usr/bin/aubade and /usr/bin/aubade-waker; /lib/systemd/system/aubade.service and aubade-waker.service;
+#   /etc/aubade/aubade.toml
 #   (a conffile: a user's edits survive upgrades); udev rules for the gpio, i2c and video groups; the man page
-#   aubade(1), generated from the argument parser (--experimental-dump-help); bash completion; the kiosk
+#   aubade(1), generated from the argument parser (--experimental-dump-help), and aubade-waker(1) (written by
+#   hand: the waker has no argument parser); bash completion; the kiosk
 #   autostart (/usr/lib/aubade/kiosk/); README, copyright, changelog.
 #   postinst makes the `aubade` system user (audio, gpio, i2c, input, video) and enables and starts the unit;
 #   an upgrade restarts it; remove keeps /var/lib/aubade (the alarms), purge deletes it.
@@ -53,14 +54,16 @@ version=$("$BIN" --version 2>/dev/null) || die "$BIN --version failed."
 [[ "$version" =~ ^[0-9][0-9A-Za-z.+~]*$ ]] || die "$BIN --version gave '$version', not a version number."
 arch=$(dpkg --print-architecture)
 debversion=$version-$revision
+# The man pages' and changelog's date: the last commit's (reproducible), or SOURCE_DATE_EPOCH.
+date=$(date -u -d "@${SOURCE_DATE_EPOCH:-$(git -C "$REPO" log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 P=$W/debian/aubade   # dpkg-shlibdeps expects the package's files under debian/<package>/
 mkdir -p "$P/DEBIAN"
 
-# --- The binary and its resource bundles ---------------------------------------------------------------
-install -D -m 0755 "$BIN" "$P/usr/lib/aubade/aubade"
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$P/usr/lib/aubade/aubade"
+# --- The binary ------------------------------------------------------------------------------------------
+install -D -m 0755 "$BIN" "$P/usr/bin/aubade"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$P/usr/bin/aubade"
 # SwiftPM links executables with RUNPATH $ORIGIN (nothing lives beside a binary in the package: removed, as
 # lintian wants). Any other entry is the toolchain's runtime: a build without --static-swift-stdlib, which only
 # --test accepts.
@@ -73,16 +76,11 @@ fix_runpath() {  # fix_runpath STAGED_BINARY ORIGINAL
     die "$2 links the Swift runtime from $foreign (RUNPATH); build it with --static-swift-stdlib (make deb)."
   patchelf --remove-rpath "$1"
 }
-fix_runpath "$P/usr/lib/aubade/aubade" "$BIN"
-# SwiftPM names a module's bundle <package>_<module>.resources; the binary holds the names it looks for.
-bundles=$(grep -aoE 'Aubade_[A-Za-z0-9]+\.resources' "$BIN" | sort -u || true)
-for b in $bundles; do
-  [ -d "$(dirname "$BIN")/$b" ] || die "$(dirname "$BIN")/$b is missing: the binary needs it (its pages and the OpenAPI document)."
-  cp -r "$(dirname "$BIN")/$b" "$P/usr/lib/aubade/"
-  chmod -R u=rwX,go=rX "$P/usr/lib/aubade/$b"
-done
-mkdir -p "$P/usr/bin"
-ln -s ../lib/aubade/aubade "$P/usr/bin/aubade"
+fix_runpath "$P/usr/bin/aubade" "$BIN"
+# The pages and the OpenAPI document are compiled into the binary (embedInCode): nothing may be looked up
+# beside it. A SwiftPM bundle name in the binary means a module gained a resource folder again.
+bundle=$(grep -aoE 'Aubade_[A-Za-z0-9]+\.resources' "$BIN" | head -1 || true)
+[ -z "$bundle" ] || die "$BIN looks for the resource bundle $bundle beside itself; compile its resources in (.embedInCode in Package.swift)."
 
 # --- The unit, the config, the udev rules ----------------------------------------------------------------
 install -D -m 0644 "$REPO/deploy/aubade.service" "$P/lib/systemd/system/aubade.service"
@@ -100,6 +98,10 @@ for unit in "$REPO"/deploy/*.service; do
   strip --strip-unneeded --remove-section=.comment --remove-section=.note "$P/usr/bin/$exe"
   fix_runpath "$P/usr/bin/$exe" "$(dirname "$BIN")/$exe"
   sed 's#^\(ExecStart=[-@+!]*\)/usr/local/bin/#\1/usr/bin/#' "$unit" > "$P/lib/systemd/system/$name"
+  [ -f "$HERE/debian/$exe.1" ] || die "deploy/debian/$exe.1 is missing: every program in the package has a man page."
+  install -d "$P/usr/share/man/man1"
+  sed "1s/\"\"/\"$date\"/" "$HERE/debian/$exe.1" |
+    gzip -9n > "$P/usr/share/man/man1/$exe.1.gz"
   chmod 0644 "$P/lib/systemd/system/$name"
   extra_units+=("$name")
 done
@@ -113,7 +115,6 @@ install -D -m 0644 "$REPO/deploy/kiosk/aubade-kiosk.service" "$P/usr/lib/systemd
 install -D -m 0644 "$REPO/deploy/kiosk/labwc-autostart" "$P/usr/share/doc/aubade/examples/labwc-autostart"
 
 # --- Man page, completion, documents -------------------------------------------------------------------
-date=$(date -u -d "@${SOURCE_DATE_EPOCH:-$(git -C "$REPO" log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)
 mkdir -p "$P/usr/share/man/man1"
 "$BIN" --experimental-dump-help | python3 "$HERE/debian/manpage.py" "$version" "$date" > "$W/aubade.1" ||
   die "could not make the man page from '$BIN --experimental-dump-help'."
@@ -161,7 +162,7 @@ if $test_build; then
   # dpkg-shlibdeps reads RUNPATH from the original (unstripped copies keep it too).
   shlibdeps_args+=(-l"$(dirname "$(ldd "$BIN" | awk '/libswiftCore/ { print $3 }')")")
 fi
-bins=("$P/usr/lib/aubade/aubade")
+bins=("$P/usr/bin/aubade")
 for unit in "${extra_units[@]}"; do
   exe=$(sed -n 's#^ExecStart=[-@+!]*/usr/bin/\([^ ]*\).*#\1#p' "$P/lib/systemd/system/$unit" | head -1)
   bins+=("$P/usr/bin/$exe")

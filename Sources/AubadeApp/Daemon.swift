@@ -108,6 +108,7 @@ public enum Daemon {
             SchedulerService(clock: clock, waker: clock.waker, notifier: notifier),
             inputs,
             NetworkService(clock: clock, status: parts.network),
+            CalendarService(clock: clock),
             ControlService(server: control, clock: clock, logger: logger),
         ] + faces(clock)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(

@@ -64,6 +64,15 @@ struct ConfigReader {
         readButtons(&c.buttons)
         readShake(&c.shake)
         c.display.backlight = string("display", "backlight", c.display.backlight, nonEmpty: true)
+        c.calendars.refreshSeconds = checked("calendars", "refresh", c.calendars.refreshSeconds) { v in
+            Self.text(v).flatMap { text in
+                guard let seconds = try? DurationText.seconds(parsing: text, field: "refresh"), (900...2_592_000).contains(seconds) else {
+                    return .failure(Rejection("must be a duration from 15m to 720h, like \"24h\""))
+                }
+                return .success(seconds)
+            }
+        }
+        c.calendars.horizonDays = int("calendars", "horizon_days", c.calendars.horizonDays, in: 14...3660)
         return c
     }
 
@@ -205,7 +214,7 @@ struct ConfigReader {
     }
 
     private static let sections: Set<String> = ["paths", "http", "audio", "clock", "buttons", "buttons.short_press",
-                                                "buttons.long_press", "shake", "display"]
+                                                "buttons.long_press", "shake", "display", "calendars"]
 
     private func unknown(_ key: String, _ line: Int?) -> String {
         "Config file \(name): unknown key \(key)\(line.map { " at line \($0)" } ?? "") is ignored."

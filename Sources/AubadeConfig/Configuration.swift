@@ -73,6 +73,13 @@ public struct Configuration: Equatable, Sendable {
         public var backlight = "auto"
     }
 
+    public struct Calendars: Equatable, Sendable {
+        /// How often a calendar imported from an http(s) URL is fetched again, in seconds (15m to 30 days).
+        public var refreshSeconds = 86_400
+        /// How many days ahead recurring events without an end are expanded (14 to 3660).
+        public var horizonDays = 400
+    }
+
     public var paths = Paths()
     public var http = HTTP()
     public var audio = Audio()
@@ -80,6 +87,7 @@ public struct Configuration: Equatable, Sendable {
     public var buttons = Buttons()
     public var shake = Shake()
     public var display = Display()
+    public var calendars = Calendars()
 
     public init() {}
 }

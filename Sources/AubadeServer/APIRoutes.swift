@@ -90,19 +90,39 @@ struct APIRoutes {
             try await edit(.addProgramme(try context.decode(ProgrammeFields.self)), status: .created)
         }
         book.add(.get, p + "/programmes/now") { request, _ in
-            try await answer(.programmeNow(station: request.uri.queryParameters.get("station")))
+            try await answer(.programmeNow(station: request.uri.queryParameters.get("station"),
+                                           at: try RequestReading.instant(request, "at")))
         }
         book.add(.delete, p + "/programmes/:id") { _, context in try await edit(.removeProgramme(id: try context.id())) }
         book.add(.post, p + "/programmes/:id/reserve") { _, context in
-            try await edit(.reserveProgramme(id: try context.id(), reserved: true))
+            let body = try context.decode(Bodies.Reserve.self)
+            return try await edit(.reserveProgramme(id: try context.id(), reserved: true, remindSeconds: body.remindSeconds))
+        }
+        book.add(.post, p + "/programmes/import") { _, context in
+            let body = try context.decode(Bodies.CalendarURL.self)
+            return try await imported(from: body.url, kind: .programmes, station: body.station)
         }
         book.add(.delete, p + "/programmes/:id/reserve") { _, context in
             try await edit(.reserveProgramme(id: try context.id(), reserved: false))
         }
+        registerDaysOff(book)
         book.add(.get, p + "/settings") { _, _ in try await answer(.settings) }
         book.add(.patch, p + "/settings") { _, context in
             try await edit(.setSettings(try context.decode(Bodies.Settings.self).changes))
         }
+    }
+
+    private func registerDaysOff(_ book: RouteBook) {
+        let p = APIRoutes.prefix
+        book.add(.get, p + "/days-off") { _, _ in try await answer(.daysOff) }
+        book.add(.post, p + "/days-off") { _, context in
+            try await edit(.addDayOff(try context.decode(DayOffFields.self)), status: .created)
+        }
+        book.add(.delete, p + "/days-off/:id") { _, context in try await edit(.removeDayOff(id: try context.id())) }
+        book.add(.post, p + "/days-off/import") { _, context in
+            try await imported(from: try context.decode(Bodies.HolidayURL.self).url, kind: .daysOff, station: nil)
+        }
+        book.add(.get, p + "/calendars") { _, _ in try await answer(.calendars) }
     }
 
     private func registerSound(_ book: RouteBook) {
@@ -115,6 +135,7 @@ struct APIRoutes {
         book.add(.post, p + "/player/volume") { _, context in try await done(.radioVolume(try context.decode(Bodies.Volume.self).volume)) }
         book.add(.post, p + "/sleep") { _, context in
             let body = try context.decode(Bodies.Sleep.self)
+            if body.untilEnd { return try await sound(.sleepUntilEnd(programme: body.programme, source: body.source)) }
             return try await sound(.sleep(seconds: body.seconds, source: body.source))
         }
         book.add(.post, p + "/sleep/extend") { _, context in try await done(.sleepExtend(minutes: try context.decode(Bodies.Extend.self).minutes)) }
@@ -154,6 +175,8 @@ struct APIRoutes {
         case .settings(let settings): return JSONResponse.make(settings)
         case .history(let list): return JSONResponse.make(list)
         case .reports(let list): return JSONResponse.make(list)
+        case .daysOff(let list): return JSONResponse.make(list)
+        case .calendars(let list): return JSONResponse.make(list)
         }
     }
 
@@ -169,7 +192,22 @@ struct APIRoutes {
         case .alarmRemoved(let alarm): return JSONResponse.make(Answers.Deleted(deleted: alarm.id ?? 0))
         case .stationRemoved(let station): return JSONResponse.make(Answers.Deleted(deleted: station.id ?? 0))
         case .programmeRemoved(let programme): return JSONResponse.make(Answers.Deleted(deleted: programme.id ?? 0))
+        case .imported(let summary): return JSONResponse.make(ImportDocument(summary), status: status)
+        case .dayOff(let day): return JSONResponse.make(DayOffDocument(day), status: status)
+        case .dayOffRemoved(let day): return JSONResponse.make(Answers.Deleted(deleted: day.id ?? 0))
         }
+    }
+
+    /// A calendar the clock downloads and imports (`RunningClock.importCalendar`), answered with what changed.
+    private func imported(from url: StreamURL, kind: CalendarImport.Kind, station: String?) async throws(APIError) -> Response {
+        let result: EditResult
+        do throws(ClockError) {
+            result = try await clock.importCalendar(from: url, kind: kind, station: station)
+        } catch {
+            throw APIError(error)
+        }
+        guard case .imported(let summary) = result.outcome else { throw unexpected() }
+        return JSONResponse.make(ImportDocument(summary))
     }
 
     private func done(_ command: ClockCommand) async throws(APIError) -> Response {

@@ -1,14 +1,10 @@
 import Foundation
 
-/// The OpenAPI 3 description of the API, shipped as the module's resource `openapi.json` and served at
+/// The OpenAPI 3 description of the API, `Resources/openapi.json` compiled into the binary, served at
 /// `/api/v1/openapi.json`. A test holds its paths against the registered routes, both ways.
 public enum OpenAPIDocument {
-    /// The document's bytes (an empty object if the resource were missing, which the test would catch).
-    public static let data: Data = {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
-              let data = try? Data(contentsOf: url) else { return Data("{}".utf8) }
-        return data
-    }()
+    /// The document's bytes.
+    public static let data = Data(PackageResources.openapi_json)
 
     /// Every (method, path) the document describes, as "GET /api/v1/alarms/{id}".
     public static func operations() -> Set<String> {

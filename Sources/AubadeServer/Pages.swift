@@ -2,24 +2,79 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// `/` (the phone page) and `/kiosk` (the clock face): until the pages are built, each says plainly what it
-/// will be and where the API is. No user data is put in them.
+/// The clock's two pages and the few files they load, compiled into the binary from `Resources/pages` (SwiftPM's
+/// `embedInCode`, so an installed `aubade` needs no resource folder beside it):
+/// `/` is the phone page, `/kiosk` the clock face for the bedside touchscreen, `/assets/<name>` their scripts,
+/// style sheets and icon. HTML, CSS and plain JavaScript — no build step, nothing fetched from elsewhere.
+///
+/// Every file is in a fixed table made once, when the router is made: a request names an entry of the table
+/// or gets 404, so no file-system path is ever built from a request. Each answer carries:
+/// - `Content-Security-Policy: default-src 'self'; frame-ancestors 'none'` — only these files' own scripts and
+///   styles run (no inline script, no inline style, no other site), and no other site may frame a page (R31);
+/// - `Cache-Control: no-cache` — a browser asks again each time, so the kiosk gets a new clock's pages at its
+///   next load;
+/// - `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`.
+///
+/// The pages hold no data: they read and change the clock through the API with a device token (R30) and put
+/// every user string in with `textContent`, never as markup (R31).
 enum Pages {
-    static func register(on router: Router<APIContext>) {
-        router.get("/") { _, _ in page(title: "Aubade", body: "The phone page comes next. The clock's JSON API is at /api/v1/ (its description: /api/v1/openapi.json).") }
-        router.get("/kiosk") { _, _ in page(title: "Aubade kiosk", body: "The kiosk clock face comes next. Its live state is at /api/v1/events.") }
+    /// One file as served.
+    struct Asset: Sendable {
+        let body: Data
+        let type: String
     }
 
-    static func page(title: String, body: String) -> Response {
-        let html = """
-            <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(title)</title></head>
-            <body><h1>\(title)</h1><p>\(body)</p></body></html>
+    /// The pages' paths and the files they serve.
+    static let pages = ["/": "phone.html", "/kiosk": "kiosk.html"]
 
-            """
-        var headers = JSONResponse.headers(type: "text/html; charset=utf-8")
-        headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'self'; frame-ancestors 'none'"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    /// The content type of each kind of file served.
+    static let types = [
+        "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
+        "svg": "image/svg+xml", "json": "application/json; charset=utf-8",
+    ]
+
+    static let contentSecurityPolicy = "default-src 'self'; frame-ancestors 'none'"
+
+    static func register(on router: Router<APIContext>) {
+        let assets = load()
+        for (path, name) in pages {
+            router.get(RouterPath(path)) { _, _ in try respond(assets, name) }
+        }
+        router.get("/assets/:name") { _, context in
+            try respond(assets, context.parameters.get("name") ?? "", onlyAssets: true)
+        }
+    }
+
+    /// The answer for the file `name`: 404 for a name not in the table (or a page's HTML asked for as an asset).
+    static func respond(_ assets: [String: Asset], _ name: String, onlyAssets: Bool = false) throws(APIError) -> Response {
+        guard let asset = assets[name], !(onlyAssets && name.hasSuffix(".html")) else {
+            throw APIError(.notFound, "There is no page file '\(name)'.")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = asset.type
+        headers[.cacheControl] = "no-cache"
+        headers[HTTPField.Name("Content-Security-Policy")!] = contentSecurityPolicy
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.body)))
+    }
+
+    /// Every file of `Resources/pages`, by its name (the folder is flat). `PagesTests` holds this list against
+    /// the folder, so a file added there and forgotten here fails a test.
+    static let files: [(name: String, bytes: [UInt8])] = [
+        ("phone.html", PackageResources.phone_html), ("phone.css", PackageResources.phone_css),
+        ("phone.js", PackageResources.phone_js), ("kiosk.html", PackageResources.kiosk_html),
+        ("kiosk.css", PackageResources.kiosk_css), ("kiosk.js", PackageResources.kiosk_js),
+        ("api.js", PackageResources.api_js), ("icon.svg", PackageResources.icon_svg),
+    ]
+
+    static func load() -> [String: Asset] {
+        var assets: [String: Asset] = [:]
+        for (name, bytes) in files {
+            let ext = (name as NSString).pathExtension.lowercased()
+            guard let type = types[ext] else { continue }
+            assets[name] = Asset(body: Data(bytes), type: type)
+        }
+        return assets
     }
 }

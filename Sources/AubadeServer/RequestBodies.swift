@@ -40,15 +40,57 @@ enum Bodies {
         }
     }
 
+    /// `POST /sleep`: `seconds` and `source`, or `untilEndOf` — a programme's id, or "on-air" for the one on air.
     struct Sleep: Decodable {
         var seconds: Int?
         var source: String?
+        var untilEnd: Bool
+        var programme: Int64?
         init(from decoder: any Decoder) throws {
-            try StrictKeys.refuseUnknown(in: decoder, known: ["seconds", "source"], what: "field")
+            try StrictKeys.refuseUnknown(in: decoder, known: ["seconds", "source", "untilEndOf"], what: "field")
             let c = try decoder.container(keyedBy: Key.self)
             seconds = try c.decodeIfPresent(Int.self, forKey: Key("seconds"))
             source = try c.decodeIfPresent(String.self, forKey: Key("source"))
+            untilEnd = c.contains(Key("untilEndOf"))
+            if let id = try? c.decodeIfPresent(Int64.self, forKey: Key("untilEndOf")) {
+                programme = id
+            } else if untilEnd, try c.decodeIfPresent(String.self, forKey: Key("untilEndOf")) != "on-air" {
+                throw ValidationError("Give 'untilEndOf' a programme's id, or \"on-air\" for the programme on air.")
+            }
+            if untilEnd, seconds != nil { throw ValidationError("Give 'seconds' or 'untilEndOf', not both.") }
         }
+    }
+
+    /// `POST /programmes/{id}/reserve`: an optional reminder lead, `remind` ("5m"; "0s" chimes at the start).
+    struct Reserve: Decodable {
+        var remindSeconds: Int?
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: ["remind"], what: "field")
+            let text = try decoder.container(keyedBy: Key.self).decodeIfPresent(String.self, forKey: Key("remind"))
+            remindSeconds = try text.map { t throws(ValidationError) in try DurationText.seconds(parsing: t, field: "Reminder lead") }
+        }
+    }
+
+    /// `POST /programmes/import`, `/days-off/import`: the calendar's http(s) URL (the clock downloads it), and for
+    /// programmes the saved station they are on.
+    struct CalendarURL: Decodable {
+        var url: StreamURL
+        var station: String?
+        init(from decoder: any Decoder, station allowed: Bool) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: allowed ? ["url", "station"] : ["url"], what: "field")
+            let c = try decoder.container(keyedBy: Key.self)
+            guard let text = try c.decodeIfPresent(String.self, forKey: Key("url")) else {
+                throw ValidationError("Give 'url', the calendar's http(s) address.")
+            }
+            url = try StreamURL(parsing: text)
+            station = allowed ? try c.decodeIfPresent(String.self, forKey: Key("station")) : nil
+        }
+        init(from decoder: any Decoder) throws { try self.init(from: decoder, station: true) }
+    }
+
+    struct HolidayURL: Decodable {
+        var url: StreamURL
+        init(from decoder: any Decoder) throws { url = try CalendarURL(from: decoder, station: false).url }
     }
 
     struct Extend: Decodable {

@@ -23,6 +23,12 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
     var timeZone: String?
     var createdAt: Date
     var updatedAt: Date
+    // Schema version 4; optional so that a backup copy written before it still reads.
+    var skipDaysOff: Bool?
+    var airDates: String?
+    var programId: Int64?
+    var programName: String?
+    var programGone: Bool?
 
     init(_ a: Alarm, createdAt: Date, updatedAt: Date) {
         clockId = a.id
@@ -42,17 +48,25 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
         timeZone = a.timeZoneID
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        skipDaysOff = a.skipDaysOff
+        airDates = a.recurrence.dateList.map(DateList.text)
+        programId = a.programme?.id
+        programName = a.programme?.name
+        programGone = a.programme?.gone ?? false
     }
 
     func alarm() throws(StoreError) -> Alarm {
         do throws(ValidationError) {
+            let tie = programId.map { ProgrammeTie(id: $0, name: programName ?? "programme \($0)", gone: programGone ?? false) }
             var alarm = Alarm(
                 id: clockId, name: clockName, time: try LocalTime(parsing: startTime),
-                recurrence: try Recurrence(repeated: repeated, onceDate: try onceDate.map { t throws(ValidationError) in try LocalDate(parsing: t) }),
+                recurrence: try Recurrence(repeated: repeated, onceDate: try onceDate.map { t throws(ValidationError) in try LocalDate(parsing: t) },
+                                           dates: try airDates.map(DateList.dates)),
                 durationSeconds: durationTime, shakeToStop: isShaked, enabled: isOpened,
                 sound: try SoundSource(storageText: clockMusic), volume: volume, fadeInSeconds: fadeInSeconds,
                 snoozeMinutes: snoozeMinutes, maxSnoozes: maxSnoozes,
-                skipDate: try skipNextDate.map { t throws(ValidationError) in try LocalDate(parsing: t) }, timeZoneID: timeZone)
+                skipDate: try skipNextDate.map { t throws(ValidationError) in try LocalDate(parsing: t) }, timeZoneID: timeZone,
+                skipDaysOff: skipDaysOff ?? false, programme: tie)
             try alarm.validate()
             return alarm
         } catch {
@@ -110,6 +124,13 @@ struct ProgramRow: Codable, FetchableRecord, MutablePersistableRecord {
     var host: String?
     var description: String?
     var importSource: String?
+    // Schema version 4; optional so that a backup copy written before it still reads.
+    var airDates: String?
+    var timeZone: String?
+    var importKey: String?
+    var location: String?
+    var url: String?
+    var remindSeconds: Int?
 
     init(_ p: Programme) {
         progId = p.id
@@ -123,6 +144,12 @@ struct ProgramRow: Codable, FetchableRecord, MutablePersistableRecord {
         host = p.host
         description = p.details
         importSource = p.importSource
+        airDates = p.dates.map(DateList.text)
+        timeZone = p.timeZoneID
+        importKey = p.importKey
+        location = p.location
+        url = p.url
+        remindSeconds = p.remindSeconds
     }
 
     func programme() throws(StoreError) -> Programme {
@@ -131,7 +158,8 @@ struct ProgramRow: Codable, FetchableRecord, MutablePersistableRecord {
                 id: progId, name: progName, begin: try LocalTime(parsing: beginTime), end: try LocalTime(parsing: endTime),
                 reserved: isOrdered, stationID: stationId, weekday: weekday.flatMap(Weekday.init(isoNumber:)),
                 date: try date.map { t throws(ValidationError) in try LocalDate(parsing: t) }, host: host, details: description,
-                importSource: importSource)
+                importSource: importSource, dates: try airDates.map(DateList.dates), timeZoneID: timeZone,
+                importKey: importKey, location: location, url: url, remindSeconds: remindSeconds)
             try p.validate()
             return p
         } catch {
@@ -242,5 +270,83 @@ struct EventRow: Codable, FetchableRecord, MutablePersistableRecord {
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         eventId = inserted.rowID
+    }
+}
+
+/// A list of local dates as one column: "2026-11-27,2026-12-04" (ascending).
+enum DateList {
+    static func text(_ dates: [LocalDate]) -> String {
+        dates.map(\.description).joined(separator: ",")
+    }
+
+    static func dates(_ text: String) throws(ValidationError) -> [LocalDate] {
+        var out: [LocalDate] = []
+        for part in text.split(separator: ",") { out.append(try LocalDate(parsing: String(part))) }
+        return out
+    }
+}
+
+struct DayOffRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "daysOff"
+    var dayOffId: Int64?
+    var firstDate: String
+    var lastDate: String
+    var name: String
+    var importSource: String?
+    var importKey: String?
+    var createdAt: Date
+
+    init(_ d: DayOff, createdAt: Date) {
+        dayOffId = d.id
+        firstDate = d.first.description
+        lastDate = d.last.description
+        name = d.name
+        importSource = d.importSource
+        importKey = d.importKey
+        self.createdAt = createdAt
+    }
+
+    func dayOff() throws(StoreError) -> DayOff {
+        do throws(ValidationError) {
+            var day = DayOff(id: dayOffId, first: try LocalDate(parsing: firstDate), last: try LocalDate(parsing: lastDate),
+                             name: name, importSource: importSource, importKey: importKey)
+            try day.validate()
+            return day
+        } catch {
+            throw StoreError.invalidRow(table: "daysOff", id: dayOffId, reason: error.message)
+        }
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        dayOffId = inserted.rowID
+    }
+}
+
+struct CalendarSourceRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "calendarSources"
+    var sourceId: Int64?
+    var kind: String
+    var location: String
+    var stationId: Int64?
+    var format: String
+    var contentHash: String
+    var importedAt: Date
+    var expandedThrough: String?
+
+    func source() throws(StoreError) -> CalendarSource {
+        guard let id = sourceId, let kind = CalendarImport.Kind(rawValue: kind) else {
+            throw .invalidRow(table: "calendarSources", id: sourceId, reason: "unknown kind '\(kind)'.")
+        }
+        do throws(ValidationError) {
+            return CalendarSource(id: id, kind: kind, location: location, stationID: stationId, format: format,
+                                  contentHash: contentHash, importedAt: importedAt,
+                                  expandedThrough: try expandedThrough.map { t throws(ValidationError) in try LocalDate(parsing: t) })
+        } catch {
+            throw .invalidRow(table: "calendarSources", id: sourceId, reason: error.message)
+        }
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        sourceId = inserted.rowID
     }
 }

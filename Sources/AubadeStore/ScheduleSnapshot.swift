@@ -13,9 +13,13 @@ import GRDB
 /// make every rewrite large). A version-1 copy still loads, with no programmes. 3 adds `tokens`, the device
 /// tokens' hashes (never a token itself), so that a clock running from the copy still takes a Stop from the
 /// kiosk or a phone, and a restored database keeps its paired devices; and the `appSet` night-dimming keys.
+/// 4 adds what an alarm needs to ring right without the database (issue 13): `daysOff` (an alarm that skips
+/// them must not ring on a holiday), the alarms' new columns (skipping days off; the programme an alarm follows,
+/// its last known time and dates being the alarm's own), and in `programs` also the programmes alarms follow.
+/// Copies of formats 1–3 still load (no days off; their alarms skip none).
 public struct ScheduleSnapshot: Sendable {
     /// The format this binary writes.
-    public static let formatVersion = 3
+    public static let formatVersion = 4
 
     public let path: String
     private let lockPath: String
@@ -35,10 +39,12 @@ public struct ScheduleSnapshot: Sendable {
         public var alarms: [Alarm]
         public var stations: [Station]
         public var settings: AppSettings
-        /// The reserved programmes (none in a format-1 copy).
+        /// The reserved programmes and those alarms follow (none in a format-1 copy; only reserved ones before 4).
         public var programmes: [Programme]
         /// The device tokens (none before format 3).
         public var tokens: [AccessToken]
+        /// The days off (none before format 4).
+        public var daysOff: [DayOff]
     }
 
     /// The JSON document, rows as the tables hold them (so a restore keeps ids and timestamps).
@@ -51,6 +57,7 @@ public struct ScheduleSnapshot: Sendable {
         var appSet: AppSetRow?
         var programs: [ProgramRow]?
         var tokens: [TokenRow]?
+        var daysOff: [DayOffRow]?
     }
 
     var exists: Bool { FileManager.default.fileExists(atPath: path) }
@@ -68,8 +75,10 @@ public struct ScheduleSnapshot: Sendable {
             File(formatVersion: Self.formatVersion, writtenAt: store.now(), schemaVersion: Schema.latestVersion,
                  clocks: try ClockRow.order(sql: "clockId").fetchAll(db),
                  stations: try StationRow.order(sql: "stationId").fetchAll(db), appSet: try AppSetRow.fetchOne(db, key: 1),
-                 programs: try ProgramRow.filter(sql: "isOrdered = 1").order(sql: "progId").fetchAll(db),
-                 tokens: try TokenRow.order(sql: "tokenId").fetchAll(db))
+                 programs: try ProgramRow.filter(sql: "isOrdered = 1 OR progId IN (SELECT programId FROM clocks)")
+                    .order(sql: "progId").fetchAll(db),
+                 tokens: try TokenRow.order(sql: "tokenId").fetchAll(db),
+                 daysOff: try DayOffRow.order(sql: "dayOffId").fetchAll(db))
         }
         let data: Data
         do { data = try Self.encoder.encode(file) } catch { throw failure("cannot encode it: \(error)") }
@@ -78,30 +87,15 @@ public struct ScheduleSnapshot: Sendable {
 
     private func replaceAtomically(with data: Data) throws(StoreError) {
         let temp = path + ".tmp-\(getpid())"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("cannot create \(temp)") }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                offset += n
+        do {
+            try DurableFile.replace(path, with: data, temp: temp)
+        } catch {
+            switch error {
+            case .cannotCreate(let temp, _): throw failure("cannot create \(temp)")
+            case .cannotWrite(let reason): throw failure("cannot write it (\(reason))")
             }
-            return true
         }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written, synced, rename(temp, path) == 0 else {
-            unlink(temp)
-            throw failure("cannot write it (\(String(cString: strerror(errno))))")
-        }
-        let folder = (path as NSString).deletingLastPathComponent
-        let dirfd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirfd >= 0 {
-            fsync(dirfd)
-            close(dirfd)
-        }
+        DurableFile.syncFolder((path as NSString).deletingLastPathComponent)
     }
 
     /// Loads the copy. Throws when it is missing or unreadable.
@@ -124,10 +118,12 @@ public struct ScheduleSnapshot: Sendable {
         for row in file.stations { stations.append(try row.station()) }
         var programmes: [Programme] = []
         for row in file.programs ?? [] { programmes.append(try row.programme()) }
+        var daysOff: [DayOff] = []
+        for row in file.daysOff ?? [] { daysOff.append(try row.dayOff()) }
         let contents = Contents(
             writtenAt: file.writtenAt, schemaVersion: file.schemaVersion, formatVersion: file.formatVersion ?? 1,
             alarms: alarms, stations: stations, settings: file.appSet?.settings().0 ?? AppSettings(),
-            programmes: programmes, tokens: (file.tokens ?? []).map(\.token))
+            programmes: programmes, tokens: (file.tokens ?? []).map(\.token), daysOff: daysOff)
         return (file, contents)
     }
 
@@ -138,6 +134,7 @@ public struct ScheduleSnapshot: Sendable {
         for var row in file.clocks { try row.insert(db) }
         for var row in file.programs ?? [] { try row.insert(db) }
         for var row in file.tokens ?? [] { try row.insert(db) }
+        for var row in file.daysOff ?? [] { try row.insert(db) }
         if let settings = file.appSet { try settings.upsert(db) }
     }
 

@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     static let latestVersion = steps.count
 
-    static let steps: [@Sendable (Database) throws -> Void] = [version1, version2, version3]
+    static let steps: [@Sendable (Database) throws -> Void] = [version1, version2, version3, version4]
 
     /// The file's `user_version`: 0 for a new or empty file.
     static func version(_ db: Database) throws -> Int {
@@ -152,6 +152,50 @@ enum Schema {
             ALTER TABLE appSet ADD COLUMN dimFrom TEXT NOT NULL DEFAULT 'off';
             ALTER TABLE appSet ADD COLUMN dimUntil TEXT NOT NULL DEFAULT '07:00';
             ALTER TABLE appSet ADD COLUMN dimLevel INTEGER NOT NULL DEFAULT 10 CHECK (dimLevel BETWEEN 1 AND 100);
+            """)
+    }
+
+    /// Version 4: calendars (issue 13). Programmes get their imported form — a list of airing dates, their own
+    /// zone, a stable key within their import source, location, URL — and a reminder lead for reservations;
+    /// alarms may skip days off and follow a programme (its id, its name when last seen, whether it is gone,
+    /// and the dates of a programme that airs on a list of dates); the days off; and the calendar sources
+    /// (a file or URL, its content's hash, when it was imported and how far its recurrences were expanded).
+    static func version4(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE programs ADD COLUMN airDates TEXT;
+            ALTER TABLE programs ADD COLUMN timeZone TEXT;
+            ALTER TABLE programs ADD COLUMN importKey TEXT;
+            ALTER TABLE programs ADD COLUMN location TEXT;
+            ALTER TABLE programs ADD COLUMN url TEXT;
+            ALTER TABLE programs ADD COLUMN remindSeconds INTEGER
+                CHECK (remindSeconds IS NULL OR remindSeconds BETWEEN 0 AND 86400);
+            CREATE UNIQUE INDEX programs_import ON programs(importSource, importKey);
+            ALTER TABLE clocks ADD COLUMN skipDaysOff INTEGER NOT NULL DEFAULT 0 CHECK (skipDaysOff IN (0, 1));
+            ALTER TABLE clocks ADD COLUMN airDates TEXT;
+            ALTER TABLE clocks ADD COLUMN programId INTEGER;
+            ALTER TABLE clocks ADD COLUMN programName TEXT;
+            ALTER TABLE clocks ADD COLUMN programGone INTEGER NOT NULL DEFAULT 0 CHECK (programGone IN (0, 1));
+            CREATE TABLE daysOff (
+                dayOffId     INTEGER PRIMARY KEY AUTOINCREMENT,
+                firstDate    TEXT NOT NULL,
+                lastDate     TEXT NOT NULL CHECK (lastDate >= firstDate),
+                name         TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+                importSource TEXT,
+                importKey    TEXT,
+                createdAt    TEXT NOT NULL
+            );
+            CREATE INDEX daysOff_import ON daysOff(importSource);
+            CREATE TABLE calendarSources (
+                sourceId        INTEGER PRIMARY KEY AUTOINCREMENT,
+                kind            TEXT NOT NULL CHECK (kind IN ('programmes', 'daysOff')),
+                location        TEXT NOT NULL CHECK (length(location) BETWEEN 1 AND 2048),
+                stationId       INTEGER REFERENCES stations(stationId) ON DELETE SET NULL,
+                format          TEXT NOT NULL,
+                contentHash     TEXT NOT NULL,
+                importedAt      TEXT NOT NULL,
+                expandedThrough TEXT,
+                UNIQUE (kind, location)
+            );
             """)
     }
 }

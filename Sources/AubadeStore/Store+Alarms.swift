@@ -57,7 +57,8 @@ extension Store {
     @discardableResult
     public func updateAlarm(id: Int64, zone: TimeZone, now: Date, _ patch: AlarmPatch) throws(StoreError) -> Alarm {
         try modifyAlarm(id: id) { alarm, _, db in
-            try patch.apply(to: &alarm, zone: zone, now: now) { name in try Store.station(named: name, db) }
+            try patch.apply(to: &alarm, zone: zone, now: now, stationNamed: { name in try Store.station(named: name, db) },
+                            programmeWithID: { id in try Store.programme(id: id, db) })
         }
     }
 
@@ -78,9 +79,9 @@ extension Store {
         let stamp = self.now()
         let alarm: Alarm = try write { db in
             let settings = try AppSetRow.fetchOne(db, key: 1)?.settings().0 ?? AppSettings()
-            var alarm = try patch.newAlarm(settings: settings, zone: zone, now: now) { name in
-                try Store.station(named: name, db)
-            }
+            var alarm = try patch.newAlarm(settings: settings, zone: zone, now: now,
+                                           stationNamed: { name in try Store.station(named: name, db) },
+                                           programmeWithID: { id in try Store.programme(id: id, db) })
             try checkStationExists(alarm.sound, db)
             var row = ClockRow(alarm, createdAt: stamp, updatedAt: stamp)
             row.clockId = nil
@@ -118,6 +119,11 @@ extension Store {
         }
         try snapshot.write(from: self)
         return saved
+    }
+
+    /// The programme with `id` inside a transaction, or nil.
+    static func programme(id: Int64, _ db: Database) throws -> Programme? {
+        try ProgramRow.fetchOne(db, key: id)?.programme()
     }
 
     /// The station called `name` (case-insensitive) inside a transaction, or nil.

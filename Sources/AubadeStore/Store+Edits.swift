@@ -36,14 +36,22 @@ extension Store {
             return .stationRemoved(removed)
         case .addProgramme(let fields):
             return .programme(try insertProgramme(fields))
-        case .reserveProgramme(let id, let reserved):
-            return .programme(try setReserved(reserved, programmeID: id))
+        case .reserveProgramme(let id, let reserved, let remind):
+            return .programme(try setReserved(reserved, programmeID: id, remindSeconds: remind))
         case .removeProgramme(let id):
             return .programmeRemoved(try deleteProgramme(id: id))
         case .setSettings(let changes):
             guard !changes.isEmpty else { throw .invalid("Name at least one setting to change.") }
             let settings = try updateSettings { settings throws(ValidationError) in try settings.apply(changes) }
             return .settings(settings)
+        case .importCalendar(let calendar):
+            return .imported(try importCalendar(calendar, at: now))
+        case .addDayOff(let fields):
+            let day: DayOff
+            do throws(ValidationError) { day = try fields.dayOff() } catch { throw .invalid(error.message) }
+            return .dayOff(try insert(day))
+        case .removeDayOff(let id):
+            return .dayOffRemoved(try deleteDayOff(id: id))
         }
     }
 

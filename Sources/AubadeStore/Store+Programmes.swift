@@ -47,9 +47,17 @@ extension Store {
 
     /// Sets or clears the reservation (`isOrdered`) of one programme in one IMMEDIATE transaction and returns
     /// the programme as saved. Reserving a programme without a station is refused (`.invalid`): there is
-    /// nothing to tune to. Rewrites the backup copy, which keeps the reserved programmes (R27).
+    /// nothing to tune to. `remindSeconds` (with a reservation) sets the reminder's lead; a reservation without
+    /// it keeps the lead it had, and dropping the reservation drops the lead. Rewrites the backup copy, which
+    /// keeps the reserved programmes (R27).
     @discardableResult
-    public func setReserved(_ reserved: Bool, programmeID id: Int64) throws(StoreError) -> Programme {
+    public func setReserved(_ reserved: Bool, programmeID id: Int64, remindSeconds: Int? = nil) throws(StoreError) -> Programme {
+        if let remindSeconds, !Programme.remindRange.contains(remindSeconds) {
+            throw .invalid("A reminder lead of \(DurationText.format(remindSeconds)) is out of range; use 0s to 24h.")
+        }
+        if !reserved, remindSeconds != nil {
+            throw .invalid("A reminder goes with a reservation; use 'program reserve <id> --remind 5m'.")
+        }
         let saved: Programme = try write { db in
             guard let row = try ProgramRow.fetchOne(db, key: id) else { throw StoreError.notFound(what: "programme", id: id) }
             var programme = try row.programme()
@@ -57,23 +65,30 @@ extension Store {
                 throw StoreError.invalid(
                     "Programme \(id) (\(programme.name)) has no station to tune to, so it cannot be reserved.")
             }
-            try db.execute(sql: "UPDATE programs SET isOrdered = ? WHERE progId = ?", arguments: [reserved, id])
+            let lead = reserved ? (remindSeconds ?? programme.remindSeconds) : nil
+            try db.execute(sql: "UPDATE programs SET isOrdered = ?, remindSeconds = ? WHERE progId = ?",
+                           arguments: [reserved, lead, id])
             programme.reserved = reserved
+            programme.remindSeconds = lead
             return programme
         }
         try snapshot.write(from: self)
         return saved
     }
 
-    /// Deletes the programme and returns it as it was; rewrites the backup copy if it was reserved.
+    /// Deletes the programme and returns it as it was. Alarms tied to it keep their last time and say that
+    /// their programme is gone. Rewrites the backup copy.
     @discardableResult
     public func deleteProgramme(id: Int64) throws(StoreError) -> Programme {
+        let stamp = now()
         let deleted: Programme = try write { db in
             guard let row = try ProgramRow.fetchOne(db, key: id) else { throw StoreError.notFound(what: "programme", id: id) }
             _ = try ProgramRow.deleteOne(db, key: id)
-            return try row.programme()
+            let programme = try row.programme()
+            _ = try Store.orphanAlarms(of: [id: programme], because: "it was removed", at: stamp, db)
+            return programme
         }
-        if deleted.reserved { try snapshot.write(from: self) }
+        try snapshot.write(from: self)
         return deleted
     }
 }

@@ -38,7 +38,7 @@ extension Store {
     /// The history line of a restore.
     static func restoredDetail(_ copy: ScheduleSnapshot.Contents) -> String {
         "The database was missing or empty; \(copy.alarms.count) alarm(s), \(copy.stations.count) station(s), "
-            + "\(copy.programmes.count) reserved programme(s) and the settings were restored from the backup copy "
+            + "\(copy.programmes.count) reserved or followed programme(s), \(copy.daysOff.count) day(s) off and the settings were restored from the backup copy "
             + "written \(copy.writtenAt.formatted(.iso8601)). Snoozes and history from before were lost."
     }
 

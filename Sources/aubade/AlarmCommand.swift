@@ -21,27 +21,50 @@ struct AlarmList: ParsableCommand {
 
     /// Prints every alarm; when the database is unreadable, the backup copy's alarms and a warning,
     /// then exits 1 (R27: never a silently empty list).
+    /// Each alarm's next ring and the programme on air then come from the running clock when one runs (its
+    /// time, its days off: the same bytes as `GET /alarms`), else from the file at this machine's time.
     static func show(_ context: CommandContext) throws {
-        let (alarms, names, fault) = try context.alarmsOrBackup()
-        print(alarms, names, json: context.json)
-        if fault != nil { throw ExitCode(1) }
-    }
-
-    static func print(_ alarms: [Alarm], _ names: [Int64: String], json: Bool) {
-        if json {
-            Output.json(AubadeApp.AlarmList(alarms.map { AlarmDocument($0, stationNames: names) }))
+        let schedule = try context.scheduleOrBackup()
+        if schedule.fault == nil, case .success(.answer(.alarms(let fromClock)))? =
+            try? ControlClient.send(.query(.alarms), databasePath: context.databasePath) {
+            print(schedule.alarms, fromClock.alarms, schedule.stationNames, json: context.json)
             return
         }
+        let zone = try context.defaultZone()
+        let guide = ProgrammeGuide(programmes: schedule.programmes, zone: zone)
+        let daysOff = DaysOff(schedule.daysOff)
+        let now = Date()
+        let docs = schedule.alarms.map { a in
+            AlarmDocument(a, stationNames: schedule.stationNames, next: a.enabled ? AlarmSchedule.next(
+                of: a, after: now, defaultZone: zone, honouringSkip: true, daysOff: daysOff)?.instant : nil, guide: guide)
+        }
+        print(schedule.alarms, docs, schedule.stationNames, json: context.json)
+        if schedule.fault != nil { throw ExitCode(1) }
+    }
+
+    /// Prints `docs` (as given, for JSON); the text table shows `alarms` with each one's document by id.
+    static func print(_ alarms: [Alarm], _ docs: [AlarmDocument], _ names: [Int64: String], json: Bool) {
+        if json {
+            Output.json(AubadeApp.AlarmList(docs))
+            return
+        }
+        let byID = Dictionary(docs.compactMap { d in d.id.map { ($0, d) } }, uniquingKeysWith: { a, _ in a })
         guard !alarms.isEmpty else {
             Swift.print("No alarms. Add one with: aubade alarm add --name Work --time 06:45 --days mon-fri")
             return
         }
-        Output.table(["ID", "NAME", "TIME", "DAYS", "SOUND", "DURATION", "SHAKE", "ENABLED"], alarms.map { a in
+        Output.table(["ID", "NAME", "TIME", "DAYS", "SOUND", "DURATION", "SHAKE", "ENABLED", "PROGRAMME"], alarms.map { a in
             [a.id.map(String.init) ?? "-", a.name, a.time.description, a.recurrence.summary
-                + (a.skipDate.map { " (skip \($0))" } ?? ""),
+                + (a.skipDate.map { " (skip \($0))" } ?? "") + (a.skipDaysOff && a.recurrence.onceDate == nil ? ", not on days off" : ""),
              AlarmDocument.soundName(a.sound, names), DurationText.format(a.durationSeconds),
-             a.shakeToStop ? "yes" : "no", a.enabled ? "yes" : "no"]
+             a.shakeToStop ? "yes" : "no", a.enabled ? "yes" : "no", programmeColumn(a, a.id.flatMap { byID[$0] })]
         })
+    }
+
+    /// "follows Jazz (12)", "follows Jazz (12), gone", or the programme on air at the next ring, or "-".
+    static func programmeColumn(_ a: Alarm, _ doc: AlarmDocument?) -> String {
+        if let tie = a.programme { return "follows \(tie.name) (\(tie.id))" + (tie.gone ? ", gone: last known time" : "") }
+        return doc?.onAir.map { "on air: \($0)" } ?? "-"
     }
 }
 

@@ -21,18 +21,27 @@ struct AlarmFields: ParsableArguments {
     @Option(name: .customLong("max-snoozes"), help: "How many snoozes are allowed (0-20).") var maxSnoozes: Int?
     @Flag(inversion: .prefixedNo, help: "Shaking the clock stops the alarm.") var shake: Bool?
     @Option(help: "Time-zone id, e.g. Europe/Berlin (default: the clock's zone).") var tz: String?
+    @Option(name: .customLong("at-programme"),
+            help: "Ring when this programme starts (its id, see 'aubade program list') and follow it when an import moves it; 'none' unties it.")
+    var atProgramme: String?
+    @Flag(inversion: .prefixedNo, help: "Do not ring on days off (default for a new alarm on weekdays only; see 'aubade days-off').")
+    var skipDaysOff: Bool?
 
     /// The fields given, for the store to apply inside its write transaction (R26).
     var patch: AlarmPatch {
         AlarmPatch(name: name, time: time, days: days, date: date, source: source, duration: duration, volume: volume,
-                   fadeIn: fadeIn, snooze: snooze, maxSnoozes: maxSnoozes, shake: shake, tz: tz)
+                   fadeIn: fadeIn, snooze: snooze, maxSnoozes: maxSnoozes, shake: shake, tz: tz, skipDaysOff: skipDaysOff,
+                   atProgramme: atProgramme)
     }
 }
 
 struct AlarmAdd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add an alarm.",
-        discussion: "Example: aubade alarm add --name Work --time 06:45 --days mon-fri --source tone --duration 15m --shake")
+        discussion: """
+            Example: aubade alarm add --name Work --time 06:45 --days mon-fri --source tone --duration 15m --shake
+                     aubade alarm add --at-programme 12 --source FIP    (rings when programme 12 starts, wherever it moves)
+            """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var fields: AlarmFields
     @Flag(help: "Add it switched off.") var disabled = false
@@ -47,7 +56,7 @@ struct AlarmAdd: ParsableCommand {
         if global.json {
             Output.json(AlarmDocument(saved, stationNames: result.stationNames))
         } else {
-            print("Added alarm \(saved.id ?? 0): \(saved.name) at \(saved.time), \(saved.recurrence.summary).")
+            print("Added alarm \(saved.id ?? 0): \(saved.name) at \(saved.time), \(saved.recurrence.summary)\(AlarmAdd.extras(saved)).")
         }
     }
 }
@@ -65,7 +74,17 @@ struct AlarmEdit: ParsableCommand {
         if global.json {
             Output.json(AlarmDocument(alarm, stationNames: result.stationNames))
         } else {
-            print("Changed alarm \(id): \(alarm.name) at \(alarm.time), \(alarm.recurrence.summary).")
+            print("Changed alarm \(id): \(alarm.name) at \(alarm.time), \(alarm.recurrence.summary)\(AlarmAdd.extras(alarm)).")
         }
+    }
+}
+
+extension AlarmAdd {
+    /// ", following programme 12 (Jazz); not on days off" — what the summary line adds.
+    static func extras(_ a: Alarm) -> String {
+        var parts: [String] = []
+        if let tie = a.programme { parts.append("following programme \(tie.id) (\(tie.name))") }
+        if a.skipDaysOff, a.recurrence.onceDate == nil { parts.append("not on days off") }
+        return parts.isEmpty ? "" : ", " + parts.joined(separator: "; ")
     }
 }

@@ -15,7 +15,7 @@ struct Aubade: ParsableCommand {
         abstract: "A bedside radio alarm clock that never fails to wake you.",
         version: version,
         subcommands: [RunCommand.self, PlayCommand.self, RingCommand.self, AlarmCommand.self, StationCommand.self,
-                      ProgramCommand.self, SettingsCommand.self, SleepCommand.self, StatusCommand.self,
+                      ProgramCommand.self, DaysOffCommand.self, SettingsCommand.self, SleepCommand.self, StatusCommand.self,
                       StopCommand.self, SnoozeCommand.self, TokenCommand.self, DoctorCommand.self,
                       VersionCommand.self])
 
@@ -104,6 +104,10 @@ extension ProgramAdd: ChangesSchedule {}
 extension ProgramReserve: ChangesSchedule {}
 extension ProgramUnreserve: ChangesSchedule {}
 extension ProgramRemove: ChangesSchedule {}
+extension ProgramImport: ChangesSchedule {}
+extension DaysOffAdd: ChangesSchedule {}
+extension DaysOffImport: ChangesSchedule {}
+extension DaysOffRemove: ChangesSchedule {}
 extension StationAdd: ChangesSchedule {}
 extension StationRemove: ChangesSchedule {}
 extension SettingsSet: ChangesSchedule {}

@@ -30,6 +30,9 @@ struct SleepCommand: AsyncParsableCommand {
     var duration: String?
     @Option(help: "tone, a saved station's name, or a stream URL (default: the first saved station).")
     var source: String?
+    @Option(name: .customLong("until-end-of"),
+            help: "Play until this programme ends (its id), or 'now' for the one on air; on its station unless --source.")
+    var untilEndOf: String?
 
     /// How long to wait for the first audio before saying the station cannot be heard yet.
     static let audibleWait: Duration = .seconds(20)
@@ -44,9 +47,17 @@ struct SleepCommand: AsyncParsableCommand {
         if let seconds, !(60...(12 * 3600)).contains(seconds) {
             throw CLIError.badInput("Sleep duration '\(duration!)' must be between 1m and 12h.")
         }
+        var command = ClockCommand.sleep(seconds: seconds, source: source)
+        if let untilEndOf {
+            guard duration == nil else { throw CLIError.badInput("Give a duration or --until-end-of, not both.") }
+            guard untilEndOf == "now" || Int64(untilEndOf) != nil else {
+                throw CLIError.badInput("--until-end-of '\(untilEndOf)' is neither a programme's id nor 'now'.")
+            }
+            command = .sleepUntilEnd(programme: Int64(untilEndOf), source: source)
+        }
         let exchange: ControlClient.Exchange
         do throws(ControlClient.Failure) {
-            exchange = try ControlClient.open(ControlProtocol.Request(.sleep(seconds: seconds, source: source), follow: true),
+            exchange = try ControlClient.open(ControlProtocol.Request(command, follow: true),
                                               databasePath: context.databasePath, timeout: Int(SleepCommand.audibleWait / .seconds(1)))
         } catch {
             throw CLIError.failed(error.description)
@@ -81,6 +92,7 @@ struct StopCommand: ParsableCommand {
 
     func run() throws {
         let context = try global.context(mode: .lenient)
+        if SecondWakerCLI.end(.stop(alarm: id, by: .cli), context: context) { return }
         let reply = try askDaemon(.stop(alarm: id, by: .cli), context: context)
         Output.say(reply.message ?? "Stopped.", json: context.json, fields: ["ok": .bool(true)])
     }
@@ -92,6 +104,7 @@ struct SnoozeCommand: ParsableCommand {
 
     func run() throws {
         let context = try global.context(mode: .lenient)
+        if SecondWakerCLI.end(.snooze(alarm: nil, by: .cli), context: context) { return }
         let reply = try askDaemon(.snooze(alarm: nil, by: .cli), context: context)
         Output.say(reply.message ?? "Snoozed.", json: context.json, fields: ["ok": .bool(true)])
     }

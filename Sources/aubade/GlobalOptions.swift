@@ -88,6 +88,15 @@ struct CommandContext {
         return (try store.alarms(), AlarmDocument.stationNames(try store.stations()), store.origin.fault)
     }
 
+    /// What `alarm list` and `alarm next` need besides the alarms — the programmes (on air when an alarm rings)
+    /// and the days off (skipped) — read as `alarmsOrBackup` reads (the backup copy's when the file is unreadable).
+    func scheduleOrBackup() throws -> (alarms: [Alarm], stationNames: [Int64: String], programmes: [Programme],
+                                       daysOff: [DayOff], fault: StoreError?) {
+        let store = try openStoreForReading { "the \($0.alarms.count) alarm(s)" }
+        return (try store.alarms(), AlarmDocument.stationNames(try store.stations()), try store.programmes(),
+                try store.daysOff(), store.origin.fault)
+    }
+
     /// The zone for alarms that name none: the config's, else the system's.
     func defaultZone() throws -> TimeZone {
         let name = configuration.clock.timeZone

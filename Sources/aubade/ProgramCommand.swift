@@ -8,8 +8,9 @@ import Foundation
 /// tunes to its station).
 struct ProgramCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "program", abstract: "List, add, reserve and remove radio programmes.",
-        subcommands: [ProgramListCommand.self, ProgramAdd.self, ProgramReserve.self, ProgramUnreserve.self, ProgramRemove.self])
+        commandName: "program", abstract: "Import, list, add, reserve and remove radio programmes; what is on now.",
+        subcommands: [ProgramListCommand.self, ProgramImport.self, ProgramNow.self, ProgramAdd.self, ProgramReserve.self,
+                      ProgramUnreserve.self, ProgramRemove.self, CalendarSourcesCommand.self])
 }
 
 struct ProgramListCommand: ParsableCommand {
@@ -25,9 +26,9 @@ struct ProgramListCommand: ParsableCommand {
         } else if docs.isEmpty {
             print("No programmes. Add one with: aubade program add --name 'Night Jazz' --begin 22:00 --end 23:00 --station FIP --weekday fri")
         } else {
-            Output.table(["ID", "NAME", "BEGIN", "END", "WHEN", "STATION", "RESERVED"], docs.map {
-                [$0.id.map(String.init) ?? "-", $0.name, $0.begin, $0.end, $0.when, $0.stationName ?? "-",
-                 $0.reserved ? "yes" : "no"]
+            Output.table(["ID", "NAME", "BEGIN", "END", "WHEN", "ZONE", "STATION", "RESERVED"], docs.map {
+                [$0.id.map(String.init) ?? "-", $0.name, $0.begin, $0.end, $0.when, $0.timeZone ?? "-", $0.stationName ?? "-",
+                 $0.reserved ? ($0.remindSeconds.map { "yes, remind \(DurationText.format($0)) before" } ?? "yes") : "no"]
             })
         }
         if store.origin.fault != nil { throw ExitCode(1) }
@@ -63,11 +64,17 @@ struct ProgramAdd: ParsableCommand {
 
 struct ProgramReserve: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reserve", abstract: "At the programme's start, play a chime and tune to its station.")
+        commandName: "reserve", abstract: "At the programme's start, play a chime and tune to its station.",
+        discussion: "Example: aubade program reserve 12 --remind 5m   (the chime 5 minutes before, the radio at the start)")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The programme's id (see 'aubade program list').") var id: Int64
+    @Option(help: "Chime this long before the start instead (e.g. 5m); the radio still tunes in at the start.")
+    var remind: String?
 
-    func run() throws { try setReserved(true, id: id, global: global) }
+    func run() throws {
+        let lead = try remind.map { try DurationText.seconds(parsing: $0, field: "Reminder lead") }
+        try setReserved(true, id: id, remindSeconds: lead, global: global)
+    }
 }
 
 struct ProgramUnreserve: ParsableCommand {
@@ -79,15 +86,19 @@ struct ProgramUnreserve: ParsableCommand {
 }
 
 /// Sets or clears a reservation; the store refuses one for a programme without a station (nothing to tune to).
-private func setReserved(_ on: Bool, id: Int64, global: GlobalOptions) throws {
-    let result = try Edits.apply(.reserveProgramme(id: id, reserved: on), context: try global.context())
+private func setReserved(_ on: Bool, id: Int64, remindSeconds: Int? = nil, global: GlobalOptions) throws {
+    let result = try Edits.apply(.reserveProgramme(id: id, reserved: on, remindSeconds: remindSeconds), context: try global.context())
     guard case .programme(let programme) = result.outcome else { throw Edits.unexpected }
     let names = result.stationNames
     if global.json {
         Output.json(ProgramDocument(programme, stationNames: names))
     } else if on {
         let station = ProgramDocument(programme, stationNames: names).stationName ?? "its station"
-        print("Reserved programme \(id) (\(programme.name)): at \(programme.begin) a chime plays and the radio tunes to \(station).")
+        if let lead = programme.remindSeconds, lead > 0 {
+            print("Reserved programme \(id) (\(programme.name)): a chime \(DurationText.format(lead)) before \(programme.begin), and at \(programme.begin) the radio tunes to \(station).")
+        } else {
+            print("Reserved programme \(id) (\(programme.name)): at \(programme.begin) a chime plays and the radio tunes to \(station).")
+        }
     } else {
         print("Programme \(id) (\(programme.name)) is no longer reserved.")
     }

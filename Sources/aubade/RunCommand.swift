@@ -46,7 +46,10 @@ struct RunCommand: AsyncParsableCommand {
         let logger = Logger(label: "aubade")
         let options = ClockOptions(allowLoopback: config.audio.allowLocalStreams, defaultZone: try context.defaultZone(),
                                    followsSystemZone: config.clock.timeZone.isEmpty, shakeResponse: config.shake.response,
-                                   primaryDevice: config.audio.device)
+                                   primaryDevice: config.audio.device,
+                                   waker: WakerSetup(config: config, databasePath: context.databasePath),
+                                   calendars: CalendarOptions(refresh: .seconds(config.calendars.refreshSeconds),
+                                                              horizonDays: config.calendars.horizonDays))
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
         let shake = config.shake.sensor(gpio: gpio, logger: logger)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AubadeApp
 import AubadeAudio
 import AubadeHardware
 import AubadeStore
@@ -17,6 +18,7 @@ struct VersionCommand: ParsableCommand {
             "libmpg123": AudioLibraries.mpg123Description,
             "alsa-lib": AudioLibraries.alsaVersion,
             "libgpiod": GPIOLibrary.version,
+            "libical": CalendarLoader.libicalVersion,
         ]
         if global.json {
             Output.json(info)

@@ -16,10 +16,11 @@ struct SQLiteRig {
     let sound = FakeSound()
     let time: ManualClock
     let lines = Lines()
+    let network = FakeNetworkStatus(ClockRig.wifi)
     let clock: RunningClock
 
     init(start: Date = ClockRig.morning, backlight: any Backlight = NullBacklight(),
-         prepare: (Store) throws -> Void = { _ in }) throws {
+         calendars: CalendarOptions = CalendarOptions(), prepare: (Store) throws -> Void = { _ in }) throws {
         dir = try TemporaryDirectory("sqlite-rig")
         store = try Store.open(path: dir.file("aubade.sqlite"))
         try prepare(store)
@@ -28,12 +29,12 @@ struct SQLiteRig {
         let output = DaemonOutput(json: true, wall: { start }, write: { lines.append($0) })
         let port = SQLiteClockStore(store)
         let deps = ClockDependencies(store: port, sound: sound, time: time, jobs: ManualJobs(), precheck: FakePrecheck(),
-                                     network: FakeNetworkStatus(ClockRig.wifi), output: output, isClockSynchronised: { true },
+                                     network: network, output: output, isClockSynchronised: { true },
                                      systemZone: { TimeZone(identifier: "UTC")! }, logger: Logger(label: "test"),
                                      backlight: backlight)
         clock = RunningClock(loaded: try port.load(), deps: deps,
                              options: ClockOptions(allowLoopback: true, defaultZone: TimeZone(identifier: "UTC")!,
-                                                   followsSystemZone: false, primaryDevice: "fake"))
+                                                   followsSystemZone: false, primaryDevice: "fake", calendars: calendars))
     }
 
     func start() async { await clock.start() }

@@ -8,7 +8,7 @@ struct AlarmCLITests {
         let cli = try CLIHarness()
         let add = try await cli.run(["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "mon-fri", "--source", "tone",
                                "--duration", "15m", "--shake"])
-        #expect(add.status == 0 && add.stdout == "Added alarm 1: Work at 06:45, mon-fri.\n")
+        #expect(add.status == 0 && add.stdout == "Added alarm 1: Work at 06:45, mon-fri, not on days off.\n")
         let nap = try await cli.run(["alarm", "add", "--name", "Nap", "--time", "14:00", "--days", "once", "--date", "2030-01-02",
                                "--json"])
         #expect(nap.status == 0)

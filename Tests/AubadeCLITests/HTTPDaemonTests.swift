@@ -36,7 +36,13 @@ struct HTTPDaemonTests {
         #expect(list.status == 0 && list.stdout.contains("Web") && list.stdout.contains("08:00"), "\(list.stdout)")
         let json = try await c.run(["alarm", "list", "--json"])
         let listed = try await http.send("GET", "/api/v1/alarms")
-        #expect(json.stdout == listed.text, "the CLI and the API print the same bytes")
+        // Each alarm's next ring moves on when it rings (here about 25 s after the start, which a loaded machine may
+        // pass between the two requests): the same bytes once it is set aside, and both carry one.
+        func withoutNextRing(_ text: String) -> String {
+            text.replacingOccurrences(of: #""nextRing":[0-9.]+,"#, with: "", options: .regularExpression)
+        }
+        #expect(json.stdout.contains(#""nextRing":"#) && listed.text.contains(#""nextRing":"#))
+        #expect(withoutNextRing(json.stdout) == withoutNextRing(listed.text), "the CLI and the API print the same bytes")
         // The stream gives the state at once, then the ringing alarm when it comes due (about 25 s from start).
         let stream = await http.events(for: 90) { $0.contains(#""ringing":{"#) }
         #expect(stream.hasPrefix("HTTP/1.1 200 OK"), "\(stream.prefix(200))")
@@ -60,7 +66,7 @@ struct HTTPDaemonTests {
         #expect(added.status == 0 && added.stdout == addedOffline.stdout, "\(added.stdout) vs \(addedOffline.stdout)")
         _ = try #require(await d.wait(for: "edit") { $0["change"] as? String == "alarm 1 saved" }, "the edit went through the clock")
         let text = try await c.run(["alarm", "edit", "1", "--time", "06:30"])
-        #expect(text.stdout == "Changed alarm 1: Work at 06:30, mon-fri.\n", "\(text.stdout)")
+        #expect(text.stdout == "Changed alarm 1: Work at 06:30, mon-fri, not on days off.\n", "\(text.stdout)")
         for args in [["alarm", "add", "--name", "Bad", "--time", "25:00"], ["alarm", "edit", "9", "--volume", "50"],
                      ["settings", "set", "defaultVolume", "5"], ["station", "rm", "Nowhere"]] {
             let viaClock = try await c.run(args)

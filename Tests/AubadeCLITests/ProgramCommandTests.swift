@@ -38,8 +38,8 @@ struct ProgramCommandTests {
 
         let text = try await cli.run(["program", "list"])
         #expect(text.status == 0)
-        #expect(text.stdout.contains("ID  NAME        BEGIN  END    WHEN        STATION  RESERVED"))
-        #expect(text.stdout.contains("1   Night Jazz  22:00  23:00  fri         FIP      no"))
+        #expect(text.stdout.contains("ID  NAME        BEGIN  END    WHEN        ZONE  STATION  RESERVED"))
+        #expect(text.stdout.contains("1   Night Jazz  22:00  23:00  fri         -     FIP      no"))
 
         let reserve = try await cli.run(["program", "reserve", "1"])
         #expect(reserve.status == 0)
@@ -48,7 +48,7 @@ struct ProgramCommandTests {
         #expect(try await cli.run(["program", "reserve", "1"]).status == 0, "reserving twice is harmless")
         let reservedJSON = try cli.json(try await cli.run(["program", "reserve", "3", "--json"]).stdout)
         #expect(reservedJSON["id"] as? Int == 3 && reservedJSON["reserved"] as? Bool == true)
-        #expect(try await cli.run(["program", "list"]).stdout.contains("1   Night Jazz  22:00  23:00  fri         FIP      yes"))
+        #expect(try await cli.run(["program", "list"]).stdout.contains("1   Night Jazz  22:00  23:00  fri         -     FIP      yes"))
 
         #expect(try await cli.run(["program", "unreserve", "1"]).stdout == "Programme 1 (Night Jazz) is no longer reserved.\n")
         let after = try await Self.programmes(cli)

@@ -27,7 +27,8 @@ struct SettingsCLITests {
     @Test func versionNamesTheLibraries() async throws {
         let cli = try CLIHarness()
         let v = try cli.json(try await cli.run(["version", "--json"], withDB: false).stdout)
-        #expect(v["schema"] as? String == "3")
+        #expect(v["schema"] as? String == "4")
+        #expect((v["libical"] as? String)?.hasPrefix("3.") == true)
         #expect((v["libgpiod"] as? String)?.hasPrefix("1.") == true)
         #expect((v["libcurl"] as? String)?.hasPrefix("libcurl/") == true)
     }

@@ -42,6 +42,11 @@ struct LenientConfigTests {
          "Config file t.toml: shake.pulse_window_seconds at line 2 must be from 0.1 to 2.0, not 3.0.", "the default 0.5 is used"),
         ("[http]\nbind = \"\"", "http.bind", 2,
          "Config file t.toml: http.bind at line 2 must not be empty.", "the default \"127.0.0.1\" is used"),
+        ("[calendars]\nrefresh = \"5m\"", "calendars.refresh", 2,
+         "Config file t.toml: calendars.refresh at line 2 must be a duration from 15m to 720h, like \"24h\".",
+         "the default 86400 is used"),
+        ("[calendars]\nhorizon_days = 7", "calendars.horizon_days", 2,
+         "Config file t.toml: calendars.horizon_days at line 2 must be from 14 to 3660, not 7.", "the default 400 is used"),
         // unknown choice
         ("[buttons]\nbias = \"up\"", "buttons.bias", 2,
          "Config file t.toml: buttons.bias at line 2 must be one of \"pull-up\", \"pull-down\", \"disable\", \"as-is\", not \"up\".",

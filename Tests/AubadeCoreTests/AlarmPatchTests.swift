@@ -20,7 +20,7 @@ struct AlarmPatchTests {
         let error = #expect(throws: ValidationError.self) {
             try JSONDecoder().decode(AlarmPatch.self, from: Data(#"{"name":"Work","fadein":"30s"}"#.utf8))
         }
-        #expect(error?.message == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled.")
+        #expect(error?.message == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme.")
         #expect(try JSONDecoder().decode(AlarmPatch.self, from: Data("{}".utf8)).isEmpty)
     }
 

@@ -94,6 +94,20 @@ struct SchedulerHarness {
 
     mutating func run(until text: String) throws { run(until: try Fixture.instant(text)) }
 
+    /// Lets time pass until `wall`, ticking only at the wake-ups the engine asked for (no minute step checks: the
+    /// wall clock here never steps), so a simulation of weeks stays quick.
+    mutating func runByWakeUps(until wall: Date) {
+        while true {
+            var delays: [Double] = []
+            if let w = wake?.wall { delays.append(max(0, w.timeIntervalSince(now.wall))) }
+            if let m = wake?.mono { delays.append(max(0, (m - now.mono).inSeconds)) }
+            guard let delay = delays.min(), now.wall.addingTimeInterval(delay) <= wall else { break }
+            now = now.advanced(by: max(delay, 0.001))
+            take(engine.tick(at: now))
+        }
+        if wall > now.wall { now = now.advanced(by: wall.timeIntervalSince(now.wall)) }
+    }
+
     mutating func run(for seconds: Double) { run(until: now.wall.addingTimeInterval(seconds)) }
 
     /// The time of the next tick: the engine's wall or monotonic request, at the latest a step check.

@@ -1,6 +1,6 @@
 import AubadeApp
 import AubadeCore
-import AubadeServer
+@testable import AubadeServer
 import AubadeStore
 import Foundation
 import HTTPTypes
@@ -95,7 +95,7 @@ struct APIRouteTests {
             #expect(badTime.error?.message == "Alarm time '25:00' is not a valid time; use HH:MM from 00:00 to 23:59.")
             #expect(try await post(#"{"name":"Work"}"#).error?.message == "An alarm needs a time: add --time HH:MM, e.g. --time 06:45.")
             #expect(try await post(#"{"name":"Work","time":"07:00","fadein":"5s"}"#).error?.message
-                    == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled.")
+                    == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme.")
             #expect(try await post(#"{"name":"Work","time":"07:00","volume":"loud"}"#).error?.message == "The field 'volume' must be a number.")
             let malformed = try await post(#"{"name":"Work","#)
             #expect(malformed.status == .badRequest && malformed.error?.message == "The body is not valid JSON.")
@@ -234,14 +234,36 @@ struct APIRouteTests {
         }
     }
 
-    @Test func thePagesSayWhatComesNext() async throws {
+    @Test func thePagesAreServedWithTheirScriptsAndAStrictPolicy() async throws {
         let rig = try await APIRig()
         try await rig.app.test(.live) { client in
-            for path in ["/", "/kiosk"] {
+            for (path, script) in [("/", "/assets/phone.js"), ("/kiosk", "/assets/kiosk.js")] {
                 let page = try await client.execute(uri: path, method: .get)
                 #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8")
-                #expect(page.text.contains("comes next"))
+                #expect(page.headers[.contentSecurityPolicy] == "default-src 'self'; frame-ancestors 'none'")
+                #expect(page.headers[.cacheControl] == "no-cache")
+                #expect(page.text.contains("<script type=\"module\" src=\"\(script)\"></script>"), "\(path)")
+                // Every script is a file the policy allows: no inline script anywhere.
+                let scripts = page.text.components(separatedBy: "<script").dropFirst()
+                #expect(!scripts.isEmpty && scripts.allSatisfy { $0.prefix(while: { $0 != ">" }).contains("src=") }, "\(path)")
             }
+            let script = try await client.execute(uri: "/assets/kiosk.js", method: .get)
+            #expect(script.status == .ok && script.headers[.contentType]?.hasPrefix("text/javascript") == true)
+            let unknown = try await client.execute(uri: "/assets/..%2Fopenapi.json", method: .get)
+            #expect(unknown.status == .notFound)
+        }
+    }
+
+    /// The pages are compiled in from a hand-written table: it must name every file of the folder, byte for byte.
+    @Test func everyFileOfThePagesFolderIsServed() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/AubadeServer/Resources/pages").standardizedFileURL
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let table = Pages.files.map { $0.name }.sorted()
+        #expect(names == table)
+        for (name, bytes) in Pages.files {
+            let onDisk = try Data(contentsOf: folder.appendingPathComponent(name))
+            #expect(onDisk == Data(bytes), "\(name)")
         }
     }
 }

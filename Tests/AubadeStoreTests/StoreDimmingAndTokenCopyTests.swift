@@ -68,7 +68,7 @@ struct StoreDimmingAndTokenCopyTests {
         let (phone, _) = try f.store.createToken(name: "phone")
         try f.store.revokeToken("phone")
         let copy = try ScheduleSnapshot(databasePath: f.path).load()
-        #expect(copy.formatVersion == 3)
+        #expect(copy.formatVersion == 4)
         #expect(copy.tokens.map(\.name) == ["kiosk"], "a revoked token leaves the copy at once")
         #expect(copy.tokens.first?.hash == TokenSecret.hash(secret) && copy.tokens.first?.id == kiosk.id)
         #expect(copy.settings.nightDimming.window?.description == "23:00–07:00" && copy.settings.nightDimming.level == 20)

@@ -60,7 +60,7 @@ struct StoreRestoreTests {
             #expect(try store.runStates().isEmpty)
             let event = try #require(try store.events().first)
             #expect(event.kind == "warning" && event.detail.hasPrefix(
-                "The database was missing or empty; 3 alarm(s), 2 station(s), 1 reserved programme(s) and the settings were restored"))
+                "The database was missing or empty; 3 alarm(s), 2 station(s), 1 reserved or followed programme(s), 0 day(s) off and the settings were restored"))
             // New rows continue after the restored ids; the station an alarm plays is still known by id.
             #expect(try store.insertAlarm(zone: TimeZone(identifier: "UTC")!, now: Date(), AlarmPatch(name: "New", time: "08:00")).id == 5)
             #expect(throws: StoreError.self) { try store.deleteStation(id: stations[0].id!) }  // Work plays it
@@ -158,7 +158,7 @@ struct StoreRestoreTests {
         let saved = try Saved()
         let copyPath = saved.path + ".schedule.json"
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: copyPath))) as? [String: Any])
-        #expect(object["formatVersion"] as? Int == 3 && (object["programs"] as? [Any])?.count == 1)
+        #expect(object["formatVersion"] as? Int == 4 && (object["programs"] as? [Any])?.count == 1)
         object["formatVersion"] = nil
         object["programs"] = nil
         object["tokens"] = nil

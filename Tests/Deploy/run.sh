@@ -4,8 +4,8 @@
 #   1. deploy/make-deb.sh --test packages it into WORKDIR (the debug build links the toolchain's Swift runtime,
 #      which --test leaves out of Depends:);
 #   2. lintian reports no error (its warnings and notes are printed);
-#   3. the package's file list is Tests/Deploy/package-files.txt plus the binary's resource bundles as built,
-#      every file root-owned with the expected mode; conffiles; the maintainer scripts; Depends: names the
+#   3. the package's file list is Tests/Deploy/package-files.txt (plus the second waker's program, unit and man
+#      page), no resource bundle (the pages are compiled in), every file root-owned with the expected mode; conffiles; the maintainer scripts; Depends: names the
 #      libraries the binary links (as dpkg-shlibdeps found them) and adduser; the man page renders without
 #      a groff warning; the bash completion parses; the example configs are clean;
 #   4. the unit's sandbox: `systemd-analyze security --offline` exposure at most 2.0;
@@ -45,7 +45,7 @@ dpkg-deb -c "$deb" > "$W/contents.txt"
 # "mode owner path" per entry, directories without their trailing slash, links with their target.
 awk '{ p = $6; sub(/^\.\//, "/", p); sub(/\/$/, "", p); if (p == "") next;
        print $1, $2, p ($7 == "->" ? " -> " $8 : "") }' "$W/contents.txt" > "$W/entries.txt"
-grep -v '/usr/lib/aubade/Aubade_[A-Za-z0-9]*\.resources/' "$W/entries.txt" | awk '{ $2 = ""; print }' | sed 's/  / /' | sort > "$W/files.txt"
+awk '{ $2 = ""; print }' | sed 's/  / /' | sort > "$W/files.txt"
 # Plus each extra unit packaged beside the clock's (deploy/*.service whose program is built beside the binary:
 # the second waker), as make-deb.sh adds them.
 extras=$(for unit in "$REPO"/deploy/*.service; do
@@ -55,7 +55,7 @@ extras=$(for unit in "$REPO"/deploy/*.service; do
 done)
 { grep -v '^#' "$HERE/package-files.txt" | sed '/^$/d'
   while read -r name exe; do
-    [ -n "$name" ] && printf -- '-rwxr-xr-x /usr/bin/%s\n-rw-r--r-- /lib/systemd/system/%s\n' "$exe" "$name"
+    [ -n "$name" ] && printf -- '-rwxr-xr-x /usr/bin/%s\n-rw-r--r-- /lib/systemd/system/%s\n-rw-r--r-- /usr/share/man/man1/%s.1.gz\n' "$exe" "$name" "$exe"
   done <<< "$extras"; } | sort > "$W/expected.txt"
 if diff -u "$W/expected.txt" "$W/files.txt" > "$W/files.diff"; then
   pass "the file list is Tests/Deploy/package-files.txt$( [ -n "$extras" ] && echo " plus $(echo "$extras" | cut -d' ' -f1 | tr '\n' ' ')") ($(wc -l < "$W/files.txt") entries, modes included)"
@@ -63,13 +63,8 @@ else
   sed 's/^/  /' "$W/files.diff"
   fail "the file list differs from Tests/Deploy/package-files.txt (- expected, + packaged)"
 fi
-bundle_ok=true
-for b in $(grep -aoE 'Aubade_[A-Za-z0-9]+\.resources' "$BIN" | sort -u); do
-  (cd "$(dirname "$BIN")" && find "$b" -type f | sort) > "$W/bundle-built.txt"
-  sed -n "s#^-[^ ]* [^ ]* /usr/lib/aubade/\($b/.*\)#\1#p" "$W/entries.txt" | sort > "$W/bundle-packaged.txt"
-  cmp -s "$W/bundle-built.txt" "$W/bundle-packaged.txt" || { bundle_ok=false; diff "$W/bundle-built.txt" "$W/bundle-packaged.txt" | sed 's/^/  /'; }
-done
-check "the resource bundles are packaged beside the binary, file for file" $bundle_ok
+check "the binary looks for no resource bundle beside itself (its pages are compiled in)" \
+  eval '! grep -aqE "Aubade_[A-Za-z0-9]+\.resources" "$BIN"'
 check "every entry belongs to root/root" eval '! awk "\$2 != \"root/root\"" "$W/entries.txt" | grep -q .'
 
 dpkg-deb -e "$deb" "$W/control"
@@ -90,6 +85,12 @@ mkdir -p "$W/root" && dpkg-deb -x "$deb" "$W/root"
 LC_ALL=C.UTF-8 MANROFFSEQ='' man --warnings -E UTF-8 -l "$W/root/usr/share/man/man1/aubade.1.gz" > "$W/man.txt" 2> "$W/man.err"
 check "the man page renders without a warning ($(wc -l < "$W/man.txt") lines; $(head -c 200 "$W/man.err"))" \
   eval '[ -s "$W/man.txt" ] && [ ! -s "$W/man.err" ] && grep -q "aubade alarm add" "$W/man.txt"'
+while read -r name exe; do
+  [ -n "$name" ] || continue
+  LC_ALL=C.UTF-8 MANROFFSEQ='' man --warnings -E UTF-8 -l "$W/root/usr/share/man/man1/$exe.1.gz" > "$W/man-$exe.txt" 2> "$W/man-$exe.err"
+  check "the man page of $exe renders without a warning ($(wc -l < "$W/man-$exe.txt") lines; $(head -c 200 "$W/man-$exe.err"))" \
+    eval '[ -s "$W/man-$exe.txt" ] && [ ! -s "$W/man-$exe.err" ] && grep -q -- "--grace" "$W/man-$exe.txt"'
+done <<< "$extras"
 check "the bash completion parses and completes aubade's commands" \
   eval 'bash -n "$W/root/usr/share/bash-completion/completions/aubade" && grep -q doctor "$W/root/usr/share/bash-completion/completions/aubade"'
 
@@ -109,7 +110,7 @@ R=$W/scratch-root
 "$REPO/deploy/install.sh" --binary "$BIN" --destdir "$R" > "$W/install-1.txt" 2>&1
 rc=$?
 sed 's/^/  /' "$W/install-1.txt"
-(cd "$R" && find . \( -type f -o -type l \) ! -path './usr/local/lib/aubade/Aubade_*' | sed 's#^\.##' | sort) > "$W/installed.txt"
+(cd "$R" && find . \( -type f -o -type l \) | sed 's#^\.##' | sort) > "$W/installed.txt"
 cat > "$W/installed-expected.txt" <<EOF
 /etc/aubade/aubade.toml
 /etc/systemd/system/aubade.service
@@ -117,20 +118,18 @@ cat > "$W/installed-expected.txt" <<EOF
 /etc/udev/rules.d/60-aubade.rules
 /etc/udev/rules.d/99-aubade-backlight.rules
 /usr/local/bin/aubade
-/usr/local/lib/aubade/aubade
 /usr/local/lib/aubade/kiosk/aubade-kiosk
 /usr/local/share/bash-completion/completions/aubade
 /usr/local/share/man/man1/aubade.1
 EOF
 while read -r name exe; do
-  [ -n "$name" ] && printf '/usr/local/bin/%s\n/etc/systemd/system/%s\n' "$exe" "$name" >> "$W/installed-expected.txt"
+  [ -n "$name" ] && printf '/usr/local/bin/%s\n/etc/systemd/system/%s\n/usr/local/share/man/man1/%s.1\n' "$exe" "$name" "$exe" >> "$W/installed-expected.txt"
 done <<< "$extras"
 sort -o "$W/installed-expected.txt" "$W/installed-expected.txt"
 check "install.sh --destdir installs (exit $rc) the files the package has, under /usr/local" \
   eval '[ $rc = 0 ] && diff -u "$W/installed-expected.txt" "$W/installed.txt"'
-check "its unit starts /usr/local/bin/aubade, the link points at the binary, the binary runs" \
-  eval 'grep -q "^ExecStart=/usr/local/bin/aubade run " "$R/etc/systemd/system/aubade.service" &&
-        [ "$(readlink "$R/usr/local/bin/aubade")" = ../lib/aubade/aubade ] && "$R/usr/local/bin/aubade" --version > /dev/null'
+check "its unit starts /usr/local/bin/aubade, which runs" \
+  eval 'grep -q "^ExecStart=/usr/local/bin/aubade run " "$R/etc/systemd/system/aubade.service" && "$R/usr/local/bin/aubade" --version > /dev/null'
 "$REPO/deploy/install.sh" --binary "$BIN" --destdir "$R" > "$W/install-2.txt" 2>&1
 rc=$?
 check "a second run changes nothing and says so ($(grep -c '^install: unchanged' "$W/install-2.txt") unchanged)" \

@@ -32,6 +32,7 @@ run_scenario shake scenario_shake
 run_scenario sound scenario_sound
 run_scenario wifi scenario_wifi
 run_scenario daemon scenario_daemon
+run_scenario waker scenario_waker
 
 echo "guest: scenarios took $(since "$started") s; kernel taint $(cat /proc/sys/kernel/tainted); $FAILS failure(s)"
 exit "$FAILS"

@@ -4,7 +4,7 @@
 # Usage: hardware/hil/run.sh AUBADE_BINARY [WORKDIR]
 #   AUBADE_BINARY   the freshly built executable (e.g. .build/debug/aubade); copied into the run folder
 #   WORKDIR         setup.sh's folder (default .build-hil-vm/ in the repository)
-# Environment: HIL_VM_TIMEOUT (seconds, default 480), HIL_ONLY (space-separated scenario names to run, e.g.
+# Environment: HIL_VM_TIMEOUT (seconds, default 720), HIL_ONLY (space-separated scenario names to run, e.g.
 # "gpio shake"; default all), HIL_MEMORY (MiB, default 2048), HIL_GUEST_CMD (another program to run in the
 # guest instead of guest.sh, for debugging).
 #
@@ -41,6 +41,8 @@ W=$(cd "$W" && pwd)
 RUN=$W/run
 rm -rf "$RUN" && mkdir -p "$RUN/results" || cant "cannot create $RUN"
 cp "$BIN" "$RUN/aubade" && chmod 755 "$RUN/aubade"
+# The second waker, when it was built beside aubade (the waker scenario skips without it).
+[ -x "$(dirname "$BIN")/aubade-waker" ] && cp "$(dirname "$BIN")/aubade-waker" "$RUN/aubade-waker"
 [ -n "${HIL_ONLY:-}" ] && echo "$HIL_ONLY" > "$RUN/only"
 # Test media, made here at native speed (lame under TCG would take several seconds): 10 s of a 440 Hz sine at
 # half scale, stereo 44.1 kHz, as 128 kb/s MP3 with the ID3 tags ezstream turns into the ICY title.
@@ -80,7 +82,7 @@ boot() {
 
 rc=0
 if [ -z "${HIL_ONLY:-}" ] || [ "$(echo "$HIL_ONLY" | tr ' ' '\n' | grep -cvx 'systemd')" -gt 0 ]; then
-  boot "scenarios" "$RUN/console.log" "${HIL_VM_TIMEOUT:-480}"
+  boot "scenarios" "$RUN/console.log" "${HIL_VM_TIMEOUT:-720}"
   rc=$BOOT_RC
 fi
 if wants systemd && [ -z "${HIL_GUEST_CMD:-}" ]; then

@@ -15,6 +15,10 @@ public enum ClockCommand: Sendable, Hashable, Codable {
     /// Starts the sleep timer for `seconds` (default: the sleepDuration setting) on `source` (tone, a station
     /// name, a URL; default: the first saved station).
     case sleep(seconds: Int?, source: String?)
+    /// Starts the sleep timer until programme `programme` ends (nil: the programme on air — on `source`'s station
+    /// when that is a station), playing `source` (default: the programme's station). Refused when the programme
+    /// is not on air.
+    case sleepUntilEnd(programme: Int64?, source: String?)
     case sleepExtend(minutes: Int)
     case sleepCancel
     /// Listens to `source` now for `seconds` (nil: until stopped) at `volume`.

@@ -10,8 +10,13 @@ public enum ClockQuery: Sendable, Hashable, Codable {
     case nextFirings(count: Int)
     case stations
     case programmes
-    /// The programme on air now and the next to begin, on the station called `station` (any station: nil).
-    case programmeNow(station: String?)
+    /// The programme on air at `at` (default: now) and the next to begin, on the station called `station` (any
+    /// station: nil).
+    case programmeNow(station: String?, at: Date? = nil)
+    /// The days off, by first date.
+    case daysOff
+    /// The imported calendars: where from, when, and whether the last refresh failed.
+    case calendars
     case settings
     /// The newest `limit` history events.
     case history(limit: Int)
@@ -34,6 +39,8 @@ public enum ClockAnswer: Sendable, Codable {
     case settings([String: JSONScalar])
     case history(HistoryList)
     case reports(ReportList)
+    case daysOff(DayOffList)
+    case calendars(CalendarSourceList)
 }
 
 /// What an edit saved, with the station names its documents show.
@@ -80,8 +87,10 @@ public struct NextFirings: Sendable, Codable, Hashable {
         /// "Tue 25 Nov 07:30" in the alarm's zone.
         public var local: String
         public var skipped: Bool
-        /// Why it will not ring (a skipped occurrence).
+        /// Why it will not ring (a skipped occurrence): "Skipped once (skip-next); …" or "skipped: Christmas Day".
         public var reason: String?
+        /// The programme on air when it rings, on the alarm's station (or the one it follows).
+        public var onAir: String?
     }
 
     public var firings: [Entry]

@@ -1,6 +1,7 @@
 import AubadeAudio
 import AubadeCore
 import AubadeHardware
+import AubadeStore
 import Foundation
 
 extension RunningClock {
@@ -58,6 +59,15 @@ extension RunningClock {
                 let started = try radio.startSleep(duration: seconds.map { .seconds($0) }, source: source,
                                                    alarmRinging: runner.isRinging, now)
                 return .sound(started.sound, label: radio.session?.label ?? "", message: started.message)
+            } catch {
+                throw refusal(error, alarmRinging: runner.isRinging)
+            }
+        case .sleepUntilEnd(let programme, let source):
+            let until = try sleepUntilEnd(of: programme, source: source, now)
+            do {
+                let started = try radio.startSleep(duration: .seconds(until.seconds), source: until.source,
+                                                   alarmRinging: runner.isRinging, now)
+                return .sound(started.sound, label: radio.session?.label ?? "", message: "\(until.sentence) \(started.message)")
             } catch {
                 throw refusal(error, alarmRinging: runner.isRinging)
             }
@@ -184,6 +194,47 @@ extension RunningClock {
                             sound: DaemonStatus.Sound(device: device.name ?? options.primaryDevice, open: device.isOpen,
                                                       problem: device.problem),
                             warnings: board.list.filter { !$0.hasPrefix("The sound device fails") },
-                            clockSynchronised: deps.isClockSynchronised(), report: report)
+                            clockSynchronised: deps.isClockSynchronised(), report: report,
+                            waker: runner.handoff.map { SecondWaker.status(databasePath: $0.setup.databasePath) })
+    }
+}
+
+extension RunningClock {
+    /// How long a sleep timer runs to the end of programme `id` (or of the one on air), and what it plays: the
+    /// given source, else the programme's station. Refused when the programme is unknown or not on air, or when it
+    /// ends in less than a minute or more than 12 hours (the sleep timer's range).
+    func sleepUntilEnd(of id: Int64?, source: String?, _ now: SchedulerTime) throws(ClockError)
+        -> (seconds: Int, source: String?, sentence: String) {
+        let zone = runner.scheduler.defaultZone
+        let airing: ProgrammeGuide.Airing
+        if let id {
+            guard let p = catalogue.programmes.first(where: { $0.id == id }) else {
+                throw ClockError(StoreError.notFound(what: "programme", id: id))
+            }
+            guard let a = ProgrammeGuide(programmes: [p], zone: zone).current(of: p, at: now.wall), a.begin <= now.wall else {
+                let next = ProgrammeGuide(programmes: [p], zone: zone).next(after: now.wall)
+                let when = next.map { " It begins \(DaemonStatus.clock($0.begin, p.zone(clockZone: zone), date: true))." } ?? ""
+                throw ClockError(.refused, "Programme \(id) (\(p.name)) is not on air now.\(when)")
+            }
+            airing = a
+        } else {
+            var programmes = catalogue.programmes
+            if let source, let station = catalogue.stations.values.first(where: { $0.name.lowercased() == source.lowercased() }) {
+                programmes = programmes.filter { $0.stationID == station.id }
+            }
+            guard let a = ProgrammeGuide(programmes: programmes, zone: zone).onAir(at: now.wall) else {
+                throw ClockError(.refused, "No programme is on air now\(source.map { " on \($0)" } ?? ""); give a programme's id.")
+            }
+            airing = a
+        }
+        let seconds = Int(airing.end.timeIntervalSince(now.wall).rounded(.down))
+        let name = airing.programme.name
+        guard seconds >= 60 else { throw ClockError(.refused, "\(name) ends in less than a minute.") }
+        guard seconds <= 12 * 3600 else {
+            throw ClockError(.refused, "\(name) ends in more than 12 hours, longer than a sleep timer runs; give a duration instead.")
+        }
+        let station = airing.programme.stationID.flatMap { catalogue.stations[$0]?.name }
+        let end = DaemonStatus.clock(airing.end, airing.programme.zone(clockZone: zone), date: false)
+        return (seconds, source ?? station, "Until \(name) ends at \(end) (\(DurationText.format(seconds / 60 * 60))).")
     }
 }

@@ -9,7 +9,11 @@ extension RunningClock {
         let names = stationNames
         switch query {
         case .alarms:
-            return .alarms(AlarmList(sortedAlarms.map { AlarmDocument($0, stationNames: names) }))
+            let guide = ProgrammeGuide(programmes: catalogue.programmes, zone: runner.scheduler.defaultZone)
+            return .alarms(AlarmList(sortedAlarms.map { a in
+                AlarmDocument(a, stationNames: names, next: a.id.flatMap { runner.scheduler.nextRinging(of: $0, after: now.wall)?.instant },
+                              guide: guide)
+            }))
         case .alarm(let id):
             guard let alarm = runner.scheduler.alarms[id] else { throw ClockError(StoreError.notFound(what: "alarm", id: id)) }
             return .alarm(AlarmDocument(alarm, stationNames: names))
@@ -17,14 +21,21 @@ extension RunningClock {
             guard ClockQuery.countRange.contains(count) else {
                 throw ClockError(.invalid, "--count \(count) is out of range; use 1 to 100.")
             }
-            return .next(NextFirings.build(sortedAlarms, after: now.wall, count: count, zone: runner.scheduler.defaultZone))
+            return .next(NextFirings.build(sortedAlarms, after: now.wall, count: count, zone: runner.scheduler.defaultZone,
+                                           daysOff: runner.scheduler.daysOff, programmes: catalogue.programmes))
         case .stations:
             let stations = catalogue.stations.values.sorted { $0.name.lowercased() < $1.name.lowercased() }
             return .stations(StationList(stations.map(StationDocument.init)))
         case .programmes:
             return .programmes(ProgramList(sortedProgrammes.map { ProgramDocument($0, stationNames: names) }))
-        case .programmeNow(let station):
-            return .onAir(try onAir(station: station, at: now.wall))
+        case .programmeNow(let station, let at):
+            return .onAir(try onAir(station: station, at: at ?? now.wall))
+        case .daysOff:
+            return .daysOff(DayOffList(catalogue.daysOff.sorted { ($0.first, $0.id ?? 0) < ($1.first, $1.id ?? 0) }.map(DayOffDocument.init)))
+        case .calendars:
+            return .calendars(CalendarSourceList(catalogue.calendarSources.map { s in
+                CalendarSourceDocument(s, stationNames: names, problem: board.warnings["calendar-\(s.id)"])
+            }))
         case .settings:
             return .settings(SettingsDocument.make(catalogue.settings))
         case .history(let limit):

@@ -1,4 +1,5 @@
 import AubadeCore
+import Foundation
 
 /// An alarm as `aubade alarm … --json` and the API show it. Durations in seconds; `sound` in its stored form
 /// with a readable name.
@@ -19,6 +20,17 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
     public var maxSnoozes: Int
     public var skipDate: String?
     public var timeZone: String?
+    /// Whether it passes over days off (a repeating alarm; new weekday alarms do by default).
+    public var skipDaysOff: Bool
+    /// The dates of an alarm that follows a programme airing on a list of dates (`days` is then "dates").
+    public var dates: [String]?
+    /// The programme it follows ("wake me when it starts"), its name when last seen, and whether it is gone.
+    public var programme: Int64?
+    public var programmeName: String?
+    public var programmeGone: Bool?
+    /// In `alarm list` and `alarm next`: its next ring, and the programme on air then on its station.
+    public var nextRing: Date?
+    public var onAir: String?
 
     public init(_ a: Alarm, stationNames: [Int64: String]) {
         id = a.id
@@ -37,6 +49,18 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
         maxSnoozes = a.maxSnoozes
         skipDate = a.skipDate?.description
         timeZone = a.timeZoneID
+        skipDaysOff = a.skipDaysOff
+        dates = a.recurrence.dateList?.map(\.description)
+        programme = a.programme?.id
+        programmeName = a.programme?.name
+        programmeGone = a.programme?.gone
+    }
+
+    /// The document with the alarm's next ring (passing over skip-next and days off) and what is on air then.
+    public init(_ a: Alarm, stationNames: [Int64: String], next: Date?, guide: ProgrammeGuide) {
+        self.init(a, stationNames: stationNames)
+        nextRing = next
+        onAir = next.flatMap { guide.onAir(for: a, at: $0)?.programme.name }
     }
 
     /// "tone", the station's name ("station 4" when it is gone), or the URL.
@@ -57,4 +81,16 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
 public struct AlarmList: Codable, Sendable, Hashable {
     public var alarms: [AlarmDocument]
     public init(_ alarms: [AlarmDocument]) { self.alarms = alarms }
+}
+
+extension ProgrammeGuide {
+    /// The airing on the alarm's station at `instant` (the one it follows, for an alarm tied to a programme);
+    /// nil for an alarm that plays the tone or a URL, or when nothing is on.
+    public func onAir(for alarm: Alarm, at instant: Date) -> Airing? {
+        if let tie = alarm.programme, !tie.gone, let p = programmes.first(where: { $0.id == tie.id }) {
+            return current(of: p, at: instant)
+        }
+        guard case .station(let id) = alarm.sound else { return nil }
+        return ProgrammeGuide(programmes: programmes.filter { $0.stationID == id }, zone: clockZone).onAir(at: instant)
+    }
 }

@@ -1,4 +1,5 @@
 import AubadeCore
+import Foundation
 
 /// A programme as `aubade program … --json` and the API show it; `when` is "daily", a weekday ("sun") or a
 /// date.
@@ -15,6 +16,19 @@ public struct ProgramDocument: Codable, Sendable, Hashable {
     public var reserved: Bool
     public var host: String?
     public var description: String?
+    /// The airing dates of an imported programme (`when` summarises them).
+    public var dates: [String]?
+    /// The zone its times are read in (nil: the clock's).
+    public var timeZone: String?
+    public var location: String?
+    public var url: String?
+    /// The calendar it was imported from, if any.
+    public var source: String?
+    /// With a reservation: the reminder's lead in seconds.
+    public var remindSeconds: Int?
+    /// In an on-air answer: when this airing begins and ends.
+    public var begins: Date?
+    public var ends: Date?
 
     public init(_ p: Programme, stationNames: [Int64: String]) {
         id = p.id
@@ -29,10 +43,25 @@ public struct ProgramDocument: Codable, Sendable, Hashable {
         reserved = p.reserved
         host = p.host
         description = p.details
+        dates = p.dates?.map(\.description)
+        timeZone = p.timeZoneID
+        location = p.location
+        url = p.url
+        source = p.importSource
+        remindSeconds = p.remindSeconds
     }
 
+    /// An airing: the programme, with when it begins and ends.
+    public init(_ a: ProgrammeGuide.Airing, stationNames: [Int64: String]) {
+        self.init(a.programme, stationNames: stationNames)
+        begins = a.begin
+        ends = a.end
+    }
+
+    /// "daily", "sun", "2026-12-24", or for imported dates "12 dates, mon,tue, 2027-03-22 to 2027-04-06".
     public static func when(_ p: Programme) -> String {
-        p.weekday?.shortName ?? p.date?.description ?? "daily"
+        if let dates = p.dates { return LocalDate.summary(of: dates) }
+        return p.weekday?.shortName ?? p.date?.description ?? "daily"
     }
 }
 

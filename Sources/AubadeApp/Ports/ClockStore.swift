@@ -15,10 +15,16 @@ public struct StoredClock: Sendable, Equatable {
     public var programmes: [Programme]
     /// When each alarm was last changed, for the catch-up rule (R11).
     public var alarmUpdateTimes: [Int64: Date]
+    /// The days off (alarms that skip them pass over their dates).
+    public var daysOff: [DayOff]
+    /// The imported calendars (programme schedules, holiday calendars), refreshed by `CalendarService`.
+    public var calendarSources: [CalendarSource]
 
     public init(alarms: [Alarm] = [], states: [AlarmRunState] = [], settings: AppSettings = AppSettings(),
                 invalidSettings: [String] = [], stations: [Station] = [], programmes: [Programme] = [],
-                alarmUpdateTimes: [Int64: Date] = [:]) {
+                alarmUpdateTimes: [Int64: Date] = [:], daysOff: [DayOff] = [], calendarSources: [CalendarSource] = []) {
+        self.daysOff = daysOff
+        self.calendarSources = calendarSources
         self.alarms = alarms
         self.states = states
         self.settings = settings
@@ -55,10 +61,13 @@ public protocol ClockStore: Sendable {
     func createToken(name: String?, replacing: Bool) throws(StoreError) -> (token: AccessToken, secret: String)
     /// Notes that token `id` was used at `at`.
     func tokenUsed(id: Int64, at: Date) throws(StoreError)
+    /// The folder of the calendars' cached copies beside the database; nil where nothing can be imported.
+    var calendarCache: CalendarCache? { get }
 }
 
 extension ClockStore {
     public func checkFile() -> String? { nil }
+    public var calendarCache: CalendarCache? { nil }
 }
 
 /// The SQLite database. It also watches its own file: a database deleted, emptied or replaced under the
@@ -79,7 +88,8 @@ public final class SQLiteClockStore: ClockStore {
         let (settings, invalid) = try store.settingsWithProblems()
         return StoredClock(alarms: try store.alarms(), states: try store.runStates(), settings: settings,
                            invalidSettings: invalid, stations: try store.stations(), programmes: try store.programmes(),
-                           alarmUpdateTimes: try store.alarmUpdateTimes())
+                           alarmUpdateTimes: try store.alarmUpdateTimes(), daysOff: try store.daysOff(),
+                           calendarSources: try store.calendarSources())
     }
 
     public func save(_ runState: AlarmRunState) throws(StoreError) { try store.save(runState) }
@@ -110,6 +120,7 @@ public final class SQLiteClockStore: ClockStore {
         try store.createToken(name: name, replacing: replacing)
     }
     public func tokenUsed(id: Int64, at: Date) throws(StoreError) { try store.tokenUsed(id: id, at: at) }
+    public var calendarCache: CalendarCache? { store.calendarCache }
 
     public func checkFile() -> String? {
         let now = FileIdentity(path: path)
@@ -149,8 +160,9 @@ struct FileIdentity: Equatable, Sendable {
     static func == (a: FileIdentity, b: FileIdentity) -> Bool { a.device == b.device && a.inode == b.inode }
 }
 
-/// The schedule's backup copy, when the database cannot be read (R27): the alarms, stations and settings
-/// written beside it after the last change ring; nothing is saved (writes are dropped), and the fault shows.
+/// The schedule's backup copy, when the database cannot be read (R27): the alarms, stations, settings, days off
+/// and the programmes reserved or followed, written beside it after the last change, ring; nothing is saved
+/// (writes are dropped), and the fault shows.
 public struct BackupClockStore: ClockStore {
     public let contents: ScheduleSnapshot.Contents
 
@@ -159,8 +171,10 @@ public struct BackupClockStore: ClockStore {
     public func load() throws(StoreError) -> StoredClock {
         let written = contents.writtenAt
         return StoredClock(alarms: contents.alarms, settings: contents.settings, stations: contents.stations,
+                           programmes: contents.programmes,
                            alarmUpdateTimes: Dictionary(contents.alarms.compactMap { $0.id.map { ($0, written) } },
-                                                        uniquingKeysWith: { a, _ in a }))
+                                                        uniquingKeysWith: { a, _ in a }),
+                           daysOff: contents.daysOff)
     }
 
     public func save(_ state: AlarmRunState) throws(StoreError) {}

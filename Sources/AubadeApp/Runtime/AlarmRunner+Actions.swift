@@ -43,6 +43,7 @@ extension AlarmRunner {
         } else {
             history.record(event)
         }
+        tellWaker(WakerHandoff.records(for: event, scheduler: scheduler))
     }
 
     /// Sounds an alarm now: the sound pre-rolled for this occurrence when there is one, else a new one. A

@@ -33,18 +33,7 @@ extension AlarmRunner {
 
     private func startLookahead(_ alarm: Alarm, id: Int64, occurrence: Date, _ now: SchedulerTime) {
         lookaheads[id] = Lookahead(occurrence: occurrence, checkedAt: now.mono, failure: lookaheads[id]?.failure)
-        let plan = plan(sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: nil,
-                        occurrence: nil)
-        let known = plan.request.fallback?.preselected
-        let (checker, device, allowLoopback, report) = (deps.precheck, deps.sound.device, options.allowLoopback, lookaheadFinished)
-        let stations = plan.stations
-        deps.jobs.submit {
-            var failure = known
-            if failure == nil {
-                failure = await checker.check(stations: stations, allowLoopback: allowLoopback, device: device).failure
-            }
-            await report(id, occurrence, failure)
-        }
+        checkStation(alarm, id: id, occurrence: occurrence, report: lookaheadFinished)
     }
 
     /// A look-ahead check finished: a standing warning while its station fails, none once it works.

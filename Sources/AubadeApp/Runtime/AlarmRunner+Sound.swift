@@ -18,6 +18,7 @@ extension AlarmRunner {
             self.ringing?.silentBecause = nil
             history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.audible.rawValue,
                                         detail: "source=\(source) \(HistoryDetail.audible(after: after))"))
+            tellWaker(WakerHandoff.heard(scheduler: scheduler, at: now.wall))
         case .fallback(_, _, let to, let reason):
             self.ringing?.fallbacks.append(reason)
             let target: HistoryDetail.FallbackTarget = to == "tone" ? .tone : .alternate
@@ -102,11 +103,18 @@ extension AlarmRunner {
     /// Starts the check as a background job; its result pre-selects the tone for that occurrence on failure.
     private func startPrecheck(_ alarm: Alarm, id: Int64, occurrence: Date) {
         prechecks[id] = Precheck(occurrence: occurrence)
+        checkStation(alarm, id: id, occurrence: occurrence, report: precheckFinished)
+    }
+
+    /// Checks `alarm`'s station as a background job and hands `report` the failure, nil when it plays: a failure
+    /// the plan already knows (Wi-Fi-only refusing the stream) without connecting, else the pre-alarm check's.
+    /// Shared by the pre-check at T−5 min and the look-ahead hours before.
+    func checkStation(_ alarm: Alarm, id: Int64, occurrence: Date,
+                      report: @escaping @Sendable (Int64, Date, String?) async -> Void) {
         let plan = plan(sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: nil,
                         occurrence: nil)
         let known = plan.request.fallback?.preselected
-        let (checker, device, allowLoopback, report) = (deps.precheck, deps.sound.device, options.allowLoopback, precheckFinished)
-        let stations = plan.stations
+        let (checker, device, allowLoopback, stations) = (deps.precheck, deps.sound.device, options.allowLoopback, plan.stations)
         deps.jobs.submit {
             var failure = known
             if failure == nil {

@@ -68,6 +68,8 @@ final class AlarmRunner {
     var precheckFinished: @Sendable (Int64, Date, String?) async -> Void = { _, _, _ in }
     /// Where a finished look-ahead check reports.
     var lookaheadFinished: @Sendable (Int64, Date, String?) async -> Void = { _, _, _ in }
+    /// The files the second waker reads and writes (R35); nil when there is none (in-process tests).
+    var handoff: WakerHandoff?
 
     init(scheduler: AlarmScheduler, deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue,
          history: HistoryLog, board: StatusBoard) {
@@ -101,26 +103,26 @@ final class AlarmRunner {
         lookAhead(now)
     }
 
-    /// Recomputes the next occurrence of every enabled alarm (after a turn, an edit, an input).
+    /// Recomputes the next occurrence that will ring of every enabled alarm (after a turn, an edit, an input):
+    /// occurrences passed over — skip-next, a day off — are not prepared, pre-checked or announced.
     func refresh(_ now: SchedulerTime) {
         upcoming = scheduler.alarms.keys.sorted().compactMap { id in
-            scheduler.nextOccurrence(of: id, after: now.wall).map { (id, $0) }
+            scheduler.nextRinging(of: id, after: now.wall).map { (id, $0) }
         }
+        publishToWaker(now)
     }
 
-    /// Alarms that will ring within `seconds` (a skipped occurrence is passed over, not rung).
+    /// Alarms that will ring within `seconds`.
     func ringingSoon(_ now: SchedulerTime, within seconds: TimeInterval) -> [(id: Int64, instant: Date)] {
         upcoming.compactMap { entry in
-            guard entry.occurrence.instant.timeIntervalSince(now.wall) <= seconds,
-                  scheduler.alarms[entry.id]?.skipDate != entry.occurrence.date else { return nil }
+            guard entry.occurrence.instant.timeIntervalSince(now.wall) <= seconds else { return nil }
             return (entry.id, entry.occurrence.instant)
         }
     }
 
     /// The next alarm that will ring, for the status and READY's line.
     var next: (id: Int64, instant: Date)? {
-        upcoming.filter { scheduler.alarms[$0.id]?.skipDate != $0.occurrence.date }
-            .min { $0.occurrence.instant < $1.occurrence.instant }.map { ($0.id, $0.occurrence.instant) }
+        upcoming.min { $0.occurrence.instant < $1.occurrence.instant }.map { ($0.id, $0.occurrence.instant) }
     }
 
     /// When the runner next needs a turn: the engine's wake-up, the next pre-check or pre-roll.

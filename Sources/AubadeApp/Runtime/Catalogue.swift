@@ -1,17 +1,21 @@
 import AubadeCore
 import Foundation
 
-/// What the clock's parts read from the store besides the alarms: stations, settings, programmes. The clock
-/// actor owns it and replaces its contents on reload; the parts read it. Not Sendable.
+/// What the clock's parts read from the store besides the alarms: stations, settings, programmes, days off,
+/// calendar sources. The clock actor owns it and replaces its contents on reload; the parts read it. Not Sendable.
 final class Catalogue {
     var settings: AppSettings
     var stations: [Int64: Station]
     var programmes: [Programme]
+    var daysOff: [DayOff]
+    var calendarSources: [CalendarSource]
 
-    init(settings: AppSettings, stations: [Station], programmes: [Programme]) {
-        self.settings = settings
-        self.stations = Station.byID(stations)
-        self.programmes = programmes
+    init(_ loaded: StoredClock) {
+        settings = loaded.settings
+        stations = Station.byID(loaded.stations)
+        programmes = loaded.programmes
+        daysOff = loaded.daysOff
+        calendarSources = loaded.calendarSources
     }
 
     /// A sound the user named (tone, a station's name, a URL); the first saved station when nil.

@@ -50,13 +50,33 @@ public struct ClockOptions: Sendable {
     public var shakeResponse: ShakeResponse
     /// The configured sound device: an alarm on another (the alternate, R19) says so in its history.
     public var primaryDevice: String?
+    /// How imported calendars are refreshed (`[calendars]`).
+    public var calendars: CalendarOptions
+    /// What the second waker is told besides the alarms (R35); nil writes no handoff files.
+    public var waker: WakerSetup?
 
     public init(allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
-                shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil) {
+                shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil, waker: WakerSetup? = nil,
+                calendars: CalendarOptions = CalendarOptions()) {
         self.primaryDevice = primaryDevice
+        self.waker = waker
+        self.calendars = calendars
         self.allowLoopback = allowLoopback
         self.defaultZone = defaultZone
         self.followsSystemZone = followsSystemZone
         self.shakeResponse = shakeResponse
+    }
+}
+
+/// The `[calendars]` section: how often a calendar imported from a URL is fetched again, and how far ahead
+/// open-ended recurrences are expanded (the clock expands them again from the cached copy when half of that has
+/// passed).
+public struct CalendarOptions: Sendable, Hashable {
+    public var refresh: Duration
+    public var horizonDays: Int
+
+    public init(refresh: Duration = .seconds(86_400), horizonDays: Int = 400) {
+        self.refresh = refresh
+        self.horizonDays = horizonDays
     }
 }

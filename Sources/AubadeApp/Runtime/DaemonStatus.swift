@@ -43,6 +43,48 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
         public var problem: String?
     }
 
+    /// The second waker (R35), from its state file: whether it runs, the ring it is armed for, a ring of its own.
+    public struct Waker: Codable, Sendable, Hashable {
+        public var running: Bool
+        public var armedAlarm: Int64?
+        public var armedAlarmName: String?
+        /// When it rings unless the clock has made that alarm heard by then (the alarm's time plus the grace).
+        public var armedAt: Date?
+        public var ringingAlarm: Int64?
+        public var ringingSince: Date?
+        public var problem: String?
+
+        public init(running: Bool, armedAlarm: Int64? = nil, armedAlarmName: String? = nil, armedAt: Date? = nil,
+                    ringingAlarm: Int64? = nil, ringingSince: Date? = nil, problem: String? = nil) {
+            self.running = running
+            self.armedAlarm = armedAlarm
+            self.armedAlarmName = armedAlarmName
+            self.armedAt = armedAt
+            self.ringingAlarm = ringingAlarm
+            self.ringingSince = ringingSince
+            self.problem = problem
+        }
+
+        /// "Second waker: armed for Work (alarm 1) at Tue 24 Nov 08:01", "… RINGING alarm 1 …", "… not running …".
+        public func line(zone: TimeZone) -> String {
+            guard running else {
+                return "Second waker: not running, so nothing rings if the clock itself fails (see deploy/aubade-waker.service)."
+            }
+            var text: String
+            if let id = ringingAlarm {
+                let since = ringingSince.map { " since \(DaemonStatus.clock($0, zone, date: false))" } ?? ""
+                text = "Second waker: RINGING alarm \(id)\(since) — the clock did not make it heard"
+            } else if let id = armedAlarm, let at = armedAt {
+                let name = armedAlarmName.map { "\($0) (alarm \(id))" } ?? "alarm \(id)"
+                text = "Second waker: armed for \(name) at \(DaemonStatus.clock(at, zone, date: true)), if the clock has not made it heard by then"
+            } else {
+                text = "Second waker: running, nothing to guard"
+            }
+            if let problem { text += "; \(problem)" }
+            return text + "."
+        }
+    }
+
     public var now: Date
     public var zone: String
     public var next: NextAlarm?
@@ -55,6 +97,8 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
     /// What every face says while the kernel's clock is not synchronised (R7).
     public static let notSynchronised = "The system clock is not synchronised, so alarms ring by the best time known."
     public var report: [String]
+    /// The second waker, when this clock tells one (R35).
+    public var waker: Waker? = nil
 
     /// Human-readable lines, times in 24-hour form in the clock's zone (as everywhere else).
     public var lines: [String] {
@@ -86,6 +130,7 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
         if !sound.open {
             out.append("Warning: the sound device \(sound.device ?? "") is not open\(sound.problem.map { ": \($0)" } ?? "."))")
         }
+        if let waker { out.append(waker.line(zone: zone)) }
         if !clockSynchronised { out.append("Warning: \(DaemonStatus.notSynchronised)") }
         for w in warnings { out.append("Warning: \(w)") }
         if !report.isEmpty {

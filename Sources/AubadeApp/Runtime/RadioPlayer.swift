@@ -31,12 +31,18 @@ final class RadioPlayer {
         var volume: Int
     }
 
-    /// A reservation's chime, and the station to tune to when it has sounded.
-    struct Chime {
-        var sound: SoundID
+    /// A reserved programme's station to tune to (`tunes` false: a reminder, nothing to tune to yet).
+    struct Tuning {
         var programmeID: Int64
         var name: String
         var stationID: Int64
+        var tunes: Bool
+    }
+
+    /// A reservation's chime, and what follows when it has sounded.
+    struct Chime {
+        var sound: SoundID
+        var then: Tuning
     }
 
     private(set) var session: Session?
@@ -135,23 +141,39 @@ final class RadioPlayer {
         session = new
     }
 
-    /// A reserved programme starts: a chime over whatever plays, then its station — unless an alarm rings.
+    /// A reserved programme starts: a chime over whatever plays, then its station — unless an alarm rings. With a
+    /// reminder lead the chime came earlier (`start.isReminder`: the chime alone) and the start only tunes in.
     func reserve(_ start: ReservationStart, alarmRinging: Bool, _ now: SchedulerTime) {
+        let station = catalogue.stations[start.stationID]?.name ?? "station \(start.stationID)"
         guard !alarmRinging else {
-            history.record(.reservationStarted, at: now.wall, "\(start.name): not tuned, an alarm is ringing")
+            let what = start.isReminder ? "reminder not chimed" : "not tuned"
+            history.record(.reservationStarted, at: now.wall, "\(start.name): \(what), an alarm is ringing")
             return
         }
-        if let old = chime { deps.sound.stop(old.sound) }
-        let sound = deps.sound.play(.tone(.chime, priority: .chime, volume: catalogue.settings.sleepVolume, limit: .seconds(3)),
-                                    paused: false)
-        chime = Chime(sound: sound, programmeID: start.programmeID, name: start.name, stationID: start.stationID)
-        let station = catalogue.stations[start.stationID]?.name ?? "station \(start.stationID)"
-        history.record(.reservationStarted, at: now.wall, "\(start.name) on \(station)")
-        output.emit("reservation", ["programme": start.programmeID, "name": start.name, "station": start.stationID])
+        let target = Tuning(programmeID: start.programmeID, name: start.name, stationID: start.stationID,
+                            tunes: !start.isReminder)
+        if start.chimes {
+            if let old = chime { deps.sound.stop(old.sound) }
+            let sound = deps.sound.play(.tone(.chime, priority: .chime, volume: catalogue.settings.sleepVolume, limit: .seconds(3)),
+                                        paused: false)
+            chime = Chime(sound: sound, then: target)
+        } else {
+            tune(target, now)
+        }
+        if let at = start.reminderFor {
+            let minutes = max(0, Int(at.timeIntervalSince(start.start) / 60))
+            history.record(.reservationStarted, at: now.wall, "reminder: \(start.name) on \(station) in \(minutes) min")
+            output.emit("reminder", ["programme": start.programmeID, "name": start.name, "station": start.stationID,
+                                     "minutes": minutes])
+        } else {
+            history.record(.reservationStarted, at: now.wall, "\(start.name) on \(station)")
+            output.emit("reservation", ["programme": start.programmeID, "name": start.name, "station": start.stationID])
+        }
     }
 
     /// After the chime: the programme's station, on the radio.
-    private func tune(_ chime: Chime, _ now: SchedulerTime) {
+    private func tune(_ chime: Tuning, _ now: SchedulerTime) {
+        guard chime.tunes else { return }
         do throws(ValidationError) {
             let id = try start(.station(id: chime.stationID), volume: catalogue.settings.sleepVolume, limit: nil)
             let label = catalogue.stations[chime.stationID]?.name ?? "station \(chime.stationID)"
@@ -260,7 +282,7 @@ final class RadioPlayer {
         if let c = chime, event.sound == c.sound {
             if case .stopped(_, let end) = event {
                 chime = nil
-                if end == .finished { tune(c, now) }
+                if end == .finished { tune(c.then, now) }
             }
             return
         }

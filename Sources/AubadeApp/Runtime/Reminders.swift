@@ -25,7 +25,7 @@ final class Reminders {
         lastCheck = now
         guard from < now else { return [] }
         return ReservationSchedule.due(from: from, through: now, programmes: catalogue.programmes, zone: zone).filter { start in
-            done.insert("\(start.programmeID)@\(start.start.timeIntervalSince1970)").inserted
+            done.insert("\(start.programmeID)@\(start.start.timeIntervalSince1970)\(start.isReminder ? "r" : "")").inserted
         }
     }
 }

@@ -35,6 +35,8 @@ public actor RunningClock {
     let pairing = PairingDesk()
     var liveSubscribers: [UUID: AsyncStream<LiveState>.Continuation] = [:]
     var lastLive: LiveState?
+    /// When each calendar source was last fetched or expanded again (`refreshCalendars`), kept in memory only.
+    var calendarAttempts: [Int64: Date] = [:]
     private var lastDataVersion: Int64?
     private var network: NetworkSnapshot?
     private var deviceReady = false
@@ -45,13 +47,17 @@ public actor RunningClock {
         executor = ClockExecutor()
         self.deps = deps
         self.options = options
-        catalogue = Catalogue(settings: loaded.settings, stations: loaded.stations, programmes: loaded.programmes)
+        catalogue = Catalogue(loaded)
         board = StatusBoard(output: deps.output)
         history = HistoryLog(store: deps.store, output: deps.output, board: board)
-        let scheduler = AlarmScheduler(alarms: loaded.alarms, states: loaded.states, settings: loaded.settings,
-                                       defaultZone: options.defaultZone, alarmsUpdatedAt: loaded.alarmUpdateTimes)
+        // An occurrence the second waker rang and a person ended there is not rung again (R35).
+        let handoff = options.waker.map(WakerHandoff.init)
+        let scheduler = AlarmScheduler(alarms: loaded.alarms, states: handoff?.settle(loaded.states) ?? loaded.states,
+                                       settings: loaded.settings, defaultZone: options.defaultZone,
+                                       alarmsUpdatedAt: loaded.alarmUpdateTimes, daysOff: DaysOff(loaded.daysOff))
         runner = AlarmRunner(scheduler: scheduler, deps: deps, options: options, catalogue: catalogue, history: history,
                              board: board)
+        runner.handoff = handoff
         radio = RadioPlayer(deps: deps, options: options, catalogue: catalogue, history: history, board: board)
         reminders = Reminders(catalogue: catalogue)
         display = KioskDisplay(settings: loaded.settings.nightDimming, zone: options.defaultZone,
@@ -79,6 +85,7 @@ public actor RunningClock {
         lastDataVersion = try? deps.store.dataVersion()
         refreshTokens()
         let now = deps.time.now()
+        runner.absorbWakerRings(now, act: false)
         runner.start(now)
         _ = reminders.due(now.wall, zone: runner.scheduler.defaultZone)
         afterAlarmActions(now)
@@ -106,6 +113,7 @@ public actor RunningClock {
         reloadIfChanged()
         let now = deps.time.now()
         runner.advance(now)
+        runner.absorbWakerRings(now, act: true)
         radio.step(now)
         for start in reminders.due(now.wall, zone: runner.scheduler.defaultZone) {
             radio.reserve(start, alarmRinging: runner.isRinging, now)
@@ -282,6 +290,11 @@ public actor RunningClock {
         catalogue.settings = loaded.settings
         catalogue.stations = Station.byID(loaded.stations)
         catalogue.programmes = loaded.programmes
+        catalogue.calendarSources = loaded.calendarSources
+        if loaded.daysOff != catalogue.daysOff {
+            catalogue.daysOff = loaded.daysOff
+            runner.scheduler.setDaysOff(DaysOff(loaded.daysOff))
+        }
         runner.reload(alarms: loaded.alarms, settingsChanged: settingsChanged, stationsChanged: stationsChanged, now)
         afterAlarmActions(now)
         board.set("store", nil)

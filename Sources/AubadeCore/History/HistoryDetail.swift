@@ -28,6 +28,18 @@ public enum HistoryDetail {
         return "after_ms=\(ms)"
     }
 
+    /// "day off: Christmas Day": why an occurrence was skipped (the alarm skips days off).
+    public static func dayOff(_ name: String) -> String {
+        "day off: \(name)"
+    }
+
+    /// The name after "day off:", up to the end of the detail; nil when the detail names no day off.
+    public static func dayOff(in detail: String) -> String? {
+        guard let range = detail.range(of: "day off: ") else { return nil }
+        let name = detail[range.upperBound...].trimmingSpaces
+        return name.isEmpty ? nil : name
+    }
+
     /// "to=tone reason=The station sent a web page, not audio."
     public static func fallback(to target: FallbackTarget, reason: String) -> String {
         "to=\(target.rawValue) reason=\(reason)"

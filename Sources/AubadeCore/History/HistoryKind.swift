@@ -52,6 +52,10 @@ public enum HistoryKind: String, CaseIterable, Sendable {
     case sleepStarted = "sleep-started"
     /// A sleep timer ended (ran out, cancelled, or refused to play over an alarm).
     case sleepEnded = "sleep-ended"
+    /// The daemon did not make an occurrence heard within the grace and the second waker rang it (R35);
+    /// `detail` names the occurrence ("due …") and how the waker's ring ended ("end=stop by=button",
+    /// "end=snooze", "end=duration", "end=daemon" when the daemon took it over).
+    case secondWaker = "second-waker"
 }
 
 extension HistoryEvent {

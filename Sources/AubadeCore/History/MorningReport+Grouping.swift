@@ -138,7 +138,7 @@ struct RunGrouping {
         case .dismissed: run.end = .dismissed(input: HistoryDetail.dismissInput(in: detail), detail: detail)
         case .autoSilenced: run.end = .autoSilenced(detail: detail)
         case .missed: run.end = .missed(detail: detail)
-        case .skipped: run.end = .skipped
+        case .skipped: run.end = .skipped(dayOff: HistoryDetail.dayOff(in: detail))
         case .superseded: run.end = .superseded(detail: detail)
         case .cancelled: run.end = .cancelled(detail: detail)
         case .audible: noteAudible(detail, &run)
@@ -149,9 +149,26 @@ struct RunGrouping {
         case .warning: run.warnings.append(detail)
         case .precheckFailed: run.precheck = .failed(detail)
         case .precheckPassed: if run.precheck == nil { run.precheck = .passed }
+        case .secondWaker: noteSecondWaker(detail, &run)
         case .clockStep, .timeZoneChanged, .reservationStarted, .sleepStarted, .sleepEnded: break
         }
         if isTerminal(kind) { run.inSnooze = false }
+    }
+
+    /// A ring of the second waker (R35): the run was rung by it, and a person's stop or its duration ended it
+    /// there ("end=stop by=button", "end=duration"); a snooze there counts as one.
+    private static func noteSecondWaker(_ detail: String, _ run: inout MorningReport.Run) {
+        run.secondWakerRang = true
+        let words = detail.split(whereSeparator: { $0 == " " || $0 == "," })
+        if words.contains("end=stop") {
+            let input = words.first { $0.hasPrefix("by=") }.flatMap { DismissInput(rawValue: String($0.dropFirst(3))) }
+            run.end = .dismissed(input: input, detail: "on the second waker")
+        } else if words.contains("end=duration") {
+            run.end = .autoSilenced(detail: "on the second waker, after its duration")
+        } else if words.contains("end=snooze") {
+            run.snoozes += 1
+            run.inSnooze = true
+        }
     }
 
     /// The first `audible` event counts: it is the time to sound at the start.

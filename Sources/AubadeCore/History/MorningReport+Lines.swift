@@ -20,7 +20,10 @@ extension MorningReport {
         var out: [String] = []
         if case .failed(let reason) = run.precheck { out.append("pre-check failed" + aside(reason)) }
         let with = run.rangWith.isEmpty ? "" : " with " + names(run.rangWith)
-        if let start = startPhrase(run.start) {
+        if run.secondWakerRang {
+            // What the daemon did after the waker (a late catch-up, a resume) is in the history, not the line.
+            out.append("the daemon did not answer; the second waker rang" + with)
+        } else if let start = startPhrase(run.start) {
             out.append(start + with)
         } else if !with.isEmpty {
             out.append("rang" + with)
@@ -30,7 +33,7 @@ extension MorningReport {
             out.append("audible after \(tenths(delay)) s")
         } else if let detail = run.audibleDetail {
             out.append("audible" + aside(detail))
-        } else if run.start != .notRung {
+        } else if run.start != .notRung && !run.secondWakerRang {
             out.append("not confirmed audible")
         }
         for f in run.fallbacks { out.append("fell back" + target(f.target) + aside(f.reason)) }
@@ -68,7 +71,8 @@ extension MorningReport {
         case .missed(let detail):
             run.start == .notRung && (detail.isEmpty || HistoryDetail.occurrence(in: detail) != nil)
                 ? "missed, never rang" : "missed" + aside(detail)
-        case .skipped: "skipped (skip-next)"
+        case .skipped(let dayOff?): "skipped: \(dayOff) (a day off)"
+        case .skipped(nil): "skipped (skip-next)"
         case .superseded(let detail): "superseded" + aside(detail)
         case .cancelled(let detail): "cancelled" + aside(detail)
         case nil:

@@ -23,8 +23,8 @@ extension MorningReport {
             case autoSilenced(detail: String)
             /// Not rung (or its snooze's end not rung) because it was due too long ago (R6).
             case missed(detail: String)
-            /// Passed over by skip-next.
-            case skipped
+            /// Passed over by skip-next, or (`dayOff` names it) because its date is a day off.
+            case skipped(dayOff: String?)
             /// Its own next occurrence took over (in older histories, also another alarm: R13 before R38).
             case superseded(detail: String)
             /// Dropped by an edit, a disable or a removal (R10).
@@ -94,6 +94,8 @@ extension MorningReport {
         public var joinedBy: [Companion] = []
         /// When its latest ringing began, as the history tells it.
         var ringingSince: Date?
+        /// The daemon did not make it heard in time and the second waker rang it (R35).
+        public var secondWakerRang = false
 
         /// Whether an `audible` event says sound reached the device.
         public var wasAudible: Bool { audibleAfter != nil || audibleDetail != nil }

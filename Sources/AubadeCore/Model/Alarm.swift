@@ -30,12 +30,18 @@ public struct Alarm: Hashable, Sendable, Codable {
     public var skipDate: LocalDate?
     /// Time-zone id; nil follows the system zone.
     public var timeZoneID: String?
+    /// A repeating alarm that does not ring on days off (`DaysOff`); one-shot alarms ignore it.
+    public var skipDaysOff: Bool
+    /// The programme the alarm follows ("wake me when it starts"): its time, zone and days are the programme's,
+    /// updated by every import that moves it. When the programme disappears the alarm keeps its last known time
+    /// and `programmeGone` says so.
+    public var programme: ProgrammeTie?
 
     public init(
         id: Int64? = nil, name: String, time: LocalTime, recurrence: Recurrence, durationSeconds: Int = 900,
         shakeToStop: Bool = false, enabled: Bool = true, sound: SoundSource = .tone, volume: Int = 60,
         fadeInSeconds: Int = 30, snoozeMinutes: Int = 9, maxSnoozes: Int = 3, skipDate: LocalDate? = nil,
-        timeZoneID: String? = nil
+        timeZoneID: String? = nil, skipDaysOff: Bool = false, programme: ProgrammeTie? = nil
     ) {
         self.id = id
         self.name = name
@@ -51,6 +57,8 @@ public struct Alarm: Hashable, Sendable, Codable {
         self.maxSnoozes = maxSnoozes
         self.skipDate = skipDate
         self.timeZoneID = timeZoneID
+        self.skipDaysOff = skipDaysOff
+        self.programme = programme
     }
 
     /// Checks every field; throws the first problem as one sentence. Trims the name.
@@ -66,6 +74,14 @@ public struct Alarm: Hashable, Sendable, Codable {
         }
         if case .weekly(let days) = recurrence, days.isEmpty {
             throw ValidationError("A repeating alarm needs at least one day.")
+        }
+        if case .dates(let dates) = recurrence {
+            guard programme != nil else {
+                throw ValidationError("Only an alarm tied to a programme rings on a list of dates; use --days or --at-programme.")
+            }
+            guard zip(dates, dates.dropFirst()).allSatisfy({ $0 < $1 }) else {
+                throw ValidationError("The alarm's dates are out of order or given twice.")
+            }
         }
         if let zone = timeZoneID {
             _ = try Alarm.validTimeZone(zone)
@@ -85,5 +101,35 @@ public struct Alarm: Hashable, Sendable, Codable {
         guard range.contains(value) else {
             throw ValidationError("\(what) \(show(value)) is out of range; use \(show(range.lowerBound)) to \(show(range.upperBound)).")
         }
+    }
+}
+
+/// What ties an alarm to a programme: its id, its name when last seen, and whether it has disappeared (an import
+/// dropped it, or it was removed) — the alarm then rings at the programme's last known time.
+public struct ProgrammeTie: Hashable, Sendable, Codable {
+    public var id: Int64
+    public var name: String
+    public var gone: Bool
+
+    public init(id: Int64, name: String, gone: Bool = false) {
+        self.id = id
+        self.name = name
+        self.gone = gone
+    }
+
+    /// The rule an alarm following `programme` gets: its begin, its zone, and its days — weekly on its weekday,
+    /// daily, once on its date, or on its list of dates.
+    public static func rule(of programme: Programme) -> (time: LocalTime, recurrence: Recurrence, zone: String?) {
+        let recurrence: Recurrence
+        if let dates = programme.dates {
+            recurrence = .dates(dates)
+        } else if let date = programme.date {
+            recurrence = .once(date)
+        } else if let weekday = programme.weekday {
+            recurrence = .weekly(Weekdays(weekday))
+        } else {
+            recurrence = .weekly(.all)
+        }
+        return (programme.begin, recurrence, programme.timeZoneID)
     }
 }

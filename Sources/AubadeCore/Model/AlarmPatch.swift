@@ -18,6 +18,11 @@ import Foundation
 /// - `shake` ↔ `--shake` / `--no-shake`: true or false.
 /// - `tz` ↔ `--tz`: a tz database name such as "Europe/Berlin"; "" clears it (the clock's zone applies).
 /// - `enabled` ↔ `alarm enable` / `alarm disable` (and `alarm add --disabled`): true or false.
+/// - `skipDaysOff` ↔ `--skip-days-off` / `--no-skip-days-off`: true or false (default for a new alarm: true
+///   when it repeats on weekdays only, else false; one-shot alarms always ring).
+/// - `atProgramme` ↔ `--at-programme`: a programme's id — the alarm then rings when that programme starts and
+///   follows it when an import moves it (its time, days and zone come from it) — or "none" to untie it (it
+///   keeps the last time it had).
 ///
 /// Decoding refuses a key it does not know (a typo such as `fadein` must not be ignored silently).
 public struct AlarmPatch: Sendable, Hashable, Codable {
@@ -34,11 +39,14 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     public var shake: Bool?
     public var tz: String?
     public var enabled: Bool?
+    public var skipDaysOff: Bool?
+    public var atProgramme: String?
 
     public init(
         name: String? = nil, time: String? = nil, days: String? = nil, date: String? = nil, source: String? = nil,
         duration: String? = nil, volume: Int? = nil, fadeIn: String? = nil, snooze: String? = nil,
-        maxSnoozes: Int? = nil, shake: Bool? = nil, tz: String? = nil, enabled: Bool? = nil
+        maxSnoozes: Int? = nil, shake: Bool? = nil, tz: String? = nil, enabled: Bool? = nil,
+        skipDaysOff: Bool? = nil, atProgramme: String? = nil
     ) {
         self.name = name
         self.time = time
@@ -53,6 +61,8 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         self.shake = shake
         self.tz = tz
         self.enabled = enabled
+        self.skipDaysOff = skipDaysOff
+        self.atProgramme = atProgramme
     }
 
     /// True when the patch names no field at all.
@@ -62,8 +72,32 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     /// `ValidationError` sentence (or what `stationNamed` throws) and leaves `alarm` unusable then.
     /// `zone` is the clock's zone: with the alarm's own zone, it decides the default date of a one-shot alarm
     /// (the next day on which its time is still ahead of `now`). `stationNamed` looks a `source` name up.
+    /// `programmeWithID` looks an `atProgramme` id up.
     public func apply(to alarm: inout Alarm, zone: TimeZone, now: Date,
-                      stationNamed: (String) throws -> Station?) throws {
+                      stationNamed: (String) throws -> Station?,
+                      programmeWithID: (Int64) throws -> Programme? = { _ in nil }) throws {
+        let timing = time != nil || days != nil || date != nil || tz != nil
+        if let atProgramme {
+            if AlarmPatch.untie(atProgramme) {
+                alarm.programme = nil
+            } else {
+                guard !timing else {
+                    throw ValidationError("An alarm tied to a programme takes its time, days and zone from it; leave out --time, --days, --date and --tz.")
+                }
+                let id = try AlarmPatch.programmeID(atProgramme)
+                guard let programme = try programmeWithID(id) else {
+                    throw ValidationError("No programme has id \(id); see 'aubade program list'.")
+                }
+                let rule = ProgrammeTie.rule(of: programme)
+                alarm.time = rule.time
+                alarm.recurrence = rule.recurrence
+                alarm.timeZoneID = rule.zone
+                alarm.skipDate = nil
+                alarm.programme = ProgrammeTie(id: id, name: programme.name)
+            }
+        } else if timing, let tie = alarm.programme {
+            throw ValidationError("Alarm \(alarm.id.map(String.init) ?? "") follows programme \(tie.id) (\(tie.name)), which sets its time; give --at-programme none to set its own.")
+        }
         if let name { alarm.name = name }
         if let time { alarm.time = try LocalTime(parsing: time, field: "Alarm time") }
         if let tz {
@@ -90,29 +124,62 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         if let maxSnoozes { alarm.maxSnoozes = maxSnoozes }
         if let shake { alarm.shakeToStop = shake }
         if let enabled { alarm.enabled = enabled }
+        if let skipDaysOff { alarm.skipDaysOff = skipDaysOff }
         try alarm.validate()
     }
 
-    /// A new alarm from this patch, as `alarm add` makes it: `name` and `time` are required; fields not named
-    /// take the defaults of `settings` (duration, volume, fade-in, snooze, maximum snoozes); without `days` the
-    /// alarm rings once; it is enabled unless `enabled` is false. Validated; has no id yet.
+    /// Whether an `atProgramme` value unties the alarm.
+    static func untie(_ text: String) -> Bool {
+        ["none", "off", ""].contains(text.trimmingSpaces.lowercased())
+    }
+
+    /// The programme id an `atProgramme` value names.
+    static func programmeID(_ text: String) throws(ValidationError) -> Int64 {
+        guard let id = Int64(text.trimmingSpaces), id > 0 else {
+            throw ValidationError("--at-programme '\(text)' is not a programme id; give the number 'aubade program list' shows, or none.")
+        }
+        return id
+    }
+
+    /// A new alarm from this patch, as `alarm add` makes it: `name` and `time` are required — or `atProgramme`,
+    /// which gives the time (and the name, when none is given); fields not named take the defaults of `settings`
+    /// (duration, volume, fade-in, snooze, maximum snoozes); without `days` the alarm rings once; it is enabled
+    /// unless `enabled` is false; it skips days off when it repeats on weekdays only, unless `skipDaysOff` says
+    /// otherwise. Validated; has no id yet.
     public func newAlarm(settings: AppSettings, zone: TimeZone, now: Date,
-                         stationNamed: (String) throws -> Station?) throws -> Alarm {
-        let (name, time) = try checkCanCreate()
-        var alarm = settings.newAlarm(name: name, time: try LocalTime(parsing: time, field: "Alarm time"),
+                         stationNamed: (String) throws -> Station?,
+                         programmeWithID: (Int64) throws -> Programme? = { _ in nil }) throws -> Alarm {
+        try checkCanCreate()
+        var withDefaults = self
+        var alarm: Alarm
+        if let at = atProgramme, let programme = try programmeWithID(try AlarmPatch.programmeID(at)) {
+            alarm = settings.newAlarm(name: name ?? programme.name, time: programme.begin, recurrence: .weekly(.all))
+        } else if let at = atProgramme {
+            throw ValidationError("No programme has id \(try AlarmPatch.programmeID(at)); see 'aubade program list'.")
+        } else {
+            alarm = settings.newAlarm(name: name ?? "", time: try LocalTime(parsing: time ?? "", field: "Alarm time"),
                                       recurrence: .weekly(.all))
-        var withDays = self
-        if withDays.days == nil { withDays.days = "once" }
-        try withDays.apply(to: &alarm, zone: zone, now: now, stationNamed: stationNamed)
+            if withDefaults.days == nil { withDefaults.days = "once" }
+        }
+        try withDefaults.apply(to: &alarm, zone: zone, now: now, stationNamed: stationNamed, programmeWithID: programmeWithID)
+        if skipDaysOff == nil, case .weekly(let days) = alarm.recurrence, days.isSubset(of: .workdays) {
+            alarm.skipDaysOff = true
+        }
         return alarm
     }
 
-    /// The `name` and `time` a new alarm needs: refuses, before anything is read, a patch that lacks one.
-    @discardableResult
-    public func checkCanCreate() throws(ValidationError) -> (name: String, time: String) {
-        guard let name else { throw ValidationError("An alarm needs a name: add --name, e.g. --name Work.") }
-        guard let time else { throw ValidationError("An alarm needs a time: add --time HH:MM, e.g. --time 06:45.") }
-        return (name, time)
+    /// What a new alarm needs: a `name` and a `time`, or a programme to follow (`atProgramme`, which also
+    /// names it). Refuses, before anything is read, a patch that lacks them.
+    public func checkCanCreate() throws(ValidationError) {
+        if let atProgramme {
+            guard !AlarmPatch.untie(atProgramme) else {
+                throw ValidationError("A new alarm cannot be untied from a programme; give --at-programme with a programme's id, or --time.")
+            }
+            _ = try AlarmPatch.programmeID(atProgramme)
+            return
+        }
+        guard name != nil else { throw ValidationError("An alarm needs a name: add --name, e.g. --name Work.") }
+        guard time != nil else { throw ValidationError("An alarm needs a time: add --time HH:MM, e.g. --time 06:45.") }
     }
 
     private static func minutes(_ text: String) throws(ValidationError) -> Int {
@@ -125,6 +192,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled
+        case skipDaysOff, atProgramme
     }
 
     /// Any key, to find the ones this type does not know.
@@ -151,6 +219,14 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
             snooze: try c.decodeIfPresent(String.self, forKey: .snooze),
             maxSnoozes: try c.decodeIfPresent(Int.self, forKey: .maxSnoozes),
             shake: try c.decodeIfPresent(Bool.self, forKey: .shake), tz: try c.decodeIfPresent(String.self, forKey: .tz),
-            enabled: try c.decodeIfPresent(Bool.self, forKey: .enabled))
+            enabled: try c.decodeIfPresent(Bool.self, forKey: .enabled),
+            skipDaysOff: try c.decodeIfPresent(Bool.self, forKey: .skipDaysOff),
+            atProgramme: try AlarmPatch.decodeProgramme(c))
+    }
+
+    /// `atProgramme` as a number or as text ("none").
+    private static func decodeProgramme(_ c: KeyedDecodingContainer<CodingKeys>) throws -> String? {
+        if let id = try? c.decodeIfPresent(Int64.self, forKey: .atProgramme) { return String(id) }
+        return try c.decodeIfPresent(String.self, forKey: .atProgramme)
     }
 }

@@ -17,11 +17,19 @@ public enum ClockEdit: Sendable, Hashable, Codable {
     /// `station rm`: an id, or a station's name (ignoring case).
     case removeStation(String)
     case addProgramme(ProgrammeFields)
-    /// `program reserve` / `unreserve`.
-    case reserveProgramme(id: Int64, reserved: Bool)
+    /// `program reserve` / `unreserve`; `remindSeconds` (with a reservation) chimes that long before the start.
+    case reserveProgramme(id: Int64, reserved: Bool, remindSeconds: Int? = nil)
     case removeProgramme(id: Int64)
     /// `settings set`, or several keys at once (all or none).
     case setSettings([SettingChange])
+    /// `program import`, `days-off import` and the refresh of a calendar source: replaces what that source
+    /// imported before (keeping the ids, reservations and tied alarms of programmes found again), in one
+    /// transaction — all or nothing.
+    case importCalendar(CalendarImport)
+    /// `days-off add`.
+    case addDayOff(DayOffFields)
+    /// `days-off rm`.
+    case removeDayOff(id: Int64)
 
     /// Whether the edit changes alarms (the ones the API answers with an alarm).
     public var isAlarmEdit: Bool {
@@ -41,4 +49,7 @@ public enum EditOutcome: Sendable, Hashable, Codable {
     case programme(Programme)
     case programmeRemoved(Programme)
     case settings(AppSettings)
+    case imported(ImportSummary)
+    case dayOff(DayOff)
+    case dayOffRemoved(DayOff)
 }

@@ -57,7 +57,11 @@ extension Character {
 }
 
 extension StringProtocol {
+    /// The text without leading and trailing white space (scanned from both ends, no reversed copies).
     var trimmingSpaces: String {
-        String(drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
+            return ""
+        }
+        return String(self[first...last])
     }
 }

@@ -20,6 +20,7 @@ public enum AlarmSchedule {
         switch recurrence {
         case .weekly(let days): days.contains(date.weekday)
         case .once(let day): day == date
+        case .dates(let dates): dates.containsSorted(date)
         }
     }
 
@@ -30,24 +31,49 @@ public enum AlarmSchedule {
         return Occurrence(date: date, instant: calendar.instant(of: date, at: alarm.time))
     }
 
-    /// The first occurrence strictly after `instant`. With `honouringSkip`, the occurrence on the alarm's
-    /// `skipDate` is passed over. Nil when the rule has no later occurrence (a past one-shot date).
+    /// Why the occurrence of `alarm` on `date` passes over without ringing: its skip-next date, or a day off
+    /// (for a repeating alarm that skips days off); nil when it rings.
+    public static func skipReason(of alarm: Alarm, on date: LocalDate, daysOff: DaysOff) -> SkipReason? {
+        if date == alarm.skipDate { return .skipNext }
+        return daysOff.skips(alarm, on: date).map(SkipReason.dayOff)
+    }
+
+    /// The first occurrence strictly after `instant`. With `honouringSkip`, occurrences that pass over are
+    /// passed over: the one on the alarm's `skipDate`, and those on `daysOff` when the alarm skips days off.
+    /// Nil when the rule has no later occurrence (a past one-shot date, the end of a list of dates).
     public static func next(of alarm: Alarm, after instant: Date, defaultZone: TimeZone,
-                            honouringSkip: Bool = false) -> Occurrence? {
+                            honouringSkip: Bool = false, daysOff: DaysOff = .none) -> Occurrence? {
+        let skipped: (LocalDate) -> Bool = { date in
+            honouringSkip && skipReason(of: alarm, on: date, daysOff: daysOff) != nil
+        }
         if case .once(let date) = alarm.recurrence {
-            guard !(honouringSkip && date == alarm.skipDate),
+            guard !skipped(date),
                   let o = occurrence(of: alarm, on: date, defaultZone: defaultZone), o.instant > instant else { return nil }
             return o
         }
         let calendar = ZoneCalendar(zone(of: alarm, defaultZone: defaultZone))
         let first = calendar.localDayNumber(of: instant) - 1
         var best: Occurrence?
-        for day in first...(first + searchDays) {
-            if let found = best, day > found.date.dayNumber + 2 { break }
-            guard let date = LocalDate(dayNumber: day), fires(alarm.recurrence, on: date),
-                  !(honouringSkip && date == alarm.skipDate) else { continue }
+        /// Looks at one candidate date; false once the dates are past the best found (nothing later can beat it).
+        func consider(_ date: LocalDate) -> Bool {
+            if let found = best, date.dayNumber > found.date.dayNumber + 2 { return false }
+            guard fires(alarm.recurrence, on: date), !skipped(date) else { return true }
             let o = Occurrence(date: date, instant: calendar.instant(of: date, at: alarm.time))
             if o.instant > instant, best.map({ o < $0 }) ?? true { best = o }
+            return true
+        }
+        if case .dates(let dates) = alarm.recurrence {
+            // A list's own dates, however far apart.
+            guard let start = LocalDate(dayNumber: first), let index = dates.firstIndexSorted(atOrAfter: start) else { return nil }
+            for date in dates[index...] where !consider(date) { break }
+        } else {
+            // Every date for `searchDays` — for a year and a little more when passing over skipped dates (days off
+            // may fill weeks: a holiday away). The walk stops two dates after the first occurrence found.
+            let span = honouringSkip ? DayOff.maxDays + searchDays : searchDays
+            for day in first...(first + span) {
+                guard let date = LocalDate(dayNumber: day) else { continue }
+                if !consider(date) { break }
+            }
         }
         return best
     }
@@ -62,7 +88,13 @@ public enum AlarmSchedule {
         let calendar = ZoneCalendar(zone(of: alarm, defaultZone: defaultZone))
         let last = calendar.localDayNumber(of: instant) + 1
         var best: Occurrence?
-        for day in stride(from: last, through: last - searchDays, by: -1) {
+        var days = Array(stride(from: last, through: last - searchDays, by: -1))
+        if case .dates(let dates) = alarm.recurrence {
+            // The dates up to the day numbered `last`, latest first.
+            let end = LocalDate(dayNumber: last + 1).flatMap { dates.firstIndexSorted(atOrAfter: $0) } ?? dates.count
+            days = dates[..<end].suffix(searchDays).reversed().map(\.dayNumber)
+        }
+        for day in days {
             if let found = best, day < found.date.dayNumber - 2 { break }
             guard let date = LocalDate(dayNumber: day), fires(alarm.recurrence, on: date) else { continue }
             let o = Occurrence(date: date, instant: calendar.instant(of: date, at: alarm.time))

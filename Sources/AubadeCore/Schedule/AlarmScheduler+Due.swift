@@ -32,7 +32,7 @@ extension AlarmScheduler {
 
     /// Acts on every occurrence in (floor, now] of each enabled alarm: the latest rings if it is due at
     /// most G ago (late when a minute or more), the rest are recorded missed (R6) — or skipped when their
-    /// date is the alarm's `skipDate`. Alarms due together ring in order of occurrence, then id, and all
+    /// date is the alarm's `skipDate`, or a day off and the alarm skips days off (recorded with its name). Alarms due together ring in order of occurrence, then id, and all
     /// ring on together; the last one's sound is the one that plays (R13, R38).
     mutating func processDue(_ now: SchedulerTime, _ batch: inout ActionBatch) {
         var toRing: [(occurrence: Occurrence, id: Int64)] = []
@@ -47,7 +47,7 @@ extension AlarmScheduler {
                 state.lastHandledOccurrence = max(state.lastHandledOccurrence ?? latest.instant, latest.instant)
                 commit(state, &batch)
                 for o in due.dropLast() { passOver(o, of: alarm, id, now, &batch) }
-                if latest.date != alarm.skipDate, now.wall.timeIntervalSince(latest.instant) <= catchUpWindow {
+                if skipReason(latest, of: alarm) == nil, now.wall.timeIntervalSince(latest.instant) <= catchUpWindow {
                     toRing.append((latest, id))
                 } else {
                     passOver(latest, of: alarm, id, now, &batch)
@@ -62,11 +62,22 @@ extension AlarmScheduler {
         }
     }
 
-    /// Records an occurrence that will not ring: skipped (skip-next) or missed (older than G).
+    /// Why occurrence `o` of `alarm` passes over (skip-next, a day off), or nil when it rings.
+    func skipReason(_ o: Occurrence, of alarm: Alarm) -> SkipReason? {
+        AlarmSchedule.skipReason(of: alarm, on: o.date, daysOff: daysOff)
+    }
+
+    /// Records an occurrence that will not ring: skipped (skip-next, a day off: "due …, day off: <name>") or
+    /// missed (older than G).
     private func passOver(_ o: Occurrence, of alarm: Alarm, _ id: Int64, _ now: SchedulerTime,
                           _ batch: inout ActionBatch) {
-        let kind: HistoryKind = o.date == alarm.skipDate ? .skipped : .missed
-        batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: kind, detail: "due \(o.instant.formatted(.iso8601))"))
+        var detail = HistoryDetail.due(o.instant)
+        guard let skip = skipReason(o, of: alarm) else {
+            batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .missed, detail: detail))
+            return
+        }
+        if !skip.historyDetail.isEmpty { detail += ", " + skip.historyDetail }
+        batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .skipped, detail: detail))
     }
 
     /// Clears `skipDate` once it is spent: its occurrence was acted on, or its local date is over.

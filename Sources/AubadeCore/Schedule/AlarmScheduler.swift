@@ -37,6 +37,9 @@ public struct AlarmScheduler: Sendable {
     public internal(set) var settings: AppSettings
     /// The zone of alarms that name none.
     public internal(set) var defaultZone: TimeZone
+    /// The days off: a repeating alarm that skips them passes over their occurrences (recorded skipped, with
+    /// the day's name).
+    public internal(set) var daysOff: DaysOff
 
     /// Per alarm: occurrences at or before this instant are never rung (handled, or older than an edit).
     var floors: [Int64: Date] = [:]
@@ -56,8 +59,9 @@ public struct AlarmScheduler: Sendable {
     ///   - states: as saved by earlier `.persist` actions; states of unknown alarms are dropped.
     ///   - alarmsUpdatedAt: optional last-change instants of alarms; an occurrence more than a minute
     ///     before an alarm's last change is never caught up (R11), even if no engine saw the change.
+    ///   - daysOff: the days off (`setDaysOff` replaces them).
     public init(alarms: [Alarm], states: [AlarmRunState], settings: AppSettings, defaultZone: TimeZone,
-                alarmsUpdatedAt: [Int64: Date] = [:]) {
+                alarmsUpdatedAt: [Int64: Date] = [:], daysOff: DaysOff = .none) {
         var byID: [Int64: Alarm] = [:]
         for alarm in alarms {
             if let id = alarm.id { byID[id] = alarm }
@@ -68,6 +72,13 @@ public struct AlarmScheduler: Sendable {
         self.settings = settings
         self.defaultZone = defaultZone
         self.updatedAt = alarmsUpdatedAt
+        self.daysOff = daysOff
+    }
+
+    /// Replaces the days off (after an edit or an import). Nothing rings or is recorded now: the next event
+    /// reads occurrences with the new days, and none already handled is acted on again.
+    public mutating func setDaysOff(_ days: DaysOff) {
+        daysOff = days
     }
 
     /// True once `start` ran.
@@ -93,6 +104,14 @@ public struct AlarmScheduler: Sendable {
         guard let alarm = alarms[id], alarm.enabled else { return nil }
         let from = max(floors[id] ?? now, now)
         return AlarmSchedule.next(of: alarm, after: from, defaultZone: defaultZone)
+    }
+
+    /// The next occurrence of alarm `id` after `now` that will ring — one passed over (its skip-next date, a
+    /// day off it skips) is not — or nil when the alarm is disabled or never rings again.
+    public func nextRinging(of id: Int64, after now: Date) -> Occurrence? {
+        guard let alarm = alarms[id], alarm.enabled else { return nil }
+        let from = max(floors[id] ?? now, now)
+        return AlarmSchedule.next(of: alarm, after: from, defaultZone: defaultZone, honouringSkip: true, daysOff: daysOff)
     }
 
     /// A batch for an event arriving now.

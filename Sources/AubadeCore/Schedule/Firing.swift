@@ -7,13 +7,16 @@ public struct Firing: Hashable, Sendable {
     public let occurrence: Occurrence
     /// The zone the alarm's rule is read in.
     public let zone: TimeZone
+    /// Why it will not ring (skip-next, a day off), when it will not.
+    public let skip: SkipReason?
 
     /// A firing of the alarm with `alarmID` (nil for an unsaved alarm), its rule read in `zone`.
-    public init(alarmID: Int64?, alarmName: String, occurrence: Occurrence, zone: TimeZone) {
+    public init(alarmID: Int64?, alarmName: String, occurrence: Occurrence, zone: TimeZone, skip: SkipReason? = nil) {
         self.alarmID = alarmID
         self.alarmName = alarmName
         self.occurrence = occurrence
         self.zone = zone
+        self.skip = skip
     }
 
     /// The UTC offset in force at the firing, in seconds.
@@ -51,19 +54,26 @@ public struct Firing: Hashable, Sendable {
 
 extension AlarmSchedule {
     /// The next `count` firings of all enabled alarms strictly after `instant`, soonest first (ties by alarm
-    /// id), each alarm's `skipDate` honoured. Only firings before `limit`, when given, are listed.
+    /// id). Occurrences that pass over (each alarm's `skipDate`; `daysOff` for alarms that skip days off) are
+    /// left out, or with `includeSkipped` listed with their `skip` reason. Only firings before `limit`, when
+    /// given, are listed.
     public static func upcoming(_ alarms: [Alarm], after instant: Date, count: Int, defaultZone: TimeZone,
-                                before limit: Date? = nil) -> [Firing] {
+                                before limit: Date? = nil, daysOff: DaysOff = .none,
+                                includeSkipped: Bool = false) -> [Firing] {
         guard count > 0 else { return [] }
         var all: [Firing] = []
         for alarm in alarms where alarm.enabled {
             let zone = zone(of: alarm, defaultZone: defaultZone)
             var cursor = instant
-            for _ in 0..<count {
-                guard let o = next(of: alarm, after: cursor, defaultZone: defaultZone, honouringSkip: true),
+            var listed = 0
+            while listed < count {
+                guard let o = next(of: alarm, after: cursor, defaultZone: defaultZone, honouringSkip: !includeSkipped,
+                                   daysOff: daysOff),
                       limit.map({ o.instant < $0 }) ?? true else { break }
-                all.append(Firing(alarmID: alarm.id, alarmName: alarm.name, occurrence: o, zone: zone))
+                let skip = skipReason(of: alarm, on: o.date, daysOff: daysOff)
+                all.append(Firing(alarmID: alarm.id, alarmName: alarm.name, occurrence: o, zone: zone, skip: skip))
                 cursor = o.instant
+                listed += 1
             }
         }
         all.sort { a, b in

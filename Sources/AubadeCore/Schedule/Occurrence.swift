@@ -22,3 +22,27 @@ public struct Occurrence: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// "2026-03-29 @ 2026-03-29T01:30:00Z", for logs and test failures.
     public var description: String { "\(date) @ \(instant.formatted(.iso8601))" }
 }
+
+/// Why an occurrence passes over without ringing.
+public enum SkipReason: Hashable, Sendable {
+    /// `alarm skip-next`.
+    case skipNext
+    /// Its date is a day off (the name), and the alarm skips days off.
+    case dayOff(String)
+
+    /// "Skipped once (skip-next); it rings again after that." / "skipped: Christmas Day".
+    public var sentence: String {
+        switch self {
+        case .skipNext: "Skipped once (skip-next); it rings again after that."
+        case .dayOff(let name): "skipped: \(name)"
+        }
+    }
+
+    /// What the history's `skipped` event says besides the occurrence ("day off: Christmas Day"), or "".
+    public var historyDetail: String {
+        switch self {
+        case .skipNext: ""
+        case .dayOff(let name): HistoryDetail.dayOff(name)
+        }
+    }
+}

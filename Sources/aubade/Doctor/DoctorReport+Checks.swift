@@ -1,3 +1,4 @@
+import AubadeApp
 import AubadeCore
 import Foundation
 
@@ -78,5 +79,22 @@ extension DoctorReport {
                             fix: "Connect over Wi-Fi, or turn Wi-Fi-only off: aubade settings set isWifi false.")
         }
         return .ok("network", via + policy)
+    }
+}
+
+extension DoctorReport {
+    /// The second waker (R35). Without it an alarm is still rung by the clock, so its absence is a warning only
+    /// while an alarm is set.
+    static func wakerCheck(_ waker: DaemonStatus.Waker, alarmsSet: Bool) -> DoctorCheck {
+        let line = waker.line(zone: .current)
+        guard waker.running else {
+            guard alarmsSet else { return .ok("waker", "The second waker is not running; no alarm is set.") }
+            return .warning("waker", "The second waker is not running, so nothing rings if the clock itself fails.",
+                            fix: "Start it: sudo systemctl enable --now aubade-waker.")
+        }
+        if waker.problem != nil {
+            return .warning("waker", line, fix: "See its log (journalctl -u aubade-waker -n 50).")
+        }
+        return .ok("waker", line)
     }
 }

@@ -57,7 +57,8 @@ struct DoctorReport: Encodable {
         checks += [report.buttonsCheck(daemonRunning: daemon.status != nil),
                    report.shakeCheck(alarms: storage.alarms, daemonRunning: daemon.status != nil),
                    report.networkCheck(), ClockProbe.synchronisation(synchronised: hardware.synchronised), hardware.rtc,
-                   storage.check, hardware.disk]
+                   storage.check, hardware.disk,
+                   Self.wakerCheck(SecondWaker.status(databasePath: database), alarmsSet: storage.alarms.contains(where: \.enabled))]
         checks += stations.map(\.check)
         let zone = (try? context.defaultZone()) ?? TimeZone.current
         let verdict = AlarmVerdict.judge(daemon: daemon, storage: storage, stations: stations, checks: checks, zone: zone)

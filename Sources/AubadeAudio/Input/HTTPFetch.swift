@@ -1,0 +1,60 @@
+import AubadeCore
+import Foundation
+
+/// One small document fetched whole over HTTP(S) — a station's programme calendar, a holiday calendar —
+/// through the same `CurlTransfer` as the streams, so the same rules hold (R21, R32): http and https only (also
+/// on redirects), at most 5 redirects, every connection's address checked by `AddressPolicy` (loopback refused
+/// unless allowed), a 10-s connect timeout, a stall after 10 s without bytes, and a non-2xx answer refused.
+/// A web page (text/html) is not a calendar; a body larger than `maxBytes` is refused; the whole fetch ends after
+/// `deadline`.
+///
+/// Contract: `get` blocks on the calling thread (curl's transfer runs there): call it from a dedicated thread
+/// (the calendar loader runs through AubadeApp's `runBlocking`), never from the cooperative pool.
+public enum HTTPFetch {
+    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// The body of `url`, blocking.
+    public static func get(_ url: StreamURL, maxBytes: Int, allowLoopback: Bool,
+                           deadline: Duration = .seconds(60)) throws(Failure) -> [UInt8] {
+        var options = CurlTransfer.Options()
+        options.policy = AddressPolicy(allowLoopback: allowLoopback)
+        let transfer = CurlTransfer(url: url, options: options)
+        let started = ContinuousClock.now
+        var body: [UInt8] = []
+        var refusal: String?
+        let end = transfer.run(shouldStop: { ContinuousClock.now - started > deadline }, onHead: { head in
+            if let type = head.contentType?.lowercased(), type.hasPrefix("text/html") {
+                refusal = "\(url.text) answered with a web page (text/html), not a calendar."
+                return false
+            }
+            return true
+        }, onBody: { bytes in
+            guard body.count + bytes.count <= maxBytes else {
+                refusal = "\(url.text) sends more than \(maxBytes >> 20) MiB; that is not a calendar this clock reads."
+                return false
+            }
+            body.append(contentsOf: bytes)
+            return true
+        })
+        if let refusal { throw Failure(refusal) }
+        switch end {
+        case .finished:
+            guard !body.isEmpty else { throw Failure("\(url.text) sent nothing.") }
+            return body
+        case .stopped: throw Failure("\(url.text) did not finish sending within \(Int(deadline / .seconds(1))) s.")
+        case .stalled: throw Failure("\(url.text) stopped sending for 10 s.")
+        case .failed(let reason, _): throw Failure(HTTPFetch.plain(reason))
+        }
+    }
+
+    /// The transfer's sentence, about a server rather than a station.
+    static func plain(_ reason: String) -> String {
+        reason.replacingOccurrences(of: "The station's host name", with: "The server's host name")
+            .replacingOccurrences(of: "The station", with: "The server")
+            .replacingOccurrences(of: "The stream address", with: "The address")
+            .replacingOccurrences(of: "The stream failed", with: "The download failed")
+    }
+}

@@ -1,0 +1,23 @@
+/// Why a calendar cannot be imported: one sentence, and the line of the file it is about when there is one
+/// ("line 23: DTSTART '2026030X1T070000' is not a date-time."). Nothing is imported when one is thrown.
+public struct CalendarError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The 1-based line of the file (for iCalendar, the first physical line of the folded content line).
+    public let line: Int?
+    public let problem: String
+
+    public init(line: Int?, _ problem: String) {
+        self.line = line
+        self.problem = problem
+    }
+
+    /// "<location>, line 23: <problem>" — or without the line when the problem is the whole file's.
+    public func sentence(location: String) -> String {
+        if let line { return "\(location), line \(line): \(problem)" }
+        return "\(location): \(problem)"
+    }
+
+    public var description: String {
+        if let line { return "line \(line): \(problem)" }
+        return problem
+    }
+}

@@ -1,0 +1,259 @@
+// The kiosk clock face, for Chromium in kiosk mode on the clock's own touchscreen (800×480 landscape or
+// 720×1280 portrait): the time and date in the clock's zone, the next alarm, what plays, play/stop, the sleep
+// timer, pairing a phone; while an alarm rings, only Snooze and Stop.
+//
+// - Time: ticks from the browser's own clock, corrected by the `now` of the last live state, so the face keeps
+//   the time while the daemon restarts; a small "reconnecting…" shows meanwhile.
+// - Token (R30): the kiosk runs on the clock's own machine, which may ask for a pairing code; with no token it
+//   pairs itself under the name "kiosk" (pairing again under that name replaces its old token, so a profile
+//   wiped at boot does not pile tokens up). A refused token makes it pair again.
+// - Night: the daemon decides (`dimmed`) and sets the backlight; the page only darkens itself, never while
+//   anything rings. A touch on the dimmed face wakes it (POST /display/wake) and does nothing else.
+import { Client, LiveFeed, el, fill, say, clockText, dateText, whenText, countdownText, radioText } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const client = new Client("aubade.kiosk.token");
+const ZONE_KEY = "aubade.kiosk.zone";
+const STATION_KEY = "aubade.kiosk.station";
+
+let state = null;
+let zone = localStorage.getItem(ZONE_KEY) || undefined;
+let offsetMs = 0; // the clock's time minus the browser's
+let stations = [];
+let pairingShown = null; // {code, expiresAt, seen} while the pairing panel is up
+let pairingPromise = null;
+let wokenAt = -Infinity; // when a touch woke the dimmed face (that touch's click is swallowed)
+let messageTimer = 0;
+
+const feed = new LiveFeed(client, { onState, onConnection });
+
+/** The clock's time now, as a Date. */
+const clockNow = () => new Date(Date.now() + offsetMs);
+
+// MARK: token
+
+/** Pairs the kiosk when it has no token: a code from the clock, traded at once under the name "kiosk". */
+function ensureToken() {
+  if (client.token) return Promise.resolve();
+  pairingPromise ??= (async () => {
+    const code = await client.request("POST", "/pair/code", {}, { anonymous: true });
+    await client.pair(code.code, "kiosk");
+  })().finally(() => { pairingPromise = null; });
+  return pairingPromise;
+}
+
+/** A change, with the kiosk's token; a refused token is replaced once and the change sent again. */
+async function command(method, path, body = method === "DELETE" ? undefined : {}) {
+  await ensureToken();
+  try {
+    return await client.request(method, path, body);
+  } catch (error) {
+    if (error.status !== 401) throw error;
+    await ensureToken();
+    return client.request(method, path, body);
+  }
+}
+
+/** Runs a change and shows its refusal (one sentence) in `node` for a while. */
+async function act(node, method, path, body) {
+  try {
+    const answer = await command(method, path, body);
+    say(node, "");
+    return answer;
+  } catch (error) {
+    say(node, error.message);
+    clearTimeout(messageTimer);
+    messageTimer = setTimeout(() => say(node, ""), 10000);
+    return null;
+  }
+}
+
+// MARK: live state
+
+function onConnection(up) {
+  $("reconnecting").hidden = up;
+  if (up && !client.token) ensureToken().catch(() => {});
+}
+
+function onState(next) {
+  const before = state;
+  state = next;
+  offsetMs = next.now * 1000 - Date.now();
+  if (next.zone && next.zone !== zone) {
+    zone = next.zone;
+    localStorage.setItem(ZONE_KEY, zone);
+  }
+  if (!before) loadStations();
+  render();
+  tick(false);
+}
+
+function render() {
+  const ringing = state?.ringing;
+  const dimmed = Boolean(state?.dimmed) && !ringing; // nothing rings on a dark face
+  document.body.classList.toggle("dimmed", dimmed);
+  document.body.classList.toggle("ringing", Boolean(ringing));
+  $("ring").hidden = !ringing;
+  $("face").hidden = Boolean(ringing);
+  if (ringing) {
+    $("snooze").hidden = Boolean(ringing.test); // a ring test has nothing to snooze
+    $("pairing").hidden = true;
+  } else {
+    say($("ring-message"), "");
+    $("pairing").hidden = !pairingShown || dimmed;
+  }
+  fill($("warnings"), (state?.warnings ?? []).map((w) => el("li", {}, w)));
+  const radio = state?.radio;
+  $("playing").hidden = !radio;
+  $("playing-title").textContent = radio?.title ?? "";
+  $("playing-title").hidden = !radio?.title;
+  $("play").textContent = radio ? "Stop" : stations.length ? `Play ${chosenStation()}` : "No stations";
+  $("play").disabled = !radio && stations.length === 0;
+  $("station").hidden = Boolean(radio) || stations.length < 2;
+  if (pairingShown && state) {
+    // Ended once the clock no longer holds the code it showed (the phone traded it, or it ran out).
+    if (state.pairing?.code === pairingShown.code) pairingShown.seen = true;
+    else if (pairingShown.seen) pairingEnded();
+  }
+}
+
+/** Every second: the time, the date, the next alarm's "tomorrow 06:45", the countdowns. */
+function tick(schedule = true) {
+  const now = clockNow();
+  const clock = $("clock");
+  clock.textContent = clockText(now, zone);
+  clock.dateTime = now.toISOString();
+  $("date").textContent = dateText(now, zone);
+  const next = state?.next;
+  $("next").textContent = next ? `Next alarm: ${next.name}, ${whenText(new Date(next.at * 1000), zone, now)}` : "No alarm set";
+  const radio = state?.radio;
+  if (radio) {
+    $("playing-state").textContent = radioText(radio);
+    // The sleep countdown has its own place, never cut off by a long problem or title.
+    $("playing-sleep").hidden = !radio.endsAt;
+    if (radio.endsAt) $("playing-sleep").textContent = `sleep ${countdownText(radio.endsAt - now.getTime() / 1000)}`;
+  }
+  if (pairingShown) {
+    const left = pairingShown.expiresAt - now.getTime() / 1000;
+    if (left > 0) $("pair-expiry").textContent = `Valid for ${countdownText(left)}`;
+    else pairingEnded();
+  }
+  if (schedule) setTimeout(tick, 1000 - (Date.now() + offsetMs) % 1000 + 5);
+}
+
+// MARK: radio and sleep timer
+
+async function loadStations() {
+  try {
+    stations = (await client.get("/stations")).stations;
+  } catch {
+    return; // the buttons say "No stations" until the clock answers
+  }
+  render();
+}
+
+function chosenStation() {
+  const saved = localStorage.getItem(STATION_KEY);
+  return stations.some((s) => s.name === saved) ? saved : stations[0]?.name;
+}
+
+function nextStation() {
+  if (!stations.length) return;
+  const index = stations.findIndex((s) => s.name === chosenStation());
+  localStorage.setItem(STATION_KEY, stations[(index + 1) % stations.length].name);
+  render();
+}
+
+function playOrStop() {
+  if (state?.radio) return act($("message"), "POST", "/player/stop");
+  const source = chosenStation();
+  if (source) return act($("message"), "POST", "/player/play", { source });
+}
+
+function sleepFor(minutes) {
+  const body = { seconds: minutes * 60 };
+  const source = chosenStation();
+  if (source) body.source = source;
+  return act($("message"), "POST", "/sleep", body);
+}
+
+// MARK: pairing a phone
+
+async function showPairingCode() {
+  say($("message"), "");
+  try {
+    const code = await client.request("POST", "/pair/code", {}, { anonymous: true });
+    // The live state may have brought this code before this answer did.
+    pairingShown = { ...code, seen: state?.pairing?.code === code.code };
+    $("pair-code").textContent = `${code.code.slice(0, 3)} ${code.code.slice(3)}`;
+    $("pair-code").classList.remove("used");
+    $("pair-new").hidden = true;
+    $("pairing").hidden = false;
+    tick(false);
+  } catch (error) {
+    say($("message"), error.message);
+  }
+}
+
+/** The code was traded (the phone is paired) or ran out. */
+function pairingEnded() {
+  const shown = pairingShown;
+  pairingShown = null;
+  const expired = shown && shown.expiresAt - clockNow().getTime() / 1000 <= 1;
+  $("pair-code").classList.add("used");
+  $("pair-expiry").textContent = expired ? "This code has expired." : "Paired.";
+  $("pair-new").hidden = !expired;
+  if (!expired) setTimeout(() => { if (!pairingShown) $("pairing").hidden = true; }, 3000);
+}
+
+function closePairing() {
+  pairingShown = null;
+  $("pairing").hidden = true;
+}
+
+// MARK: night
+
+/** A touch on the dimmed face wakes it and does nothing else: the touch's click is swallowed. */
+function onPointerDown(event) {
+  if (!document.body.classList.contains("dimmed")) return;
+  event.preventDefault();
+  event.stopPropagation();
+  wokenAt = performance.now();
+  command("POST", "/display/wake").then((answer) => {
+    if (answer && answer.dimmed === false && state) {
+      state = { ...state, dimmed: false };
+      render();
+    }
+  }).catch(() => {});
+}
+
+function onClick(event) {
+  if (performance.now() - wokenAt < 1500) {
+    event.preventDefault();
+    event.stopPropagation();
+    wokenAt = -Infinity;
+  }
+}
+
+// MARK: start
+
+function start() {
+  client.onUnauthorized = () => ensureToken().then(() => feed.restart(), () => {});
+  window.addEventListener("pointerdown", onPointerDown, true);
+  window.addEventListener("click", onClick, true);
+  $("snooze").addEventListener("click", () => act($("ring-message"), "POST", "/alarm/snooze", {}));
+  $("stop").addEventListener("click", () => act($("ring-message"), "POST", "/alarm/stop", {}));
+  $("play").addEventListener("click", playOrStop);
+  $("station").addEventListener("click", nextStation);
+  for (const button of document.querySelectorAll("[data-minutes]")) {
+    button.addEventListener("click", () => sleepFor(Number(button.dataset.minutes)));
+  }
+  $("pair").addEventListener("click", showPairingCode);
+  $("pair-new").addEventListener("click", showPairingCode);
+  $("pair-close").addEventListener("click", closePairing);
+  tick();
+  feed.start();
+  ensureToken().catch(() => {}); // now, so that the first Stop never waits for pairing
+}
+
+start();

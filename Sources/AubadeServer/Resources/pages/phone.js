@@ -1,0 +1,812 @@
+// The phone page: alarms (add, edit, delete, enable, skip next), the next firings, stations (add with a 5-s
+// test, delete), now playing (play, stop, volume), the week's programmes (reserve), settings, the last
+// mornings' reports, and the ringing alarm's Snooze and Stop. It pairs with a code shown by the clock, keeps
+// its token in localStorage and sends it with every request (R30). Live state comes from the event stream;
+// lists are read again when the live state says something changed, when the stream reconnects, and when the
+// page is shown again — never on a timer. Errors are the clock's one sentence, shown next to the form that
+// caused them; nothing typed is cleared by an error.
+import { Client, LiveFeed, el, fill, say, radioText, countdownText, formatter } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const client = new Client("aubade.phone.token");
+const NAME_KEY = "aubade.phone.name";
+const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+const DAY_LABELS = { mon: "Mon", tue: "Tue", wed: "Wed", thu: "Thu", fri: "Fri", sat: "Sat", sun: "Sun" };
+const DAY_NAMES = { mon: "Monday", tue: "Tuesday", wed: "Wednesday", thu: "Thursday", fri: "Friday", sat: "Saturday", sun: "Sunday" };
+
+let live = null;
+let connected = false;
+let stations = [];
+let settings = null;
+let editing = null; // the alarm document being edited; null while adding one
+let original = null; // the editor's values when it opened
+let stationTest = null; // {label, seen, text} while a "Test it" plays
+let countdown = 0;
+let offset = 0; // the clock's time minus the browser's, in seconds, from the last state's `now`
+
+const feed = new LiveFeed(client, { onState, onConnection });
+
+// MARK: pairing
+
+function showPairing() {
+  feed.stop();
+  $("app").hidden = true;
+  $("tabs").hidden = true;
+  $("connection").hidden = true;
+  $("pairing").hidden = false;
+  if (!$("pair-name").value) $("pair-name").value = localStorage.getItem(NAME_KEY) || guessDeviceName();
+  $("pair-code").focus();
+}
+
+function guessDeviceName() {
+  const agent = navigator.userAgent;
+  if (/iPhone/.test(agent)) return "iPhone";
+  if (/iPad/.test(agent)) return "iPad";
+  if (/Android/.test(agent)) return "Android phone";
+  return "phone";
+}
+
+async function pair(event) {
+  event.preventDefault();
+  const code = $("pair-code").value.replace(/\s/g, "");
+  const name = $("pair-name").value.trim();
+  const button = $("pair-submit");
+  button.disabled = true;
+  try {
+    const answer = await client.pair(code, name);
+    localStorage.setItem(NAME_KEY, answer.name);
+    $("pair-code").value = "";
+    say($("pair-error"), "");
+    showApp();
+  } catch (error) {
+    say($("pair-error"), error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showApp() {
+  $("pairing").hidden = true;
+  $("app").hidden = false;
+  $("tabs").hidden = false;
+  const name = localStorage.getItem(NAME_KEY);
+  $("device").textContent = name ? `This device is paired with the clock as “${name}”.` : "This device is paired with the clock.";
+  feed.start();
+  refreshAll();
+}
+
+// MARK: tabs
+
+function showTab(name) {
+  for (const button of $("tabs").querySelectorAll("button")) {
+    const current = button.dataset.tab === name;
+    if (current) button.setAttribute("aria-current", "page");
+    else button.removeAttribute("aria-current");
+    $(`tab-${button.dataset.tab}`).hidden = !current;
+  }
+  window.scrollTo(0, 0);
+}
+
+// MARK: reading
+
+function refreshAll() {
+  return Promise.all([loadAlarms(), loadNext(), loadStations(), loadProgrammes(), loadSettings(), loadReports()]);
+}
+
+/** Runs `read` and shows its failure in `errorNode`; a 401 has already sent the page back to pairing. */
+async function guarded(errorNode, read) {
+  try {
+    await read();
+    say(errorNode, "");
+  } catch (error) {
+    say(errorNode, error.message);
+  }
+}
+
+function loadAlarms() {
+  return guarded($("alarms-error"), async () => renderAlarms((await client.get("/alarms")).alarms));
+}
+
+function loadNext() {
+  return guarded($("alarms-error"), async () => {
+    const next = await client.get("/alarms/next?count=5");
+    $("tomorrow").textContent = next.tomorrow;
+    fill($("firings"), next.firings.map((f) => el("li", { class: f.skipped ? "skipped" : "" },
+      el("span", { class: "when" }, f.local), " ", el("span", { class: "name" }, f.name),
+      f.skipped ? el("span", { class: "reason" }, ` — skipped${f.reason ? `: ${f.reason}` : ""}`) : null)));
+  });
+}
+
+function loadStations() {
+  return guarded($("stations-error"), async () => {
+    stations = (await client.get("/stations")).stations;
+    renderStations();
+    renderSources();
+  });
+}
+
+function loadProgrammes() {
+  return guarded($("programmes-error"), async () => renderProgrammes((await client.get("/programmes")).programmes));
+}
+
+function loadSettings() {
+  return guarded($("settings-error"), async () => renderSettings(await client.get("/settings")));
+}
+
+function loadReports() {
+  return guarded($("reports-error"), async () => {
+    const reports = (await client.get("/reports?days=7")).reports.filter((r) => r.lines.length > 0);
+    $("reports-empty").hidden = reports.length > 0;
+    fill($("reports"), reports.map((r) => el("div", { class: "report" },
+      el("h3", {}, dayTitle(r.date)),
+      el("ul", {}, r.lines.map((line) => el("li", {}, line))))));
+  });
+}
+
+/** "Monday 24 November" for "2026-11-24". */
+function dayTitle(isoDate) {
+  const [y, m, d] = isoDate.split("-").map(Number);
+  if (!y || !m || !d) return isoDate;
+  return formatter("UTC", { weekday: "long", day: "numeric", month: "long" }).format(new Date(Date.UTC(y, m - 1, d, 12)));
+}
+
+// MARK: alarms
+
+function daysText(alarm) {
+  if (alarm.days === "once") return alarm.date ? `Once, ${alarm.date}` : "Once";
+  const days = alarm.days.split(",");
+  if (days.length === 7) return "Every day";
+  if (days.join(",") === "mon,tue,wed,thu,fri") return "Weekdays";
+  if (days.join(",") === "sat,sun") return "Weekends";
+  // Runs of three days or more as ranges: "Mon–Thu, Sat".
+  const runs = [];
+  for (const day of days) {
+    const run = runs[runs.length - 1];
+    if (run && DAYS.indexOf(day) === DAYS.indexOf(run[run.length - 1]) + 1) run.push(day);
+    else runs.push([day]);
+  }
+  return runs.flatMap((run) => run.length >= 3 ? [`${DAY_LABELS[run[0]]}–${DAY_LABELS[run[run.length - 1]]}`]
+    : run.map((d) => DAY_LABELS[d] ?? d)).join(", ");
+}
+
+function renderAlarms(alarms) {
+  $("alarms-empty").hidden = alarms.length > 0;
+  fill($("alarms"), alarms.map((alarm) => {
+    const summary = [daysText(alarm), alarm.soundName];
+    if (alarm.skipDate) summary.push(`skips ${alarm.skipDate}`);
+    if (alarm.timeZone) summary.push(alarm.timeZone);
+    const toggle = el("input", {
+      type: "checkbox", checked: alarm.enabled, "aria-label": `${alarm.name} enabled`,
+      on: { change: (event) => setEnabled(alarm, event.target) },
+    });
+    return el("li", { class: alarm.enabled ? "alarm" : "alarm off", dataset: { id: alarm.id } },
+      el("button", { type: "button", class: "alarm-open", on: { click: () => openEditor(alarm) } },
+        el("span", { class: "alarm-time" }, alarm.time),
+        el("span", { class: "alarm-name" }, alarm.name),
+        el("span", { class: "alarm-summary" }, summary.join(" · "))),
+      el("label", { class: "switch" }, toggle, el("span", { class: "slider" })));
+  }));
+}
+
+async function setEnabled(alarm, box) {
+  const wanted = box.checked;
+  box.disabled = true;
+  try {
+    await client.post(`/alarms/${alarm.id}/${wanted ? "enable" : "disable"}`);
+    say($("alarms-error"), "");
+    await Promise.all([loadAlarms(), loadNext()]);
+  } catch (error) {
+    box.checked = !wanted;
+    say($("alarms-error"), error.message);
+  } finally {
+    box.disabled = false;
+  }
+}
+
+// MARK: the alarm editor
+
+function buildDayToggles() {
+  fill($("f-days"), DAYS.map((day) => el("label", { class: "day" },
+    el("input", { type: "checkbox", value: day, name: "day", "aria-label": DAY_NAMES[day] }),
+    el("span", {}, DAY_LABELS[day]))));
+}
+
+function buildZones() {
+  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  fill($("zones"), zones.map((zone) => el("option", { value: zone })));
+}
+
+/** The sound choices: the tone, each station, a stream address. */
+function renderSources() {
+  const select = $("f-source");
+  const chosen = select.value;
+  fill(select,
+    el("option", { value: "tone" }, "Built-in tone"),
+    stations.map((s) => el("option", { value: `station:${s.id}` }, s.name)),
+    el("option", { value: "url" }, "A stream address…"));
+  if (editing && editing.sound.startsWith("station:") && !stations.some((s) => `station:${s.id}` === editing.sound)) {
+    select.append(el("option", { value: "keep" }, `${editing.soundName} (no longer saved)`));
+  }
+  if (chosen && [...select.options].some((o) => o.value === chosen)) select.value = chosen;
+  const player = $("player-source");
+  const playing = player.value;
+  fill(player, stations.length ? stations.map((s) => el("option", { value: s.name }, s.name))
+    : el("option", { value: "" }, "No stations yet"));
+  if (playing && stations.some((s) => s.name === playing)) player.value = playing;
+  $("player-play").disabled = stations.length === 0;
+}
+
+function openEditor(alarm) {
+  editing = alarm;
+  renderSources();
+  $("editor-title").textContent = alarm ? "Edit alarm" : "New alarm";
+  const defaults = settings ?? {};
+  const v = alarm ? {
+    name: alarm.name, time: alarm.time, repeat: alarm.days === "once" ? "once" : "days",
+    days: alarm.days === "once" ? "" : alarm.days, date: alarm.date ?? "",
+    sourceChoice: sourceChoice(alarm), url: /^https?:/i.test(alarm.sound) ? alarm.sound : "",
+    volume: alarm.volume, duration: alarm.durationSeconds / 60, fadeIn: alarm.fadeInSeconds,
+    snooze: alarm.snoozeMinutes, maxSnoozes: alarm.maxSnoozes, shake: alarm.shakeToStop, enabled: alarm.enabled,
+    tz: alarm.timeZone ?? "",
+  } : {
+    name: "", time: "", repeat: "days", days: "mon,tue,wed,thu,fri", date: "", sourceChoice: "tone", url: "",
+    volume: defaults.defaultVolume ?? 60, duration: (defaults.alarmDuration ?? 900) / 60, fadeIn: defaults.fadeIn ?? 30,
+    snooze: defaults.snoozeMinutes ?? 9, maxSnoozes: defaults.maxSnoozes ?? 3, shake: false, enabled: true, tz: "",
+  };
+  $("f-name").value = v.name;
+  $("f-time").value = v.time;
+  $(v.repeat === "once" ? "f-repeat-once" : "f-repeat-days").checked = true;
+  const days = new Set(v.days.split(","));
+  for (const box of $("f-days").querySelectorAll("input")) box.checked = days.has(box.value);
+  $("f-date").value = v.date;
+  $("f-source").value = v.sourceChoice;
+  $("f-url").value = v.url;
+  $("f-volume").value = v.volume;
+  $("f-duration").value = v.duration;
+  $("f-fade").value = v.fadeIn;
+  $("f-snooze").value = v.snooze;
+  $("f-max-snoozes").value = v.maxSnoozes;
+  $("f-shake").checked = v.shake;
+  $("f-enabled").checked = v.enabled;
+  $("f-tz").value = v.tz;
+  showRepeat();
+  showSource();
+  showVolume();
+  renderSkip();
+  resetDelete();
+  $("f-delete").hidden = !alarm;
+  say($("editor-error"), "");
+  original = readForm();
+  $("next-card").hidden = true;
+  $("alarms-card").hidden = true;
+  $("editor").hidden = false;
+  // The form's top at the top of the screen (the warnings, if any, stay just above it).
+  $("editor").scrollIntoView({ block: "start" });
+  if (!alarm) $("f-name").focus();
+}
+
+function sourceChoice(alarm) {
+  if (alarm.sound === "tone") return "tone";
+  if (/^https?:/i.test(alarm.sound)) return "url";
+  return stations.some((s) => `station:${s.id}` === alarm.sound) ? alarm.sound : "keep";
+}
+
+function closeEditor() {
+  editing = null;
+  original = null;
+  $("editor").hidden = true;
+  $("next-card").hidden = false;
+  $("alarms-card").hidden = false;
+}
+
+function showRepeat() {
+  const once = $("f-repeat-once").checked;
+  $("f-days").hidden = once;
+  $("f-date-field").hidden = !once;
+}
+
+function showSource() {
+  $("f-url-field").hidden = $("f-source").value !== "url";
+}
+
+function showVolume() {
+  $("f-volume-out").textContent = $("f-volume").value;
+}
+
+/** The editor's values, as text (numbers as typed). */
+function readForm() {
+  const choice = $("f-source").value;
+  const station = stations.find((s) => `station:${s.id}` === choice);
+  return {
+    name: $("f-name").value,
+    time: timeText($("f-time").value),
+    repeat: $("f-repeat-once").checked ? "once" : "days",
+    days: [...$("f-days").querySelectorAll("input:checked")].map((box) => box.value).join(","),
+    date: $("f-date").value,
+    source: choice === "tone" ? "tone" : choice === "url" ? $("f-url").value.trim() : station ? station.name : choice,
+    volume: $("f-volume").value,
+    duration: $("f-duration").value,
+    fadeIn: $("f-fade").value,
+    snooze: $("f-snooze").value,
+    maxSnoozes: $("f-max-snoozes").value,
+    shake: $("f-shake").checked,
+    enabled: $("f-enabled").checked,
+    tz: $("f-tz").value.trim(),
+  };
+}
+
+/** A time as typed, made "HH:MM" when it is only digits ("645" → "06:45", "0645" → "06:45"); anything else is
+ *  sent as typed, for the clock to judge with its own sentence. */
+function timeText(typed) {
+  const text = typed.trim();
+  const digits = /^(\d{1,2}):?(\d{2})$/.exec(text.replace(/\s/g, ""));
+  return digits ? `${digits[1].padStart(2, "0")}:${digits[2]}` : text;
+}
+
+/** The request's fields: every field for a new alarm, only the changed ones for an edit. Keys are the API's
+ *  (= the CLI's options); durations are sent as the CLI writes them ("15m", "30s"). */
+function alarmPatch(form, before, isNew) {
+  const patch = {};
+  const changed = (key) => isNew || form[key] !== before[key];
+  if (changed("name")) patch.name = form.name;
+  if (changed("time")) patch.time = form.time;
+  if (form.repeat === "once") {
+    if (isNew || before.repeat !== "once" || form.date !== before.date) {
+      patch.days = "once";
+      if (form.date) patch.date = form.date;
+    }
+  } else if (isNew || before.repeat !== "days" || form.days !== before.days) {
+    patch.days = form.days;
+  }
+  if (changed("source") && form.source !== "keep") patch.source = form.source;
+  if (changed("volume")) patch.volume = Number(form.volume);
+  if (changed("duration") && form.duration !== "") patch.duration = `${form.duration}m`;
+  if (changed("fadeIn") && form.fadeIn !== "") patch.fadeIn = `${form.fadeIn}s`;
+  if (changed("snooze") && form.snooze !== "") patch.snooze = `${form.snooze}m`;
+  if (changed("maxSnoozes") && form.maxSnoozes !== "") patch.maxSnoozes = Number(form.maxSnoozes);
+  if (changed("shake")) patch.shake = form.shake;
+  if (changed("enabled")) patch.enabled = form.enabled;
+  if (changed("tz") && !(isNew && form.tz === "")) patch.tz = form.tz;
+  return patch;
+}
+
+async function saveAlarm(event) {
+  event.preventDefault();
+  const form = readForm();
+  if (form.repeat === "days" && !form.days) {
+    say($("editor-error"), "Pick at least one day, or choose Once.");
+    return;
+  }
+  const isNew = !editing;
+  const patch = alarmPatch(form, original, isNew);
+  const save = $("f-save");
+  save.disabled = true;
+  try {
+    if (isNew) await client.post("/alarms", patch);
+    else if (Object.keys(patch).length) await client.patch(`/alarms/${editing.id}`, patch);
+    closeEditor();
+    await Promise.all([loadAlarms(), loadNext()]);
+  } catch (error) {
+    say($("editor-error"), error.message);
+  } finally {
+    save.disabled = false;
+  }
+}
+
+let deleteTimer = 0;
+
+function resetDelete() {
+  clearTimeout(deleteTimer);
+  const button = $("f-delete");
+  button.textContent = "Delete";
+  button.classList.remove("confirm");
+}
+
+/** Delete asks once more on the same button ("Really delete?") rather than in a dialog. */
+async function deleteAlarm() {
+  const button = $("f-delete");
+  if (!button.classList.contains("confirm")) {
+    button.textContent = "Really delete?";
+    button.classList.add("confirm");
+    deleteTimer = setTimeout(resetDelete, 5000);
+    return;
+  }
+  resetDelete();
+  button.disabled = true;
+  try {
+    await client.delete(`/alarms/${editing.id}`);
+    closeEditor();
+    await Promise.all([loadAlarms(), loadNext()]);
+  } catch (error) {
+    say($("editor-error"), error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function renderSkip() {
+  $("skip-row").hidden = !editing;
+  if (!editing) return;
+  $("skip-text").textContent = editing.skipDate ? `Its ringing on ${editing.skipDate} is skipped.` : "";
+  $("skip-text").hidden = !editing.skipDate;
+  $("f-skip").textContent = editing.skipDate ? "Ring that day after all" : "Skip the next ringing";
+}
+
+async function skipNext() {
+  const button = $("f-skip");
+  button.disabled = true;
+  try {
+    const saved = await client.post(`/alarms/${editing.id}/skip-next`, { undo: Boolean(editing.skipDate) });
+    editing = { ...editing, skipDate: saved.skipDate ?? null };
+    renderSkip();
+    say($("editor-error"), "");
+    await Promise.all([loadAlarms(), loadNext()]);
+  } catch (error) {
+    say($("editor-error"), error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// MARK: ringing, warnings, now playing
+
+function onConnection(up) {
+  const wasDown = !connected;
+  connected = up;
+  $("connection").hidden = up;
+  if (up && wasDown && live) refreshAll(); // back after an outage: anything may have changed meanwhile
+}
+
+function onState(state) {
+  const before = live;
+  live = state;
+  offset = state.now - Date.now() / 1000;
+  renderRinging(state.ringing);
+  fill($("warnings"), (state.warnings ?? []).map((w) => el("li", {}, w)));
+  renderPlayer(state.radio);
+  renderStationTest(state.radio);
+  if (before && JSON.stringify(before.next ?? null) !== JSON.stringify(state.next ?? null)) {
+    loadAlarms();
+    loadNext();
+  }
+}
+
+function renderRinging(ringing) {
+  $("ringing").hidden = !ringing;
+  if (!ringing) return;
+  const names = ringing.alarms.map((a) => a.name).join(" and ");
+  $("ringing-text").textContent = ringing.test ? "A ring test is sounding." : `${names || "An alarm"} is ringing.`;
+  $("ring-snooze").hidden = Boolean(ringing.test);
+}
+
+async function dismiss(what) {
+  try {
+    await client.post(`/alarm/${what}`, {});
+    say($("ringing-error"), "");
+  } catch (error) {
+    say($("ringing-error"), error.message);
+  }
+}
+
+function renderPlayer(radio) {
+  $("player-state").textContent = radioText(radio);
+  say($("player-title"), radio?.title ?? "");
+  const volume = $("player-volume");
+  volume.disabled = !radio;
+  if (radio && document.activeElement !== volume) volume.value = radio.volume;
+  $("player-volume-out").textContent = radio ? String(radio.volume) : "";
+  $("player-stop").disabled = !radio;
+  clearInterval(countdown);
+  if (radio?.endsAt) {
+    const show = () => {
+      const left = radio.endsAt - nowSeconds();
+      $("player-state").textContent = `${radioText(radio)} · sleep ${countdownText(left)}`;
+    };
+    show();
+    countdown = setInterval(show, 1000);
+  }
+}
+
+/** The clock's time now, in Unix seconds. */
+function nowSeconds() {
+  return Date.now() / 1000 + offset;
+}
+
+async function play() {
+  const source = $("player-source").value;
+  if (!source) return;
+  await act($("player-error"), () => client.post("/player/play", { source }));
+}
+
+async function stopPlayer() {
+  await act($("player-error"), () => client.post("/player/stop"));
+}
+
+async function setVolume() {
+  await act($("player-error"), () => client.post("/player/volume", { volume: Number($("player-volume").value) }));
+}
+
+/** Runs a command and shows its refusal in `errorNode`. */
+async function act(errorNode, command) {
+  try {
+    const answer = await command();
+    say(errorNode, "");
+    return answer;
+  } catch (error) {
+    say(errorNode, error.message);
+    return null;
+  }
+}
+
+// MARK: stations
+
+function renderStations() {
+  $("stations-empty").hidden = stations.length > 0;
+  fill($("stations"), stations.map((station) => {
+    const remove = el("button", { type: "button", class: "small danger" }, "Delete");
+    remove.addEventListener("click", () => deleteStation(station, remove));
+    return el("li", { class: "station", dataset: { id: station.id } },
+      el("div", { class: "station-text" },
+        el("span", { class: "station-name" }, station.name),
+        el("span", { class: "station-url" }, station.url)),
+      remove);
+  }));
+}
+
+async function deleteStation(station, button) {
+  if (!button.classList.contains("confirm")) {
+    button.textContent = "Really?";
+    button.classList.add("confirm");
+    setTimeout(() => {
+      button.textContent = "Delete";
+      button.classList.remove("confirm");
+    }, 5000);
+    return;
+  }
+  button.disabled = true;
+  try {
+    await client.delete(`/stations/${station.id}`);
+    say($("stations-error"), "");
+    await Promise.all([loadStations(), loadAlarms()]);
+  } catch (error) {
+    button.disabled = false;
+    say($("stations-error"), error.message);
+  }
+}
+
+async function addStation(event) {
+  event.preventDefault();
+  const body = { name: $("s-name").value.trim(), url: $("s-url").value.trim() };
+  const alternate = $("s-alternate").value.trim();
+  if (alternate) body.alternate = alternate;
+  const button = $("s-add");
+  button.disabled = true;
+  try {
+    await client.post("/stations", body);
+    for (const id of ["s-name", "s-url", "s-alternate"]) $(id).value = "";
+    say($("station-error"), "");
+    await loadStations();
+  } catch (error) {
+    say($("station-error"), error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** "Test it": plays the address typed for 5 s through the clock; the live state then says how it goes. */
+async function testStation() {
+  const url = $("s-url").value.trim();
+  if (!url) {
+    say($("station-error"), "Type the station's stream address first.");
+    return;
+  }
+  const answer = await act($("station-error"), () => client.post("/player/play", { source: url, seconds: 5 }));
+  if (!answer) return;
+  stationTest = { label: answer.label, seen: false, text: answer.message };
+  say($("station-test"), answer.message);
+  if (live) renderStationTest(live.radio);
+}
+
+function renderStationTest(radio) {
+  if (!stationTest) return;
+  if (radio && radio.source === stationTest.label) {
+    stationTest.seen = true;
+    stationTest.text = radioText(radio) + (radio.title ? ` — “${radio.title}”` : "");
+    say($("station-test"), stationTest.text);
+  } else if (stationTest.seen) {
+    say($("station-test"), `${stationTest.text} The test is over.`);
+    stationTest = null;
+  }
+}
+
+// MARK: programmes
+
+const WHEN_ORDER = ["daily", ...DAYS];
+
+function renderProgrammes(programmes) {
+  $("programmes-empty").hidden = programmes.length > 0;
+  const groups = new Map();
+  const sorted = [...programmes].sort((a, b) => {
+    const wa = WHEN_ORDER.indexOf(a.when), wb = WHEN_ORDER.indexOf(b.when);
+    const ka = wa < 0 ? 100 : wa, kb = wb < 0 ? 100 : wb;
+    return ka - kb || a.when.localeCompare(b.when) || a.begin.localeCompare(b.begin);
+  });
+  for (const p of sorted) {
+    if (!groups.has(p.when)) groups.set(p.when, []);
+    groups.get(p.when).push(p);
+  }
+  fill($("programmes"), [...groups].map(([when, list]) => el("div", { class: "day-group" },
+    el("h3", {}, when === "daily" ? "Every day" : DAY_NAMES[when] ?? dayTitle(when)),
+    el("ul", { class: "list" }, list.map(programmeItem)))));
+}
+
+function programmeItem(p) {
+  const button = el("button", { type: "button", class: p.reserved ? "small reserved" : "small", "aria-pressed": String(p.reserved) },
+    p.reserved ? "Reserved ✓" : "Reserve");
+  const problem = el("p", { class: "error", role: "alert", hidden: true });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await client.request(p.reserved ? "DELETE" : "POST", `/programmes/${p.id}/reserve`, p.reserved ? undefined : {});
+      await loadProgrammes();
+    } catch (error) {
+      button.disabled = false;
+      say(problem, error.message);
+    }
+  });
+  const details = [p.stationName, p.host].filter(Boolean).join(" · ");
+  return el("li", { class: "programme", dataset: { id: p.id } },
+    el("div", { class: "programme-text" },
+      el("span", { class: "programme-time" }, `${p.begin}–${p.end}`),
+      el("span", { class: "programme-name" }, p.name),
+      details ? el("span", { class: "programme-details" }, details) : null,
+      p.description ? el("span", { class: "programme-details" }, p.description) : null,
+      problem),
+    button);
+}
+
+// MARK: settings
+
+/** How each known setting is shown, in this order and under these headings; any other key the clock
+ *  reports is shown after them by its JSON type. */
+const SETTINGS = {
+  defaultVolume: { group: "New alarms", label: "Volume", kind: "number", min: 10, max: 100 },
+  alarmDuration: { group: "New alarms", label: "Rings for (min)", kind: "duration", scale: 60 },
+  fadeIn: { group: "New alarms", label: "Fade-in (s)", kind: "duration", scale: 1 },
+  snoozeMinutes: { group: "New alarms", label: "Snooze length (min)", kind: "number", min: 1, max: 60 },
+  maxSnoozes: { group: "New alarms", label: "Snoozes allowed", kind: "number", min: 0, max: 20 },
+  fallbackTone: { group: "Every alarm", label: "Tone when a station cannot be heard", kind: "choice", choices: ["classic", "chime", "rising"] },
+  toneVolume: { group: "Every alarm", label: "Volume of the tone", kind: "number", min: 50, max: 100 },
+  catchUp: { group: "Every alarm", label: "A missed alarm still rings within (min)", kind: "duration", scale: 60 },
+  isWifi: { group: "Radio", label: "Stream only over Wi-Fi", kind: "bool" },
+  sleepDuration: { group: "Radio", label: "Sleep timer length (min)", kind: "duration", scale: 60 },
+  sleepFade: { group: "Radio", label: "Sleep timer fade-out (s)", kind: "duration", scale: 1 },
+  sleepVolume: { group: "Radio", label: "Sleep timer volume", kind: "number", min: 1, max: 100 },
+  dimFrom: { group: "The clock's screen at night", label: "Dim from (empty: never)", kind: "timeOrOff" },
+  dimUntil: { group: "The clock's screen at night", label: "Until", kind: "timeOrOff" },
+  dimLevel: { group: "The clock's screen at night", label: "Brightness while dimmed (%)", kind: "number", min: 1, max: 100 },
+};
+
+function settingSpec(key, value) {
+  return SETTINGS[key] ?? {
+    label: key,
+    kind: typeof value === "boolean" ? "bool" : typeof value === "number" ? "number" : "text",
+  };
+}
+
+function renderSettings(values) {
+  settings = values;
+  const known = Object.keys(SETTINGS).filter((key) => key in values);
+  const keys = [...known, ...Object.keys(values).filter((key) => !(key in SETTINGS))];
+  let group = null;
+  const fields = keys.flatMap((key) => {
+    const spec = settingSpec(key, values[key]);
+    const heading = spec.group ?? "More";
+    const field = settingField(key, spec, values[key]);
+    if (heading === group) return [field];
+    group = heading;
+    return [el("h3", {}, heading), field];
+  });
+  fill($("settings-fields"), fields);
+}
+
+/** One setting's input, marked with its key (data-key). */
+function settingField(key, spec, value) {
+  const id = `set-${key}`;
+  if (spec.kind === "bool") {
+    return el("label", { class: "switch-field" },
+      el("input", { id, type: "checkbox", checked: Boolean(value), dataset: { key } }),
+      el("span", {}, spec.label));
+  }
+  let input;
+  if (spec.kind === "choice") {
+    input = el("select", { id, dataset: { key } }, spec.choices.map((c) => el("option", { value: c }, c)));
+    input.value = String(value);
+  } else if (spec.kind === "timeOrOff") {
+    input = el("input", { id, inputMode: "numeric", autocomplete: "off", maxLength: 5, placeholder: "22:00", dataset: { key },
+      value: value === "off" ? "" : String(value) });
+  } else if (spec.kind === "number" || spec.kind === "duration") {
+    const shown = spec.kind === "duration" ? value / spec.scale : value;
+    input = el("input", { id, type: "number", inputMode: "numeric", step: "any", min: spec.min, max: spec.max, dataset: { key }, value: String(shown) });
+  } else {
+    input = el("input", { id, type: "text", dataset: { key }, value: String(value) });
+  }
+  return el("label", { class: "field" }, spec.label, input);
+}
+
+/** The settings that differ from what the clock sent, as the API takes them. */
+function settingsChanges() {
+  const changes = {};
+  for (const input of $("settings-fields").querySelectorAll("[data-key]")) {
+    const key = input.dataset.key;
+    const before = settings[key];
+    const spec = settingSpec(key, before);
+    let value;
+    if (spec.kind === "bool") value = input.checked;
+    else if (spec.kind === "timeOrOff") value = input.value.trim() ? timeText(input.value) : "off";
+    else if (spec.kind === "number" || spec.kind === "duration") {
+      if (input.value === "") continue;
+      value = spec.kind === "duration" ? Math.round(Number(input.value) * spec.scale) : Number(input.value);
+    } else value = input.value;
+    if (value !== before) changes[key] = value;
+  }
+  return changes;
+}
+
+async function saveSettings(event) {
+  event.preventDefault();
+  const changes = settingsChanges();
+  say($("settings-done"), "");
+  if (!Object.keys(changes).length) {
+    say($("settings-done"), "Nothing changed.");
+    return;
+  }
+  const button = $("settings-save");
+  button.disabled = true;
+  try {
+    renderSettings(await client.patch("/settings", changes));
+    say($("settings-error"), "");
+    say($("settings-done"), "Saved.");
+  } catch (error) {
+    say($("settings-error"), error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// MARK: start
+
+function start() {
+  buildDayToggles();
+  buildZones();
+  client.onUnauthorized = showPairing;
+  $("pair-form").addEventListener("submit", pair);
+  for (const button of $("tabs").querySelectorAll("button")) {
+    button.addEventListener("click", () => showTab(button.dataset.tab));
+  }
+  $("add-alarm").addEventListener("click", () => openEditor(null));
+  $("alarm-form").addEventListener("submit", saveAlarm);
+  $("f-cancel").addEventListener("click", closeEditor);
+  $("f-delete").addEventListener("click", deleteAlarm);
+  $("f-skip").addEventListener("click", skipNext);
+  $("f-repeat-days").addEventListener("change", showRepeat);
+  $("f-repeat-once").addEventListener("change", showRepeat);
+  $("f-source").addEventListener("change", showSource);
+  $("f-volume").addEventListener("input", showVolume);
+  $("ring-snooze").addEventListener("click", () => dismiss("snooze"));
+  $("ring-stop").addEventListener("click", () => dismiss("stop"));
+  $("player-play").addEventListener("click", play);
+  $("player-stop").addEventListener("click", stopPlayer);
+  $("player-volume").addEventListener("input", () => { $("player-volume-out").textContent = $("player-volume").value; });
+  $("player-volume").addEventListener("change", setVolume);
+  $("station-form").addEventListener("submit", addStation);
+  $("s-test").addEventListener("click", testStation);
+  $("settings-form").addEventListener("submit", saveSettings);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && client.token) refreshAll();
+  });
+  if (client.token) showApp();
+  else showPairing();
+}
+
+start();

@@ -1,0 +1,163 @@
+import AubadeHandoff
+import Testing
+
+/// The second waker's decision over file states × heartbeat × instant (R35): what it arms, when it rings, and
+/// every way a ring counts as handled — by the daemon (heard, snoozed, stopped, skipped, a later occurrence) or
+/// by the waker itself (a person's stop or snooze, the duration, a shutdown that leaves it open).
+@Suite("Second waker: the decision (R35)")
+struct WakerDecisionTests {
+    static let grace: Int64 = 60_000
+    /// 08:00 on some morning, Unix ms.
+    static let t0: Int64 = 1_764_057_600_000
+    static let work = HandoffEntry(alarm: 1, occurrence: t0, due: t0, volume: 90, durationSeconds: 600)
+
+    static func file(_ entries: [HandoffEntry]) -> NextAlarmFile {
+        var f = NextAlarmFile()
+        f.entries = entries
+        return f
+    }
+
+    static func beat(_ records: [HeartbeatRecord]) -> HeartbeatFile {
+        var h = HeartbeatFile()
+        h.records = records
+        return h
+    }
+
+    static func decide(_ entries: [HandoffEntry], _ records: [HeartbeatRecord] = [], state: WakerStateFile = WakerStateFile(),
+                       at now: Int64) -> WakerDecision.Verdict {
+        WakerDecision.decide(next: file(entries), heartbeat: beat(records), state: state, now: now, grace: grace)
+    }
+
+    static func record(_ state: HeartbeatState, alarm: Int64 = 1, occurrence: Int64 = t0, round: Int = 0) -> HeartbeatRecord {
+        HeartbeatRecord(alarm: alarm, occurrence: occurrence, round: round, state: state, at: occurrence + 2_000)
+    }
+
+    // MARK: File states × instants, no heartbeat
+
+    @Test func withNoFileOrNoEntriesItGuardsNothing() {
+        #expect(Self.decide([], at: Self.t0) == .idle)
+        #expect(WakerDecision.decide(next: NextAlarmFile(), heartbeat: HeartbeatFile(), state: WakerStateFile(),
+                                     now: Self.t0, grace: Self.grace) == .idle)
+    }
+
+    static let instants: [(offset: Int64, expected: String)] = [
+        (-86_400_000, "wait"),  // a day before
+        (-1, "wait"),  // a moment before the alarm
+        (0, "wait"),  // at the alarm second: the daemon's turn
+        (59_999, "wait"),  // inside the grace
+        (60_000, "ring"),  // the grace is over and nothing says it was heard
+        (300_000, "ring"),  // a waker started late still rings, for the rest of the duration
+        (659_999, "ring"),  // the duration's last moment
+        (660_000, "idle"),  // the duration is over: too late to ring
+    ]
+
+    @Test(arguments: instants)
+    func anUnheardAlarmRingsAtItsGraceAndNotAfterItsDuration(offset: Int64, expected: String) {
+        let verdict = Self.decide([Self.work], at: Self.t0 + offset)
+        switch expected {
+        case "wait": #expect(verdict == .wait(Self.work, at: Self.t0 + Self.grace))
+        case "ring": #expect(verdict == .ring(Self.work))
+        default: #expect(verdict == .idle)
+        }
+    }
+
+    @Test func theEarliestRingIsArmedAndTiesGoToTheLowerAlarmID() {
+        let later = HandoffEntry(alarm: 2, occurrence: Self.t0 + 3_600_000, due: Self.t0 + 3_600_000, volume: 90, durationSeconds: 60)
+        let same = HandoffEntry(alarm: 3, occurrence: Self.t0, due: Self.t0, volume: 90, durationSeconds: 60)
+        #expect(Self.decide([later, Self.work], at: Self.t0) == .wait(Self.work, at: Self.t0 + Self.grace))
+        #expect(Self.decide([same, later, Self.work], at: Self.t0) == .wait(Self.work, at: Self.t0 + Self.grace))
+        // Once the first is over (its duration passed), the next one is armed.
+        #expect(Self.decide([same, later, Self.work], at: Self.t0 + 700_000) == .wait(later, at: later.due + Self.grace))
+    }
+
+    // MARK: The heartbeat
+
+    static let heartbeats: [(name: String, record: HeartbeatRecord, handled: Bool)] = [
+        ("heard", record(.audible), true),
+        ("snoozed", record(.snoozed), true),
+        ("stopped", record(.stopped), true),
+        ("skipped", record(.skipped), true),
+        ("a later occurrence heard", record(.audible, occurrence: t0 + 86_400_000), true),
+        ("an earlier occurrence stopped", record(.stopped, occurrence: t0 - 86_400_000), false),
+        ("another alarm heard", record(.audible, alarm: 2), false),
+        ("an earlier round heard", record(.audible, round: 0), false),  // checked against round 1 below
+    ]
+
+    @Test(arguments: heartbeats)
+    func theHeartbeatDecidesWhetherTheDaemonHandledIt(name: String, record: HeartbeatRecord, handled: Bool) {
+        var entry = Self.work
+        if name == "an earlier round heard" { entry.round = 1 }
+        let verdict = Self.decide([entry], [record], at: Self.t0 + Self.grace)
+        #expect(verdict == (handled ? .idle : .ring(entry)), "\(name)")
+    }
+
+    @Test func aSnoozedRoundIsGuardedAgainAtTheSnoozeEnd() {
+        // Round 0 was heard, then snoozed; round 1 is due at the snooze's end and is nobody's yet.
+        var round1 = Self.work
+        round1.round = 1
+        round1.due = Self.t0 + 9 * 60_000
+        let records = [Self.record(.snoozed, round: 0)]
+        #expect(Self.decide([round1], records, at: Self.t0 + 60_000) == .wait(round1, at: round1.due + Self.grace))
+        #expect(Self.decide([round1], records, at: round1.due + Self.grace) == .ring(round1))
+        #expect(Self.decide([round1], [Self.record(.audible, round: 1)], at: round1.due + Self.grace) == .idle)
+    }
+
+    // MARK: The waker's own rings
+
+    static func state(_ rings: [WakerRing], quietThrough: Int64 = 0, snoozed: HandoffEntry? = nil) -> WakerStateFile {
+        var s = WakerStateFile()
+        for r in rings { s.remember(r) }
+        s.quietThrough = quietThrough
+        s.snoozed = snoozed
+        return s
+    }
+
+    static let ownEnds: [(end: WakerEnd, round: Int, open: Bool)] = [
+        (.stop, 0, false), (.duration, 0, false), (.snooze, 0, false), (.daemon, 0, false),
+        (.shutdown, 0, true),  // a waker stopped mid-ring resumes it when it starts again
+        (.snooze, 1, true),  // a later round of a snoozed ring (checked with a round-1 entry below)
+    ]
+
+    @Test(arguments: ownEnds)
+    func aRingTheWakerEndedIsNotRungAgain(end: WakerEnd, round: Int, open: Bool) {
+        let ring = WakerRing(alarm: 1, occurrence: Self.t0, round: 0, started: Self.t0 + Self.grace,
+                             ended: Self.t0 + 120_000, end: end)
+        var entry = Self.work
+        entry.round = round
+        let now = Self.t0 + 130_000
+        #expect(WakerDecision.isOpen(entry, heartbeat: HeartbeatFile(), state: Self.state([ring]), now: now,
+                                     grace: Self.grace) == open)
+    }
+
+    @Test func aPersonsStopCoversEveryRingDueByThen() {
+        let other = HandoffEntry(alarm: 2, occurrence: Self.t0 + 30_000, due: Self.t0 + 30_000, volume: 90, durationSeconds: 600)
+        let afterwards = HandoffEntry(alarm: 3, occurrence: Self.t0 + 600_000, due: Self.t0 + 600_000, volume: 90,
+                                      durationSeconds: 600)
+        let s = Self.state([], quietThrough: Self.t0 + 100_000)
+        #expect(Self.decide([Self.work, other, afterwards], state: s, at: Self.t0 + 100_000)
+            == .wait(afterwards, at: afterwards.due + Self.grace))
+    }
+
+    @Test func theWakersOwnSnoozeRingsASnoozeLengthAfterThePress() {
+        let pressed = Self.t0 + 120_000
+        let next = Self.work.snoozed(at: pressed, grace: Self.grace)
+        #expect(next.round == 1 && next.ringsAt(grace: Self.grace) == pressed + 540_000)
+        let snoozeRing = WakerRing(alarm: 1, occurrence: Self.t0, round: 0, started: Self.t0 + Self.grace, ended: pressed,
+                                   end: .snooze, by: .button)
+        let s = Self.state([snoozeRing], quietThrough: pressed, snoozed: next)
+        // The daemon's file still lists round 0 (it is down): that one is over; the waker's round 1 is armed.
+        #expect(Self.decide([Self.work], state: s, at: pressed + 1) == .wait(next, at: pressed + 540_000))
+        #expect(Self.decide([], state: s, at: pressed + 540_000) == .ring(next))
+        // A daemon back in the meantime that heard round 1 takes it over.
+        #expect(Self.decide([], [Self.record(.audible, round: 1)], state: s, at: pressed + 540_000) == .idle)
+        // One back before the snooze ends lists round 1 itself (it took the snooze over): its entry, with the
+        // grace, is armed instead of the waker's own.
+        var daemons = next
+        daemons.due = pressed + 540_000
+        #expect(Self.decide([daemons], state: s, at: pressed + 1) == .wait(daemons, at: daemons.due + Self.grace))
+        // Snoozes run out as the alarm says.
+        var last = Self.work
+        last.round = last.maxSnoozes
+        #expect(!last.maySnooze && Self.work.maySnooze)
+    }
+}
