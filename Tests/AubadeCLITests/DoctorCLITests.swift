@@ -89,9 +89,9 @@ struct DoctorCLITests {
         let report = try cli.json(r.stdout)
         let checks = try Self.checks(report)
         #expect(checks.keys.sorted() == ["alarm", "buttons", "clock", "config", "daemon", "database", "disk", "mixer", "network",
-                                         "play", "rtc", "shake", "sound", "station:Refused"].sorted(), "\(checks.keys)")
+                                         "play", "rtc", "shake", "sound", "station:Refused", "waker"].sorted(), "\(checks.keys)")
         for (name, status) in [("daemon", "problem"), ("sound", "problem"), ("play", "problem"), ("alarm", "problem"),
-                               ("buttons", "warning"), ("shake", "warning"), ("station:Refused", "warning"),
+                               ("buttons", "warning"), ("shake", "warning"), ("station:Refused", "warning"), ("waker", "warning"),
                                ("config", "ok"), ("database", "ok")] {
             #expect(checks[name]?["status"] == status, "\(name): \(String(describing: checks[name]))")
         }

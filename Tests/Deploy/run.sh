@@ -45,7 +45,7 @@ dpkg-deb -c "$deb" > "$W/contents.txt"
 # "mode owner path" per entry, directories without their trailing slash, links with their target.
 awk '{ p = $6; sub(/^\.\//, "/", p); sub(/\/$/, "", p); if (p == "") next;
        print $1, $2, p ($7 == "->" ? " -> " $8 : "") }' "$W/contents.txt" > "$W/entries.txt"
-awk '{ $2 = ""; print }' | sed 's/  / /' | sort > "$W/files.txt"
+awk '{ $2 = ""; print }' "$W/entries.txt" | sed 's/  / /' | sort > "$W/files.txt"
 # Plus each extra unit packaged beside the clock's (deploy/*.service whose program is built beside the binary:
 # the second waker), as make-deb.sh adds them.
 extras=$(for unit in "$REPO"/deploy/*.service; do
