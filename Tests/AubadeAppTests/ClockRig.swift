@@ -36,7 +36,7 @@ struct ClockRig {
 
     init(alarms: [Alarm] = [], stations: [Station] = [], programmes: [Programme] = [], settings: AppSettings = AppSettings(),
          states: [AlarmRunState] = [], start: Date = ClockRig.morning, device: DeviceStatus? = nil,
-         network: NetworkSnapshot = ClockRig.wifi, backlight: any Backlight = NullBacklight()) {
+         network: NetworkSnapshot = ClockRig.wifi, backlight: any Backlight = NullBacklight(), synchronised: Bool = true) {
         sound = FakeSound(journal: journal)
         if let device { sound.setDevice(device) }
         store = MemoryClockStore(StoredClock(alarms: alarms, states: states, settings: settings, stations: stations,
@@ -46,7 +46,7 @@ struct ClockRig {
         let lines = self.lines
         let output = DaemonOutput(json: true, wall: { start }, write: { lines.append($0) })
         let deps = ClockDependencies(store: store, sound: sound, time: time, jobs: jobs, precheck: precheck,
-                                     network: self.network, output: output, isClockSynchronised: { true },
+                                     network: self.network, output: output, isClockSynchronised: { synchronised },
                                      systemZone: { TimeZone(identifier: "UTC")! }, logger: Logger(label: "test"),
                                      backlight: backlight)
         clock = RunningClock(loaded: try! store.load(), deps: deps,
