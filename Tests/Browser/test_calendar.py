@@ -110,6 +110,36 @@ class CalendarPageTests(BrowserTest):
         self.assert_no_script_errors(kiosk)
         self.assert_no_script_errors(phone)
 
+    def test_the_face_moves_on_when_the_programme_ends_and_reads_again_on_reconnect(self):
+        clock = Clock(self)
+        clock.cli("station", "add", "--name", "FIP", "--url", "http://127.0.0.1:9/fip")
+        clock.cli("program", "add", "--name", "Early", "--begin", "06:00", "--end", "07:00", "--station", "FIP")
+        clock.cli("program", "add", "--name", "Breakfast", "--begin", "07:00", "--end", "09:00", "--station", "FIP")
+        clock.start(fake_time="2031-03-04T06:59:40Z")  # 20 s before Early ends
+        kiosk = Browser(self, 800, 480)
+        self.open_kiosk(clock, kiosk)
+        kiosk.wait(lambda d: kiosk.text("#onair-now-title") == "Early", "the programme on air")
+        self.assertEqual(kiosk.text("#onair-next-title"), "Breakfast")
+        self.assertEqual(kiosk.text("#onair-next-time"), "07:00–09:00")
+        # Nothing but the end of "Early" tells the face to read again: no reload, no other change.
+        kiosk.wait(lambda d: kiosk.text("#onair-now-title") == "Breakfast", "the next programme on air once Early ended")
+        self.assertEqual(kiosk.text("#onair-now-time"), "07:00–09:00")
+        self.assertEqual(kiosk.text("#onair-next-title"), "Early")
+        self.assertEqual(kiosk.text("#onair-next-time"), "tomorrow 06:00")
+
+        # The schedule changes while the daemon is away; the face reads it again when it reconnects.
+        port = clock.port
+        clock.kill()
+        kiosk.wait_visible("#reconnecting", "the reconnecting mark")
+        breakfast = next(p for p in clock.cli_json("program", "list")["programmes"] if p["name"] == "Breakfast")
+        clock.cli("program", "rm", str(breakfast["id"]))
+        clock.cli("program", "add", "--name", "Late breakfast", "--begin", "07:00", "--end", "10:00", "--station", "FIP")
+        clock.start(fake_time="2031-03-04T07:01:00Z", port=port)
+        kiosk.wait_hidden("#reconnecting", "the kiosk reconnected")
+        kiosk.wait(lambda d: kiosk.text("#onair-now-title") == "Late breakfast", "the new schedule after reconnecting")
+        self.assertEqual(kiosk.text("#onair-now-time"), "07:00–10:00")
+        self.assert_no_script_errors(kiosk)
+
     def test_no_programme_data_hides_the_on_air_lines(self):
         clock = Clock(self)
         clock.cli("station", "add", "--name", "FIP", "--url", "http://127.0.0.1:9/fip")
