@@ -13,19 +13,19 @@ from zoneinfo import ZoneInfo
 from harness import HOSTILE_ALARM, Browser, BrowserTest, Clock
 
 ZONE = "Europe/Paris"
-# The programme after the one on air: markup in its title must stay text on both pages.
+# A programme on the other station: markup in its title must stay text on both pages.
 HOSTILE_TITLE = HOSTILE_ALARM + " Jazz"
 
 
 def on_air_schedule(now):
     """A daily schedule around `now` (an aware datetime in the clock's zone): "Le Matin" from an hour before
-    now to an hour after it, then the hostile title for an hour; both times whole minutes."""
+    now to an hour after it, then "Jazz à FIP" for an hour; both times whole minutes."""
     begin = (now - timedelta(hours=1)).replace(second=0, microsecond=0)
     middle = begin + timedelta(hours=2)
     end = middle + timedelta(hours=1)
     return {"timeZone": ZONE, "programmes": [
         {"id": "matin", "title": "Le Matin", "days": "daily", "start": f"{begin:%H:%M}", "end": f"{middle:%H:%M}"},
-        {"id": "jazz", "title": HOSTILE_TITLE, "days": "daily", "start": f"{middle:%H:%M}", "end": f"{end:%H:%M}"},
+        {"id": "jazz", "title": "Jazz à FIP", "days": "daily", "start": f"{middle:%H:%M}", "end": f"{end:%H:%M}"},
     ]}, begin, middle, end
 
 
@@ -36,18 +36,19 @@ class CalendarPageTests(BrowserTest):
     def test_the_kiosk_and_the_phone_show_what_is_on_air_now_and_next(self):
         clock = Clock(self, zone=ZONE)
         # "Other" is saved first, so it is what the kiosk's Play button would play; the next alarm plays FIP,
-        # so the face must show FIP's programmes, not Other's.
+        # so the face must show FIP's programmes, not Other's, until Other plays.
         clock.cli("station", "add", "--name", "Other", "--url", "http://127.0.0.1:9/other")
         clock.cli("station", "add", "--name", "FIP", "--url", "http://127.0.0.1:9/fip")
         schedule, begin, middle, end = on_air_schedule(datetime.now(ZoneInfo(ZONE)))
         (clock.dir / "fip.json").write_text(json.dumps(schedule))
         clock.cli("program", "import", str(clock.dir / "fip.json"), "--station", "FIP")
-        clock.cli("program", "add", "--name", "Other show", "--begin", f"{begin:%H:%M}", "--end", f"{middle:%H:%M}",
+        clock.cli("program", "add", "--name", HOSTILE_TITLE, "--begin", f"{begin:%H:%M}", "--end", f"{middle:%H:%M}",
                   "--station", "Other")
-        clock.cli("alarm", "add", "--name", "Work", "--time", "06:45", "--days", "daily", "--source", "FIP")
+        alarm_time = f"{datetime.now(ZoneInfo(ZONE)) + timedelta(hours=12):%H:%M}"  # far from the programmes' hours
+        clock.cli("alarm", "add", "--name", "Work", "--time", alarm_time, "--days", "daily", "--source", "FIP")
         clock.start()  # the real time: the schedule was made around it
         expected = clock.cli_json("program", "now", "--station", "FIP")
-        self.assertEqual((expected["now"]["name"], expected["next"]["name"]), ("Le Matin", HOSTILE_TITLE))
+        self.assertEqual((expected["now"]["name"], expected["next"]["name"]), ("Le Matin", "Jazz à FIP"))
         now_times = f"{begin:%H:%M}–{middle:%H:%M}"
         next_times = f"{middle:%H:%M}–{end:%H:%M}"
         if middle.date() != datetime.now(ZoneInfo(ZONE)).date():
@@ -60,10 +61,10 @@ class CalendarPageTests(BrowserTest):
         self.assertEqual(kiosk.text("#onair-now-time"), now_times, "the times in the clock's zone, not the browser's (UTC)")
         self.assertEqual(kiosk.text("#onair-next-label"), "Next")
         self.assertEqual(kiosk.text("#onair-next-time"), next_times)
-        self.assertEqual(kiosk.text("#onair-next-title"), HOSTILE_TITLE)
-        self.assertFalse(kiosk.script_ran(), "a programme's title ran as markup on the kiosk")
+        self.assertEqual(kiosk.text("#onair-next-title"), "Jazz à FIP")
         self.assertEqual(kiosk.text("#onair-reserve"), "Reserve")
         self.assertEqual(kiosk.layout_problems(min_target=48), [])
+        self.assertEqual(self.overlaps(kiosk, ["#warnings", "#clock", "#date", "#next", "#onair", "#controls"]), [])
         self.assertFalse(kiosk.js("return document.scrollingElement.scrollHeight > innerHeight"), "the face fits")
         kiosk.screenshot("kiosk-onair")
 
@@ -71,10 +72,27 @@ class CalendarPageTests(BrowserTest):
         kiosk.click("#onair-reserve")
         kiosk.wait(lambda d: kiosk.text("#onair-reserve") == "Reserved ✓", "the next programme reserved")
         self.assertEqual(kiosk.find("#onair-reserve").get_attribute("aria-pressed"), "true")
-        self.assertTrue(self.programme(clock, HOSTILE_TITLE)["reserved"])
+        self.assertTrue(self.programme(clock, "Jazz à FIP")["reserved"])
         kiosk.click("#onair-reserve")
         kiosk.wait(lambda d: kiosk.text("#onair-reserve") == "Reserve", "the reservation cancelled")
-        self.assertFalse(self.programme(clock, HOSTILE_TITLE)["reserved"])
+        self.assertFalse(self.programme(clock, "Jazz à FIP")["reserved"])
+
+        # Choosing the station to play changes nothing (the next alarm's station comes first); while the radio
+        # plays, the face shows the programmes of the station playing, and everything still fits.
+        kiosk.wait(lambda d: kiosk.text("#play") == "Play FIP", "the station to play")
+        kiosk.click("#station")
+        kiosk.wait(lambda d: kiosk.text("#play") == "Play Other", "the other station chosen")
+        self.assertEqual(kiosk.text("#onair-now-label"), "Now on FIP")
+        kiosk.click("#play")
+        kiosk.wait(lambda d: kiosk.text("#onair-now-label") == "Now on Other", "the playing station's programme")
+        self.assertEqual(kiosk.text("#onair-now-title"), HOSTILE_TITLE)
+        self.assertFalse(kiosk.script_ran(), "a programme's title ran as markup on the kiosk")
+        kiosk.wait_visible("#playing", "what plays")
+        self.assertEqual(self.overlaps(kiosk, ["#warnings", "#clock", "#date", "#next", "#playing", "#onair", "#controls"]), [])
+        self.assertFalse(kiosk.js("return document.scrollingElement.scrollHeight > innerHeight"), "the face fits")
+        kiosk.wait(lambda d: kiosk.text("#play") == "Stop", "the Stop button")
+        kiosk.click("#play")
+        kiosk.wait(lambda d: kiosk.text("#onair-now-label") == "Now on FIP", "the next alarm's station again")
 
         kiosk.resize(720, 1280)
         kiosk.wait(lambda d: kiosk.js("return innerWidth") == 720, "the portrait viewport")
@@ -90,23 +108,24 @@ class CalendarPageTests(BrowserTest):
         phone.wait(lambda d: phone.text(f"{fip} .onair-row.now .onair-title") == "Le Matin", "FIP's programme on air")
         self.assertEqual(phone.text(f"{fip} .onair-row.now .onair-time"), now_times)
         self.assertEqual(phone.text(f"{fip} .onair-row.next .onair-time"), next_times)
-        self.assertEqual(phone.text(f"{fip} .onair-row.next .onair-title"), HOSTILE_TITLE)
-        self.assertEqual(phone.text('#onair .onair-station[data-station="Other"] .onair-row.now .onair-title'), "Other show")
+        self.assertEqual(phone.text(f"{fip} .onair-row.next .onair-title"), "Jazz à FIP")
+        self.assertEqual(phone.text('#onair .onair-station[data-station="Other"] .onair-row.now .onair-title'), HOSTILE_TITLE)
         self.assertFalse(phone.script_ran(), "a programme's title ran as markup on the phone")
         self.assertEqual(phone.layout_problems(), [])
 
         # Reserving the next one on the phone: both of its toggles show it, and so does the kiosk once it reads again.
-        jazz = self.programme(clock, HOSTILE_TITLE)
+        jazz = self.programme(clock, "Jazz à FIP")
         phone.click(f"{fip} .onair-row.next button")
         listed = f'#programmes li[data-id="{jazz["id"]}"] button'
         phone.wait(lambda d: phone.text(listed) == "Reserved ✓", "the reservation in the week's list")
         self.assertEqual(phone.text(f"{fip} .onair-row.next button"), "Reserved ✓")
         self.assertEqual(phone.find(listed).get_attribute("aria-pressed"), "true")
-        self.assertTrue(self.programme(clock, HOSTILE_TITLE)["reserved"])
+        self.assertTrue(self.programme(clock, "Jazz à FIP")["reserved"])
+        phone.scroll_to("#onair-card")
         phone.screenshot("phone-onair")
         phone.click(listed)
         phone.wait(lambda d: phone.text(f"{fip} .onair-row.next button") == "Reserve", "the cancelled reservation on air")
-        self.assertFalse(self.programme(clock, HOSTILE_TITLE)["reserved"])
+        self.assertFalse(self.programme(clock, "Jazz à FIP")["reserved"])
         self.assert_no_script_errors(kiosk)
         self.assert_no_script_errors(phone)
 
@@ -253,6 +272,17 @@ class CalendarPageTests(BrowserTest):
         self.assertFalse(work["skipDaysOff"])
         phone.wait(lambda d: "skipped" not in phone.text("#firings"), "no firing skipped any more")
         self.assert_no_script_errors(phone)
+
+    def overlaps(self, browser, parts):
+        """The pairs of `parts` (CSS selectors, top to bottom) whose boxes overlap, or that leave the viewport."""
+        return browser.js("""
+            const boxes = arguments[0].map((css) => [css, document.querySelector(css).getBoundingClientRect()]);
+            const problems = [];
+            for (let i = 1; i < boxes.length; i++) {
+              if (boxes[i][1].top < boxes[i - 1][1].bottom - 1) problems.push(`${boxes[i - 1][0]} overlaps ${boxes[i][0]}`);
+            }
+            for (const [css, box] of boxes) if (box.bottom > innerHeight + 1) problems.push(`${css} is below the screen`);
+            return problems;""", parts)
 
     def type_date(self, browser, css, iso):
         """Types `iso` (YYYY-MM-DD) into a date field as a person does: in the order of the field's own format,
