@@ -126,6 +126,14 @@ class CalendarPageTests(BrowserTest):
         phone.click(listed)
         phone.wait(lambda d: phone.text(f"{fip} .onair-row.next button") == "Reserve", "the cancelled reservation on air")
         self.assertFalse(self.programme(clock, "Jazz à FIP")["reserved"])
+
+        # A reservation made with a reminder lead elsewhere (the CLI) shows its lead once the page reads again.
+        clock.cli("program", "reserve", str(jazz["id"]), "--remind", "5m")
+        phone.driver.refresh()
+        phone.click('#tabs [data-tab="programmes"]')
+        phone.wait(lambda d: "chime 5 min before" in phone.text(f'#programmes li[data-id="{jazz["id"]}"]'),
+                   "the reminder's lead beside the reserved programme")
+        self.assertEqual(phone.text(listed), "Reserved ✓")
         self.assert_no_script_errors(kiosk)
         self.assert_no_script_errors(phone)
 

@@ -694,10 +694,17 @@ function reserveButton(p, problem) {
   return button;
 }
 
+/** With a reservation, when its reminder chimes: "chime 5 min before", "chime at the start". */
+function reminderText(p) {
+  if (!p.reserved || typeof p.remindSeconds !== "number") return null;
+  const minutes = Math.round(p.remindSeconds / 60);
+  return minutes > 0 ? `chime ${minutes} min before` : "chime at the start";
+}
+
 function programmeItem(p) {
   const problem = el("p", { class: "error", role: "alert", hidden: true });
   const button = reserveButton(p, problem);
-  const details = [p.stationName, p.host].filter(Boolean).join(" · ");
+  const details = [p.stationName, p.host, reminderText(p)].filter(Boolean).join(" · ");
   return el("li", { class: "programme", dataset: { id: p.id } },
     el("div", { class: "programme-text" },
       el("span", { class: "programme-time" }, `${p.begin}–${p.end}`),
