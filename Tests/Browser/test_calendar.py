@@ -230,6 +230,8 @@ class CalendarPageTests(BrowserTest):
                       [(d["dates"], d["name"]) for d in clock.cli_json("days-off", "list")["daysOff"]])
         self.assertIn("Thu 6 Mar – Fri 7 Mar 2031", phone.text("#days-off"))
         phone.wait(lambda d: phone.text("#firings").count("skipped: Long weekend") == 2, "both days of the range skipped")
+        phone.scroll_to("#next-card")
+        phone.screenshot("phone-next-skipped")
 
         # A range that ends before it begins: the CLI's sentence beside the form, what was typed kept, nothing saved.
         refused = clock.cli("days-off", "add", "2031-03-20..2031-03-18", "--name", "Backwards", check=False)
