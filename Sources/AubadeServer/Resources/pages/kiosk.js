@@ -1,12 +1,17 @@
 // The kiosk clock face, for Chromium in kiosk mode on the clock's own touchscreen (800×480 landscape or
-// 720×1280 portrait): the time and date in the clock's zone, the next alarm, what plays, play/stop, the sleep
-// timer, pairing a phone; while an alarm rings, only Snooze and Stop.
+// 720×1280 portrait): the time and date in the clock's zone, the next alarm, what plays, what is on air now
+// and next (with a toggle reserving the next programme), play/stop, the sleep timer, pairing a phone; while an
+// alarm rings, only Snooze and Stop.
 //
 // - Time: ticks from the browser's own clock, corrected by the `now` of the last live state, so the face keeps
 //   the time while the daemon restarts; a small "reconnecting…" shows meanwhile.
 // - Token (R30): the kiosk runs on the clock's own machine, which may ask for a pairing code; with no token it
 //   pairs itself under the name "kiosk" (pairing again under that name replaces its old token, so a profile
 //   wiped at boot does not pile tokens up). A refused token makes it pair again.
+// - On air: the programmes of the station playing, else of the next alarm's station, else of the station the
+//   Play button would play (GET /programmes/now?station=…), read again when that station changes, when the
+//   stream reconnects, and when the programme on air ends (or the next one begins) — a timer set for that
+//   instant, never a poll. No programme data: the lines are hidden.
 // - Night: the daemon decides (`dimmed`) and sets the backlight; the page only darkens itself, never while
 //   anything rings. A touch on the dimmed face wakes it (POST /display/wake) and does nothing else.
 import { Client, LiveFeed, el, fill, say, clockText, dateText, whenText, countdownText, radioText } from "./api.js";
@@ -24,6 +29,11 @@ let pairingShown = null; // {code, expiresAt, seen} while the pairing panel is u
 let pairingPromise = null;
 let wokenAt = -Infinity; // when a touch woke the dimmed face (that touch's click is swallowed)
 let messageTimer = 0;
+let alarmStation = { id: null, name: null }; // the next alarm and the station it plays (null: none, or not a station)
+let onAir = null; // {station, now, next} as last read; null: nothing to show
+let onAirAsked = 0; // the number of the latest read: an older answer arriving late is dropped
+let onAirTimer = 0;
+let connectedBefore = false;
 
 const feed = new LiveFeed(client, { onState, onConnection });
 
@@ -42,8 +52,9 @@ function ensureToken() {
   return pairingPromise;
 }
 
-/** A change, with the kiosk's token; a refused token is replaced once and the change sent again. */
-async function command(method, path, body = method === "DELETE" ? undefined : {}) {
+/** A request with the kiosk's token (a change, or a read); a refused token is replaced once and the request
+ *  sent again. */
+async function command(method, path, body = method === "DELETE" || method === "GET" ? undefined : {}) {
   await ensureToken();
   try {
     return await client.request(method, path, body);
@@ -73,6 +84,9 @@ async function act(node, method, path, body) {
 function onConnection(up) {
   $("reconnecting").hidden = up;
   if (up && !client.token) ensureToken().catch(() => {});
+  // Back after an outage: the programmes may have changed meanwhile (the first connection reads them in onState).
+  if (up && !connectedBefore && state) loadOnAir();
+  connectedBefore = up;
 }
 
 function onState(next) {
@@ -86,6 +100,8 @@ function onState(next) {
   if (!before) loadStations();
   render();
   tick(false);
+  if ((next.next?.id ?? null) !== alarmStation.id) loadAlarmStation(next.next?.id ?? null);
+  else if (!before || onAirStation() !== onAir?.station) loadOnAir();
 }
 
 function render() {
@@ -110,6 +126,7 @@ function render() {
   $("play").textContent = radio ? "Stop" : stations.length ? `Play ${chosenStation()}` : "No stations";
   $("play").disabled = !radio && stations.length === 0;
   $("station").hidden = Boolean(radio) || stations.length < 2;
+  renderOnAir();
   if (pairingShown && state) {
     // Ended once the clock no longer holds the code it showed (the phone traded it, or it ran out).
     if (state.pairing?.code === pairingShown.code) pairingShown.seen = true;
@@ -150,6 +167,7 @@ async function loadStations() {
     return; // the buttons say "No stations" until the clock answers
   }
   render();
+  loadOnAir();
 }
 
 function chosenStation() {
@@ -162,6 +180,7 @@ function nextStation() {
   const index = stations.findIndex((s) => s.name === chosenStation());
   localStorage.setItem(STATION_KEY, stations[(index + 1) % stations.length].name);
   render();
+  if (onAirStation() !== onAir?.station) loadOnAir();
 }
 
 function playOrStop() {
@@ -175,6 +194,97 @@ function sleepFor(minutes) {
   const source = chosenStation();
   if (source) body.source = source;
   return act($("message"), "POST", "/sleep", body);
+}
+
+// MARK: on air now and next
+
+/** The station whose programmes the face shows: the one playing, else the next alarm's, else the one Play
+ *  would play; null when there is none (then the programmes of any station). */
+function onAirStation() {
+  const playing = state?.radio && stations.find((s) => s.name === state.radio.source);
+  if (playing) return playing.name;
+  if (alarmStation.name && stations.some((s) => s.name === alarmStation.name)) return alarmStation.name;
+  return chosenStation() ?? null;
+}
+
+/** Learns which station the next alarm plays (GET /alarms/{id}), then reads what is on air. */
+async function loadAlarmStation(id) {
+  alarmStation = { id, name: null };
+  if (id !== null) {
+    try {
+      const alarm = await command("GET", `/alarms/${id}`);
+      if (alarmStation.id !== id) return; // another alarm became the next meanwhile
+      alarmStation.name = alarm.sound.startsWith("station:") ? alarm.soundName : null;
+    } catch {
+      // Not readable now (the clock is away): the default station's programmes until the next state.
+    }
+  }
+  loadOnAir();
+}
+
+/** Reads what is on air on `onAirStation()` and sets the timer for the next change. */
+async function loadOnAir() {
+  const station = onAirStation();
+  const asked = ++onAirAsked;
+  clearTimeout(onAirTimer);
+  let answer = null;
+  try {
+    answer = await command("GET", `/programmes/now${station ? `?station=${encodeURIComponent(station)}` : ""}`);
+  } catch {
+    answer = null; // hidden until the stream reconnects or the station changes
+  }
+  if (asked !== onAirAsked) return;
+  onAir = { station, now: answer?.now ?? null, next: answer?.next ?? null };
+  renderOnAir();
+  // Read again a second after the programme on air ends, or the next one begins, whichever comes first.
+  const changes = [onAir.now?.ends, onAir.next?.begins].filter((t) => typeof t === "number");
+  if (!changes.length) return;
+  const wait = Math.min(...changes) * 1000 - clockNow().getTime() + 1000;
+  onAirTimer = setTimeout(loadOnAir, Math.min(Math.max(wait, 5000), 2 ** 31 - 1));
+}
+
+function renderOnAir() {
+  const now = onAir?.now;
+  const next = onAir?.next;
+  $("onair").hidden = !now && !next;
+  if (!now && !next) return;
+  const station = onAir.station ?? now?.stationName ?? next?.stationName;
+  const on = station ? ` on ${station}` : "";
+  const clockTime = clockNow();
+  $("onair-now").hidden = !now;
+  if (now) {
+    $("onair-now-label").textContent = `Now${on}`;
+    $("onair-now-time").textContent = `${clockText(new Date(now.begins * 1000), zone)}–${clockText(new Date(now.ends * 1000), zone)}`;
+    $("onair-now-title").textContent = now.name;
+  }
+  $("onair-next").hidden = !next;
+  if (next) {
+    $("onair-next-label").textContent = now ? "Next" : `Next${on}`;
+    const begins = new Date(next.begins * 1000);
+    const when = whenText(begins, zone, clockTime);
+    $("onair-next-time").textContent = when.startsWith("today ")
+      ? `${clockText(begins, zone)}–${clockText(new Date(next.ends * 1000), zone)}` : when;
+    $("onair-next-title").textContent = next.name;
+  }
+  const reserve = $("onair-reserve");
+  reserve.hidden = !next;
+  if (next) {
+    reserve.textContent = next.reserved ? "Reserved ✓" : "Reserve";
+    reserve.setAttribute("aria-pressed", String(next.reserved));
+    reserve.setAttribute("aria-label", next.reserved ? `Reserved: ${next.name}; tap to cancel` : `Reserve ${next.name}`);
+    reserve.classList.toggle("reserved", next.reserved);
+  }
+}
+
+/** Reserves the next programme, or cancels its reservation; then reads what is on air again. */
+async function toggleReservation() {
+  const next = onAir?.next;
+  if (!next) return;
+  const button = $("onair-reserve");
+  button.disabled = true;
+  await act($("message"), next.reserved ? "DELETE" : "POST", `/programmes/${next.id}/reserve`);
+  button.disabled = false;
+  await loadOnAir();
 }
 
 // MARK: pairing a phone
@@ -249,6 +359,7 @@ function start() {
     button.addEventListener("click", () => sleepFor(Number(button.dataset.minutes)));
   }
   $("pair").addEventListener("click", showPairingCode);
+  $("onair-reserve").addEventListener("click", toggleReservation);
   $("pair-new").addEventListener("click", showPairingCode);
   $("pair-close").addEventListener("click", closePairing);
   tick();

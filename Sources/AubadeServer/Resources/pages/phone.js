@@ -1,11 +1,12 @@
-// The phone page: alarms (add, edit, delete, enable, skip next), the next firings, stations (add with a 5-s
-// test, delete), now playing (play, stop, volume), the week's programmes (reserve), settings, the last
-// mornings' reports, and the ringing alarm's Snooze and Stop. It pairs with a code shown by the clock, keeps
+// The phone page: alarms (add, edit, delete, enable, skip next, skip days off), the next firings (skipped ones
+// with why), days off (add a date or a range, remove, import a holiday calendar), stations (add with a 5-s
+// test, delete), now playing (play, stop, volume), what is on air now and next on each station and the week's
+// programmes (reserve), settings, the last mornings' reports, and the ringing alarm's Snooze and Stop. It pairs with a code shown by the clock, keeps
 // its token in localStorage and sends it with every request (R30). Live state comes from the event stream;
 // lists are read again when the live state says something changed, when the stream reconnects, and when the
 // page is shown again — never on a timer. Errors are the clock's one sentence, shown next to the form that
 // caused them; nothing typed is cleared by an error.
-import { Client, LiveFeed, el, fill, say, radioText, countdownText, formatter } from "./api.js";
+import { Client, LiveFeed, el, fill, say, radioText, countdownText, formatter, clockText, whenText } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const client = new Client("aubade.phone.token");
@@ -13,6 +14,7 @@ const NAME_KEY = "aubade.phone.name";
 const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 const DAY_LABELS = { mon: "Mon", tue: "Tue", wed: "Wed", thu: "Thu", fri: "Fri", sat: "Sat", sun: "Sun" };
 const DAY_NAMES = { mon: "Monday", tue: "Tuesday", wed: "Wednesday", thu: "Thursday", fri: "Friday", sat: "Saturday", sun: "Sunday" };
+const WORKDAYS = new Set(["mon", "tue", "wed", "thu", "fri"]);
 
 let live = null;
 let connected = false;
@@ -23,6 +25,11 @@ let original = null; // the editor's values when it opened
 let stationTest = null; // {label, seen, text} while a "Test it" plays
 let countdown = 0;
 let offset = 0; // the clock's time minus the browser's, in seconds, from the last state's `now`
+let skipDaysOffTouched = false; // whether the editor's "Skip days off" was set by hand (else it follows the days)
+let programmeStations = []; // the stations that have programmes, for "on air" (null: programmes on no station)
+let onAirAsked = 0; // the number of the latest on-air read: an older answer arriving late is dropped
+let onAirTimer = 0;
+let onAirShown = []; // the last on-air answers shown (drawn again once the clock's zone is known)
 
 const feed = new LiveFeed(client, { onState, onConnection });
 
@@ -90,7 +97,8 @@ function showTab(name) {
 // MARK: reading
 
 function refreshAll() {
-  return Promise.all([loadAlarms(), loadNext(), loadStations(), loadProgrammes(), loadSettings(), loadReports()]);
+  return Promise.all([loadAlarms(), loadNext(), loadDaysOff(), loadStations(), loadProgrammes(), loadSettings(),
+    loadReports()]);
 }
 
 /** Runs `read` and shows its failure in `errorNode`; a 401 has already sent the page back to pairing. */
@@ -111,9 +119,11 @@ function loadNext() {
   return guarded($("alarms-error"), async () => {
     const next = await client.get("/alarms/next?count=5");
     $("tomorrow").textContent = next.tomorrow;
+    // A skipped firing says why, in the clock's words ("skipped: Christmas Day").
     fill($("firings"), next.firings.map((f) => el("li", { class: f.skipped ? "skipped" : "" },
       el("span", { class: "when" }, f.local), " ", el("span", { class: "name" }, f.name),
-      f.skipped ? el("span", { class: "reason" }, ` — skipped${f.reason ? `: ${f.reason}` : ""}`) : null)));
+      f.skipped ? el("span", { class: "reason" }, ` — ${f.reason ?? "skipped"}`) : null,
+      f.onAir ? el("span", { class: "on-air" }, ` · on air: ${f.onAir}`) : null)));
   });
 }
 
@@ -126,7 +136,13 @@ function loadStations() {
 }
 
 function loadProgrammes() {
-  return guarded($("programmes-error"), async () => renderProgrammes((await client.get("/programmes")).programmes));
+  return guarded($("programmes-error"), async () => {
+    const programmes = (await client.get("/programmes")).programmes;
+    renderProgrammes(programmes);
+    const named = [...new Set(programmes.map((p) => p.stationName).filter(Boolean))].sort();
+    programmeStations = named.length ? named : programmes.length ? [null] : [];
+    loadOnAir();
+  });
 }
 
 function loadSettings() {
@@ -174,6 +190,7 @@ function renderAlarms(alarms) {
   fill($("alarms"), alarms.map((alarm) => {
     const summary = [daysText(alarm), alarm.soundName];
     if (alarm.skipDate) summary.push(`skips ${alarm.skipDate}`);
+    if (alarm.skipDaysOff && alarm.days !== "once") summary.push("skips days off");
     if (alarm.timeZone) summary.push(alarm.timeZone);
     const toggle = el("input", {
       type: "checkbox", checked: alarm.enabled, "aria-label": `${alarm.name} enabled`,
@@ -247,11 +264,12 @@ function openEditor(alarm) {
     sourceChoice: sourceChoice(alarm), url: /^https?:/i.test(alarm.sound) ? alarm.sound : "",
     volume: alarm.volume, duration: alarm.durationSeconds / 60, fadeIn: alarm.fadeInSeconds,
     snooze: alarm.snoozeMinutes, maxSnoozes: alarm.maxSnoozes, shake: alarm.shakeToStop, enabled: alarm.enabled,
-    tz: alarm.timeZone ?? "",
+    tz: alarm.timeZone ?? "", skipDaysOff: alarm.skipDaysOff,
   } : {
     name: "", time: "", repeat: "days", days: "mon,tue,wed,thu,fri", date: "", sourceChoice: "tone", url: "",
     volume: defaults.defaultVolume ?? 60, duration: (defaults.alarmDuration ?? 900) / 60, fadeIn: defaults.fadeIn ?? 30,
     snooze: defaults.snoozeMinutes ?? 9, maxSnoozes: defaults.maxSnoozes ?? 3, shake: false, enabled: true, tz: "",
+    skipDaysOff: true, // as the clock does for a new alarm on weekdays only (followSkipDaysOff keeps it so)
   };
   $("f-name").value = v.name;
   $("f-time").value = v.time;
@@ -269,6 +287,8 @@ function openEditor(alarm) {
   $("f-shake").checked = v.shake;
   $("f-enabled").checked = v.enabled;
   $("f-tz").value = v.tz;
+  $("f-skip-days-off").checked = v.skipDaysOff;
+  skipDaysOffTouched = Boolean(alarm);
   showRepeat();
   showSource();
   showVolume();
@@ -279,6 +299,7 @@ function openEditor(alarm) {
   original = readForm();
   $("next-card").hidden = true;
   $("alarms-card").hidden = true;
+  $("days-off-card").hidden = true;
   $("editor").hidden = false;
   // The form's top at the top of the screen (the warnings, if any, stay just above it).
   $("editor").scrollIntoView({ block: "start" });
@@ -297,12 +318,22 @@ function closeEditor() {
   $("editor").hidden = true;
   $("next-card").hidden = false;
   $("alarms-card").hidden = false;
+  $("days-off-card").hidden = false;
 }
 
 function showRepeat() {
   const once = $("f-repeat-once").checked;
   $("f-days").hidden = once;
   $("f-date-field").hidden = !once;
+  $("f-skip-days-off-field").hidden = once; // a one-shot alarm rings on a day off too
+}
+
+/** A new alarm's "Skip days off" follows its days, as the clock's default does (on for weekdays only), until
+ *  it is set by hand. */
+function followSkipDaysOff() {
+  if (skipDaysOffTouched) return;
+  const days = [...$("f-days").querySelectorAll("input:checked")].map((box) => box.value);
+  $("f-skip-days-off").checked = days.length > 0 && days.every((day) => WORKDAYS.has(day));
 }
 
 function showSource() {
@@ -332,6 +363,7 @@ function readForm() {
     shake: $("f-shake").checked,
     enabled: $("f-enabled").checked,
     tz: $("f-tz").value.trim(),
+    skipDaysOff: $("f-skip-days-off").checked,
   };
 }
 
@@ -367,6 +399,7 @@ function alarmPatch(form, before, isNew) {
   if (changed("shake")) patch.shake = form.shake;
   if (changed("enabled")) patch.enabled = form.enabled;
   if (changed("tz") && !(isNew && form.tz === "")) patch.tz = form.tz;
+  if (form.repeat === "days" && changed("skipDaysOff")) patch.skipDaysOff = form.skipDaysOff;
   return patch;
 }
 
@@ -465,6 +498,7 @@ function onState(state) {
   fill($("warnings"), (state.warnings ?? []).map((w) => el("li", {}, w)));
   renderPlayer(state.radio);
   renderStationTest(state.radio);
+  if (before?.zone !== state.zone) renderOnAir(onAirShown); // the times in the clock's zone, now known
   if (before && JSON.stringify(before.next ?? null) !== JSON.stringify(state.next ?? null)) {
     loadAlarms();
     loadNext();
@@ -640,10 +674,13 @@ function renderProgrammes(programmes) {
     el("ul", { class: "list" }, list.map(programmeItem)))));
 }
 
-function programmeItem(p) {
-  const button = el("button", { type: "button", class: p.reserved ? "small reserved" : "small", "aria-pressed": String(p.reserved) },
-    p.reserved ? "Reserved ✓" : "Reserve");
-  const problem = el("p", { class: "error", role: "alert", hidden: true });
+/** A programme's reserve toggle: "Reserve", or "Reserved ✓" (pressed) while it is; a tap reserves it or cancels
+ *  the reservation, then the programmes and what is on air are read again, so that every toggle of it agrees.
+ *  A refusal is shown in `problem`. */
+function reserveButton(p, problem) {
+  const label = p.reserved ? `Reserved: ${p.name}; tap to cancel` : `Reserve ${p.name}`;
+  const button = el("button", { type: "button", class: p.reserved ? "small reserved" : "small", "aria-pressed": String(p.reserved),
+    "aria-label": label }, p.reserved ? "Reserved ✓" : "Reserve");
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
@@ -654,7 +691,20 @@ function programmeItem(p) {
       say(problem, error.message);
     }
   });
-  const details = [p.stationName, p.host].filter(Boolean).join(" · ");
+  return button;
+}
+
+/** With a reservation, when its reminder chimes: "chime 5 min before", "chime at the start". */
+function reminderText(p) {
+  if (!p.reserved || typeof p.remindSeconds !== "number") return null;
+  const minutes = Math.round(p.remindSeconds / 60);
+  return minutes > 0 ? `chime ${minutes} min before` : "chime at the start";
+}
+
+function programmeItem(p) {
+  const problem = el("p", { class: "error", role: "alert", hidden: true });
+  const button = reserveButton(p, problem);
+  const details = [p.stationName, p.host, reminderText(p)].filter(Boolean).join(" · ");
   return el("li", { class: "programme", dataset: { id: p.id } },
     el("div", { class: "programme-text" },
       el("span", { class: "programme-time" }, `${p.begin}–${p.end}`),
@@ -663,6 +713,175 @@ function programmeItem(p) {
       p.description ? el("span", { class: "programme-details" }, p.description) : null,
       problem),
     button);
+}
+
+// MARK: on air now and next
+
+/** Reads what is on air now and next on each station that has programmes (GET /programmes/now?station=…), and
+ *  sets a timer to read it again a second after the first of them ends or begins — no polling. */
+async function loadOnAir() {
+  const asked = ++onAirAsked;
+  clearTimeout(onAirTimer);
+  const stationsAsked = programmeStations;
+  const answers = await Promise.all(stationsAsked.map(async (station) => {
+    try {
+      return { station, ...(await client.get(`/programmes/now${station ? `?station=${encodeURIComponent(station)}` : ""}`)) };
+    } catch (error) {
+      return { station, error };
+    }
+  }));
+  if (asked !== onAirAsked) return;
+  const failed = answers.find((a) => a.error);
+  say($("onair-error"), failed ? failed.error.message : "");
+  onAirShown = answers.filter((a) => !a.error && (a.now || a.next));
+  renderOnAir(onAirShown);
+  const changes = answers.flatMap((a) => [a.now?.ends, a.next?.begins]).filter((t) => typeof t === "number");
+  if (!changes.length) return;
+  const wait = (Math.min(...changes) - nowSeconds()) * 1000 + 1000;
+  onAirTimer = setTimeout(loadOnAir, Math.min(Math.max(wait, 5000), 2 ** 31 - 1));
+}
+
+function renderOnAir(answers) {
+  $("onair-card").hidden = answers.length === 0 && $("onair-error").hidden;
+  const zone = live?.zone;
+  const now = new Date(nowSeconds() * 1000);
+  fill($("onair"), answers.map((a) => {
+    const station = a.station ?? a.now?.stationName ?? a.next?.stationName;
+    const rows = [];
+    if (a.now) {
+      rows.push(onAirRow("now", "Now", `${clockText(new Date(a.now.begins * 1000), zone)}–${clockText(new Date(a.now.ends * 1000), zone)}`, a.now));
+    }
+    if (a.next) {
+      const begins = new Date(a.next.begins * 1000);
+      const when = whenText(begins, zone, now);
+      const time = when.startsWith("today ") ? `${clockText(begins, zone)}–${clockText(new Date(a.next.ends * 1000), zone)}` : when;
+      rows.push(onAirRow("next", "Next", time, a.next, true));
+    }
+    return el("div", { class: "onair-station", dataset: { station: station ?? "" } },
+      station ? el("h3", {}, station) : null, rows);
+  }));
+}
+
+/** One line of "on air": Now/Next, the times in the clock's zone, the title; the next one with its toggle. */
+function onAirRow(kind, label, time, p, reservable = false) {
+  const problem = el("p", { class: "error", role: "alert", hidden: true });
+  return el("div", { class: `onair-row ${kind}`, dataset: { id: p.id } },
+    el("div", { class: "onair-text" },
+      el("span", { class: "onair-when" }, el("span", { class: "onair-label" }, label), " ",
+        el("span", { class: "onair-time" }, time)),
+      el("span", { class: "onair-title" }, p.name),
+      problem),
+    reservable ? reserveButton(p, problem) : null);
+}
+
+// MARK: days off
+
+function loadDaysOff() {
+  return guarded($("days-off-error"), async () => {
+    const [days, calendars] = await Promise.all([client.get("/days-off"), client.get("/calendars")]);
+    renderDaysOff(days.daysOff);
+    renderHolidayCalendars(calendars.calendars.filter((c) => c.kind === "daysOff"));
+  });
+}
+
+/** "Thu 24 Dec 2026", or "Thu 24 Dec – Sat 26 Dec 2026" for a range (the year once when it is the same). */
+function daysOffText(day) {
+  const text = (iso, withYear) => {
+    const [y, m, d] = iso.split("-").map(Number);
+    if (!y || !m || !d) return iso;
+    const date = new Date(Date.UTC(y, m - 1, d, 12));
+    const weekday = formatter("UTC", { weekday: "short" }).format(date);
+    const dayMonth = formatter("UTC", { day: "numeric", month: "short" }).format(date);
+    return withYear ? `${weekday} ${dayMonth} ${y}` : `${weekday} ${dayMonth}`;
+  };
+  if (day.first === day.last) return text(day.first, true);
+  const sameYear = day.first.slice(0, 4) === day.last.slice(0, 4);
+  return `${text(day.first, !sameYear)} – ${text(day.last, true)}`;
+}
+
+function renderDaysOff(days) {
+  $("days-off-empty").hidden = days.length > 0;
+  fill($("days-off"), days.map((day) => {
+    const remove = el("button", { type: "button", class: "small danger", "aria-label": `Remove ${day.name}` }, "Remove");
+    remove.addEventListener("click", () => removeDayOff(day, remove));
+    return el("li", { class: "day-off", dataset: { id: day.id, dates: day.dates } },
+      el("div", { class: "day-off-text" },
+        el("span", { class: "day-off-dates" }, daysOffText(day)),
+        el("span", { class: "day-off-name" }, day.name),
+        el("span", { class: "day-off-source" }, day.source ? `from ${day.source}` : "added by hand")),
+      remove);
+  }));
+}
+
+function renderHolidayCalendars(calendars) {
+  fill($("holiday-calendars"), calendars.map((c) => el("li", {},
+    el("span", { class: "calendar-location" }, c.location),
+    c.problem ? el("span", { class: "calendar-problem" }, `Its last refresh failed: ${c.problem}`) : null)));
+}
+
+/** Remove asks once more on the same button ("Really?"); an imported day comes back with its calendar's next
+ *  import, which the button says. */
+async function removeDayOff(day, button) {
+  if (!button.classList.contains("confirm")) {
+    button.textContent = day.source ? "Really? (it returns at the next import)" : "Really?";
+    button.classList.add("confirm");
+    setTimeout(() => {
+      button.textContent = "Remove";
+      button.classList.remove("confirm");
+    }, 5000);
+    return;
+  }
+  button.disabled = true;
+  try {
+    await client.delete(`/days-off/${day.id}`);
+    say($("days-off-error"), "");
+    await Promise.all([loadDaysOff(), loadNext(), loadAlarms()]);
+  } catch (error) {
+    button.disabled = false;
+    say($("days-off-error"), error.message);
+  }
+}
+
+/** Adds the date, or the range From–Until, with its name; the clock judges the dates with its own sentence. */
+async function addDayOff(event) {
+  event.preventDefault();
+  const first = $("d-first").value;
+  const last = $("d-last").value;
+  const body = {};
+  if (first || last) body.dates = last && last !== first ? `${first}..${last}` : first || last;
+  const name = $("d-name").value.trim();
+  if (name) body.name = name;
+  const button = $("d-add");
+  button.disabled = true;
+  try {
+    await client.post("/days-off", body);
+    for (const id of ["d-first", "d-last", "d-name"]) $(id).value = "";
+    say($("day-off-error"), "");
+    await Promise.all([loadDaysOff(), loadNext(), loadAlarms()]);
+  } catch (error) {
+    say($("day-off-error"), error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** Imports a holiday calendar from its address (the clock downloads it); says what the import did. */
+async function importHolidays(event) {
+  event.preventDefault();
+  const button = $("d-import");
+  button.disabled = true;
+  say($("holidays-done"), "");
+  try {
+    const answer = await client.post("/days-off/import", { url: $("d-url").value.trim() });
+    $("d-url").value = "";
+    say($("holidays-error"), "");
+    say($("holidays-done"), answer.message);
+    await Promise.all([loadDaysOff(), loadNext(), loadAlarms()]);
+  } catch (error) {
+    say($("holidays-error"), error.message);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 // MARK: settings
@@ -790,6 +1009,10 @@ function start() {
   $("f-delete").addEventListener("click", deleteAlarm);
   $("f-skip").addEventListener("click", skipNext);
   $("f-repeat-days").addEventListener("change", showRepeat);
+  $("f-days").addEventListener("change", followSkipDaysOff);
+  $("f-skip-days-off").addEventListener("change", () => { skipDaysOffTouched = true; });
+  $("day-off-form").addEventListener("submit", addDayOff);
+  $("holidays-form").addEventListener("submit", importHolidays);
   $("f-repeat-once").addEventListener("change", showRepeat);
   $("f-source").addEventListener("change", showSource);
   $("f-volume").addEventListener("input", showVolume);
