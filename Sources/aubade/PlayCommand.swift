@@ -35,22 +35,7 @@ struct PlayCommand: AsyncParsableCommand {
         let signals = StopOnSignals(started.stop)
         defer { signals.cancel() }
         var printer = EventPrinter(json: context.json, label: started.label)
-        var failure: String?
-        for await event in started.events {
-            started.onEvent(event)
-            printer.print(event)
-            switch event {
-            case .deviceFailed(let problem):
-                // Listening is not an alarm: without a device there is nothing to wait for.
-                failure = problem
-                started.stop()
-            case .stopped(started.id, let end):
-                if case .failed(let reason) = end { failure = failure ?? reason }
-            default:
-                break
-            }
-            if case .stopped(started.id, _) = event { break }
-        }
+        let failure = await started.listen { printer.print($0) }.failure
         if let failure {
             if context.json { throw ExitCode(1) }
             throw CLIError.failed(failure)

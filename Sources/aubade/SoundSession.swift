@@ -19,6 +19,12 @@ enum SoundSession {
         let onEvent: @Sendable (SoundEvent) -> Void
     }
 
+    /// What `Started.listen` saw: when the card first took the sound's audio, and why it failed, if it did.
+    struct Outcome {
+        var heardAfter: Duration?
+        var failure: String?
+    }
+
     /// The engine for a sound played in this process, on the config's device.
     static func engine(_ context: CommandContext) -> SoundEngine {
         let audio = context.configuration.audio
@@ -72,5 +78,30 @@ extension CLIError {
         case .invalid, .notFound, .conflict: self = .badInput(error.message)
         case .refused, .unauthorized, .failed: self = .failed(error.message)
         }
+    }
+}
+
+extension SoundSession.Started {
+    /// Follows the sound to its `stopped`, handing each event to `onEvent` and then to `each`. Listening is not
+    /// an alarm: a device that fails stops the sound (there is nothing to wait for); the first failure is kept.
+    func listen(_ each: (SoundEvent) -> Void = { _ in }) async -> SoundSession.Outcome {
+        var outcome = SoundSession.Outcome()
+        for await event in events {
+            onEvent(event)
+            each(event)
+            switch event {
+            case .audible(id, _, let after) where outcome.heardAfter == nil:
+                outcome.heardAfter = after
+            case .deviceFailed(let problem):
+                outcome.failure = problem
+                stop()
+            case .stopped(id, let end):
+                if case .failed(let reason) = end { outcome.failure = outcome.failure ?? reason }
+            default:
+                break
+            }
+            if case .stopped(id, _) = event { break }
+        }
+        return outcome
     }
 }

@@ -11,7 +11,7 @@ import Foundation
 /// failure only means the control is left alone.
 public final class MixerControl {
     private let handle: OpaquePointer
-    private let element: OpaquePointer
+    let element: OpaquePointer
     public let cardName: String
     public let elementName: String
     private var saved: (volume: Int, on: Int32)?

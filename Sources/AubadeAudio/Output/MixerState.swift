@@ -18,33 +18,15 @@ public struct MixerState: Sendable, Hashable {
     public let percent: Int?
 
     /// The control of the card behind `device` ("default", "hw:1,0", "plughw:CARD=Headphones", …): the one
-    /// `MixerControl.open` would pick (its preferred names first).
+    /// `MixerControl.open` picks (its preferred names first), opened only to be read.
     public static func read(forDevice device: String) -> MixerState? {
-        guard let card = MixerControl.mixerName(forDevice: device) else { return nil }
-        alsashim_silence_errors()
-        defer { alsashim_default_errors() }
-        var mixer: OpaquePointer?
-        guard snd_mixer_open(&mixer, 0) == 0, let mixer else { return nil }
-        defer { snd_mixer_close(mixer) }
-        guard snd_mixer_attach(mixer, card) == 0, snd_mixer_selem_register(mixer, nil, nil) == 0,
-              snd_mixer_load(mixer) == 0 else { return nil }
-        var candidates: [(String, OpaquePointer)] = []
-        var elem = snd_mixer_first_elem(mixer)
-        while let e = elem {
-            if snd_mixer_selem_is_active(e) != 0,
-               snd_mixer_selem_has_playback_volume(e) != 0 || snd_mixer_selem_has_playback_switch(e) != 0 {
-                candidates.append((String(cString: snd_mixer_selem_get_name(e)), e))
-            }
-            elem = snd_mixer_elem_next(e)
-        }
-        let chosen = MixerControl.preferred.lazy.compactMap { name in candidates.first { $0.0 == name } }.first
-            ?? candidates.first
-        guard let (name, element) = chosen else { return nil }
-        return state(of: element, card: card, name: name)
+        MixerControl.open(forDevice: device)?.state
     }
+}
 
-    /// The element's switch and level as they are (front left channel, as `MixerControl.takeOver` reads them).
-    private static func state(of element: OpaquePointer, card: String, name: String) -> MixerState {
+extension MixerControl {
+    /// The control's switch and level as they are (front left channel, as `takeOver` reads them).
+    var state: MixerState {
         let channel = SND_MIXER_SCHN_FRONT_LEFT
         var on: Bool?
         if snd_mixer_selem_has_playback_switch(element) != 0 {
@@ -59,6 +41,6 @@ public struct MixerState: Sendable, Hashable {
                 percent = high > low ? (volume - low) * 100 / (high - low) : 100
             }
         }
-        return MixerState(cardName: card, elementName: name, on: on, percent: percent)
+        return MixerState(cardName: cardName, elementName: elementName, on: on, percent: percent)
     }
 }

@@ -77,27 +77,11 @@ enum SoundProbe {
         } catch {
             return .problem("play", "The tone could not be played: \(error)", fix: deviceFix)
         }
-        var heardAfter: Duration?
-        var failure: String?
-        for await event in started.events {
-            started.onEvent(event)
-            switch event {
-            case .audible(started.id, _, let after) where heardAfter == nil:
-                heardAfter = after
-            case .deviceFailed(let problem):
-                failure = problem
-                started.stop()
-            case .stopped(started.id, let end):
-                if case .failed(let reason) = end { failure = failure ?? reason }
-            default:
-                break
-            }
-            if case .stopped(started.id, _) = event { break }
-        }
-        if let heardAfter {
+        let outcome = await started.listen()
+        if let heardAfter = outcome.heardAfter {
             let ms = Int((heardAfter / .milliseconds(1)).rounded())
             return .ok("play", "The tone played for 3 s\(daemon.status != nil ? " through the running clock" : ""): the card took its audio (first after \(ms) ms).")
         }
-        return .problem("play", "The tone was not heard: \(failure ?? "the card took no audio within 3 s.")", fix: deviceFix)
+        return .problem("play", "The tone was not heard: \(outcome.failure ?? "the card took no audio within 3 s.")", fix: deviceFix)
     }
 }
