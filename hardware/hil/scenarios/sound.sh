@@ -9,7 +9,7 @@ icecast_start() {
   mkdir -p "$d" && chmod 777 "$d"
   cp "$HIL_WORK/media/sine440.mp3" "$d/" && chmod 644 "$d/sine440.mp3"
   cat > "$d/icecast.xml" <<XML
-<icecast><limits><clients>20</clients><sources>4</sources><burst-size>65536</burst-size></limits>
+<icecast><limits><clients>20</clients><sources>4</sources><burst-size>65536</burst-size><source-timeout>60</source-timeout></limits>
 <authentication><source-password>src</source-password><admin-user>admin</admin-user>
 <admin-password>adm</admin-password></authentication><hostname>127.0.0.1</hostname>
 <listen-socket><port>$port</port><bind-address>127.0.0.1</bind-address></listen-socket>
@@ -37,6 +37,22 @@ XML
   for i in $(seq 1 100); do
     if [ "$(curl -s -o /dev/null -r 0-1000 -m 2 -w '%{http_code}' "http://127.0.0.1:$port/radio.mp3")" = 200 ]; then
       STREAM_URL=http://127.0.0.1:$port/radio.mp3
+      return 0
+    fi
+    sleep 0.2
+  done
+  cat "$d/error.log" "$d"/*.out 2>/dev/null | tail -5
+  return 1
+}
+
+# stream_ready: waits (up to 30 s) until the Icecast mount serves again. A starved guest can stall ezstream past
+# Icecast's source timeout, and the mount is gone until ezstream reconnects; a check that needs the station
+# waits for it rather than judging the clock by the test server. Says so when it had to wait.
+stream_ready() {
+  local d=$T/icecast i
+  for i in $(seq 1 150); do
+    if [ "$(curl -s -o /dev/null -r 0-1000 -m 2 -w '%{http_code}' "$STREAM_URL")" = 200 ]; then
+      [ "$i" = 1 ] || echo "INFO the test stream was back after $((i / 5)) s"
       return 0
     fi
     sleep 0.2

@@ -230,6 +230,7 @@ systemd_alarm() {
 
 systemd_doctor() {
   local d=$OUT/doctor-systemd.json rc
+  stream_ready || fail "the test stream $STREAM_URL is not served (Icecast/ezstream), so doctor's station line cannot be judged"
   aubade doctor --json --play > "$d" 2> "$d.err"; rc=$?
   aubade doctor > "$OUT/doctor-systemd.txt" 2>&1
   sed 's/^/  /' "$OUT/doctor-systemd.txt" | sed -n '1,/^  $/p'
@@ -307,4 +308,5 @@ scenario_systemd() {
   journalctl -u $SD --no-pager > "$OUT/journal-aubade.txt" 2>&1
   systemd_remove
   cp /var/log/dpkg.log "$OUT/dpkg.log" 2>/dev/null
+  cp "$T/icecast/error.log" "$OUT/icecast-error.log" 2>/dev/null
 }
