@@ -14,14 +14,16 @@ import ServiceLifecycle
 /// alarm; a request waits only for its turn on the clock's thread.
 public enum APIServer {
     /// The router with every route and guard, and the list of API routes registered (for the OpenAPI test).
-    public static func router(clock: RunningClock, settings: ServerSettings) -> (Router<APIContext>, [String]) {
+    /// `wall` is the clock the rate limit's failures and lockouts are judged by (R31): the machine's, or a test's.
+    public static func router(clock: RunningClock, settings: ServerSettings,
+                              wall: @escaping @Sendable () -> Date = { Date() }) -> (Router<APIContext>, [String]) {
         let router = Router(context: APIContext.self)
         router.add(middleware: ErrorShaper())
         router.add(middleware: OriginHostGuard(hosts: HostPolicy(bind: settings.host, allowed: settings.allowedHosts)))
         router.add(middleware: AccessGuard(tokens: clock.tokens,
                                            limiter: RateLimiter(limit: settings.failureLimit, window: settings.failureWindow,
                                                                 lockout: settings.lockout),
-                                           openReads: settings.openReads))
+                                           openReads: settings.openReads, wall: wall))
         router.add(middleware: BodyGuard(maxBody: settings.maxBody))
         let book = RouteBook(router: router)
         APIRoutes(clock: clock, settings: settings).register(book)
@@ -30,13 +32,15 @@ public enum APIServer {
     }
 
     /// The application for `settings` as Hummingbird's testing module runs it; `onRunning` is told the port it
-    /// listens on (useful with port 0). The daemon serves the same router through `server` instead.
+    /// listens on (useful with port 0); `wall` as for `router`. The daemon serves the same router through `server`
+    /// instead.
     public static func application(clock: RunningClock, settings: ServerSettings, logger: Logger,
                                    eventLoopGroup: (any EventLoopGroup)? = nil,
+                                   wall: @escaping @Sendable () -> Date = { Date() },
                                    onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol
     {
-        let (router, _) = router(clock: clock, settings: settings)
+        let (router, _) = router(clock: clock, settings: settings, wall: wall)
         return Application(
             router: router, server: .http1(configuration: .init(idleTimeout: idleTimeout(settings))),
             configuration: configuration(settings),

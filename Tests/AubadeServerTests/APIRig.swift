@@ -46,10 +46,13 @@ struct APIRig {
         await clock.start()
     }
 
-    var app: some ApplicationProtocol {
+    var app: some ApplicationProtocol { app(wall: { Date() }) }
+
+    /// The application with its rate limit judged by `wall` (a test's own clock, to step through a lockout).
+    func app(wall: @escaping @Sendable () -> Date) -> some ApplicationProtocol {
         var logger = Logger(label: "api-test")
         logger.logLevel = .warning
-        return APIServer.application(clock: clock, settings: settings, logger: logger)
+        return APIServer.application(clock: clock, settings: settings, logger: logger, wall: wall)
     }
 
     var auth: HTTPFields { [.authorization: "Bearer \(token)", .contentType: "application/json"] }

@@ -19,6 +19,8 @@ struct AccessGuard: RouterMiddleware {
     let tokens: TokenRegistry
     let limiter: RateLimiter
     let openReads: Bool
+    /// The wall clock failures and lockouts are judged by (a test passes a manual one).
+    var wall: @Sendable () -> Date = { Date() }
 
     static let publicPaths: Set<String> = ["/api/v1/openapi.json"]
     static let pairPath = "/api/v1/pair"
@@ -31,7 +33,7 @@ struct AccessGuard: RouterMiddleware {
         guard path.hasPrefix("/api/") else { return try await next(request, context) }
         if AccessGuard.publicPaths.contains(path), request.method == .get { return try await next(request, context) }
         var context = context
-        let now = Date()
+        let now = wall()
         let peer = context.peerKey
         let locked = limiter.lockedUntil(peer, at: now)
         if let header = request.headers[.authorization] {
@@ -55,7 +57,7 @@ struct AccessGuard: RouterMiddleware {
             do {
                 return try await next(request, context)
             } catch let failure as PairingFailure {
-                if let until = limiter.fail(peer, at: Date()) { throw tooMany(until: until, now) }
+                if let until = limiter.fail(peer, at: wall()) { throw tooMany(until: until, now) }
                 throw failure.error
             }
         }
