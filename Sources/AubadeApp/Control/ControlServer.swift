@@ -23,7 +23,8 @@ public final class ControlServer: Sendable {
     private let registry: ConnectionRegistry
     private let group: MultiThreadedEventLoopGroup
 
-    static let requestDeadline: TimeAmount = .seconds(5)
+    /// How long a connection has to send its request line (R37).
+    public static let requestDeadline: Duration = .seconds(5)
     static let maxConnections = 64
 
     private init(path: String, channel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>, registry: ConnectionRegistry,
@@ -34,8 +35,10 @@ public final class ControlServer: Sendable {
         self.group = group
     }
 
-    /// Binds the socket for `databasePath` (mode 0600, a listen backlog of 256).
-    public static func bind(databasePath: String) async throws(Failure) -> ControlServer {
+    /// Binds the socket for `databasePath` (mode 0600, a listen backlog of 256). `requestDeadline` is the
+    /// daemon's 5 s unless a test needs another.
+    public static func bind(databasePath: String, requestDeadline: Duration = ControlServer.requestDeadline)
+        async throws(Failure) -> ControlServer {
         let path = ControlProtocol.socketPath(forDatabase: databasePath)
         if let probe = try? UnixSocket.connect(path, timeout: 2) {
             close(probe)
@@ -43,6 +46,7 @@ public final class ControlServer: Sendable {
         }
         do throws(UnixSocket.Failure) { _ = try UnixSocket.address(path) } catch { throw Failure(description: error.description) }
         let registry = ConnectionRegistry(limit: maxConnections)
+        let deadline = TimeAmount.nanoseconds(Int64(requestDeadline / .nanoseconds(1)))
         // One event-loop thread is plenty for a local socket (and costs three descriptors, not six).
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
@@ -52,7 +56,7 @@ public final class ControlServer: Sendable {
                     child.eventLoop.makeCompletedFuture {
                         try child.pipeline.syncOperations.addHandlers([
                             ByteToMessageHandler(LineDecoder(maxLength: ControlProtocol.maxLine)),
-                            RequestDeadline(after: requestDeadline, registry: registry),
+                            RequestDeadline(after: deadline, registry: registry),
                             LineEncoder(),
                         ])
                         return try NIOAsyncChannel<String, String>(wrappingChannelSynchronously: child)
