@@ -158,7 +158,8 @@ public struct ControlService: Service {
 }
 
 /// The open connections, and which still wait for their request: at the bound, the oldest of those is
-/// closed to make room for the new one. Thread-safe.
+/// closed to make room for the new one (and forgotten at once, so each connection past the bound closes a
+/// different one). Thread-safe.
 final class ConnectionRegistry: Sendable {
     private struct Entry {
         let channel: any Channel
@@ -178,7 +179,10 @@ final class ConnectionRegistry: Sendable {
             return order.withLock { o -> (any Channel)? in
                 o.append(key)
                 guard e.count > limit, let i = o.firstIndex(where: { e[$0]?.answered == false && $0 != key }) else { return nil }
-                return e[o[i]]?.channel
+                // The victim leaves the count now, not when its task ends: connections admitted before that
+                // must each close another one, or a burst of them would outgrow the bound.
+                let victim = o.remove(at: i)
+                return e.removeValue(forKey: victim)?.channel
             }
         }
         victim?.close(promise: nil)
