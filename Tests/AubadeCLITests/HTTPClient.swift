@@ -36,26 +36,14 @@ struct HTTPClient {
     func events(for seconds: Int, until done: @escaping @Sendable (String) -> Bool) async -> String {
         let port = self.port
         return await onThread("sse-reader") { () -> String in
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return "" }
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { return "" }
-            var timeout = timeval(tv_sec: 1, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            let request = "GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n"
-            _ = request.withCString { Glibc.send(fd, $0, strlen($0), 0) }
+            guard let socket = try? RawSocket(port: port) else { return "" }
+            socket.readTimeout(1)
+            socket.send("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n")
             var received = Data()
             let deadline = Date().addingTimeInterval(TimeInterval(seconds))
             var buffer = [UInt8](repeating: 0, count: 4096)
             while Date() < deadline {
-                let n = recv(fd, &buffer, buffer.count, 0)
+                let n = recv(socket.fd, &buffer, buffer.count, 0)
                 if n == 0 { break }
                 if n > 0 {
                     received.append(contentsOf: buffer[0..<n])

@@ -2,7 +2,7 @@ import AubadeTesting
 import Foundation
 import Glibc
 
-/// Reads a server-sent event stream as a browser would, on a raw socket to 127.0.0.1 (the test client collects a
+/// Reads a server-sent event stream as a browser would, on a `RawSocket` to 127.0.0.1 (the test client collects a
 /// response only once it ends, and an event stream does not end): sends one GET, reads on a thread of its own
 /// (`onThread`) until the first complete event has arrived, then closes the connection.
 enum EventStreamReader {
@@ -16,28 +16,16 @@ enum EventStreamReader {
     /// closed or `watchdog` passed first (a watchdog only: a healthy stream sends its first event at once).
     static func firstEvent(port: Int, path: String, headers: [String: String], watchdog: TimeInterval = 60) async -> FirstEvent? {
         await onThread("sse-first-event") { () -> FirstEvent? in
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return nil }
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { return nil }
-            var timeout = timeval(tv_sec: 1, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            guard let socket = try? RawSocket(port: port) else { return nil }
+            socket.readTimeout(1)
             var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
             for (name, value) in headers { request += "\(name): \(value)\r\n" }
-            request += "\r\n"
-            _ = request.withCString { Glibc.send(fd, $0, strlen($0), 0) }
+            socket.send(request + "\r\n")
             var received = Data()
             var buffer = [UInt8](repeating: 0, count: 4096)
             let deadline = Date().addingTimeInterval(watchdog)
             while Date() < deadline {
-                let n = recv(fd, &buffer, buffer.count, 0)
+                let n = recv(socket.fd, &buffer, buffer.count, 0)
                 if n == 0 { return nil }
                 guard n > 0 else { continue }
                 received.append(contentsOf: buffer[0..<n])

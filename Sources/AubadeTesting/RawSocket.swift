@@ -1,19 +1,37 @@
 import Foundation
 import Glibc
 
-/// A plain blocking TCP client to 127.0.0.1 — a client that may send nothing, half a request, or a whole one —
-/// for the connection bounds (R37). Blocking reads belong on a thread of their own (`onThread`); every wait gives
-/// up after a generous watchdog (60 s) instead of hanging a failing test.
-final class RawSocket: Sendable {
-    let fd: Int32
+/// A plain blocking stream client — of a TCP port on 127.0.0.1 or of an AF_UNIX socket — that may send nothing,
+/// half a request, or a whole one: for the servers' connection bounds (R37). Blocking reads belong on a thread of
+/// their own (`onThread`); every wait gives up after a generous watchdog (60 s) instead of hanging a failing test.
+public final class RawSocket: Sendable {
+    public let fd: Int32
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    static let watchdog: TimeInterval = 60
+    public static let watchdog: TimeInterval = 60
 
-    init(port: Int) throws {
+    /// Connected to the AF_UNIX stream socket at `path`.
+    public init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket() failed: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+            raw[bytes.count] = 0
+        }
+        let rc = withUnsafePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try Self.connected(fd, rc, to: path)
+    }
+
+    /// Connected to TCP `port` on 127.0.0.1.
+    public init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
@@ -23,20 +41,32 @@ final class RawSocket: Sendable {
         let rc = withUnsafePointer(to: &address) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
+        try Self.connected(fd, rc, to: "127.0.0.1:\(port)")
+    }
+
+    /// After `connect` returned `rc`: the failure (the descriptor closed), or the watchdog set on reads.
+    private static func connected(_ fd: Int32, _ rc: Int32, to peer: String) throws {
         guard rc == 0 else {
             let why = String(cString: strerror(errno))
             close(fd)
-            throw Failure(description: "connect to 127.0.0.1:\(port) failed: \(why)")
+            throw Failure(description: "connect to \(peer) failed: \(why)")
         }
-        var tv = timeval(tv_sec: Int(Self.watchdog), tv_usec: 0)
+        var tv = timeval(tv_sec: Int(watchdog), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close(fd) }
 
+    /// Makes each blocking read give up after `seconds` (the watchdog otherwise), for a reader that keeps its own
+    /// deadline.
+    public func readTimeout(_ seconds: Int) {
+        var tv = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// Writes all of `text`; false when the peer is gone.
     @discardableResult
-    func send(_ text: String) -> Bool {
+    public func send(_ text: String) -> Bool {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -48,17 +78,17 @@ final class RawSocket: Sendable {
     }
 
     /// Ends the connection from this side (both directions); the descriptor is closed on release.
-    func hangUp() { shutdown(fd, Int32(SHUT_RDWR)) }
+    public func hangUp() { shutdown(fd, Int32(SHUT_RDWR)) }
 
     /// Whether anything (bytes or the end of the stream) is waiting to be read right now.
-    var hasInput: Bool {
+    public var hasInput: Bool {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&p, 1, 0) > 0
     }
 
     /// Everything the server sends until it closes the connection; nil when it did not close it within the
     /// watchdog. Blocking.
-    func readUntilClosed() -> String? {
+    public func readUntilClosed() -> String? {
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -72,7 +102,7 @@ final class RawSocket: Sendable {
 
     /// One HTTP/1.1 response (head and a Content-Length body) on a connection kept open; nil when the connection
     /// ended first or the watchdog passed. Blocking.
-    func readResponse() -> String? {
+    public func readResponse() -> String? {
         var data: [UInt8] = []
         var byte: UInt8 = 0
         while !data.suffix(4).elementsEqual("\r\n\r\n".utf8) {
@@ -97,7 +127,7 @@ final class RawSocket: Sendable {
 
     /// Waits until the server has closed every one of `sockets`; what each received before its end, in order, or
     /// nil when some were still open at the watchdog. Blocking (one thread polls them all).
-    static func waitUntilAllClosed(_ sockets: [RawSocket]) -> [String]? {
+    public static func waitUntilAllClosed(_ sockets: [RawSocket]) -> [String]? {
         var received = [[UInt8]](repeating: [], count: sockets.count)
         var open = Set(sockets.indices)
         let giveUp = Date().addingTimeInterval(watchdog)
