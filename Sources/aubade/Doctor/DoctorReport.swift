@@ -41,14 +41,16 @@ struct DoctorReport: Encodable {
             (hardware: gatherHardware(context, settings: storage.settings, gpio: LibGPIOD(), network: SysfsNetworkStatus()),
              sound: SoundProbe.device(config.audio, daemon: daemon), mixer: SoundProbe.mixer(config.audio),
              disk: StorageProbe.disk(databasePath: database),
-             synchronised: ClockSync.isSynchronised(), rtc: ClockProbe.rtc())
+             synchronised: ClockSync.isSynchronised(), rtc: ClockProbe.rtc(),
+             waker: SecondWaker.status(databasePath: database))
         }
         var report = hardware.hardware
         let targets = StationProbe.targets(alarms: storage.alarms, stations: storage.stations)
         let streaming = NetworkPolicy.streaming(wifiOnly: storage.settings?.isWifi ?? false, network: report.networkSnapshot)
         let stations = await StationProbe.tryAll(targets, allowLoopback: config.audio.allowLocalStreams, streaming: streaming)
 
-        var checks = [report.configCheck(), daemon.check(databasePath: database, alarmsSet: storage.alarms.contains(where: \.enabled)),
+        let alarmsSet = storage.alarms.contains(where: \.enabled)
+        var checks = [report.configCheck(), daemon.check(databasePath: database, alarmsSet: alarmsSet),
                       hardware.sound, hardware.mixer]
         if play {
             let volume = storage.settings?.toneVolume ?? AppSettings().toneVolume
@@ -58,7 +60,7 @@ struct DoctorReport: Encodable {
                    report.shakeCheck(alarms: storage.alarms, daemonRunning: daemon.status != nil),
                    report.networkCheck(), ClockProbe.synchronisation(synchronised: hardware.synchronised), hardware.rtc,
                    storage.check, hardware.disk,
-                   Self.wakerCheck(SecondWaker.status(databasePath: database), alarmsSet: storage.alarms.contains(where: \.enabled))]
+                   Self.wakerCheck(hardware.waker, alarmsSet: alarmsSet)]
         checks += stations.map(\.check)
         let zone = (try? context.defaultZone()) ?? TimeZone.current
         let verdict = AlarmVerdict.judge(daemon: daemon, storage: storage, stations: stations, checks: checks, zone: zone)
