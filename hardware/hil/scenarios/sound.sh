@@ -34,25 +34,21 @@ XML
     sleep 0.2
   done
   setpriv --reuid=nobody --regid=nogroup --clear-groups ezstream -c "$d/ezstream.xml" > "$d/ezstream.out" 2>&1 &
-  for i in $(seq 1 100); do
-    if [ "$(curl -s -o /dev/null -r 0-1000 -m 2 -w '%{http_code}' "http://127.0.0.1:$port/radio.mp3")" = 200 ]; then
-      STREAM_URL=http://127.0.0.1:$port/radio.mp3
-      return 0
-    fi
-    sleep 0.2
-  done
-  cat "$d/error.log" "$d"/*.out 2>/dev/null | tail -5
+  STREAM_URL=http://127.0.0.1:$port/radio.mp3
+  stream_ready && return 0
+  STREAM_URL=
   return 1
 }
 
-# stream_ready: waits (up to 30 s) until the Icecast mount serves again. A starved guest can stall ezstream past
-# Icecast's source timeout, and the mount is gone until ezstream reconnects; a check that needs the station
-# waits for it rather than judging the clock by the test server. Says so when it had to wait.
+# stream_ready: waits (up to 30 s) until the Icecast mount at $STREAM_URL serves: once ezstream has connected, and
+# again later when a starved guest stalled ezstream past Icecast's source timeout and it had to reconnect — a
+# check that needs the station waits for it rather than judging the clock by the test server. Says so when it had
+# to wait after the first try; on failure prints the end of Icecast's and ezstream's logs.
 stream_ready() {
   local d=$T/icecast i
   for i in $(seq 1 150); do
     if [ "$(curl -s -o /dev/null -r 0-1000 -m 2 -w '%{http_code}' "$STREAM_URL")" = 200 ]; then
-      [ "$i" = 1 ] || echo "INFO the test stream was back after $((i / 5)) s"
+      [ "$i" = 1 ] || echo "INFO the test stream answered after $((i / 5)) s"
       return 0
     fi
     sleep 0.2
