@@ -48,7 +48,7 @@ stream_ready() {
   local d=$T/icecast i
   for i in $(seq 1 150); do
     if [ "$(curl -s -o /dev/null -r 0-1000 -m 2 -w '%{http_code}' "$STREAM_URL")" = 200 ]; then
-      [ "$i" = 1 ] || echo "INFO the test stream answered after $((i / 5)) s"
+      [ "$i" = 1 ] || echo "INFO the test stream answered after $((i / 5)).$((i % 5 * 2)) s"
       return 0
     fi
     sleep 0.2
