@@ -88,19 +88,21 @@ public enum Daemon {
                                      network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
                                      systemZone: SystemZone.current, logger: logger, backlight: parts.backlight.0)
         let clock = RunningClock(loaded: loaded, deps: deps, options: parts.options, fault: fault)
-        for (i, warning) in parts.configWarnings.enumerated() { await clock.setWarning("config-\(i)", warning, announce: false) }
-        if let notice { await clock.setWarning("restored", notice, announce: false) }
-        if let warning = parts.buttons.warning { await clock.setWarning("buttons", warning, announce: false) }
-        if let warning = parts.backlight.warning { await clock.setWarning("backlight-open", warning, announce: false) }
-        await clock.networkChanged(parts.network.current())
+        for (i, warning) in parts.configWarnings.enumerated() { _ = try? await clock.send(.warning(key: "config-\(i)", text: warning, announce: false)) }
+        if let notice { _ = try? await clock.send(.warning(key: "restored", text: notice, announce: false)) }
+        if let warning = parts.buttons.warning { _ = try? await clock.send(.warning(key: "buttons", text: warning, announce: false)) }
+        if let warning = parts.backlight.warning {
+            _ = try? await clock.send(.warning(key: "backlight-open", text: warning, announce: false))
+        }
+        _ = try? await clock.send(.network(parts.network.current()))
         let inputs = InputService(clock: clock, buttons: parts.buttons, settings: parts.panel, shake: parts.shake)
         notifier.status("starting: waiting for the sound device")
-        await clock.start(ringingChanged: inputs.ringingChanged) { summary in
+        let started = try? await clock.send(.start(ringingChanged: inputs.ringingChanged) { summary in
             let readyMs = Int(((ContinuousClock.now - startedAt) / .milliseconds(1)).rounded())
             output.emit("ready", ["ready_ms": readyMs, "alarms": summary, "socket": control.path])
             notifier.ready(status: summary)
-        }
-        output.emit("started", ["alarms": await clock.summary(), "socket": control.path])
+        })
+        output.emit("started", ["alarms": started?.reply.message ?? "", "socket": control.path])
 
         let services: [any Service] = [
             SoundEventService(clock: clock, engine: engine),

@@ -157,7 +157,7 @@ struct APIRoutes {
 
     private func ask(_ command: ClockCommand) async throws(APIError) -> ClockReply {
         do throws(ClockError) {
-            return try await clock.handle(command)
+            return try await clock.send(.command(command, follow: false)).reply
         } catch {
             throw APIError(error)
         }
@@ -198,15 +198,15 @@ struct APIRoutes {
         }
     }
 
-    /// A calendar the clock downloads and imports (`RunningClock.importCalendar`), answered with what changed.
+    /// A calendar the clock downloads and imports (`ClockInput.importCalendar`), answered with what changed.
     private func imported(from url: StreamURL, kind: CalendarImport.Kind, station: String?) async throws(APIError) -> Response {
-        let result: EditResult
+        let reply: ClockReply
         do throws(ClockError) {
-            result = try await clock.importCalendar(from: url, kind: kind, station: station)
+            reply = try await clock.send(.importCalendar(url: url, kind: kind, station: station)).reply
         } catch {
             throw APIError(error)
         }
-        guard case .imported(let summary) = result.outcome else { throw unexpected() }
+        guard case .edited(let result) = reply, case .imported(let summary) = result.outcome else { throw unexpected() }
         return JSONResponse.make(ImportDocument(summary))
     }
 

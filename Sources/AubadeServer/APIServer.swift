@@ -116,13 +116,13 @@ public struct HTTPService: Service {
         let clock = self.clock
         do {
             let server = try APIServer.server(clock: clock, settings: settings, logger: logger, eventLoopGroup: group) { port in
-                await clock.setWarning("http", nil, announce: false)
+                _ = try? await clock.send(.warning(key: "http", text: nil, announce: false))
                 await onRunning(port)
             }
             try await server.run()
         } catch {
             let address = settings.host.contains(":") ? "[\(settings.host)]:\(settings.port)" : "\(settings.host):\(settings.port)"
-            await clock.setWarning("http", "The web page and API cannot listen on \(address) (\(error)); the clock runs without them.")
+            _ = try? await clock.send(.warning(key: "http", text: "The web page and API cannot listen on \(address) (\(error)); the clock runs without them.", announce: true))
             try? await gracefulShutdown()
         }
         try? await group.shutdownGracefully()

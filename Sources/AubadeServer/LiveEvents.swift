@@ -16,7 +16,7 @@ enum LiveEvents {
     }
 
     static func response(clock: RunningClock, ownMachine: Bool, keepAlive: Duration) async -> Response {
-        let updates = await clock.liveUpdates()
+        guard let updates = try? await clock.send(.subscribeLive).live else { return Response(status: .serviceUnavailable) }
         var headers = JSONResponse.headers(type: "text/event-stream; charset=utf-8")
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in

@@ -36,7 +36,8 @@ struct ClockRig {
 
     init(alarms: [Alarm] = [], stations: [Station] = [], programmes: [Programme] = [], settings: AppSettings = AppSettings(),
          states: [AlarmRunState] = [], start: Date = ClockRig.morning, device: DeviceStatus? = nil,
-         network: NetworkSnapshot = ClockRig.wifi, backlight: any Backlight = NullBacklight(), synchronised: Bool = true) {
+         network: NetworkSnapshot = ClockRig.wifi, backlight: any Backlight = NullBacklight(), synchronised: Bool = true,
+         storeWrapper: (MemoryClockStore, ManualClock) -> any ClockStore = { store, _ in store }) {
         sound = FakeSound(journal: journal)
         if let device { sound.setDevice(device) }
         store = MemoryClockStore(StoredClock(alarms: alarms, states: states, settings: settings, stations: stations,
@@ -45,7 +46,7 @@ struct ClockRig {
         self.network = FakeNetworkStatus(network)
         let lines = self.lines
         let output = DaemonOutput(json: true, wall: { start }, write: { lines.append($0) })
-        let deps = ClockDependencies(store: store, sound: sound, time: time, jobs: jobs, precheck: precheck,
+        let deps = ClockDependencies(store: storeWrapper(store, time), sound: sound, time: time, jobs: jobs, precheck: precheck,
                                      network: self.network, output: output, isClockSynchronised: { synchronised },
                                      systemZone: { TimeZone(identifier: "UTC")! }, logger: Logger(label: "test"),
                                      backlight: backlight)

@@ -8,7 +8,7 @@ extension RunningClock {
     /// Imports the calendar at `url` as `kind` (`POST /programmes/import`, `/days-off/import`): downloaded,
     /// checked and staged off the clock's thread (`CalendarLoader` on a thread of its own), then applied — one
     /// transaction, `Store.apply` — on it. Wi-Fi-only refuses the download, as it refuses streams.
-    public func importCalendar(from url: StreamURL, kind: CalendarImport.Kind, station: String?) async throws(ClockError) -> EditResult {
+    func importCalendar(from url: StreamURL, kind: CalendarImport.Kind, station: String?) async throws(ClockError) -> EditResult {
         if let refusal = downloadRefusal() { throw ClockError(.refused, "The calendar is not downloaded: \(refusal)") }
         let loader = try calendarLoader()
         let (zone, now) = (runner.scheduler.defaultZone, deps.time.now().wall)
@@ -16,8 +16,7 @@ extension RunningClock {
         let calendar = try await runBlocking("aubade-calendar") { () throws(ClockError) -> CalendarImport in
             try loader.load(.url(url), kind: kind, station: station, zone: zone, now: now, known: known)
         }
-        defer { publishLive() }
-        return try apply(.importCalendar(calendar), deps.time.now())
+        return try await apply(.importCalendar(calendar), deps.time.now())
     }
 
     /// Refreshes the calendar sources that are due, one after the other (`CalendarService` calls it), and says
@@ -25,7 +24,7 @@ extension RunningClock {
     /// source whose open-ended recurrences reach less than half the horizon ahead is expanded again from its
     /// cached copy (no download). A failure — the network, Wi-Fi-only, a calendar that became invalid — is a
     /// standing warning, and the source stays as last imported: its last good copy keeps serving.
-    public func refreshCalendars() async -> Duration {
+    func refreshCalendars() async -> Duration {
         let now = deps.time.now().wall
         let plan = CalendarRefreshPlan(options: options.calendars, zone: runner.scheduler.defaultZone)
         for due in plan.due(catalogue.calendarSources, attempts: calendarAttempts, at: now) {
@@ -44,12 +43,11 @@ extension RunningClock {
                 if let refusal = downloadRefusal() { throw ClockError(.refused, refusal) }
                 try await reimport(source, from: .url(try CalendarLoader.Source.url(of: source)), expanding: expand)
                 board.set(key, nil)
-                publishLive()
                 return
             } catch {
                 let since = source.importedAt.formatted(.iso8601)
                 board.set(key, "The calendar \(source.location) was not refreshed: \(error.message) What was imported on \(since) stays in use.")
-                deps.output.emit("calendar", ["source": source.location, "error": error.message])
+                effects.emit("calendar", ["source": source.location, "error": error.message])
             }
         }
         if expand {
@@ -59,7 +57,6 @@ extension RunningClock {
                 board.set(key + "-copy", "The cached copy of the calendar \(source.location) cannot be read again: \(error.message)")
             }
         }
-        publishLive()
     }
 
     /// Loads `from` off the clock's thread and applies it — unless its bytes are those imported and the expansion
@@ -73,14 +70,14 @@ extension RunningClock {
         }
         if !expanding, calendar.contentHash == source.contentHash {
             let count = source.kind == .programmes ? "programme rows" : "days off"
-            deps.output.emit("calendar", ["source": source.location, "unchanged": true,
+            effects.emit("calendar", ["source": source.location, "unchanged": true,
                                           "message": "\(source.location) has not changed; its \(count) stay as imported."])
             return
         }
-        let result = try apply(.importCalendar(calendar), deps.time.now())
+        let result = try await apply(.importCalendar(calendar), deps.time.now())
         board.set("calendar-\(source.id)-copy", nil)
         if case .imported(let summary) = result.outcome {
-            deps.output.emit("calendar", ["source": source.location, "unchanged": summary.unchanged, "message": summary.sentence])
+            effects.emit("calendar", ["source": source.location, "unchanged": summary.unchanged, "message": summary.sentence])
         }
     }
 

@@ -5,75 +5,53 @@ import AubadeStore
 import Foundation
 
 extension RunningClock {
-    /// Carries out `command` and answers once its change is committed (R26).
-    public func handle(_ command: ClockCommand) throws(ClockError) -> ClockReply {
-        try handle(command, follow: false).reply
-    }
-
-    /// As `handle`, and for a command that starts a sound (`play`, `ring`, `sleep`) with `follow`, the
-    /// stream of that sound's events (and the device's) until it stops — registered before any of them can
-    /// happen, so a client misses none.
-    public func handle(_ command: ClockCommand, follow: Bool) throws(ClockError)
-        -> (reply: ClockReply, events: AsyncStream<SoundEvent>?) {
-        let reply: ClockReply
-        do throws(ClockError) {
-            reply = try carryOut(command)
-        } catch {
-            publishLive()
-            throw error
-        }
-        publishLive()
-        guard follow, case .sound(let id, _, _) = reply else { return (reply, nil) }
+    /// Carries out `command` and answers once its change is committed (R26). With `follow`, a command that starts
+    /// a sound (`play`, `ring`, `sleep`) also answers with the stream of that sound's events (and the device's)
+    /// until it stops — registered before any of them can arrive, so a client misses none.
+    func handle(_ command: ClockCommand, follow: Bool) async throws(ClockError) -> ClockOutput {
+        let reply = try await carryOut(command)
+        guard follow, case .sound(let id, _, _) = reply else { return .reply(reply, events: nil) }
         let (stream, continuation) = AsyncStream.makeStream(of: SoundEvent.self, bufferingPolicy: .unbounded)
         followers[id] = continuation
-        return (reply, stream)
+        return .reply(reply, events: stream)
     }
 
-    private func carryOut(_ command: ClockCommand) throws(ClockError) -> ClockReply {
+    /// The clients' commands: one table.
+    private func carryOut(_ command: ClockCommand) async throws(ClockError) -> ClockReply {
         let now = deps.time.now()
         switch command {
         case .status:
-            return .status(status(now))
+            return .status(await status(now))
         case .reload:
-            reload()
+            await reloadNow()
             return .done("Reloaded.")
         case .stop(let alarm, let by):
             try known(alarm)
-            if alarm == nil, !runner.isRinging, stopRingTest() { return .done("The ring test is stopped.") }
-            guard runner.stop(by: by, alarmID: alarm, now) else {
-                throw ClockError(.refused, alarm == nil ? "No alarm is ringing." : "Alarm \(alarm!) is neither ringing nor snoozed.")
-            }
-            return .done("Stopped.")
+            return try dismiss(.stop, alarm: alarm, by: by, pressedAt: nil, idle: .refuse, now)
         case .snooze(let alarm, let by):
             try known(alarm)
-            if alarm == nil, !runner.isRinging, stopRingTest() { return .done("The ring test is stopped.") }
-            guard runner.snooze(by: by, alarmID: alarm, now) else {
-                throw ClockError(.refused, "No alarm can be snoozed now.")
-            }
-            return .done("Snoozed.")
+            return try dismiss(.snooze, alarm: alarm, by: by, pressedAt: nil, idle: .refuse, now)
         case .sleep(let seconds, let source):
             if let seconds, !(60...(12 * 3600)).contains(seconds) {
                 throw ClockError(.invalid, "A sleep timer lasts between 1m and 12h.")
             }
             do {
-                let started = try radio.startSleep(duration: seconds.map { .seconds($0) }, source: source,
-                                                   alarmRinging: runner.isRinging, now)
+                let started = try radio.startSleep(duration: seconds.map { .seconds($0) }, source: source, now)
                 return .sound(started.sound, label: radio.session?.label ?? "", message: started.message)
             } catch {
-                throw refusal(error, alarmRinging: runner.isRinging)
+                throw refusal(error)
             }
         case .sleepUntilEnd(let programme, let source):
             let until = try sleepUntilEnd(of: programme, source: source, now)
             do {
-                let started = try radio.startSleep(duration: .seconds(until.seconds), source: until.source,
-                                                   alarmRinging: runner.isRinging, now)
+                let started = try radio.startSleep(duration: .seconds(until.seconds), source: until.source, now)
                 return .sound(started.sound, label: radio.session?.label ?? "", message: "\(until.sentence) \(started.message)")
             } catch {
-                throw refusal(error, alarmRinging: runner.isRinging)
+                throw refusal(error)
             }
         case .sleepExtend(let minutes):
             guard (1...720).contains(minutes) else { throw ClockError(.invalid, "Extend the sleep timer by 1 to 720 minutes.") }
-            radio.extendSleep(minutes: minutes, alarmRinging: runner.isRinging, now)
+            radio.extendSleep(minutes: minutes, now)
             return .done("The sleep timer runs \(minutes) minutes longer.")
         case .sleepCancel:
             guard radio.cancel(reason: "cancelled", now) else { throw ClockError(.refused, "No sleep timer runs.") }
@@ -83,11 +61,10 @@ extension RunningClock {
                 throw ClockError(.invalid, "Volume \(volume) is out of range; use 1 to 100.")
             }
             do {
-                let started = try radio.listen(source: source, limit: seconds.map { .seconds($0) }, volume: volume,
-                                               alarmRinging: runner.isRinging, now)
+                let started = try radio.listen(source: source, limit: seconds.map { .seconds($0) }, volume: volume, now)
                 return .sound(started.sound, label: started.label, message: "Playing \(started.label).")
             } catch {
-                throw refusal(error, alarmRinging: runner.isRinging)
+                throw refusal(error)
             }
         case .stopRadio:
             guard radio.cancel(reason: "stopped", now) else { throw ClockError(.refused, "The radio is not playing.") }
@@ -102,22 +79,58 @@ extension RunningClock {
             if radio.session?.sound == id {
                 radio.cancel(reason: "stopped", now)
             } else {
-                deps.sound.stop(id)
+                effects.stop(id)
             }
             return .done("Stopped.")
         case .edit(let edit):
-            return .edited(try apply(edit, now))
+            return .edited(try await apply(edit, now))
         case .query(let query):
-            return .answer(try answer(query, now))
+            return .answer(try await answer(query, now))
         case .pairingCode:
             return .pairingCode(pairing.newCode(now: now.wall))
         case .pair(let code, let name):
-            return .paired(try pair(code: code, name: name, now))
+            return .paired(try await pair(code: code, name: name, now))
         case .displayWake:
             display.touched(now)
             return .display(dimmed: display.dimmed)
         }
     }
+
+    /// What a Stop or Snooze does when nothing rings and no ring test sounds.
+    enum WhenIdle {
+        /// Refused (a client's command: the person is told).
+        case refuse
+        /// The radio stops (the Stop button: it also ends the sleep timer).
+        case stopRadio
+        /// Nothing (the Snooze button).
+        case nothing
+    }
+
+    /// Stop or Snooze, whatever asked — a button, the kiosk, the CLI, the API, the second waker: the ringing
+    /// alarm (or `alarm`) is dismissed or snoozed; with nothing ringing a ring test ends, else `idle` says.
+    /// `pressedAt`: when a button press began (R15).
+    func dismiss(_ intent: DismissIntent, alarm: Int64?, by: DismissInput, pressedAt: MonotonicInstant?, idle: WhenIdle,
+                 _ now: SchedulerTime) throws(ClockError) -> ClockReply {
+        if alarm == nil, !runner.isRinging, stopRingTest() { return .done("The ring test is stopped.") }
+        switch intent {
+        case .stop:
+            if idle != .refuse, !runner.isRinging {  // a button, with nothing ringing: the radio, if it says so
+                if idle == .stopRadio { radio.cancel(reason: "stop button", now) }
+                return .done("Stopped.")
+            }
+            guard runner.stop(by: by, alarmID: alarm, pressedAt: pressedAt, now) || idle != .refuse else {
+                throw ClockError(.refused, alarm.map { "Alarm \($0) is neither ringing nor snoozed." } ?? "No alarm is ringing.")
+            }
+            return .done("Stopped.")
+        case .snooze:
+            guard runner.snooze(by: by, alarmID: alarm, pressedAt: pressedAt, now) || idle != .refuse else {
+                throw ClockError(.refused, "No alarm can be snoozed now.")
+            }
+            return .done("Snoozed.")
+        }
+    }
+
+    enum DismissIntent { case stop, snooze }
 
     /// A ring test plays an alarm's sound, supervised, at alarm priority — refused while a real alarm rings,
     /// and replaced by one that comes due (the engine's rule for alarms).
@@ -154,7 +167,7 @@ extension RunningClock {
                                       network: { deps.network.current() }, volume: level, fadeInSeconds: fade,
                                       allowLoopback: options.allowLoopback, limit: .seconds(test.seconds))
         radio.cancel(reason: "stopped by a ring test", now)  // the test sounds as an alarm would
-        let id = deps.sound.play(plan.request, paused: false)
+        let id = effects.play(plan.request)
         ringTest = RingTestSound(id: id, alarm: test.alarm, source: plan.description, startedAt: now.wall.rounded)
         return .sound(id, label: plan.description, message: "Ringing \(plan.description) for \(DurationText.format(test.seconds)).")
     }
@@ -163,12 +176,12 @@ extension RunningClock {
         if let alarm, runner.scheduler.alarms[alarm] == nil { throw ClockError(.notFound, "Alarm \(alarm) does not exist.") }
     }
 
-    private func refusal(_ error: ValidationError, alarmRinging: Bool) -> ClockError {
-        ClockError(alarmRinging ? .refused : .invalid, error.message)
+    private func refusal(_ error: ValidationError) -> ClockError {
+        ClockError(runner.isRinging ? .refused : .invalid, error.message)
     }
 
     /// The live status.
-    func status(_ now: SchedulerTime) -> DaemonStatus {
+    func status(_ now: SchedulerTime) async -> DaemonStatus {
         let scheduler = runner.scheduler
         let names = Dictionary(scheduler.alarms.map { ($0.key, $0.value.name) }, uniquingKeysWith: { a, _ in a })
         let next = runner.next.map { DaemonStatus.NextAlarm(id: $0.id, name: names[$0.id] ?? "", at: $0.instant) }
@@ -182,7 +195,7 @@ extension RunningClock {
             state.snoozedUntil.map { DaemonStatus.Snoozed(id: state.alarmID, until: $0) }
         }.sorted { $0.id < $1.id }
         let since = now.wall.addingTimeInterval(-86_400)
-        let events = (try? deps.store.events(limit: 500, since: since)) ?? []
+        let events = (try? await worker.perform { store throws(StoreError) in try store.events(limit: 500, since: since) }) ?? []
         let zones = Dictionary(scheduler.alarms.compactMap { id, alarm in
             alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }
         }, uniquingKeysWith: { a, _ in a })

@@ -3,19 +3,34 @@ import AubadeStore
 import Foundation
 
 extension RunningClock {
-    /// An edit through the clock's store (`Store.apply`, one IMMEDIATE transaction, R26); the clock then runs on
-    /// the new data at once (reload, and the loop woken: a new alarm may be the next) and answers after the
-    /// commit with what was saved.
-    func apply(_ edit: ClockEdit, _ now: SchedulerTime) throws(ClockError) -> EditResult {
-        let outcome: EditOutcome
+    /// An edit through the clock's store (`Store.apply`, one IMMEDIATE transaction, R26), on the store's thread —
+    /// the clock is suspended meanwhile, never blocked, so a slow commit holds no ring back. The clock then runs on
+    /// the new data at once (reload, and the loop woken: a new alarm may be the next) and answers after the commit
+    /// with what was saved.
+    func apply(_ edit: ClockEdit, _ now: SchedulerTime) async throws(ClockError) -> EditResult {
+        let zone = runner.scheduler.defaultZone
+        let edited: Edited
         do throws(StoreError) {
-            outcome = try deps.store.apply(edit, zone: runner.scheduler.defaultZone, now: now.wall)
+            edited = try await worker.perform { store throws(StoreError) in
+                let outcome = try store.apply(edit, zone: zone, now: now.wall)
+                let loaded: Result<StoredClock, StoreError>
+                do throws(StoreError) { loaded = .success(try store.load()) } catch { loaded = .failure(error) }
+                return Edited(outcome: outcome, loaded: loaded, tokens: try? store.tokens())
+            }
         } catch {
             throw ClockError(error)
         }
-        reload()
-        deps.output.emit("edit", ["change": outcome.summary])
-        return EditResult(outcome, stationNames: stationNames)
+        reload(edited.loaded, deps.time.now())
+        if let list = edited.tokens { tokens.replace(with: list) }
+        effects.emit("edit", ["change": edited.outcome.summary])
+        return EditResult(edited.outcome, stationNames: stationNames)
+    }
+
+    /// What an edit committed, and the store as it is after it.
+    private struct Edited: Sendable {
+        var outcome: EditOutcome
+        var loaded: Result<StoredClock, StoreError>
+        var tokens: [AccessToken]?
     }
 
     /// Trades the valid pairing code for a new device token called `name`. A wrong or expired code is
@@ -24,20 +39,30 @@ extension RunningClock {
     /// token (its old one stops working): a phone whose browser forgot its token, or a kiosk whose browser
     /// profile is wiped at each boot, pairs again without piling up tokens. Whoever holds a valid code may
     /// already make a token, so this gives them nothing more.
-    func pair(code: String, name: String, _ now: SchedulerTime) throws(ClockError) -> NewToken {
+    func pair(code: String, name: String, _ now: SchedulerTime) async throws(ClockError) -> NewToken {
         guard pairing.matches(code, at: now.wall) else {
             throw ClockError(.unauthorized, "The pairing code is wrong or has expired; ask the clock for a new one.")
         }
-        let made: (token: AccessToken, secret: String)
+        let made: Made
         do throws(StoreError) {
-            made = try deps.store.createToken(name: name, replacing: true)
+            made = try await worker.perform { store throws(StoreError) in
+                let made = try store.createToken(name: name, replacing: true)
+                return Made(token: made.token, secret: made.secret, tokens: try? store.tokens())
+            }
         } catch {
             throw ClockError(error)
         }
         pairing.consume()
-        refreshTokens()
-        deps.output.emit("paired", ["name": made.token.name, "token": made.token.id])
+        if let list = made.tokens { tokens.replace(with: list) }
+        effects.emit("paired", ["name": made.token.name, "token": made.token.id])
         return NewToken(token: made.secret, name: made.token.name, id: made.token.id)
+    }
+
+    /// A token made by pairing, and the tokens after it.
+    private struct Made: Sendable {
+        var token: AccessToken
+        var secret: String
+        var tokens: [AccessToken]?
     }
 
     /// The saved stations' names by id.

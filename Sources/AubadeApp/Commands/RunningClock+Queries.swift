@@ -4,8 +4,8 @@ import Foundation
 
 extension RunningClock {
     /// Answers a query from what the clock runs on (after picking up another process's commit, if any).
-    func answer(_ query: ClockQuery, _ now: SchedulerTime) throws(ClockError) -> ClockAnswer {
-        reloadIfChanged()
+    func answer(_ query: ClockQuery, _ now: SchedulerTime) async throws(ClockError) -> ClockAnswer {
+        lookAtStore(now, tokens: false)
         let names = stationNames
         switch query {
         case .alarms:
@@ -42,12 +42,12 @@ extension RunningClock {
             guard ClockQuery.historyRange.contains(limit) else {
                 throw ClockError(.invalid, "A history limit of \(limit) is out of range; use 1 to 1000.")
             }
-            return .history(HistoryList(try events(limit: limit, since: .distantPast).map(HistoryDocument.init)))
+            return .history(HistoryList(try await events(limit: limit, since: .distantPast).map(HistoryDocument.init)))
         case .reports(let days):
             guard ClockQuery.reportDaysRange.contains(days) else {
                 throw ClockError(.invalid, "Reports cover 1 to 31 days, not \(days).")
             }
-            return .reports(try reports(days: days, now: now.wall))
+            return .reports(try await reports(days: days, now: now.wall))
         }
     }
 
@@ -64,8 +64,13 @@ extension RunningClock {
         }
     }
 
-    private func events(limit: Int, since: Date) throws(ClockError) -> [HistoryEvent] {
-        do throws(StoreError) { return try deps.store.events(limit: limit, since: since) } catch { throw ClockError(error) }
+    /// The history, read on the store's thread (the clock suspended meanwhile).
+    private func events(limit: Int, since: Date) async throws(ClockError) -> [HistoryEvent] {
+        do throws(StoreError) {
+            return try await worker.perform { store throws(StoreError) in try store.events(limit: limit, since: since) }
+        } catch {
+            throw ClockError(error)
+        }
     }
 
     /// What is on air on `station` (or any station) at `now`, and what begins next.
@@ -84,13 +89,13 @@ extension RunningClock {
     }
 
     /// One report per local date of the last `days` (today first): each alarm run of that date, a line each.
-    private func reports(days: Int, now: Date) throws(ClockError) -> ReportList {
+    private func reports(days: Int, now: Date) async throws(ClockError) -> ReportList {
         let zone = runner.scheduler.defaultZone
         let calendar = ZoneCalendar(zone)
         let today = calendar.localDayNumber(of: now)
         guard let first = LocalDate(dayNumber: today - days + 1) else { return ReportList([]) }
         let since = calendar.instant(of: first, at: .midnight)
-        let events = try events(limit: 5000, since: since.addingTimeInterval(-86_400))
+        let events = try await events(limit: 5000, since: since.addingTimeInterval(-86_400))
         let names = Dictionary(runner.scheduler.alarms.map { ($0.key, $0.value.name) }, uniquingKeysWith: { a, _ in a })
         let zones = Dictionary(runner.scheduler.alarms.compactMap { id, alarm in
             alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }

@@ -109,7 +109,8 @@ public final class ControlServer: Sendable {
             let events: AsyncStream<SoundEvent>?
             let sound: SoundID?
             do {
-                let (reply, stream) = try await clock.handle(request.command, follow: request.follow ?? false)
+                let output = try await clock.send(.command(request.command, follow: request.follow ?? false))
+                let (reply, stream) = (output.reply, output.events)
                 try await outbound.write(ControlProtocol.encode(ControlProtocol.Reply(reply: reply)))
                 events = stream
                 if case .sound(let id, _, _) = reply { sound = id } else { sound = nil }
@@ -135,7 +136,7 @@ public final class ControlServer: Sendable {
                 return !(await group.next() ?? false)
             }
             // Listening and ring tests belong to their client; a sleep timer outlives the command that started it.
-            if clientGone, request.command.endsWithClient { _ = try? await clock.handle(.stopSound(sound)) }
+            if clientGone, request.command.endsWithClient { _ = try? await clock.send(.command(.stopSound(sound), follow: false)) }
         }
     }
 }

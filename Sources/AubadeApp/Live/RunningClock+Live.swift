@@ -7,7 +7,7 @@ extension RunningClock {
     /// published only when something besides the time changed). Each subscriber gets its own stream that keeps
     /// only the newest few states, so a slow reader never holds the clock back; it ends when the clock shuts
     /// down or the subscriber stops listening.
-    public func liveUpdates() -> AsyncStream<LiveState> {
+    func liveUpdates() -> AsyncStream<LiveState> {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveState.self, bufferingPolicy: .bufferingNewest(4))
         let id = UUID()
         let current = liveState(deps.time.now())

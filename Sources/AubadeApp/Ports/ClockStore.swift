@@ -42,6 +42,8 @@ public struct StoredClock: Sendable, Equatable {
 public protocol ClockStore: Sendable {
     func load() throws(StoreError) -> StoredClock
     func save(_ state: AlarmRunState) throws(StoreError)
+    /// Commits `state` and, when given, `event` in one transaction (a stop or a ring is one commit).
+    func save(_ state: AlarmRunState, recording event: HistoryEvent?) throws(StoreError)
     func update(_ alarm: Alarm) throws(StoreError)
     func record(_ event: HistoryEvent) throws(StoreError)
     func events(limit: Int, since: Date) throws(StoreError) -> [HistoryEvent]
@@ -67,6 +69,11 @@ public protocol ClockStore: Sendable {
 
 extension ClockStore {
     public func checkFile() -> String? { nil }
+    /// A store without transactions of its own: the state, then the event.
+    public func save(_ state: AlarmRunState, recording event: HistoryEvent?) throws(StoreError) {
+        try save(state)
+        if let event { try record(event) }
+    }
     public var calendarCache: CalendarCache? { nil }
 }
 
@@ -93,6 +100,9 @@ public final class SQLiteClockStore: ClockStore {
     }
 
     public func save(_ runState: AlarmRunState) throws(StoreError) { try store.save(runState) }
+    public func save(_ runState: AlarmRunState, recording event: HistoryEvent?) throws(StoreError) {
+        try store.save(runState, recording: event)
+    }
 
     /// The engine changes an alarm only to turn a one-shot off or clear a spent skip: only those fields are
     /// written, inside one transaction, so an edit another client made meanwhile is never overwritten (R26).

@@ -6,8 +6,9 @@ import Synchronization
 /// `FakeSound` records the calls and lets a test say what the engine would report.
 public protocol SoundPort: Sendable {
     var events: AsyncStream<SoundEvent> { get }
-    /// Plays `request` now, or prepares it (`paused`) until `begin`.
-    func play(_ request: SoundRequest, paused: Bool) -> SoundID
+    /// Plays `request` now, or prepares it (`paused`) until `begin`, under the name `id` (the clock names its
+    /// sounds, so an effect can name a sound before the engine has been told of it).
+    func play(_ id: SoundID, _ request: SoundRequest, paused: Bool)
     func begin(_ id: SoundID)
     func stop(_ id: SoundID)
     func setVolume(_ id: SoundID, _ volume: Int)
@@ -29,8 +30,8 @@ public final class FakeSound: SoundPort {
 
     public let events: AsyncStream<SoundEvent>
     private let continuation: AsyncStream<SoundEvent>.Continuation
-    private let state = Mutex<(calls: [Call], next: Int, device: DeviceStatus)>(
-        ([], 1, DeviceStatus(isOpen: true, name: "fake", problem: nil, opens: 1)))
+    private let state = Mutex<(calls: [Call], device: DeviceStatus)>(
+        ([], DeviceStatus(isOpen: true, name: "fake", problem: nil, opens: 1)))
 
     private let journal: Journal?
 
@@ -39,13 +40,10 @@ public final class FakeSound: SoundPort {
         (events, continuation) = AsyncStream.makeStream(of: SoundEvent.self, bufferingPolicy: .unbounded)
     }
 
-    public func play(_ request: SoundRequest, paused: Bool) -> SoundID {
+    public func play(_ id: SoundID, _ request: SoundRequest, paused: Bool) {
         state.withLock { s in
-            let id = SoundID(s.next)
-            s.next += 1
             s.calls.append(Call.play(id, request, paused: paused))
             journal?.append("sound.play \(id.value) \(request.priority)\(paused ? " paused" : "")")
-            return id
         }
     }
 

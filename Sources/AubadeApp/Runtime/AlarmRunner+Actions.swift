@@ -5,23 +5,16 @@ import AubadeStore
 import Foundation
 
 extension AlarmRunner {
-    /// Carries out the engine's actions in order. A state is committed before the sound it guards (R9); a
-    /// store failure is a warning, never a reason not to ring. `by` is the input behind this batch (a stop
-    /// or snooze press), named in the output and the history.
+    /// Turns the engine's actions into effects, in order: a state is committed before the sound it guards (R9,
+    /// `EffectRunner`); a store failure is a warning, never a reason not to ring. `by` is the input behind this
+    /// batch (a stop or snooze press), named in the output and the history.
     func perform(_ actions: [SchedulerAction], _ now: SchedulerTime, by: DismissInput? = nil) {
         for action in actions {
             switch action {
             case .persist(let state):
-                do throws(StoreError) { try deps.store.save(state) } catch {
-                    // An alarm deleted a moment ago by another process has no row left to update.
-                    if scheduler.alarms[state.alarmID] != nil {
-                        board.set("persist", "The alarm state could not be saved (\(error.description)).")
-                    }
-                }
+                effects.append(.save(state))
             case .saveAlarm(let alarm):
-                do throws(StoreError) { try deps.store.update(alarm) } catch {
-                    board.set("persist", "The alarm could not be saved (\(error.description)).")
-                }
+                effects.append(.update(alarm))
             case .record(let event):
                 record(event)
             case .ring(let request):
@@ -29,7 +22,7 @@ extension AlarmRunner {
             case .stopRinging(let stop):
                 stopRinging(stop, by: by)
             case .snoozeRefused(let id):
-                output.emit("snooze-refused", ["alarm": id, "message": "All snoozes are used; only stop works."])
+                effects.emit("snooze-refused", ["alarm": id, "message": "All snoozes are used; only stop works."])
             case .wakeMe(let next):
                 wake = next
             }
@@ -39,9 +32,9 @@ extension AlarmRunner {
     /// Appends to the history and prints it (a snooze with its end).
     private func record(_ event: HistoryEvent) {
         if event.kind == HistoryKind.snoozed.rawValue, let id = event.alarmID, let until = scheduler.state(of: id).snoozedUntil {
-            history.record(event, fields: ["alarm": id, "until": until.timeIntervalSince1970, "detail": event.detail])
+            effects.record(event, fields: ["alarm": id, "until": until.timeIntervalSince1970, "detail": event.detail])
         } else {
-            history.record(event)
+            effects.record(event)
         }
         tellWaker(WakerHandoff.records(for: event, scheduler: scheduler))
     }
@@ -53,19 +46,20 @@ extension AlarmRunner {
         let sound: SoundID
         if let ready = prepared.removeValue(forKey: request.alarmID), ready.occurrence == request.occurrence {
             (plan, sound) = (ready.plan, ready.sound)
-            deps.sound.begin(sound)
+            effects.begin(sound)
         } else {
-            if let stale = prepared.removeValue(forKey: request.alarmID) { deps.sound.stop(stale.sound) }
+            if let stale = prepared.removeValue(forKey: request.alarmID) { effects.stop(stale.sound) }
             plan = self.plan(sound: request.sound, volume: request.volume, fadeInSeconds: request.fadeInSeconds,
                              alarmID: request.alarmID, occurrence: request.occurrence)
-            sound = deps.sound.play(plan.request, paused: false)
+            sound = effects.play(plan.request)
         }
         let device = deps.sound.device
         ringing = Ringing(alarmID: request.alarmID, occurrence: request.occurrence, sound: sound, source: plan.description,
                           startedAt: now.mono, silentBecause: device.isOpen ? nil : device.problem ?? "The sound device is not open.")
         ringingChanged(true)
-        output.emit("ringing", ["alarm": request.alarmID, "source": plan.description, "cause": request.cause.rawValue,
-                                "late": request.late, "occurrence": request.occurrence.timeIntervalSince1970])
+        effects.append(.rang(RingNote(alarmID: request.alarmID, occurrence: request.occurrence, source: plan.description,
+                                      cause: request.cause.rawValue, late: request.late,
+                                      due: request.cause == .scheduled ? request.occurrence : nil)))
         if let silent = ringing?.silentBecause { notAudible(request.alarmID, silent, now) }
         noteAlternate(device.name, alarm: request.alarmID, now)
     }
@@ -80,16 +74,16 @@ extension AlarmRunner {
         }
         guard stop.silencesPlayer else {
             if ringing?.alarmID == stop.alarmID, let next = scheduler.soundingAlarmID { ringing?.alarmID = next }
-            output.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who,
-                                    "ringing_on": stop.othersStillRinging.map(String.init).joined(separator: ",")])
+            effects.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who,
+                                     "ringing_on": stop.othersStillRinging.map(String.init).joined(separator: ",")])
             return
         }
         if let ringing {
-            deps.sound.stop(ringing.sound)
+            effects.stop(ringing.sound)
             self.ringing = nil
             ringingChanged(false)
         }
-        output.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who])
+        effects.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who])
     }
 
     /// The plan of an alarm's sound, with a failed pre-check of this occurrence as its known failure.

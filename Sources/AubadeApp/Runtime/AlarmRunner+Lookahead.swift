@@ -33,7 +33,7 @@ extension AlarmRunner {
 
     private func startLookahead(_ alarm: Alarm, id: Int64, occurrence: Date, _ now: SchedulerTime) {
         lookaheads[id] = Lookahead(occurrence: occurrence, checkedAt: now.mono, failure: lookaheads[id]?.failure)
-        checkStation(alarm, id: id, occurrence: occurrence, report: lookaheadFinished)
+        checkStation(alarm, id: id, occurrence: occurrence, as: .lookahead)
     }
 
     /// A look-ahead check finished: a standing warning while its station fails, none once it works.

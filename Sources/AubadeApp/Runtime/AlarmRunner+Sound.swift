@@ -16,22 +16,22 @@ extension AlarmRunner {
         case .audible(_, let source, let after):
             if self.ringing?.audibleAfter == nil { self.ringing?.audibleAfter = after }
             self.ringing?.silentBecause = nil
-            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.audible.rawValue,
+            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.audible.rawValue,
                                         detail: "source=\(source) \(HistoryDetail.audible(after: after))"))
             tellWaker(WakerHandoff.heard(scheduler: scheduler, at: now.wall))
         case .fallback(_, _, let to, let reason):
             self.ringing?.fallbacks.append(reason)
             let target: HistoryDetail.FallbackTarget = to == "tone" ? .tone : .alternate
-            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.fallback.rawValue,
+            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.fallback.rawValue,
                                         detail: HistoryDetail.fallback(to: target, reason: reason)))
         case .recovered(_, let to):
-            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.recovered.rawValue, detail: "to=\(to)"))
+            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.recovered.rawValue, detail: "to=\(to)"))
         case .title(_, let title):
-            output.emit("title", ["alarm": id, "title": title])
+            effects.emit("title", ["alarm": id, "title": title])
         case .mixer(_, let note):
-            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue, detail: note))
+            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue, detail: note))
         case .stream(_, let note):
-            if let text = note.noteText { output.emit("stream", ["alarm": id, "message": text]) }
+            if let text = note.noteText { effects.emit("stream", ["alarm": id, "message": text]) }
         case .stopped(_, let end):
             // The engine ended the sound while the alarm still rings (only a refusal can do that): say so.
             if case .failed(let reason) = end { notAudible(id, reason, now) }
@@ -50,7 +50,7 @@ extension AlarmRunner {
             notAudible(ringing.alarmID, problem, now)
         case .deviceOpened(let name):
             if ringing.silentBecause != nil {
-                history.record(HistoryEvent(at: now.wall, alarmID: ringing.alarmID, kind: HistoryKind.warning.rawValue,
+                effects.record(HistoryEvent(at: now.wall, alarmID: ringing.alarmID, kind: HistoryKind.warning.rawValue,
                                             detail: "The sound device \(name) opened again; the alarm sounds."))
             }
             noteAlternate(name, alarm: ringing.alarmID, now)
@@ -62,16 +62,16 @@ extension AlarmRunner {
     /// An alarm sounds on the alternate device because the configured one failed (R19): in its history.
     func noteAlternate(_ device: String?, alarm id: Int64, _ now: SchedulerTime) {
         guard let device, let primary = options.primaryDevice, device != primary else { return }
-        history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
+        effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
                                     detail: "The sound device \(primary) failed; the alternate \(device) is used."))
     }
 
     /// The alarm rings but nothing is heard: in the history, the output and (through `ringing`) the status.
     func notAudible(_ id: Int64, _ reason: String, _ now: SchedulerTime) {
-        history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
+        effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
                                     detail: "Not audible: \(reason) The clock keeps trying."),
                        fields: ["alarm": id, "message": reason])
-        output.emit("not-audible", ["alarm": id, "reason": reason])
+        effects.emit("not-audible", ["alarm": id, "reason": reason])
     }
 
     // MARK: Before the alarm
@@ -88,40 +88,40 @@ extension AlarmRunner {
         }
         // Pre-rolled sounds whose occurrence passed without ringing (disabled, skipped, superseded).
         for (id, p) in prepared where p.occurrence < now.wall.addingTimeInterval(-5) {
-            deps.sound.stop(p.sound)
+            effects.stop(p.sound)
             prepared[id] = nil
         }
     }
 
     private func preroll(_ alarm: Alarm, id: Int64, occurrence: Date) {
-        if let old = prepared.removeValue(forKey: id) { deps.sound.stop(old.sound) }
+        if let old = prepared.removeValue(forKey: id) { effects.stop(old.sound) }
         let plan = plan(sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: id,
                         occurrence: occurrence)
-        prepared[id] = Prepared(occurrence: occurrence, plan: plan, sound: deps.sound.play(plan.request, paused: true))
+        prepared[id] = Prepared(occurrence: occurrence, plan: plan, sound: effects.play(plan.request, paused: true))
     }
 
     /// Starts the check as a background job; its result pre-selects the tone for that occurrence on failure.
     private func startPrecheck(_ alarm: Alarm, id: Int64, occurrence: Date) {
         prechecks[id] = Precheck(occurrence: occurrence)
-        checkStation(alarm, id: id, occurrence: occurrence, report: precheckFinished)
+        checkStation(alarm, id: id, occurrence: occurrence, as: .precheck)
     }
 
     /// Checks `alarm`'s station as a background job and hands `report` the failure, nil when it plays: a failure
     /// the plan already knows (Wi-Fi-only refusing the stream) without connecting, else the pre-alarm check's.
     /// Shared by the pre-check at T−5 min and the look-ahead hours before.
-    func checkStation(_ alarm: Alarm, id: Int64, occurrence: Date,
-                      report: @escaping @Sendable (Int64, Date, String?) async -> Void) {
+    func checkStation(_ alarm: Alarm, id: Int64, occurrence: Date, as check: StationCheck) {
         let plan = plan(sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: nil,
                         occurrence: nil)
         let known = plan.request.fallback?.preselected
         let (checker, device, allowLoopback, stations) = (deps.precheck, deps.sound.device, options.allowLoopback, plan.stations)
-        deps.jobs.submit {
+        let report = stationChecked
+        effects.append(.job {
             var failure = known
             if failure == nil {
                 failure = await checker.check(stations: stations, allowLoopback: allowLoopback, device: device).failure
             }
-            await report(id, occurrence, failure)
-        }
+            await report(check, id, occurrence, failure)
+        })
     }
 
     /// A pre-check finished: recorded, warned about, and carried into the pre-roll.
@@ -129,21 +129,21 @@ extension AlarmRunner {
         guard prechecks[id]?.occurrence == occurrence else { return }
         prechecks[id] = Precheck(occurrence: occurrence, done: true, failure: failure)
         if let failure {
-            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.precheckFailed.rawValue,
+            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.precheckFailed.rawValue,
                                         detail: "\(failure) The alarm will start on the tone."))
             board.set("precheck-\(id)", "Alarm \(id): \(failure) It will start on the tone.")
         } else {
-            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.precheckPassed.rawValue,
+            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.precheckPassed.rawValue,
                                         detail: occurrence.formatted(.iso8601)))
             board.set("precheck-\(id)", nil)
         }
         if !deps.isClockSynchronised() {
-            history.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
+            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
                                         detail: "The system clock is not synchronised; the alarm rings by the best time known."))
         }
         // A pre-roll made before the result must carry it.
         if let p = prepared[id], p.occurrence == occurrence, failure != nil, p.plan.request.fallback?.preselected == nil {
-            deps.sound.stop(p.sound)
+            effects.stop(p.sound)
             prepared[id] = nil
             prepareUpcoming(now)
         }
@@ -160,7 +160,7 @@ extension AlarmRunner {
         for (id, p) in prepared {
             let next = upcoming.first { $0.id == id }?.occurrence.instant
             if next != p.occurrence || stationsChanged || settingsChanged != nil {
-                deps.sound.stop(p.sound)
+                effects.stop(p.sound)
                 prepared[id] = nil
             }
         }

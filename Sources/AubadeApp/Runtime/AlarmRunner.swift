@@ -60,28 +60,24 @@ final class AlarmRunner {
     let deps: ClockDependencies
     let options: ClockOptions
     let catalogue: Catalogue
-    let history: HistoryLog
+    let effects: Effects
     let board: StatusBoard
     /// Told when an alarm starts (true) or stops (false) sounding: the shake sensor is sampled only then.
     var ringingChanged: (Bool) -> Void = { _ in }
-    /// Where a finished pre-check reports (the clock actor, from its background job).
-    var precheckFinished: @Sendable (Int64, Date, String?) async -> Void = { _, _, _ in }
-    /// Where a finished look-ahead check reports.
-    var lookaheadFinished: @Sendable (Int64, Date, String?) async -> Void = { _, _, _ in }
+    /// Where a finished station check (pre-check or look-ahead) reports: the clock, as an input.
+    var stationChecked: @Sendable (StationCheck, Int64, Date, String?) async -> Void = { _, _, _, _ in }
     /// The files the second waker reads and writes (R35); nil when there is none (in-process tests).
     var handoff: WakerHandoff?
 
     init(scheduler: AlarmScheduler, deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue,
-         history: HistoryLog, board: StatusBoard) {
+         effects: Effects, board: StatusBoard) {
         self.scheduler = scheduler
         self.deps = deps
         self.options = options
         self.catalogue = catalogue
-        self.history = history
+        self.effects = effects
         self.board = board
     }
-
-    var output: DaemonOutput { deps.output }
     var isRinging: Bool { ringing != nil || !scheduler.ringingAlarmIDs.isEmpty }
 
     /// Resumes a ringing alarm or a snooze (R9), catches up a recent missed one (R6).
@@ -144,8 +140,8 @@ final class AlarmRunner {
 
     /// Stops every sound it holds (shutdown).
     func shutdown() {
-        if let ringing { deps.sound.stop(ringing.sound) }
-        for p in prepared.values { deps.sound.stop(p.sound) }
+        if let ringing { effects.stop(ringing.sound) }
+        for p in prepared.values { effects.stop(p.sound) }
         prepared = [:]
         ringing = nil
     }

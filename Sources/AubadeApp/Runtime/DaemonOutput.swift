@@ -26,6 +26,11 @@ public struct DaemonOutput: Sendable {
 
     /// Prints one event with its fields (String, Int, Int64, Double, Bool values; nil fields are left out).
     public func emit(_ event: String, _ fields: KeyValuePairs<String, (any Sendable)?> = [:]) {
+        emit(event, pairs: fields.map { ($0.key, $0.value) })
+    }
+
+    /// As `emit(_:_:)`, with the fields as a list (made at run time).
+    public func emit(_ event: String, pairs fields: [(key: String, value: (any Sendable)?)]) {
         let now = wall()
         var line: String
         if json {

@@ -11,18 +11,18 @@ final class KioskDisplay {
     private var dimming: NightDimming
     private let backlight: any Backlight
     private let board: StatusBoard
-    private let output: DaemonOutput
+    private let effects: Effects
     private var decision: DisplayDecision?
     /// The backlight level last written (nil before the first write, or after a failure: tried again at the
     /// next event).
     private var written: Int?
 
     init(settings: NightDimmingSettings, zone: TimeZone, backlight: any Backlight, board: StatusBoard,
-         output: DaemonOutput) {
+         effects: Effects) {
         dimming = NightDimming(settings: settings, zone: zone)
         self.backlight = backlight
         self.board = board
-        self.output = output
+        self.effects = effects
     }
 
     /// Whether the page shows its night face now (as last decided).
@@ -57,7 +57,7 @@ final class KioskDisplay {
         let old = decision
         decision = new
         if new.changed, old != nil || new.target != .full {
-            output.emit("display", ["state": new.target.description, "reason": new.reason.rawValue])
+            effects.emit("display", ["state": new.target.description, "reason": new.reason.rawValue])
         }
         guard written != new.target.backlightPercent else { return }
         // With dimming off the backlight is the user's, until this run has changed it (then it is put back to

@@ -50,27 +50,39 @@ final class RadioPlayer {
     let deps: ClockDependencies
     let options: ClockOptions
     let catalogue: Catalogue
-    let history: HistoryLog
+    let effects: Effects
     let board: StatusBoard
+    /// Whether an alarm sounds now (the clock's answer): the radio never starts over one (R14, `alarmRefusal`).
+    var alarmSounding: () -> Bool = { false }
 
-    init(deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue, history: HistoryLog, board: StatusBoard) {
+    init(deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue, effects: Effects, board: StatusBoard) {
         self.deps = deps
         self.options = options
         self.catalogue = catalogue
-        self.history = history
+        self.effects = effects
         self.board = board
     }
 
-    var output: DaemonOutput { deps.output }
+    /// Why nothing of the radio may start now, in the words of `what` is refused: an alarm sounds (R14). The
+    /// radio's one copy of the rule; the engine enforces it on the device as well.
+    private func alarmRefusal(_ what: Refused) -> String? {
+        guard alarmSounding() else { return nil }
+        switch what {
+        case .sleep: return SleepTimer.refusedWhileAlarmRings
+        case .listen: return "An alarm is ringing; stop or snooze it first, the radio never plays over an alarm."
+        }
+    }
+
+    private enum Refused { case sleep, listen }
 
     func owns(_ id: SoundID) -> Bool { session?.sound == id || chime?.sound == id }
 
     // MARK: Starting
 
     /// Starts (or restarts) the sleep timer. Refused while an alarm rings (R14).
-    func startSleep(duration: Duration?, source: String?, alarmRinging: Bool, _ now: SchedulerTime) throws(ValidationError)
+    func startSleep(duration: Duration?, source: String?, _ now: SchedulerTime) throws(ValidationError)
         -> (sound: SoundID, message: String) {
-        if case .refused(let reason) = SleepTimer.decide(alarmRinging: alarmRinging) { throw ValidationError(reason) }
+        if let refusal = alarmRefusal(.sleep) { throw ValidationError(refusal) }
         let (sound, label) = try catalogue.source(source, purpose: "fall asleep to")
         let settings = catalogue.settings
         let length = duration ?? .seconds(settings.sleepSeconds)
@@ -78,17 +90,15 @@ final class RadioPlayer {
                                startedAt: now.mono)
         let id = try start(sound, volume: settings.sleepVolume, limit: nil)
         replace(with: Session(kind: .sleep(timer), sound: id, label: label, volume: settings.sleepVolume), now)
-        history.record(.sleepStarted, at: now.wall, "\(DurationText.format(Int(length.inSeconds))) of \(label)")
+        effects.record(.sleepStarted, at: now.wall, "\(DurationText.format(Int(length.inSeconds))) of \(label)")
         let fade = DurationText.format(Int(timer.fade.inSeconds))
         return (id, "Sleep timer: \(label) for \(DurationText.format(Int(length.inSeconds))), fading out over its last \(fade).")
     }
 
     /// Plays `source` now for `limit` (or until stopped) — `aubade play` through the running clock.
-    func listen(source: String, limit: Duration?, volume: Int?, alarmRinging: Bool, _ now: SchedulerTime) throws(ValidationError)
+    func listen(source: String, limit: Duration?, volume: Int?, _ now: SchedulerTime) throws(ValidationError)
         -> (sound: SoundID, label: String) {
-        guard !alarmRinging else {
-            throw ValidationError("An alarm is ringing; stop or snooze it first, the radio never plays over an alarm.")
-        }
+        if let refusal = alarmRefusal(.listen) { throw ValidationError(refusal) }
         let listen: ListenSource
         do {
             listen = try ListenSource(userText: source) { name in catalogue.stations.values.first { $0.name == name } }
@@ -102,7 +112,7 @@ final class RadioPlayer {
         case .tone(let tone):
             level = volume ?? catalogue.settings.toneVolume
             label = "tone:\(tone.rawValue)"
-            id = deps.sound.play(.tone(tone, priority: .radio, volume: level, limit: limit), paused: false)
+            id = effects.play(.tone(tone, priority: .radio, volume: level, limit: limit))
         case .sound(let sound):
             level = volume ?? catalogue.settings.defaultVolume
             label = catalogue.label(sound) ?? source
@@ -129,13 +139,13 @@ final class RadioPlayer {
            case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: catalogue.settings.isWifi, network: deps.network.current()) {
             throw ValidationError(reason)
         }
-        return deps.sound.play(SoundRequest(priority: .radio, content: content, volume: volume, limit: limit,
-                                            allowLoopback: options.allowLoopback), paused: false)
+        return effects.play(SoundRequest(priority: .radio, content: content, volume: volume, limit: limit,
+                                         allowLoopback: options.allowLoopback))
     }
 
     private func replace(with new: Session, _ now: SchedulerTime) {
         if let old = session {
-            deps.sound.stop(old.sound)
+            effects.stop(old.sound)
             ended(old, "replaced by \(new.label)", now)
         }
         session = new
@@ -143,32 +153,33 @@ final class RadioPlayer {
 
     /// A reserved programme starts: a chime over whatever plays, then its station — unless an alarm rings. With a
     /// reminder lead the chime came earlier (`start.isReminder`: the chime alone) and the start only tunes in.
-    func reserve(_ start: ReservationStart, alarmRinging: Bool, _ now: SchedulerTime) {
+    func reserve(_ start: ReservationStart, _ now: SchedulerTime) {
         let station = catalogue.stations[start.stationID]?.name ?? "station \(start.stationID)"
-        guard !alarmRinging else {
-            let what = start.isReminder ? "reminder not chimed" : "not tuned"
-            history.record(.reservationStarted, at: now.wall, "\(start.name): \(what), an alarm is ringing")
-            return
-        }
+        guard !alarmSounding() else { return reservationPassed(start, now) }
         let target = Tuning(programmeID: start.programmeID, name: start.name, stationID: start.stationID,
                             tunes: !start.isReminder)
         if start.chimes {
-            if let old = chime { deps.sound.stop(old.sound) }
-            let sound = deps.sound.play(.tone(.chime, priority: .chime, volume: catalogue.settings.sleepVolume, limit: .seconds(3)),
-                                        paused: false)
+            if let old = chime { effects.stop(old.sound) }
+            let sound = effects.play(.tone(.chime, priority: .chime, volume: catalogue.settings.sleepVolume, limit: .seconds(3)))
             chime = Chime(sound: sound, then: target)
         } else {
             tune(target, now)
         }
         if let at = start.reminderFor {
             let minutes = max(0, Int(at.timeIntervalSince(start.start) / 60))
-            history.record(.reservationStarted, at: now.wall, "reminder: \(start.name) on \(station) in \(minutes) min")
-            output.emit("reminder", ["programme": start.programmeID, "name": start.name, "station": start.stationID,
+            effects.record(.reservationStarted, at: now.wall, "reminder: \(start.name) on \(station) in \(minutes) min")
+            effects.emit("reminder", ["programme": start.programmeID, "name": start.name, "station": start.stationID,
                                      "minutes": minutes])
         } else {
-            history.record(.reservationStarted, at: now.wall, "\(start.name) on \(station)")
-            output.emit("reservation", ["programme": start.programmeID, "name": start.name, "station": start.stationID])
+            effects.record(.reservationStarted, at: now.wall, "\(start.name) on \(station)")
+            effects.emit("reservation", ["programme": start.programmeID, "name": start.name, "station": start.stationID])
         }
+    }
+
+    /// A reserved programme started while an alarm rang: recorded, nothing chimed or tuned (R14).
+    func reservationPassed(_ start: ReservationStart, _ now: SchedulerTime) {
+        let what = start.isReminder ? "reminder not chimed" : "not tuned"
+        effects.record(.reservationStarted, at: now.wall, "\(start.name): \(what), an alarm is ringing")
     }
 
     /// After the chime: the programme's station, on the radio.
@@ -179,7 +190,7 @@ final class RadioPlayer {
             let label = catalogue.stations[chime.stationID]?.name ?? "station \(chime.stationID)"
             replace(with: Session(kind: .reservation(programmeID: chime.programmeID, name: chime.name), sound: id,
                                   label: label, volume: catalogue.settings.sleepVolume), now)
-            output.emit("tuned", ["programme": chime.programmeID, "station": chime.stationID])
+            effects.emit("tuned", ["programme": chime.programmeID, "station": chime.stationID])
             board.set("reservation", nil)
         } catch {
             board.set("reservation", "The reserved programme's station could not be played: \(error.message)")
@@ -189,24 +200,24 @@ final class RadioPlayer {
     // MARK: Changing
 
     /// Adds time to a running sleep timer, or starts one of that length (the sleep button).
-    func extendSleep(minutes: Int, alarmRinging: Bool, _ now: SchedulerTime) {
+    func extendSleep(minutes: Int, _ now: SchedulerTime) {
         guard var s = session, case .sleep(var timer) = s.kind else {
-            _ = try? startSleep(duration: .seconds(minutes * 60), source: nil, alarmRinging: alarmRinging, now)
+            _ = try? startSleep(duration: .seconds(minutes * 60), source: nil, now)
             return
         }
         timer.extend(by: .seconds(minutes * 60), at: now.mono)
         s.kind = .sleep(timer)
         s.volume = timer.volume(at: now.mono)
         session = s
-        deps.sound.setVolume(s.sound, s.volume)
-        output.emit("sleep-extended", ["remaining_s": Int(timer.remaining(at: now.mono).inSeconds)])
+        effects.setVolume(s.sound, s.volume)
+        effects.emit("sleep-extended", ["remaining_s": Int(timer.remaining(at: now.mono).inSeconds)])
     }
 
     /// Stops the radio (sleep timer, listening, reservation); never touches an alarm. True when one played.
     @discardableResult
     func cancel(reason: String, _ now: SchedulerTime) -> Bool {
         guard let s = session else { return false }
-        deps.sound.stop(s.sound)
+        effects.stop(s.sound)
         session = nil
         ended(s, reason, now)
         return true
@@ -228,19 +239,19 @@ final class RadioPlayer {
             s.kind = .sleep(timer)
         }
         session = s
-        deps.sound.setVolume(s.sound, s.volume)
-        output.emit("volume", ["level": s.volume])
+        effects.setVolume(s.sound, s.volume)
+        effects.emit("volume", ["level": s.volume])
         return true
     }
 
     /// An alarm rings: the radio gives way (the engine has pre-empted its sound already, R14).
     func giveWay(toAlarm id: Int64, _ now: SchedulerTime) {
         if let c = chime {
-            deps.sound.stop(c.sound)
+            effects.stop(c.sound)
             chime = nil
         }
         guard let s = session else { return }
-        deps.sound.stop(s.sound)
+        effects.stop(s.sound)
         session = nil
         ended(s, "stopped by alarm \(id)", now)
     }
@@ -256,7 +267,7 @@ final class RadioPlayer {
         if volume != s.volume {
             s.volume = volume
             session = s
-            deps.sound.setVolume(s.sound, volume)
+            effects.setVolume(s.sound, volume)
         }
     }
 
@@ -270,9 +281,9 @@ final class RadioPlayer {
 
     private func ended(_ s: Session, _ reason: String, _ now: SchedulerTime) {
         if case .listen = s.kind {
-            output.emit("radio-stopped", ["source": s.label, "reason": reason])
+            effects.emit("radio-stopped", ["source": s.label, "reason": reason])
         } else {
-            history.record(.sleepEnded, at: now.wall, reason)
+            effects.record(.sleepEnded, at: now.wall, reason)
         }
     }
 
@@ -292,7 +303,7 @@ final class RadioPlayer {
             s.state = .playing
         case .title(_, let title):
             s.title = title
-            output.emit("title", ["title": title, "source": s.label])
+            effects.emit("title", ["title": title, "source": s.label])
         case .stream(_, let note):
             switch note {
             case .error(let reason), .failed(let reason): s.state = .notPlaying(reason)

@@ -38,7 +38,7 @@ extension RunningClock {
     func stopRingTest() -> Bool {
         guard let test = ringTest else { return false }
         ringTest = nil
-        deps.sound.stop(test.id)
+        effects.stop(test.id)
         return true
     }
 }

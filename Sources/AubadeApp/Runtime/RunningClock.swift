@@ -4,14 +4,16 @@ import AubadeHardware
 import AubadeStore
 import Foundation
 import Logging
+import Synchronization
 
-/// The running clock: one actor, on its own thread (`ClockExecutor`: the store's commits fsync there, never
-/// on the cooperative pool), coordinating parts that each have one job — `AlarmRunner` (the alarms, their
-/// pre-checks, pre-rolls and sounds), `RadioPlayer` (sleep timer, listening, reservation tuning),
-/// `Reminders` (reserved programmes), `KioskDisplay` (night dimming), `StatusBoard` (warnings) and `HistoryLog`
-/// — through the ports in
-/// `ClockDependencies`. Everything reaches it in arrival order: `ClockCommand`s from clients, button and shake
-/// inputs, the engine's sound events, the scheduler loop's turns.
+/// The running clock: one actor on its own thread (`ClockExecutor`), and one way in, `send(_:)`. Every input —
+/// a client's command from any face, a button or a shake, the engine's sound events, the scheduler loop's turns,
+/// what the store says — goes in there in arrival order; the clock's parts decide (`AlarmRunner`: the alarms and
+/// their checks and pre-rolls; `RadioPlayer`: sleep timer, listening, reservations; `Reminders`; `KioskDisplay`;
+/// `StatusBoard`), appending what they decide to an ordered list of effects (`ClockEffect`), and one
+/// `EffectRunner` carries the list out when the input is decided: commits (on the store's own thread, bounded),
+/// then sounds, then lines, the second waker's files and background work. The store is never called on the
+/// clock's thread: nothing it does can hold a ring back.
 public actor RunningClock {
     nonisolated let executor: ClockExecutor
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -20,14 +22,16 @@ public actor RunningClock {
     let options: ClockOptions
     let catalogue: Catalogue
     let board: StatusBoard
-    let history: HistoryLog
+    let effects = Effects()
+    let effectRunner: EffectRunner
+    let worker: StoreWorker
     let runner: AlarmRunner
     let radio: RadioPlayer
     let reminders: Reminders
+    let display: KioskDisplay
     var followers: [SoundID: AsyncStream<SoundEvent>.Continuation] = [:]
     /// The ring test sounding now, if any (a second one replaces it, as alarms replace each other).
     var ringTest: RingTestSound?
-    let display: KioskDisplay
     /// The device tokens the HTTP API accepts, kept in step with the store (read without waiting for the clock).
     public nonisolated let tokens = TokenRegistry()
     /// Wakes the scheduler loop early: an edit may have brought the next alarm closer.
@@ -37,7 +41,8 @@ public actor RunningClock {
     var lastLive: LiveState?
     /// When each calendar source was last fetched or expanded again (`refreshCalendars`), kept in memory only.
     var calendarAttempts: [Int64: Date] = [:]
-    private var lastDataVersion: Int64?
+    /// What the store's thread found when it looked at the database (changes by other processes, a replaced file).
+    let storeWatch = StoreWatch()
     private var network: NetworkSnapshot?
     private var deviceReady = false
     private var onReady: (@Sendable (String) -> Void)?
@@ -48,48 +53,99 @@ public actor RunningClock {
         self.deps = deps
         self.options = options
         catalogue = Catalogue(loaded)
-        board = StatusBoard(output: deps.output)
-        history = HistoryLog(store: deps.store, output: deps.output, board: board)
+        board = StatusBoard(effects: effects)
+        worker = StoreWorker(deps.store)
+        effectRunner = EffectRunner(worker: worker, sound: deps.sound, output: deps.output, time: deps.time,
+                                    jobs: deps.jobs, board: board)
         // An occurrence the second waker rang and a person ended there is not rung again (R35).
         let handoff = options.waker.map(WakerHandoff.init)
+        effectRunner.handoff = handoff
         let scheduler = AlarmScheduler(alarms: loaded.alarms, states: handoff?.settle(loaded.states) ?? loaded.states,
                                        settings: loaded.settings, defaultZone: options.defaultZone,
                                        alarmsUpdatedAt: loaded.alarmUpdateTimes, daysOff: DaysOff(loaded.daysOff))
-        runner = AlarmRunner(scheduler: scheduler, deps: deps, options: options, catalogue: catalogue, history: history,
+        runner = AlarmRunner(scheduler: scheduler, deps: deps, options: options, catalogue: catalogue, effects: effects,
                              board: board)
         runner.handoff = handoff
-        radio = RadioPlayer(deps: deps, options: options, catalogue: catalogue, history: history, board: board)
+        radio = RadioPlayer(deps: deps, options: options, catalogue: catalogue, effects: effects, board: board)
         reminders = Reminders(catalogue: catalogue)
         display = KioskDisplay(settings: loaded.settings.nightDimming, zone: options.defaultZone,
-                               backlight: deps.backlight, board: board, output: deps.output)
+                               backlight: deps.backlight, board: board, effects: effects)
         for key in loaded.invalidSettings {
             board.set("setting-\(key)", "The stored setting \(key) is invalid; its default is used.", announce: false)
         }
         if let fault { board.set("store", fault, announce: false) }
+        effectRunner.alarmExists = { [runner] in runner.scheduler.alarms[$0] != nil }
+        radio.alarmSounding = { [runner] in runner.isRinging }
     }
 
-    /// Starts the alarm engine (resumes a ringing alarm or a snooze, R9; catches up a missed one, R6).
-    /// `ringingChanged` is told when an alarm starts or stops sounding (the shake sensor is sampled only
-    /// then); `ready` is called, with the summary line, once the sound device has opened and taken a test write
-    /// (R34).
-    public func start(ringingChanged: @escaping @Sendable (Bool) -> Void = { _ in },
-                      ready: @escaping @Sendable (String) -> Void = { _ in }) {
-        runner.ringingChanged = ringingChanged
-        runner.precheckFinished = { [weak self] id, occurrence, failure in
-            await self?.precheckFinished(id: id, occurrence: occurrence, failure: failure)
+    // MARK: The one way in
+
+    /// Decides `input`, carries out its effects, and answers. Every face and service calls this and nothing else.
+    public func send(_ input: ClockInput) async throws(ClockError) -> ClockOutput {
+        defer { settle() }
+        switch input {
+        case .start(let ringingChanged, let ready):
+            start(ringingChanged: ringingChanged, ready: ready)
+            return .reply(.done(summary(deps.time.now())), events: nil)
+        case .turn:
+            return .turn(turn())
+        case .command(let command, let follow):
+            return try await handle(command, follow: follow)
+        case .importCalendar(let url, let kind, let station):
+            return .reply(.edited(try await importCalendar(from: url, kind: kind, station: station)), events: nil)
+        case .refreshCalendars:
+            return .wait(await refreshCalendars())
+        case .button(let command):
+            button(command)
+        case .shake:
+            effects.emit("shake")
+            runner.shake(deps.time.now())
+        case .sound(let event):
+            soundEvent(event)
+        case .stationChecked(let check, let id, let occurrence, let failure):
+            switch check {
+            case .precheck: runner.precheckDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
+            case .lookahead: runner.lookaheadDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
+            }
+        case .network(let snapshot):
+            networkChanged(snapshot)
+        case .warning(let key, let text, let announce):
+            board.set(key, text, announce: announce)
+        case .announce(let event, let fields):
+            deps.output.emit(event, pairs: fields.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
+        case .subscribeLive:
+            return .live(liveUpdates())
+        case .shutdown:
+            shutdown()
         }
-        runner.lookaheadFinished = { [weak self] id, occurrence, failure in
-            await self?.lookaheadFinished(id: id, occurrence: occurrence, failure: failure)
+        return .none
+    }
+
+    /// After every input: the radio gives way to a ringing alarm (R14: the clock's only copy of the rule — the
+    /// engine has already pre-empted the radio's sound), the effects are carried out, and the screen and the live
+    /// state follow.
+    private func settle() {
+        let now = deps.time.now()
+        if let ringing = runner.ringing { radio.giveWay(toAlarm: ringing.alarmID, now) }
+        effectRunner.run(effects)
+        publishLive()
+        effectRunner.run(effects)
+    }
+
+    // MARK: Start and turns
+
+    private func start(ringingChanged: @escaping @Sendable (Bool) -> Void, ready: @escaping @Sendable (String) -> Void) {
+        runner.ringingChanged = ringingChanged
+        runner.stationChecked = { [weak self] check, id, occurrence, failure in
+            _ = try? await self?.send(.stationChecked(check, alarm: id, occurrence: occurrence, failure: failure))
         }
         onReady = ready
-        lastDataVersion = try? deps.store.dataVersion()
-        refreshTokens()
         let now = deps.time.now()
-        runner.absorbWakerRings(now, act: false)
+        // The alarms first (a ringing alarm resumes at once, R9); then a look at the store for the tokens.
+        runner.absorbWakerRings(now, act: false, store: worker)
         runner.start(now)
         _ = reminders.due(now.wall, zone: runner.scheduler.defaultZone)
-        afterAlarmActions(now)
-        publishLive()  // the kiosk's screen as the schedule has it from the first moment
+        lookAtStore(now, tokens: true)
         // READY comes with the engine's `deviceOpened` (its test write taken), delivered by `SoundEventService`
         // inside the running `ServiceGroup` — so by then SIGTERM is handled gracefully too.
     }
@@ -99,34 +155,36 @@ public actor RunningClock {
         public var wakeAt: MonotonicInstant
         public var now: SchedulerTime
         public var summary: String
+        /// Whether the sound device has opened and taken a test write since start (R34).
+        public var ready: Bool
     }
 
-    /// The scheduler loop's turn: picks up edits made by other processes, lets the alarms act, steps the
-    /// radio, starts due reservations. Returns when to come back: the earliest of the alarms' and the radio's
-    /// next steps and a minute from now (so a wall-clock step is noticed, R5).
-    public func tick() -> Turn {
-        if let replaced = deps.store.checkFile() {
-            board.set("restored", replaced)
-            history.record(.warning, at: deps.time.now().wall, replaced)
-            reload()
-        }
-        reloadIfChanged()
-        let now = deps.time.now()
+    /// The scheduler loop's turn: the alarms act first (nothing else comes before a ring), then the radio steps,
+    /// due reservations start, and the store is looked at for other processes' commits and a replaced file (R27) —
+    /// waiting for it at most `StoreWorker.bound`. Returns when to come back: the earliest of the alarms' and the
+    /// radio's next steps and a minute from now (so a wall-clock step is noticed, R5).
+    private func turn() -> Turn {
+        var now = deps.time.now()
         runner.advance(now)
-        runner.absorbWakerRings(now, act: true)
+        runner.absorbWakerRings(now, act: true, store: worker)
         radio.step(now)
         for start in reminders.due(now.wall, zone: runner.scheduler.defaultZone) {
-            radio.reserve(start, alarmRinging: runner.isRinging, now)
+            if runner.isRinging {
+                radio.reservationPassed(start, now)
+            } else {
+                radio.reserve(start, now)
+            }
         }
-        afterAlarmActions(now)
+        effectRunner.run(effects)
+        lookAtStore(now, tokens: false)
         noteTokenUses()
-        publishLive()
+        now = deps.time.now()
         var times = runner.nextWake(now) + [now.mono + AlarmScheduler.stepCheckInterval]
         if let next = reminders.next(after: now.wall, zone: runner.scheduler.defaultZone) { times.append(now.mono(at: next)) }
         if let step = radio.nextStep(now) { times.append(step) }
         if let expiry = pairing.valid(at: now.wall)?.expiresAt { times.append(now.mono(at: expiry)) }
         if let change = display.nextChange(now) { times.append(change) }
-        return Turn(wakeAt: times.min()!, now: now, summary: summary(now))
+        return Turn(wakeAt: times.min() ?? now.mono, now: now, summary: summary(now), ready: deviceReady)
     }
 
     /// How many alarms are enabled, and the next one.
@@ -136,82 +194,50 @@ public actor RunningClock {
         return "\(enabled) alarm(s) enabled\(next)"
     }
 
-    /// What READY and the log say at start.
-    public func summary() -> String { summary(deps.time.now()) }
-
-    /// When an alarm rings, the radio gives way (R14) — at once, not when the engine's report arrives.
-    private func afterAlarmActions(_ now: SchedulerTime) {
-        if let ringing = runner.ringing { radio.giveWay(toAlarm: ringing.alarmID, now) }
-    }
-
     // MARK: Inputs
 
-    /// A classified button press. Presses that began before the alarm started are ignored by the alarm
-    /// engine itself (R15), which compares the press's kernel timestamp with the ring's start on the same
-    /// `CLOCK_MONOTONIC` base.
-    public func button(_ command: ButtonPanel.Command) {
-        deps.output.emit("button", ["role": command.role.rawValue, "press": command.kind == .long ? "long" : "short",
-                                    "action": command.action.name])
+    /// A classified button press. Stop and Snooze take the same path as the clients' commands (`dismiss`); a
+    /// press that began before the alarm started is ignored by the alarm engine itself (R15), which compares the
+    /// press's kernel timestamp with the ring's start on the same `CLOCK_MONOTONIC` base.
+    private func button(_ command: ButtonPanel.Command) {
+        effects.emit("button", ["role": command.role.rawValue, "press": command.kind == .long ? "long" : "short",
+                                "action": command.action.name])
         let now = deps.time.now()
         let pressedAt = MonotonicInstant(command.pressedAt)
         switch command.action {
         case .none:
             break
         case .snooze:
-            if !runner.isRinging, stopRingTest() { break }  // a ring test has nothing to snooze: it just ends
-            runner.snooze(by: .button, pressedAt: pressedAt, now)
+            _ = try? dismiss(.snooze, alarm: nil, by: .button, pressedAt: pressedAt, idle: .nothing, now)
         case .stop:
-            if runner.isRinging {
-                runner.stop(by: .button, pressedAt: pressedAt, now)
-            } else if !stopRingTest() {
-                radio.cancel(reason: "stop button", now)
-            }
+            _ = try? dismiss(.stop, alarm: nil, by: .button, pressedAt: pressedAt, idle: .stopRadio, now)
         case .playPause:
             guard !runner.isRinging else { return }  // an alarm is not paused by accident
             if !radio.cancel(reason: "play/pause button", now) {
-                _ = try? radio.startSleep(duration: nil, source: nil, alarmRinging: false, now)
+                _ = try? radio.startSleep(duration: nil, source: nil, now)
             }
         case .sleep(let minutes):
-            if !runner.isRinging { radio.extendSleep(minutes: minutes, alarmRinging: false, now) }
+            if !runner.isRinging { radio.extendSleep(minutes: minutes, now) }
         case .sleepCancel:
             radio.cancel(reason: "sleep-cancel button", now)
         case .volumeUp, .volumeDown:
             if !runner.isRinging { radio.adjustVolume(up: command.action == .volumeUp) }
         }
-        publishLive()
-    }
-
-    /// A sustained shake (`ShakeDetector`).
-    public func shake() {
-        deps.output.emit("shake")
-        runner.shake(deps.time.now())
-        publishLive()
     }
 
     /// The network changed (the monitor looks every 30 s, for the log and the status).
-    public func networkChanged(_ snapshot: NetworkSnapshot) {
+    private func networkChanged(_ snapshot: NetworkSnapshot) {
         if let old = network, old != snapshot {
             let routes = snapshot.routes.map { "\($0.family.rawValue) via \($0.interface)\($0.isWireless ? " (wireless)" : "")" }
-            deps.output.emit("network", ["routes": routes.isEmpty ? "none" : routes.joined(separator: ", ")])
+            effects.emit("network", ["routes": routes.isEmpty ? "none" : routes.joined(separator: ", ")])
         }
         network = snapshot
-    }
-
-    /// Says something on the daemon's output (an event line in JSON mode), e.g. where the web page listens.
-    public func announce(_ event: String, _ fields: KeyValuePairs<String, (any Sendable)?>) {
-        deps.output.emit(event, fields)
-    }
-
-    /// Sets (or clears) a standing warning shown by `status`.
-    public func setWarning(_ key: String, _ text: String?, announce: Bool = true) {
-        board.set(key, text, announce: announce)
-        publishLive()
     }
 
     // MARK: Sound
 
     /// What the engine reported: to the part that owns the sound, and to a client following it.
-    public func soundEvent(_ event: SoundEvent) {
+    private func soundEvent(_ event: SoundEvent) {
         let now = deps.time.now()
         switch event {
         case .deviceOpened:
@@ -235,7 +261,6 @@ public actor RunningClock {
             }
         }
         forward(event)
-        publishLive()
     }
 
     private func forward(_ event: SoundEvent) {
@@ -255,36 +280,39 @@ public actor RunningClock {
         onReady?(summary(deps.time.now()))
     }
 
-    /// Whether the sound device has opened and taken a test write since start (R34).
-    public var isReady: Bool { deviceReady }
+    // MARK: The store
 
-    private func precheckFinished(id: Int64, occurrence: Date, failure: String?) {
-        runner.precheckDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
-        publishLive()
+    /// Looks at the database on the store's thread (another process's commit, a file deleted, emptied or replaced,
+    /// R27), waiting for the answer at most `StoreWorker.bound` — an answer that comes later is taken at the next
+    /// input, and wakes the loop. `tokens`: read the device tokens whatever changed (at start).
+    func lookAtStore(_ now: SchedulerTime, tokens: Bool) {
+        let (watch, waker) = (storeWatch, self.waker)
+        let ticket = worker.submit { store in
+            if watch.look(store, tokens: tokens) { waker.wake() }
+        }
+        if !worker.isStalled { _ = ticket.wait(upTo: StoreWorker.bound) }
+        takeLook(now)
     }
 
-    private func lookaheadFinished(id: Int64, occurrence: Date, failure: String?) {
-        runner.lookaheadDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
-        publishLive()
+    /// Takes what the store's thread found, if anything.
+    func takeLook(_ now: SchedulerTime) {
+        guard let look = storeWatch.take() else { return }
+        if let replaced = look.replaced {
+            board.set("restored", replaced)
+            effects.record(.warning, at: now.wall, replaced)
+        }
+        if let loaded = look.loaded { reload(loaded, now) }
+        if let list = look.tokens { self.tokens.replace(with: list) }
     }
 
-    // MARK: Reload
-
-    /// Reloads when another process committed to the database since the last look (a cheap read).
-    func reloadIfChanged() {
-        guard let version = try? deps.store.dataVersion() else { return }
-        defer { lastDataVersion = version }
-        if let last = lastDataVersion, last != version { reload() }
-    }
-
-    /// Re-reads alarms, stations, settings and programmes, and tells the parts what changed.
-    func reload() {
+    /// Runs on the clock the alarms, stations, settings and programmes `loaded` holds, telling the parts what
+    /// changed; a store that could not be read leaves the clock on what it knew.
+    func reload(_ result: Result<StoredClock, StoreError>, _ now: SchedulerTime) {
         let loaded: StoredClock
-        do throws(StoreError) { loaded = try deps.store.load() } catch {
+        do throws(StoreError) { loaded = try result.get() } catch {
             board.set("store", "The database cannot be read (\(error.description)); the alarms known before keep ringing.")
             return
         }
-        let now = deps.time.now()
         let stationsChanged = Station.byID(loaded.stations) != catalogue.stations
         let settingsChanged = loaded.settings != catalogue.settings ? loaded.settings : nil
         catalogue.settings = loaded.settings
@@ -296,33 +324,71 @@ public actor RunningClock {
             runner.scheduler.setDaysOff(DaysOff(loaded.daysOff))
         }
         runner.reload(alarms: loaded.alarms, settingsChanged: settingsChanged, stationsChanged: stationsChanged, now)
-        afterAlarmActions(now)
         board.set("store", nil)
-        refreshTokens()
         waker.wake()  // the next alarm may now be sooner than the loop's wake-up
-        publishLive()
     }
 
-    /// Reads the device tokens again (after a reload, a pairing, another process's `token new|revoke`).
-    func refreshTokens() {
-        guard let list = try? deps.store.tokens() else { return }
-        tokens.replace(with: list)
+    /// Reads everything again now (the `reload` command, an edit, a pairing): on the store's thread, the clock
+    /// suspended meanwhile (never blocked).
+    func reloadNow() async {
+        let result: Result<(clock: StoredClock, tokens: [AccessToken]), StoreError>
+        do throws(StoreError) {
+            result = .success(try await worker.perform { store throws(StoreError) in (clock: try store.load(), tokens: try store.tokens()) })
+        } catch {
+            result = .failure(error)
+        }
+        reload(result.map(\.clock), deps.time.now())
+        if case .success(let read) = result { tokens.replace(with: read.tokens) }
     }
 
     /// Writes the token uses the registry noted (at most one per token an hour).
     private func noteTokenUses() {
-        for (id, at) in tokens.takePendingUses() { try? deps.store.tokenUsed(id: id, at: at) }
+        for (id, at) in tokens.takePendingUses() { effects.append(.tokenUsed(id: id, at: at)) }
     }
 
     /// Stops every sound (shutdown), and puts the screen's backlight back as it was found.
-    public func shutdown() {
+    private func shutdown() {
         runner.shutdown()
         display.restore()
-        let now = deps.time.now()
-        radio.cancel(reason: "the clock stopped", now)
+        radio.cancel(reason: "the clock stopped", deps.time.now())
+        effectRunner.run(effects)
         for follower in followers.values { follower.finish() }
         followers = [:]
         for subscriber in liveSubscribers.values { subscriber.finish() }
         liveSubscribers = [:]
+        worker.close()
     }
+}
+
+/// What the store's thread found when it looked at the database, kept until the clock takes it. Thread-safe.
+final class StoreWatch: Sendable {
+    struct Look: Sendable {
+        var replaced: String?
+        var loaded: Result<StoredClock, StoreError>?
+        var tokens: [AccessToken]?
+    }
+
+    private let state = Mutex<(version: Int64?, found: Look?)>((nil, nil))
+
+    /// On the store's thread: the file's identity and SQLite's `data_version`; everything read again when either
+    /// moved since the last look (the first look only notes them). True when there is something to take.
+    func look(_ store: any ClockStore, tokens: Bool) -> Bool {
+        let replaced = store.checkFile()
+        let version = try? store.dataVersion()
+        let moved = state.withLock { s -> Bool in
+            defer { if let version { s.version = version } }
+            guard let version, let last = s.version else { return false }
+            return last != version
+        }
+        guard replaced != nil || moved || tokens else { return false }
+        var look = Look(replaced: replaced)
+        if replaced != nil || moved {
+            do throws(StoreError) { look.loaded = .success(try store.load()) } catch { look.loaded = .failure(error) }
+        }
+        look.tokens = try? store.tokens()
+        state.withLock { $0.found = look }
+        return true
+    }
+
+    func take() -> Look? { state.withLock { s in defer { s.found = nil }; return s.found } }
 }

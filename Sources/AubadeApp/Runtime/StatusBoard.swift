@@ -4,10 +4,10 @@ import Foundation
 /// sentence each under a key, printed once when it appears or changes. Not Sendable: the clock actor owns it.
 final class StatusBoard {
     private(set) var warnings: [String: String] = [:]
-    let output: DaemonOutput
+    let effects: Effects
 
-    init(output: DaemonOutput) {
-        self.output = output
+    init(effects: Effects) {
+        self.effects = effects
     }
 
     /// Sets (or clears, with nil) the warning under `key`. A new text is printed once, unless `announce` is
@@ -15,7 +15,7 @@ final class StatusBoard {
     func set(_ key: String, _ text: String?, announce: Bool = true) {
         let old = warnings[key]
         warnings[key] = text
-        if announce, let text, text != old { output.emit("warning", ["message": text]) }
+        if announce, let text, text != old { effects.emit("warning", ["message": text]) }
     }
 
     /// Every warning, ordered by key.

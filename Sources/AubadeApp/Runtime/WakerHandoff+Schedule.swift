@@ -1,6 +1,7 @@
 import AubadeCore
 import AubadeHandoff
 import Foundation
+import Synchronization
 
 extension WakerHandoff {
     /// The rings the daemon will make, soonest first: each enabled alarm's ring now (due when it began) or its
@@ -130,34 +131,40 @@ extension WakerEnd {
 extension AlarmRunner {
     /// Rewrites the next-alarm file when what will ring changed (from `refresh`, after every turn and input).
     func publishToWaker(_ now: SchedulerTime) {
-        guard let handoff else { return }
-        handoff.publish(WakerHandoff.entries(scheduler: scheduler, settings: catalogue.settings, now: now.wall), now: now.wall)
-        board.set("waker-files", handoff.problem)
+        guard handoff != nil else { return }
+        effects.append(.waker(.publish(WakerHandoff.entries(scheduler: scheduler, settings: catalogue.settings, now: now.wall),
+                                       now: now.wall)))
     }
 
     /// Tells the waker what the daemon just did with its rings.
     func tellWaker(_ records: [HeartbeatRecord]) {
-        guard let handoff, !records.isEmpty else { return }
-        handoff.note(records)
-        board.set("waker-files", handoff.problem)
+        guard handoff != nil, !records.isEmpty else { return }
+        effects.append(.waker(.note(records)))
     }
 
     /// The rings the waker made since the last look: each one into the history (R35's morning-report line);
     /// when `act`, a ring a person stopped or snoozed on the waker also stops or snoozes the daemon's ring of
     /// that occurrence (a daemon that came back while the waker rang). At start `act` is false: `settle`
     /// already gave the states their due before the engine began.
-    func absorbWakerRings(_ now: SchedulerTime, act: Bool) {
+    /// The history is read (once, for the rings absorbed before a restart) on the store's thread, waited for at
+    /// most `StoreWorker.bound`: a store that does not answer leaves the rings to the next look.
+    func absorbWakerRings(_ now: SchedulerTime, act: Bool, store: StoreWorker) {
         guard let handoff, let waker = handoff.wakerStateIfChanged() else { return }
         if handoff.absorbed == nil {
             let since = now.wall.addingTimeInterval(-3 * 86_400)
-            let events = (try? deps.store.events(limit: 500, since: since)) ?? []
+            let read = HistoryRead()
+            let ticket = store.submit { read.events = (try? $0.events(limit: 500, since: since)) ?? [] }
+            guard !store.isStalled, ticket.wait(upTo: StoreWorker.bound), let events = read.events else {
+                handoff.forgetWakerStamp()
+                return
+            }
             handoff.absorbed = Set(events.filter { $0.kind == HistoryKind.secondWaker.rawValue }.compactMap { event in
                 event.detail.split(separator: " ").first { $0.hasPrefix("waker_ring=") }.map { String($0.dropFirst(11)) }
             })
         }
         for ring in waker.rang where ring.end != .shutdown && !(handoff.absorbed?.contains(WakerHandoff.key(ring)) ?? false) {
             handoff.absorbed?.insert(WakerHandoff.key(ring))
-            history.record(HistoryEvent(at: now.wall, alarmID: ring.alarm, kind: .secondWaker, detail: WakerHandoff.detail(ring)),
+            effects.record(HistoryEvent(at: now.wall, alarmID: ring.alarm, kind: .secondWaker, detail: WakerHandoff.detail(ring)),
                            fields: ["alarm": ring.alarm, "end": ring.end.wordText, "detail": WakerHandoff.detail(ring),
                                     "occurrence": WakerHandoff.date(ring.occurrence).timeIntervalSince1970])
             guard act, ring.end.byPerson else { continue }
@@ -170,5 +177,14 @@ extension AlarmRunner {
                 snooze(by: input, alarmID: ring.alarm, now)
             }
         }
+    }
+}
+
+/// The history read on the store's thread for `absorbWakerRings`. Thread-safe.
+final class HistoryRead: Sendable {
+    private let read = Mutex<[HistoryEvent]?>(nil)
+    var events: [HistoryEvent]? {
+        get { read.withLock { $0 } }
+        set { read.withLock { $0 = newValue } }
     }
 }

@@ -120,6 +120,9 @@ final class WakerHandoff {
         return WakerHandoff.wakerState(wakerPath)
     }
 
+    /// Forgets the waker's file as last seen, so the next look reads it again.
+    func forgetWakerStamp() { wakerStamp = nil }
+
     static func wakerState(_ path: String) -> WakerStateFile? {
         guard let bytes = read(path) else { return nil }
         var state = WakerStateFile()

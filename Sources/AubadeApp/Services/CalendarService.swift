@@ -15,7 +15,7 @@ public struct CalendarService: Service {
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                let wait = await clock.refreshCalendars()
+                guard case .wait(let wait)? = try? await clock.send(.refreshCalendars) else { break }
                 do { try await Task.sleep(for: wait) } catch { return }
             }
         }

@@ -41,7 +41,7 @@ public struct InputService: Service {
                     for await edge in buttons.edges {
                         let commands = panel.state.withLock { $0.handle(edge) }
                         waker.wake()  // the edge may have set an earlier deadline
-                        for command in commands { await clock.button(command) }
+                        for command in commands { _ = try? await clock.send(.button(command)) }
                     }
                 }
                 group.addTask {
@@ -50,7 +50,7 @@ public struct InputService: Service {
                         let deadline = panel.state.withLock { $0.nextDeadline }
                         await waker.wait(for: deadline.map { max(.milliseconds(1), $0 - MonotonicClock.now()) })
                         let commands = panel.state.withLock { $0.tick(at: MonotonicClock.now()) }
-                        for command in commands { await clock.button(command) }
+                        for command in commands { _ = try? await clock.send(.button(command)) }
                     }
                 }
                 group.addTask { await InputService.sampleShake(shake, while: ringing, clock: clock) }
@@ -66,7 +66,7 @@ public struct InputService: Service {
             guard sounding else { continue }
             await withTaskGroup(of: Void.self) { episode in
                 episode.addTask {
-                    for await _ in shake.shakes() { await clock.shake() }
+                    for await _ in shake.shakes() { _ = try? await clock.send(.shake) }
                 }
                 while let still = await states.next(), still {}
                 episode.cancelAll()

@@ -19,7 +19,7 @@ public struct NetworkService: Service {
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             for await snapshot in status.changes(every: .seconds(30)) {
-                await clock.networkChanged(snapshot)
+                _ = try? await clock.send(.network(snapshot))
             }
         }
     }

@@ -26,11 +26,11 @@ public struct SchedulerService: Service {
         await cancelWhenGracefulShutdown {
             var lastStatus = ""
             while !Task.isCancelled {
-                let turn = await clock.tick()
+                guard let turn = try? await clock.send(.turn).turn else { break }
                 notifier.watchdog()
                 var wait = max(.zero, turn.wakeAt - turn.now.mono)
                 if let every = notifier.watchdogInterval { wait = min(wait, every) }
-                if !(await clock.isReady) {
+                if !turn.ready {
                     // Not READY yet (no sound device): each turn proves the loop alive, so systemd waits on.
                     wait = min(wait, SchedulerService.startingTurn)
                     notifier.extendStartTimeout(by: SchedulerService.startingTurn * 3)
@@ -42,7 +42,7 @@ public struct SchedulerService: Service {
                 await waker.wait(for: wait)
             }
         }
-        await clock.shutdown()
+        _ = try? await clock.send(.shutdown)
     }
 }
 
@@ -60,7 +60,7 @@ public struct SoundEventService: Service {
     public func run() async throws {
         let events = engine.events
         await cancelWhenGracefulShutdown {
-            for await event in events { await clock.soundEvent(event) }
+            for await event in events { _ = try? await clock.send(.sound(event)) }
         }
         await engine.shutdown()
     }

@@ -78,6 +78,12 @@ public final class SoundEngine: Sendable {
         return id
     }
 
+    /// As `play(_:paused:)`, under the name `id` the caller chose (the running clock names its sounds; it is the
+    /// engine's only client in the daemon, so the names never collide).
+    public func play(_ id: SoundID, _ request: SoundRequest, paused: Bool) {
+        mailbox.post(.play(id, request, paused: paused))
+    }
+
     /// Begins a prepared sound (the alarm second).
     public func begin(_ id: SoundID) { mailbox.post(.begin(id)) }
 

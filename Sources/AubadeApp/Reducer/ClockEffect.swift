@@ -1,0 +1,110 @@
+import AubadeAudio
+import AubadeCore
+import AubadeHandoff
+import Foundation
+
+/// A line's fields on the daemon's output.
+typealias OutputFields = KeyValuePairs<String, (any Sendable)?>
+
+/// What a decision of the running clock asks of the world, in the order it must happen. The clock's parts
+/// never call a port that changes something: they append effects, and `EffectRunner` carries them out when the
+/// input that caused them has been decided — commits before the sound they guard (R9), the rest after.
+enum ClockEffect {
+    /// Commits an alarm's run state (R9).
+    case save(AlarmRunState)
+    /// Commits the engine's change to an alarm (a one-shot turned off, a spent skip cleared).
+    case update(Alarm)
+    /// Appends to the event history, then prints it (the event's alarm and detail, or `fields`).
+    case record(HistoryEvent, fields: OutputFields?)
+    /// Notes that a device token was used.
+    case tokenUsed(id: Int64, at: Date)
+    /// Tells the sound engine something.
+    case sound(SoundCommand)
+    /// An alarm's sound has been started: prints `ringing`, saying whether (and by how much) it is late.
+    case rang(RingNote)
+    /// Prints a line on the daemon's output.
+    case emit(String, OutputFields)
+    /// Writes the second waker's files (R35): after the sound, so they never hold it back.
+    case waker(WakerWrite)
+    /// Starts background work (a station check); it reports back as an input.
+    case job(@Sendable () async -> Void)
+}
+
+/// What the clock tells the sound engine.
+enum SoundCommand: Equatable {
+    case play(SoundID, SoundRequest, paused: Bool)
+    case begin(SoundID)
+    case stop(SoundID)
+    case volume(SoundID, Int)
+}
+
+/// An alarm that started sounding, for its `ringing` line.
+struct RingNote {
+    var alarmID: Int64
+    var occurrence: Date
+    var source: String
+    var cause: String
+    /// The engine's own verdict: a catch-up of a missed alarm (R6) is late by design.
+    var late: Bool
+    /// The second it was due to begin (its occurrence, for a scheduled ring), against which the start is measured;
+    /// nil for a ring that resumes after a restart or ends a snooze.
+    var due: Date?
+}
+
+/// What the second waker's files are told.
+enum WakerWrite {
+    /// The alarms to come (the next-alarm file).
+    case publish([HandoffEntry], now: Date)
+    /// What the daemon did with its rings (the heartbeat).
+    case note([HeartbeatRecord])
+}
+
+/// The effects of the input being decided, in order, and the names of the sounds they start. The clock owns one;
+/// its parts append to it. Not Sendable: it lives on the clock's thread.
+final class Effects {
+    private var list: [ClockEffect] = []
+    private var taken = 0
+    private var lastSound: Int
+
+    /// `firstSound`: the id the first sound gets (sounds are named by the clock, so an effect can name a sound
+    /// before the engine has been told of it).
+    init(firstSound: Int = 1) { lastSound = firstSound - 1 }
+
+    func append(_ effect: ClockEffect) { list.append(effect) }
+
+    /// The next effect not carried out yet, in order (effects appended meanwhile come after).
+    func next() -> ClockEffect? {
+        guard taken < list.count else {
+            list.removeAll(keepingCapacity: true)
+            taken = 0
+            return nil
+        }
+        defer { taken += 1 }
+        return list[taken]
+    }
+
+    var isEmpty: Bool { taken >= list.count }
+
+    /// The next effect, left in place.
+    func peek() -> ClockEffect? { taken < list.count ? list[taken] : nil }
+
+    // MARK: Shorthands
+
+    /// Plays `request` now or, `paused`, prepares it until `begin`; returns the name its events will carry.
+    func play(_ request: SoundRequest, paused: Bool = false) -> SoundID {
+        lastSound += 1
+        let id = SoundID(lastSound)
+        append(.sound(.play(id, request, paused: paused)))
+        return id
+    }
+
+    func begin(_ id: SoundID) { append(.sound(.begin(id))) }
+    func stop(_ id: SoundID) { append(.sound(.stop(id))) }
+    func setVolume(_ id: SoundID, _ level: Int) { append(.sound(.volume(id, level))) }
+    func emit(_ event: String, _ fields: OutputFields = [:]) { append(.emit(event, fields)) }
+
+    func record(_ event: HistoryEvent, fields: OutputFields? = nil) { append(.record(event, fields: fields)) }
+    func record(_ kind: HistoryKind, at wall: Date, alarm: Int64? = nil, _ detail: String = "") {
+        record(HistoryEvent(at: wall, alarmID: alarm, kind: kind.rawValue, detail: detail))
+    }
+}

@@ -1,0 +1,80 @@
+import AubadeAudio
+import AubadeCore
+import Foundation
+
+/// Everything that happens to the running clock, from every face and every part of the daemon: it all enters
+/// through `RunningClock.send(_:)`, in arrival order, and each input's effects are carried out before the next
+/// is taken.
+public enum ClockInput: Sendable {
+    /// The daemon starts: resume a ringing alarm or a snooze (R9), catch up a recent missed one (R6).
+    /// `ringingChanged` is told when an alarm starts or stops sounding (the shake sensor is sampled only then);
+    /// `ready` gets the summary line once the sound device has opened and taken a test write (R34). Answered with
+    /// `.reply(.done(summary))`: how many alarms are enabled, and the next one.
+    case start(ringingChanged: @Sendable (Bool) -> Void, ready: @Sendable (String) -> Void)
+    /// The scheduler loop's turn (answered with `ClockOutput.turn`: when to come back).
+    case turn
+    /// A client's command — the control socket, the HTTP API, the kiosk — answered with `.reply`; with `follow`, a
+    /// command that starts a sound also answers with that sound's events until it stops.
+    case command(ClockCommand, follow: Bool)
+    /// A calendar to download and import (a slow download never holds the clock: it runs off the clock's thread).
+    case importCalendar(url: StreamURL, kind: CalendarImport.Kind, station: String?)
+    /// The calendar service's turn: imported calendars whose refresh is due (answered with `.wait`).
+    case refreshCalendars
+    /// A classified button press (`ButtonPanel`).
+    case button(ButtonPanel.Command)
+    /// A sustained shake (`ShakeDetector`).
+    case shake
+    /// What the sound engine reported.
+    case sound(SoundEvent)
+    /// A station check finished: the pre-alarm check (R20) or the look-ahead hours before.
+    case stationChecked(StationCheck, alarm: Int64, occurrence: Date, failure: String?)
+    /// The network changed.
+    case network(NetworkSnapshot)
+    /// A standing warning set (or cleared, nil) by a face, e.g. the web server that cannot listen.
+    case warning(key: String, text: String?, announce: Bool)
+    /// A line for the daemon's output, e.g. where the web page listens.
+    case announce(String, [String: String])
+    /// The live state now and every change of it (answered with `.live`).
+    case subscribeLive
+    /// The daemon stops: every sound ends, the backlight is put back.
+    case shutdown
+}
+
+/// Which station check finished.
+public enum StationCheck: Sendable {
+    case precheck, lookahead
+}
+
+/// What the clock answers an input.
+public enum ClockOutput: Sendable {
+    case none
+    case reply(ClockReply, events: AsyncStream<SoundEvent>?)
+    case turn(RunningClock.Turn)
+    case live(AsyncStream<LiveState>)
+    /// How long until the next calendar refresh is due.
+    case wait(Duration)
+
+    /// The reply to a command (`.done` for inputs that have none).
+    public var reply: ClockReply {
+        if case .reply(let reply, _) = self { return reply }
+        return .done("")
+    }
+
+    /// A turn's answer (nil for other inputs).
+    public var turn: RunningClock.Turn? {
+        if case .turn(let turn) = self { return turn }
+        return nil
+    }
+
+    /// The live states (nil for other inputs).
+    public var live: AsyncStream<LiveState>? {
+        if case .live(let stream) = self { return stream }
+        return nil
+    }
+
+    /// The events of the sound a followed command started.
+    public var events: AsyncStream<SoundEvent>? {
+        if case .reply(_, let events) = self { return events }
+        return nil
+    }
+}

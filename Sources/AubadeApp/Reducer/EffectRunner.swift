@@ -1,0 +1,217 @@
+import AubadeAudio
+import AubadeCore
+import AubadeStore
+import Foundation
+import Synchronization
+
+/// Carries out the running clock's effects (`ClockEffect`) after each input — the one place that orders them:
+/// - commits go to the store's own thread (`StoreWorker`), a run state and the history event that follows it in
+///   one transaction (so a stop or a ring is one commit);
+/// - a sound is told to the engine only after the commits before it returned (R9) — or after
+///   `StoreWorker.bound`, whichever comes first: a store that cannot commit in time never holds a ring back; its
+///   commit still runs, a failed state is tried again when the store next answers, and the clock says so;
+/// - lines, the second waker's files and background work come after the sounds, in their order.
+/// Not Sendable: the clock actor owns it and runs it on its own thread.
+final class EffectRunner {
+    let worker: StoreWorker
+    let sound: any SoundPort
+    let output: DaemonOutput
+    let time: any ClockTime
+    let jobs: any BackgroundJobs
+    let board: StatusBoard
+    var handoff: WakerHandoff?
+    /// Whether an alarm still exists (a state saved for an alarm deleted meanwhile has no row to update: no warning).
+    var alarmExists: (Int64) -> Bool = { _ in true }
+
+    /// Commits handed to the store whose outcome has not been looked at yet.
+    private var inFlight: [Commit] = []
+    /// Run states whose commit failed, by alarm: tried again when the store next answers (the newest one only).
+    private var retries: [Int64: AlarmRunState] = [:]
+
+    /// How late a sound may begin before its `ringing` line and the history say it began late.
+    static let lateAfter: TimeInterval = 1
+
+    init(worker: StoreWorker, sound: any SoundPort, output: DaemonOutput, time: any ClockTime, jobs: any BackgroundJobs,
+         board: StatusBoard) {
+        self.worker = worker
+        self.sound = sound
+        self.output = output
+        self.time = time
+        self.jobs = jobs
+        self.board = board
+    }
+
+    /// Carries out every effect in `effects`, including those appended while it runs.
+    func run(_ effects: Effects) {
+        collect()
+        retry()
+        var after: [ClockEffect] = []
+        while let effect = effects.next() {
+            switch effect {
+            case .save(let state):
+                retries[state.alarmID] = nil
+                if case .record(let event, let fields)? = effects.peekRecord() {
+                    _ = effects.next()
+                    commit(.save(state, recording: event))
+                    after.append(.record(event, fields: fields))
+                } else {
+                    commit(.save(state, recording: nil))
+                }
+            case .update(let alarm):
+                commit(.update(alarm))
+            case .record(let event, _):
+                commit(.record(event))
+                after.append(effect)
+            case .tokenUsed(let id, let at):
+                commit(.tokenUsed(id: id, at: at))
+            case .sound(let command):
+                settle()
+                tell(command)
+            case .rang, .emit, .waker, .job:
+                after.append(effect)
+            }
+        }
+        settle()
+        for effect in after { carryOutAfter(effect, effects) }
+        // What those appended (a warning's line, a late ring's record) is carried out too.
+        if !effects.isEmpty { run(effects) }
+    }
+
+    private func tell(_ command: SoundCommand) {
+        switch command {
+        case .play(let id, let request, let paused): sound.play(id, request, paused: paused)
+        case .begin(let id): sound.begin(id)
+        case .stop(let id): sound.stop(id)
+        case .volume(let id, let level): sound.setVolume(id, level)
+        }
+    }
+
+    private func carryOutAfter(_ effect: ClockEffect, _ effects: Effects) {
+        switch effect {
+        case .record(let event, let fields):
+            output.emit(event.kind, fields ?? ["alarm": event.alarmID, "detail": event.detail.isEmpty ? nil : event.detail])
+        case .rang(let note):
+            rang(note, effects)
+        case .emit(let event, let fields):
+            output.emit(event, fields)
+        case .waker(let write):
+            guard let handoff else { return }
+            switch write {
+            case .publish(let entries, let now): handoff.publish(entries, now: now)
+            case .note(let records): handoff.note(records)
+            }
+            board.set("waker-files", handoff.problem)
+        case .job(let job):
+            jobs.submit(job)
+        case .save, .update, .tokenUsed, .sound:
+            break
+        }
+    }
+
+    /// The `ringing` line; a sound that began later than `lateAfter` after its second says so (and why) in the
+    /// line and the history, whatever the cause.
+    private func rang(_ note: RingNote, _ effects: Effects) {
+        let now = time.now().wall
+        let lateBy = note.due.map { now.timeIntervalSince($0) } ?? 0
+        let late = note.late || lateBy >= EffectRunner.lateAfter
+        output.emit("ringing", ["alarm": note.alarmID, "source": note.source, "cause": note.cause, "late": late,
+                                "late_s": lateBy >= EffectRunner.lateAfter ? (lateBy * 10).rounded() / 10 : nil,
+                                "occurrence": note.occurrence.timeIntervalSince1970])
+        if !note.late, lateBy >= EffectRunner.lateAfter {
+            effects.record(HistoryEvent(at: now, alarmID: note.alarmID, kind: HistoryKind.warning.rawValue,
+                                        detail: "The alarm began \(String(format: "%.1f", lateBy)) s after its time."))
+        }
+    }
+
+    // MARK: Commits
+
+    private enum Write: Sendable {
+        case save(AlarmRunState, recording: HistoryEvent?)
+        case update(Alarm)
+        case record(HistoryEvent)
+        case tokenUsed(id: Int64, at: Date)
+    }
+
+    /// A write handed to the store, and what it said.
+    private struct Commit {
+        let write: Write
+        let ticket: StoreWorker.Ticket
+        let outcome: Outcome
+    }
+
+    /// A commit's failure, carried from the store's thread back to the clock.
+    private final class Outcome: Sendable {
+        let failure = Mutex<StoreError?>(nil)
+    }
+
+    private func commit(_ write: Write) {
+        let outcome = Outcome()
+        let ticket = worker.submit { store in
+            do throws(StoreError) {
+                switch write {
+                case .save(let state, let event): try store.save(state, recording: event)
+                case .update(let alarm): try store.update(alarm)
+                case .record(let event): try store.record(event)
+                case .tokenUsed(let id, let at): try store.tokenUsed(id: id, at: at)
+                }
+            } catch {
+                outcome.failure.withLock { $0 = error }
+            }
+        }
+        inFlight.append(Commit(write: write, ticket: ticket, outcome: outcome))
+    }
+
+    /// Waits for the commits handed in so far — at most `StoreWorker.bound`, and not at all while the store is
+    /// stuck — then says what they did.
+    private func settle() {
+        guard let last = inFlight.last, !last.ticket.isDone else { return collect() }
+        if worker.isStalled || !last.ticket.wait(upTo: StoreWorker.bound) {
+            board.set("store-slow", "The database did not answer within \(StoreWorker.bound.formatted()); the clock goes on without waiting for it, and saves when it answers.")
+        }
+        collect()
+    }
+
+    /// Looks at the commits that have returned: failures become warnings (and a failed state is tried again).
+    private func collect() {
+        var pending: [Commit] = []
+        for commit in inFlight {
+            guard commit.ticket.isDone else {
+                pending.append(commit)
+                continue
+            }
+            guard let error = commit.outcome.failure.withLock({ $0 }) else { continue }
+            switch commit.write {
+            case .save(let state, let event):
+                if alarmExists(state.alarmID) {
+                    retries[state.alarmID] = state
+                    board.set("persist", "The alarm state could not be saved (\(error.description)).")
+                }
+                if event != nil { board.set("history", "The event history could not be written (\(error.description)).") }
+            case .update:
+                board.set("persist", "The alarm could not be saved (\(error.description)).")
+            case .record:
+                board.set("history", "The event history could not be written (\(error.description)).")
+            case .tokenUsed:
+                break
+            }
+        }
+        inFlight = pending
+        if inFlight.isEmpty { board.set("store-slow", nil, announce: false) }
+    }
+
+    /// Hands the failed states to the store again, once it answers.
+    private func retry() {
+        guard !retries.isEmpty, inFlight.isEmpty, !worker.isStalled else { return }
+        let states = retries.values.sorted { $0.alarmID < $1.alarmID }
+        retries = [:]
+        for state in states where alarmExists(state.alarmID) { commit(.save(state, recording: nil)) }
+    }
+}
+
+extension Effects {
+    /// The next effect if it is a history record (so a state and the event after it commit together).
+    func peekRecord() -> ClockEffect? {
+        guard let next = peek(), case .record = next else { return nil }
+        return next
+    }
+}
