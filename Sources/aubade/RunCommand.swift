@@ -69,7 +69,7 @@ struct RunCommand: AsyncParsableCommand {
             return [HTTPService(clock: clock, settings: settings, logger: logger) { port in
                 let host = listen.host.contains(":") ? "[\(listen.host)]" : listen.host
                 let shown = ["0.0.0.0", "[::]"].contains(host) ? "127.0.0.1" : host
-                _ = try? await clock.send(.announce("http", ["url": "http://\(shown):\(port)/", "port": String(port)]))
+                _ = try? await clock.send(.announce("http", ["url": "http://\(shown):\(port)/", "port": port]))
             }]
         }
         do {

@@ -33,7 +33,7 @@ public enum ClockInput: Sendable {
     /// A standing warning set (or cleared, nil) by a face, e.g. the web server that cannot listen.
     case warning(key: String, text: String?, announce: Bool)
     /// A line for the daemon's output, e.g. where the web page listens.
-    case announce(String, [String: String])
+    case announce(String, [String: any Sendable])
     /// The live state now and every change of it (answered with `.live`).
     case subscribeLive
     /// The daemon stops: every sound ends, the backlight is put back.

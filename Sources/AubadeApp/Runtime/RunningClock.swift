@@ -159,11 +159,13 @@ public actor RunningClock {
         public var ready: Bool
     }
 
-    /// The scheduler loop's turn: the alarms act first (nothing else comes before a ring), then the radio steps,
-    /// due reservations start, and the store is looked at for other processes' commits and a replaced file (R27) —
-    /// waiting for it at most `StoreWorker.bound`. Returns when to come back: the earliest of the alarms' and the
-    /// radio's next steps and a minute from now (so a wall-clock step is noticed, R5).
+    /// The scheduler loop's turn: the store is looked at for other processes' commits and a file deleted, emptied
+    /// or replaced (R27, so that the ring's commit goes to the file that is there) — waiting for it at most
+    /// `StoreWorker.bound`, and not at all while it is stuck; then the alarms act, the radio steps, due
+    /// reservations start. Returns when to come back: the earliest of the alarms' and the radio's next steps and a
+    /// minute from now (so a wall-clock step is noticed, R5).
     private func turn() -> Turn {
+        lookAtStore(deps.time.now(), tokens: false)
         var now = deps.time.now()
         runner.advance(now)
         runner.absorbWakerRings(now, act: true, store: worker)
@@ -175,9 +177,8 @@ public actor RunningClock {
                 radio.reserve(start, now)
             }
         }
-        effectRunner.run(effects)
-        lookAtStore(now, tokens: false)
         noteTokenUses()
+        effectRunner.run(effects)
         now = deps.time.now()
         var times = runner.nextWake(now) + [now.mono + AlarmScheduler.stepCheckInterval]
         if let next = reminders.next(after: now.wall, zone: runner.scheduler.defaultZone) { times.append(now.mono(at: next)) }
