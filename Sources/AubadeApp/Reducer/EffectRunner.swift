@@ -28,6 +28,9 @@ final class EffectRunner {
     /// Run states whose commit failed, by alarm: tried again when the store next answers (the newest one only).
     private var retries: [Int64: AlarmRunState] = [:]
 
+    /// Whether commits are still out or waiting to be tried again: the scheduler loop comes back soon, to try.
+    var hasStoreWork: Bool { !inFlight.isEmpty || !retries.isEmpty }
+
     /// How late a sound may begin before its `ringing` line and the history say it began late.
     static let lateAfter: TimeInterval = 1
 

@@ -185,6 +185,7 @@ public actor RunningClock {
         if let step = radio.nextStep(now) { times.append(step) }
         if let expiry = pairing.valid(at: now.wall)?.expiresAt { times.append(now.mono(at: expiry)) }
         if let change = display.nextChange(now) { times.append(change) }
+        if effectRunner.hasStoreWork { times.append(now.mono + .seconds(1)) }
         return Turn(wakeAt: times.min() ?? now.mono, now: now, summary: summary(now), ready: deviceReady)
     }
 
