@@ -67,23 +67,11 @@ struct RingCommand: AsyncParsableCommand {
     private func ringHere(_ test: RingTest, context: CommandContext) throws -> SoundSession.Started {
         let config = context.configuration
         let store = try context.openStoreForReading(quietWhenEmpty: true)
-        let settings = try store.settings()
-        var sound: SoundSource
-        var level = test.volume ?? settings.defaultVolume
-        var fade = settings.fadeInSeconds
-        if let id = test.alarm {
-            let alarm = try store.alarm(id: id)
-            sound = alarm.sound
-            level = test.volume ?? alarm.volume
-            fade = alarm.fadeInSeconds
-        } else {
-            sound = try SoundSource(userText: test.source!, stationNamed: store.station(named:))
-        }
-        if case .station(let sid) = sound { _ = try store.station(id: sid) }  // a missing one is bad input here
-        let plan = AlarmPlanning.plan(
-            sound: sound, station: { try? store.station(id: $0) }, settings: settings,
-            network: { SysfsNetworkStatus().current() }, volume: level, fadeInSeconds: fade,
-            allowLoopback: allowLocal || config.audio.allowLocalStreams, limit: .seconds(test.seconds))
+        let alarm = try test.alarm.map { id in try store.alarm(id: id) }
+        let source = try test.source.map { text in try SoundSource(userText: text, stationNamed: store.station(named:)) }
+        let plan = try test.plan(alarm: alarm, source: source, settings: try store.settings(), station: { try? store.station(id: $0) },
+                                 network: { SysfsNetworkStatus().current() },
+                                 allowLoopback: allowLocal || config.audio.allowLocalStreams)
         return SoundSession.inProcess(plan.request, label: plan.description, engine: SoundSession.engine(context), prepare: true)
     }
 }

@@ -144,28 +144,17 @@ extension RunningClock {
         guard !runner.isRinging else {
             throw ClockError(.refused, "An alarm is ringing; stop or snooze it first.")
         }
-        var sound: SoundSource
-        var level = test.volume ?? catalogue.settings.defaultVolume
-        var fade = catalogue.settings.fadeInSeconds
+        var alarm: Alarm?, source: SoundSource?
         if let id = test.alarm {
-            guard let alarm = runner.scheduler.alarms[id] else { throw ClockError(.notFound, "Alarm \(id) does not exist.") }
-            sound = alarm.sound
-            level = test.volume ?? alarm.volume
-            fade = alarm.fadeInSeconds
+            guard let found = runner.scheduler.alarms[id] else { throw ClockError(.notFound, "Alarm \(id) does not exist.") }
+            alarm = found
         } else {
-            do { (sound, _) = try catalogue.source(test.source, purpose: "ring") } catch {
+            do { (source, _) = try catalogue.source(test.source, purpose: "ring") } catch {
                 throw ClockError(.invalid, error.message)
             }
         }
-        guard Alarm.volumeRange.contains(level) else {
-            throw ClockError(.invalid, "Volume \(level) is out of range; use \(Alarm.volumeRange.lowerBound)-\(Alarm.volumeRange.upperBound).")
-        }
-        if case .station(let sid) = sound, catalogue.stations[sid] == nil {
-            throw ClockError(.notFound, "Station \(sid) does not exist.")
-        }
-        let plan = AlarmPlanning.plan(sound: sound, station: { catalogue.stations[$0] }, settings: catalogue.settings,
-                                      network: { deps.network.current() }, volume: level, fadeInSeconds: fade,
-                                      allowLoopback: options.allowLoopback, limit: .seconds(test.seconds))
+        let plan = try test.plan(alarm: alarm, source: source, settings: catalogue.settings, station: { catalogue.stations[$0] },
+                                 network: { deps.network.current() }, allowLoopback: options.allowLoopback)
         radio.cancel(reason: "stopped by a ring test", now)  // the test sounds as an alarm would
         let id = effects.play(plan.request)
         ringTest = RingTestSound(id: id, alarm: test.alarm, source: plan.description, startedAt: now.wall.rounded)

@@ -55,3 +55,23 @@ public enum AlarmPlanning {
         return Plan(request: request, description: description)
     }
 }
+
+extension RingTest {
+    /// The plan of this ring test, the same whether the running clock rings it or `aubade ring` does without a
+    /// daemon: an alarm's sound at its volume and fade-in (`alarm`), or `source` at the default volume; a volume
+    /// out of range or a station that does not exist is refused in one sentence.
+    public func plan(alarm: Alarm?, source: SoundSource?, settings: AppSettings, station: (Int64) -> Station?,
+                     network: () -> NetworkSnapshot, allowLoopback: Bool) throws(ClockError) -> AlarmPlanning.Plan {
+        guard let sound = alarm?.sound ?? source else {
+            throw ClockError(.invalid, "Give an alarm id or --source, not both and not neither.")
+        }
+        let level = volume ?? alarm?.volume ?? settings.defaultVolume
+        guard Alarm.volumeRange.contains(level) else {
+            throw ClockError(.invalid, "Volume \(level) is out of range; use \(Alarm.volumeRange.lowerBound)-\(Alarm.volumeRange.upperBound).")
+        }
+        if case .station(let id) = sound, station(id) == nil { throw ClockError(.notFound, "Station \(id) does not exist.") }
+        return AlarmPlanning.plan(sound: sound, station: station, settings: settings, network: network, volume: level,
+                                  fadeInSeconds: alarm?.fadeInSeconds ?? settings.fadeInSeconds, allowLoopback: allowLoopback,
+                                  limit: .seconds(seconds))
+    }
+}
