@@ -21,7 +21,7 @@ extension RunningClock {
         let now = deps.time.now()
         switch command {
         case .status:
-            return .status(await status(now))
+            return .status(status(now))
         case .reload:
             await reloadNow()
             return .done("Reloaded.")
@@ -170,7 +170,7 @@ extension RunningClock {
     }
 
     /// The live status.
-    func status(_ now: SchedulerTime) async -> DaemonStatus {
+    func status(_ now: SchedulerTime) -> DaemonStatus {
         let scheduler = runner.scheduler
         let names = Dictionary(scheduler.alarms.map { ($0.key, $0.value.name) }, uniquingKeysWith: { a, _ in a })
         let next = runner.next.map { DaemonStatus.NextAlarm(id: $0.id, name: names[$0.id] ?? "", at: $0.instant) }
@@ -184,7 +184,11 @@ extension RunningClock {
             state.snoozedUntil.map { DaemonStatus.Snoozed(id: state.alarmID, until: $0) }
         }.sorted { $0.id < $1.id }
         let since = now.wall.addingTimeInterval(-86_400)
-        let events = (try? await worker.perform { store throws(StoreError) in try store.events(limit: 500, since: since) }) ?? []
+        // The morning report's events, waited for at most `StoreWorker.bound`: a stuck store leaves the report out,
+        // never the status (which is how a person finds out what rings).
+        let read = HistoryRead()
+        let ticket = worker.submit { read.events = try? $0.events(limit: 500, since: since) }
+        let events = !worker.isStalled && ticket.wait(upTo: StoreWorker.bound) ? read.events ?? [] : []
         let zones = Dictionary(scheduler.alarms.compactMap { id, alarm in
             alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }
         }, uniquingKeysWith: { a, _ in a })

@@ -27,12 +27,15 @@ extension RunningClock {
     /// How many streams follow the live state (for tests and the status).
     public var liveSubscriberCount: Int { liveSubscribers.count }
 
-    /// After every event: lets the kiosk's screen follow (a ringing alarm lights it in the same turn), then
-    /// computes the live state and hands it to every subscriber when it changed.
-    func publishLive() {
-        let now = deps.time.now()
+    /// After every input: the kiosk's screen follows the alarm's ringing, the settings and the night's schedule
+    /// (a ringing alarm lights it in the same turn that starts it).
+    func followDisplay(_ now: SchedulerTime) {
         display.follow(ringing: runner.isRinging || ringTest != nil, settings: catalogue.settings.nightDimming,
                        zone: runner.scheduler.defaultZone, now)
+    }
+
+    /// After every input: the live state, handed to every subscriber when it changed.
+    func publishLive(_ now: SchedulerTime) {
         guard !liveSubscribers.isEmpty else { return }
         let state = liveState(now)
         if let last = lastLive, !state.differsApartFromTime(last) { return }

@@ -122,14 +122,15 @@ public actor RunningClock {
     }
 
     /// After every input: the radio gives way to a ringing alarm (R14: the clock's only copy of the rule — the
-    /// engine has already pre-empted the radio's sound), the effects are carried out, and the screen and the live
+    /// engine has already pre-empted the radio's sound), the effects are carried out, then the screen and the live
     /// state follow.
     private func settle() {
         let now = deps.time.now()
         if let ringing = runner.ringing { radio.giveWay(toAlarm: ringing.alarmID, now) }
         effectRunner.run(effects)
-        publishLive()
-        effectRunner.run(effects)
+        followDisplay(now)
+        effectRunner.run(effects)  // the display's line and warning, if it changed
+        publishLive(deps.time.now())
     }
 
     // MARK: Start and turns
