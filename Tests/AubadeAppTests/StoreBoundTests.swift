@@ -14,7 +14,7 @@ import Testing
 struct StoreBoundTests {
     @Test func aCommitThatDoesNotReturnLetsTheRingGoAheadAndLandsLater() async throws {
         let gate = StoreGate()
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)], storeWrapper: { store, _ in GatedStore(store, gate: gate) })
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)], storeWrapper: { store, _ in WatchedStore(store, gate: gate) })
         await rig.start()
         await rig.run(until: ClockRig.at(6, 59, 59))
         gate.hold(.save)
@@ -37,7 +37,7 @@ struct StoreBoundTests {
 
     @Test func aDatabaseThatHangsWhenLookedAtHoldsNoRingBack() async throws {
         let gate = StoreGate()
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)], storeWrapper: { store, _ in GatedStore(store, gate: gate) })
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)], storeWrapper: { store, _ in WatchedStore(store, gate: gate) })
         await rig.start()
         await rig.run(until: ClockRig.at(6, 59, 40))
         // The file was emptied: reopening it waits on "database is locked" (the store's thread is stuck there).
@@ -69,7 +69,7 @@ struct StoreBoundTests {
 
     @Test func aStopAndARingAreOneCommitEach() async throws {
         let counts = CommitCounts()
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)], storeWrapper: { store, _ in CountingStore(store, counts: counts) })
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)], storeWrapper: { store, _ in WatchedStore(store, counts: counts) })
         await rig.start()
         await rig.run(until: ClockRig.at(6, 59, 59))
         let before = counts.all
@@ -111,67 +111,33 @@ final class StoreGate: Sendable {
     }
 }
 
-/// A store whose calls a `StoreGate` can hold.
-final class GatedStore: ClockStore {
-    let inner: any ClockStore
-    let gate: StoreGate
-
-    init(_ inner: any ClockStore, gate: StoreGate) {
-        self.inner = inner
-        self.gate = gate
-    }
-
-    func load() throws(StoreError) -> StoredClock { try inner.load() }
-    func save(_ state: AlarmRunState) throws(StoreError) {
-        gate.pass(.save)
-        try inner.save(state)
-    }
-    func save(_ state: AlarmRunState, recording event: HistoryEvent?) throws(StoreError) {
-        gate.pass(.save)
-        try inner.save(state, recording: event)
-    }
-    func update(_ alarm: Alarm) throws(StoreError) { try inner.update(alarm) }
-    func record(_ event: HistoryEvent) throws(StoreError) { try inner.record(event) }
-    func events(limit: Int, since: Date) throws(StoreError) -> [HistoryEvent] { try inner.events(limit: limit, since: since) }
-    func dataVersion() throws(StoreError) -> Int64? { try inner.dataVersion() }
-    var readOnlyReason: String? { inner.readOnlyReason }
-    func checkFile() -> String? {
-        gate.pass(.checkFile)
-        return inner.checkFile()
-    }
-    func apply(_ edit: ClockEdit, zone: TimeZone, now: Date) throws(StoreError) -> EditOutcome {
-        try inner.apply(edit, zone: zone, now: now)
-    }
-    func tokens() throws(StoreError) -> [AccessToken] { try inner.tokens() }
-    func createToken(name: String?, replacing: Bool) throws(StoreError) -> (token: AccessToken, secret: String) {
-        try inner.createToken(name: name, replacing: replacing)
-    }
-    func tokenUsed(id: Int64, at: Date) throws(StoreError) { try inner.tokenUsed(id: id, at: at) }
-}
-
-/// The commits a store was asked for, in order: "save", "save+<event>", "record <event>".
+/// The commits a store was asked for, in order: "save", "save+<event>", "update", "record <event>".
 final class CommitCounts: Sendable {
     private let list = Mutex<[String]>([])
     func add(_ line: String) { list.withLock { $0.append(line) } }
     var all: [String] { list.withLock { $0 } }
 }
 
-/// A store that counts its commits.
-final class CountingStore: ClockStore {
+/// A store over another that counts its commits (`counts`) and whose calls a `StoreGate` can hold.
+final class WatchedStore: ClockStore {
     let inner: any ClockStore
+    let gate: StoreGate
     let counts: CommitCounts
 
-    init(_ inner: any ClockStore, counts: CommitCounts) {
+    init(_ inner: any ClockStore, gate: StoreGate = StoreGate(), counts: CommitCounts = CommitCounts()) {
         self.inner = inner
+        self.gate = gate
         self.counts = counts
     }
 
     func load() throws(StoreError) -> StoredClock { try inner.load() }
     func save(_ state: AlarmRunState) throws(StoreError) {
+        gate.pass(.save)
         counts.add("save")
         try inner.save(state)
     }
     func save(_ state: AlarmRunState, recording event: HistoryEvent?) throws(StoreError) {
+        gate.pass(.save)
         counts.add(event.map { "save+\($0.kind)" } ?? "save")
         try inner.save(state, recording: event)
     }
@@ -186,7 +152,10 @@ final class CountingStore: ClockStore {
     func events(limit: Int, since: Date) throws(StoreError) -> [HistoryEvent] { try inner.events(limit: limit, since: since) }
     func dataVersion() throws(StoreError) -> Int64? { try inner.dataVersion() }
     var readOnlyReason: String? { inner.readOnlyReason }
-    func checkFile() -> String? { inner.checkFile() }
+    func checkFile() -> String? {
+        gate.pass(.checkFile)
+        return inner.checkFile()
+    }
     func apply(_ edit: ClockEdit, zone: TimeZone, now: Date) throws(StoreError) -> EditOutcome {
         try inner.apply(edit, zone: zone, now: now)
     }
