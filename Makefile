@@ -94,3 +94,10 @@ bench: deps-test
 
 clean:
 	rm -rf $(BUILD_DIR) $(HIL_DIR) $(DIST)
+
+.PHONY: check-docs format format-check
+
+## The docs and the code cite only what is in this repository: test files and functions named in the docs exist,
+## every (Rn) is a rule of docs/RELIABILITY.md, every house rule a rule of docs/HOUSE-RULES.md (docs/check-references.sh).
+check-docs:
+	docs/check-references.sh
