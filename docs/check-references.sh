@@ -209,7 +209,8 @@ OUTSIDE = re.compile(r"DESIGN\.md|\.\./shared|\bshared/reference|\b(?:style|feat
                      r"|swift-probe\.md|perf-anchors\.md|hil-recipe\.md|code-review\.md")
 HOUSE_CITE = re.compile(r"HOUSE-RULES\.md((?:\s*(?:§\s*\d+|[,–-]|and|or))*)")
 LOOSE_HOUSE = re.compile(r"\b[Hh]ouse rules?\s+\d+|\brule\s+\d+\s+of\b")
-TEXT = (".swift", ".h", ".c", ".modulemap", ".py", ".sh", ".toml", ".txt", ".md", ".html", ".js", ".css", ".json", ".yml")
+TEXT = (".swift", ".h", ".c", ".modulemap", ".py", ".sh", ".toml", ".txt", ".md", ".html", ".js", ".css", ".json",
+        ".yml")
 sources = ["Package.swift", "Makefile"] + [p for top in ("Sources", "Tests", "hardware", "deploy", "bench", "config")
                                            if os.path.isdir(top) for p in files_under(top, TEXT)]
 for path in sources + DOCS:
