@@ -4,7 +4,7 @@
 #   docs/check-references.sh            (or: make check-docs) from anywhere inside the repository
 #
 # It fails, naming file and line, when
-#   - docs/RELIABILITY.md, docs/HOUSE-RULES.md, ARCHITECTURE.md or README.md names
+#   - ARCHITECTURE.md, README.md or a page docs/*.md (RELIABILITY.md, HOUSE-RULES.md, …) names
 #     - a path under Tests/, Sources/, hardware/, deploy/, bench/, config/ or docs/ that does not exist;
 #     - a `…Tests.swift` file, or a `…Tests` suite or test target, that no test file declares;
 #     - a test function that is not a function of the file, suite or target it is cited under
@@ -24,7 +24,7 @@ import os
 import re
 import sys
 
-DOCS = ["docs/RELIABILITY.md", "docs/HOUSE-RULES.md", "ARCHITECTURE.md", "README.md"]
+DOCS = ["ARCHITECTURE.md", "README.md"] + sorted(os.path.join("docs", n) for n in os.listdir("docs") if n.endswith(".md"))
 errors = []
 cited = {"tests": 0, "paths": 0}
 
@@ -168,6 +168,9 @@ def citations_after(path, text, pos, scope):
 
 
 code_words = set()
+for p in ("Package.swift", "Makefile", ".swift-format"):
+    if os.path.isfile(p):
+        code_words |= set(re.findall(r"\w+", read(p)))
 for top in ("Sources", "Tests", "hardware", "deploy", "bench", "config"):
     for p in files_under(top, (".swift", ".h", ".c", ".py", ".sh", ".toml", ".js", ".html")):
         code_words |= set(re.findall(r"\w+", read(p)))
