@@ -94,3 +94,20 @@ bench: deps-test
 
 clean:
 	rm -rf $(BUILD_DIR) $(HIL_DIR) $(DIST)
+
+.PHONY: check-docs format format-check
+
+## The docs and the code cite only what is in this repository: test files and functions named in the docs exist,
+## every (Rn) is a rule of docs/RELIABILITY.md, every house rule a rule of docs/HOUSE-RULES.md (docs/check-references.sh).
+check-docs:
+	docs/check-references.sh
+
+## Formats Sources/, Tests/ and Package.swift in place with swift-format (ships with the toolchain) and the
+## repository's .swift-format (4 spaces, 130 columns; docs/FORMATTING.md says why each setting is what it is).
+format:
+	$(SWIFT) format --in-place --recursive --parallel Sources Tests Package.swift
+
+## Fails on any formatting finding in Sources/, Tests/ and Package.swift (what `make format` would change, and the
+## lint-only rules); changes nothing.
+format-check:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift

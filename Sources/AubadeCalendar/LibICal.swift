@@ -2,7 +2,7 @@ import CICal
 import Foundation
 import Synchronization
 
-/// The one owner of libical (house rule 6): RFC 5545 parsing — unfolding, unescaping, value parsing — and
+/// Libical's one owner (docs/HOUSE-RULES.md §6): RFC 5545 parsing — unfolding, unescaping, value parsing — and
 /// recurrence expansion are libical's; this wrapper turns its C structures into `ICalCalendar` values and
 /// never lets a C pointer out. Time zones are not libical's business here: a TZID is passed on as its name,
 /// and `ZoneCalendar` turns wall-clock fields into instants, as for alarms.

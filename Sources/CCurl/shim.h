@@ -1,5 +1,5 @@
 // libcurl for Swift. curl_easy_setopt / curl_easy_getinfo are variadic, which Swift cannot call,
-// so each argument type gets a typed inline wrapper (see shared/reference/swift-probe.md §1).
+// so each argument type gets a typed inline wrapper.
 #pragma once
 #include <curl/curl.h>
 

@@ -1,7 +1,7 @@
 import CLinuxEvents
 import Glibc
 
-/// The waker's clocks (house rule 3): the wall clock, in Unix milliseconds, for the alarm instants the daemon
+/// The waker's clocks (docs/HOUSE-RULES.md §3): the wall clock, in Unix ms, for the alarm instants the daemon
 /// writes, and `CLOCK_MONOTONIC` for pacing and retries. With `fakeStart` (`--fake-time`), the wall clock
 /// starts at that instant and then advances with the monotonic clock — exactly as `aubade run --fake-time`,
 /// so both processes of a test run on one clock.

@@ -35,7 +35,7 @@ public struct StoredClock: Sendable, Equatable {
     }
 }
 
-/// The clock's store (house rule 1). Contract: synchronous and blocking (SQLite commits with
+/// The clock's store (docs/HOUSE-RULES.md §1). Contract: synchronous and blocking (SQLite commits with
 /// `synchronous=FULL` fsync) — the clock calls it only on its own dedicated thread (`ClockExecutor`), never
 /// on the cooperative pool; a call returns after its change is committed (R26). Errors are `StoreError`
 /// sentences; the clock turns a failed write into a warning and still rings (R9).

@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// The clock's two clocks, read together (house rule 3): the wall clock for alarm rules and the monotonic
-/// clock for durations. Contract: thread-safe, never blocks.
+/// The clock's two clocks, read together (docs/HOUSE-RULES.md §3): the wall clock for alarm rules and the
+/// monotonic clock for durations. Contract: thread-safe, never blocks.
 public protocol ClockTime: Sendable {
     func now() -> SchedulerTime
 }
@@ -37,7 +37,8 @@ public struct DaemonClock: ClockTime {
     }
 }
 
-/// A clock that moves only when a test moves it (house rule 3: Hummingbird's `MockClock`). Thread-safe.
+/// A clock that moves only when a test moves it (docs/HOUSE-RULES.md §3; Hummingbird's `MockClock`).
+/// Thread-safe.
 public final class ManualClock: ClockTime {
     private let current: Mutex<SchedulerTime>
 

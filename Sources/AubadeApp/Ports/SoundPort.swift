@@ -1,8 +1,8 @@
 import AubadeAudio
 import Synchronization
 
-/// The sound engine as the clock uses it (house rule 1): every call returns at once; what happens comes
-/// out of `events`, in order, to one consumer (`SoundEventService`). `SoundEngine` is the real one;
+/// The sound engine as the clock uses it (docs/HOUSE-RULES.md §1): every call returns at once; what happens
+/// comes out of `events`, in order, to one consumer (`SoundEventService`). `SoundEngine` is the real one;
 /// `FakeSound` records the calls and lets a test say what the engine would report.
 public protocol SoundPort: Sendable {
     var events: AsyncStream<SoundEvent> { get }

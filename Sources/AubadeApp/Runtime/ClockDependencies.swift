@@ -3,7 +3,7 @@ import AubadeHardware
 import Foundation
 import Logging
 
-/// The ports the running clock works through (DESIGN.md house rules 1–3): each has the real adapter for
+/// The ports the running clock works through (docs/HOUSE-RULES.md §1–§3): each has the real adapter for
 /// `aubade run` and a stand-in for in-process tests (`FakeSound`, `MemoryClockStore`, `ManualClock`,
 /// `ManualJobs`, `FakePrecheck`, `FakeNetworkStatus`).
 public struct ClockDependencies: Sendable {

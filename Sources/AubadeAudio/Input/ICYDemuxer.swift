@@ -1,6 +1,6 @@
 /// Splits a SHOUTcast/Icecast byte stream with interleaved metadata (`icy-metaint`) into audio bytes and
 /// metadata blocks, so the decoder only ever sees audio (mpg123's own ICY support does not work in feed
-/// mode: shared/reference/swift-probe.md §4).
+/// mode: it finds no titles and corrupts the audio).
 ///
 /// Layout: `metaint` audio bytes, one length byte L, then L × 16 bytes of metadata (so at most 4080), repeat.
 ///

@@ -4,7 +4,7 @@ import Logging
 
 /// One ALSA playback device, 16-bit interleaved PCM.
 ///
-/// Contract (house rules 1 and 6):
+/// Contract (docs/HOUSE-RULES.md §1 and §6):
 /// - Not thread-safe and not Sendable: create, use and close it on one dedicated audio thread.
 /// - `open` blocks up to `retryFor` while the device is busy or missing, then tries `alternate` (R19), then
 ///   throws an `AudioError` naming the device and alsa-lib's message.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Night dimming of the kiosk: whether the page is dimmed and where the screen's backlight should be, as a
-/// pure state machine (house rule 4). The daemon feeds it events with the time it read (`SchedulerTime`:
+/// pure state machine (docs/HOUSE-RULES.md §4). The daemon feeds it events with the time it read (`SchedulerTime`:
 /// the wall clock for the schedule, the monotonic clock for wake periods) and carries out the
 /// `DisplayDecision` each returns; nothing here reads a clock or touches the screen.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The alarm engine's decisions (house rule 4): a pure state machine over the alarms, their run-time states,
+/// The alarm engine's decisions (docs/HOUSE-RULES.md §4): a pure state machine over alarms, run-time states,
 /// the settings and two injected clocks. Each event method takes `now` (wall + monotonic, read once by the
 /// caller), updates the machine and returns the `SchedulerAction`s the daemon must carry out, in order.
 ///

@@ -1,7 +1,7 @@
 /// A reading of a monotonic clock: time since an arbitrary origin (e.g. boot), never stepped.
 ///
 /// The engine only compares and subtracts readings, so any origin works; the daemon maps its
-/// `ContinuousClock` onto this, tests construct readings directly (house rule 3).
+/// `ContinuousClock` onto this, tests construct readings directly (docs/HOUSE-RULES.md §3).
 public struct MonotonicInstant: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Time since the clock's origin.
     public var sinceOrigin: Duration

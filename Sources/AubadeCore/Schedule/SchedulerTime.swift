@@ -1,7 +1,7 @@
 import Foundation
 
 /// "Now", as the daemon read it for one event: the wall clock (for alarm rules) and the monotonic clock
-/// (for durations), taken together. The engine never reads a clock itself (house rule 3).
+/// (for durations), taken together. The engine never reads a clock itself (docs/HOUSE-RULES.md §3).
 public struct SchedulerTime: Hashable, Sendable, CustomStringConvertible {
     public var wall: Date
     public var mono: MonotonicInstant

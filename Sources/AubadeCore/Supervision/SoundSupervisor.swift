@@ -2,7 +2,7 @@ import Foundation
 
 /// Decides what a ringing alarm plays: its station, the station's alternate address, or the built-in tone
 /// (R16). Pure: the audio thread feeds it what the sound card actually consumed and what the stream did,
-/// with the monotonic time, and carries out the switches it returns (house rule 4).
+/// with the monotonic time, and carries out the switches it returns (docs/HOUSE-RULES.md §4).
 ///
 /// Rules:
 /// - A station source falls back when no audible station audio reached the sound card for `silenceLimit`

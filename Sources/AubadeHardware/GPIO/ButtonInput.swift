@@ -4,7 +4,7 @@ import Logging
 /// The clock's buttons: the configured lines watched through a `GPIOPort` and delivered as raw
 /// `ButtonEdge`s for `AubadeCore.ButtonPanel` to debounce and classify.
 ///
-/// Contract: `open` never throws (rule 8 of DESIGN.md). Lines that are missing, busy or unreadable turn
+/// Contract: `open` never throws (docs/HOUSE-RULES.md §8). Lines that are missing, busy or unreadable turn
 /// their buttons off with one warning, logged once and kept in `warning`; the other buttons keep working.
 /// With no button left, `edges` stays open and silent until `stop()`. `edges` has one consumer;
 /// cancelling the task that iterates it, or calling `stop()`, releases the lines (within the port's wait
