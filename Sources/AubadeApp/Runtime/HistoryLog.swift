@@ -1,5 +1,4 @@
 import AubadeCore
-import AubadeStore
 import Foundation
 
 /// The event history (the morning report's source): each step is committed to the store and printed. A
