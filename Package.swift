@@ -37,12 +37,12 @@ let package = Package(
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
 
-        // Pure domain: no C, no I/O.
-        .target(name: "AubadeCore", dependencies: [.product(name: "Logging", package: "swift-log")],
-                swiftSettings: strict),
-        // SQLite store (GRDB, system libsqlite3); access tokens hashed with SHA-256 (swift-crypto).
-        .target(name: "AubadeStore", dependencies: ["AubadeCore", .product(name: "GRDB", package: "GRDB.swift"),
-                                                    .product(name: "Crypto", package: "swift-crypto")],
+        // Pure domain: no C, no I/O. `Ports/` holds the ports the running clock works through (sound, store,
+        // hardware, calendar download, its own time and jobs), typed in the core's own words; the adapters below
+        // conform to them in their own modules.
+        .target(name: "AubadeCore", swiftSettings: strict),
+        // SQLite store (GRDB, system libsqlite3): the clock's store port (`SQLiteClockStore`, `BackupClockStore`).
+        .target(name: "AubadeStore", dependencies: ["AubadeCore", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: strict),
         // Deployment config (TOML).
         .target(name: "AubadeConfig", dependencies: ["AubadeCore", .product(name: "TOMLKit", package: "TOMLKit")],
@@ -51,20 +51,19 @@ let package = Package(
         // into programmes and days off; wall-clock times resolved by AubadeCore's ZoneCalendar.
         .target(name: "AubadeCalendar", dependencies: ["AubadeCore", "CICal", .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strict),
-        // Audio adapters: curl, mpg123, ALSA.
-        .target(name: "AubadeAudio", dependencies: ["AubadeCore", "CCurl", "CMPG123", "CALSA", "CLinux",
+        // Audio adapters: curl, mpg123, ALSA; the clock's sound port (`SoundEngine`) and pre-alarm check.
+        .target(name: "AubadeAudio", dependencies: ["AubadeCore", "CCurl", "CMPG123", "CALSA",
                                                     .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
-        // Hardware adapters: GPIO (libgpiod v1), sensors, network status.
+        // Hardware adapters: GPIO (libgpiod v1), sensors, network status, backlight.
         .target(name: "AubadeHardware", dependencies: ["AubadeCore", "CGPIOD", "CLinux",
                                                        .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
-        // The daemon's services: they carry out the Core's decisions against the adapters.
+        // The running clock, its command layer and services: they carry out the core's decisions through the
+        // core's ports, never naming an adapter. (AubadeHandoff: the second waker's file formats, Glibc only.)
         .target(name: "AubadeApp", dependencies: [
-            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeCalendar", "AubadeHandoff",
-            "CTimex",
+            "AubadeCore", "AubadeHandoff",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -81,9 +80,20 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.embedInCode("Resources/openapi.json"), .embedInCode("Resources/pages")], swiftSettings: strict),
-        // The executable: CLI; `aubade run` is the daemon.
+        // The composition root of `aubade run`: the one place that hands the concrete adapters to the running
+        // clock as its ports (`Daemon.run`), with the system's own adapters (systemd notify, clock sync, the
+        // runtime announcement) and the calendar loader (curl, libical and the store's cache behind one port).
+        .target(name: "AubadeDaemon", dependencies: [
+            "AubadeApp", "AubadeServer", "AubadeCore", "AubadeStore", "AubadeAudio", "AubadeHardware", "AubadeCalendar",
+            "CTimex",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+        // The executable: CLI; `aubade run` is the daemon (`AubadeDaemon`).
         .executableTarget(name: "aubade", dependencies: [
-            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",
+            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeCalendar", "AubadeApp",
+            "AubadeServer", "AubadeDaemon",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -101,8 +111,15 @@ let package = Package(
         .executableTarget(name: "aubade-waker", dependencies: ["AubadeHandoff", "CALSA", "CGPIOD", "CLinuxEvents"],
                           swiftSettings: strict + [.unsafeFlags(["-O"])], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
-        // Helpers shared by the test targets: temporary folders, running the built binary.
-        .target(name: "AubadeTesting", swiftSettings: strict),
+        // Helpers shared by the test targets: temporary folders, running the built binary; and the fakes of the
+        // core's ports (`FakeSound`, `MemoryClockStore`, `ManualClock`, …), which never ship in the product.
+        .target(name: "AubadeTesting", dependencies: ["AubadeCore"], swiftSettings: strict),
+        // The GPIO and accelerometer fakes (`FakeGPIO`, `FakeAccelerometer`) for the hardware adapters' tests.
+        .target(name: "AubadeHardwareTesting", dependencies: ["AubadeHardware", "AubadeCore"], swiftSettings: strict),
+        // The one rig of the running clock in-process (`ClockRig`, `RunningClockRig`) over the fakes.
+        .target(name: "AubadeAppTesting", dependencies: ["AubadeApp", "AubadeCore", "AubadeTesting",
+                                                         .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
 
         .testTarget(name: "AubadeCoreTests", dependencies: [
             "AubadeCore", .product(name: "PropertyBased", package: "swift-property-based"),
@@ -114,20 +131,24 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "AubadeConfigTests", dependencies: ["AubadeConfig", "AubadeCore", "AubadeTesting"],
                     swiftSettings: strict),
-        .testTarget(name: "AubadeHardwareTests", dependencies: ["AubadeHardware", "AubadeCore", "AubadeTesting"],
+        .testTarget(name: "AubadeHardwareTests", dependencies: ["AubadeHardware", "AubadeCore", "AubadeTesting",
+                                                               "AubadeHardwareTesting"],
                     swiftSettings: strict),
         .testTarget(name: "AubadeAudioTests", dependencies: ["AubadeAudio", "AubadeCore", "AubadeTesting"],
                     swiftSettings: strict),
         .testTarget(name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHardware"],
                     swiftSettings: strict),
-        // The daemon's decisions in-process: the real RunningClock over FakeSound, MemoryClockStore, ManualClock.
-        .testTarget(name: "AubadeAppTests", dependencies: ["AubadeApp", "AubadeAudio", "AubadeCore", "AubadeHardware",
-                                                           "AubadeStore", "AubadeTesting",
-                                                           .product(name: "Logging", package: "swift-log")],
+        // The daemon's decisions in-process: the real RunningClock over FakeSound, MemoryClockStore, ManualClock —
+        // no adapter compiled in.
+        .testTarget(name: "AubadeAppTests", dependencies: ["AubadeApp", "AubadeCore", "AubadeTesting", "AubadeAppTesting"],
+                    swiftSettings: strict),
+        // The running clock over the real adapters the daemon composes: a SQLite file, the calendar loader.
+        .testTarget(name: "AubadeDaemonTests", dependencies: ["AubadeDaemon", "AubadeApp", "AubadeCore", "AubadeStore",
+                                                              "AubadeTesting", "AubadeAppTesting"],
                     swiftSettings: strict),
         // The HTTP API over a real RunningClock on a SQLite file, through Hummingbird's test client.
         .testTarget(name: "AubadeServerTests", dependencies: [
-            "AubadeServer", "AubadeApp", "AubadeAudio", "AubadeCore", "AubadeHardware", "AubadeStore", "AubadeTesting",
+            "AubadeServer", "AubadeApp", "AubadeCore", "AubadeStore", "AubadeDaemon", "AubadeTesting", "AubadeAppTesting",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),

@@ -1,5 +1,4 @@
 import AubadeApp
-import AubadeAudio
 import AubadeCore
 import Foundation
 import HTTPTypes

@@ -1,3 +1,4 @@
+import AubadeCore
 import Foundation
 
 /// The calendars' cached copies, beside the database (`<database>.calendars/`): the bytes each source was last

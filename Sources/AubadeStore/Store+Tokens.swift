@@ -1,5 +1,4 @@
 import AubadeCore
-import Crypto
 import Foundation
 import GRDB
 
@@ -18,38 +17,6 @@ struct TokenRow: Codable, FetchableRecord, MutablePersistableRecord {
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         tokenId = inserted.rowID
-    }
-}
-
-/// Making and checking the HTTP API's device tokens: 32 random bytes from the system's generator, written as
-/// "aubade_" and 43 base64url characters; only their SHA-256 is ever stored (R30).
-public enum TokenSecret {
-    /// A new token's text.
-    public static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let base64 = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        return "aubade_" + base64
-    }
-
-    /// SHA-256 of `secret`'s UTF-8 bytes, 64 lowercase hex digits.
-    public static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
-    }
-
-    /// Whether two hashes are equal, looking at every byte whatever the first difference (constant time for
-    /// equal lengths).
-    public static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for i in x.indices { difference |= x[i] ^ y[i] }
-        return difference == 0
     }
 }
 

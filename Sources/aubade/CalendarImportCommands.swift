@@ -2,6 +2,7 @@ import ArgumentParser
 import AubadeApp
 import AubadeConfig
 import AubadeCore
+import AubadeDaemon
 import AubadeHardware
 import AubadeStore
 import Foundation
@@ -29,10 +30,10 @@ enum CalendarImporting {
                                     horizonDays: context.configuration.calendars.horizonDays)
         let zone = try context.defaultZone()
         let calendar: CalendarImport
-        do throws(ClockError) {
+        do throws(CalendarFetchError) {
             calendar = try loader.load(source, kind: kind, station: station, zone: zone, now: now)
         } catch {
-            throw CLIError(error)
+            throw CLIError(ClockError(error))
         }
         let result: EditResult
         do {

@@ -2,6 +2,7 @@ import ArgumentParser
 import AubadeApp
 import AubadeConfig
 import AubadeCore
+import AubadeDaemon
 import AubadeStore
 import Foundation
 

@@ -3,6 +3,7 @@ import AubadeApp
 import AubadeAudio
 import AubadeConfig
 import AubadeCore
+import AubadeDaemon
 import AubadeHardware
 import AubadeStore
 import AubadeServer
@@ -11,7 +12,7 @@ import Logging
 import ServiceLifecycle
 
 /// `aubade run`: the daemon (scheduler, supervised alarms, sleep timer, reservations, buttons, shake,
-/// network policy, control socket; systemd notify + watchdog). See `Daemon` in AubadeApp.
+/// network policy, control socket; systemd notify + watchdog). See `Daemon` in AubadeDaemon.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the clock (the daemon).")
     @OptionGroup var global: GlobalOptions
@@ -59,21 +60,14 @@ struct RunCommand: AsyncParsableCommand {
             fakeStart: fakeStart, buttons: buttons, panel: config.buttons.panelSettings,
             shake: shake.0, network: SysfsNetworkStatus(),
             configWarnings: context.loaded.problemMessages + context.loaded.warnings + [shake.warning].compactMap { $0 },
-            backlight: Self.backlight(config.display.backlight, root: backlightRoot ?? ""))
-        // The web page and the JSON API: --http overrides the config's [http] address; --http off turns them off.
-        let listen = address ?? (config.http.bind, config.http.port)
-        let faces: @Sendable (RunningClock) -> [any Service] = { clock in
-            guard let listen else { return [] }
-            let settings = ServerSettings(host: listen.host, port: listen.port, openReads: config.http.openReads,
-                                          allowedHosts: config.http.allowedHosts)
-            return [HTTPService(clock: clock, settings: settings, logger: logger) { port in
-                let host = listen.host.contains(":") ? "[\(listen.host)]" : listen.host
-                let shown = ["0.0.0.0", "[::]"].contains(host) ? "127.0.0.1" : host
-                _ = try? await clock.send(.announce("http", ["url": "http://\(shown):\(port)/", "port": port]))
-            }]
-        }
+            backlight: Self.backlight(config.display.backlight, root: backlightRoot ?? ""),
+            // The web page and the JSON API: --http overrides the config's [http] address; --http off turns them off.
+            http: (address ?? (config.http.bind, config.http.port)).map { listen in
+                ServerSettings(host: listen.host, port: listen.port, openReads: config.http.openReads,
+                               allowedHosts: config.http.allowedHosts)
+            })
         do {
-            try await Daemon.run(parts, logger: logger, faces: faces)
+            try await Daemon.run(parts, logger: logger)
         } catch let failure as Daemon.StartFailure {
             throw CLIError.failed(failure.description)
         }

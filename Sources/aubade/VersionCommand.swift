@@ -1,6 +1,7 @@
 import ArgumentParser
 import AubadeApp
 import AubadeAudio
+import AubadeDaemon
 import AubadeHardware
 import AubadeStore
 import Foundation

@@ -1,7 +1,7 @@
 import AubadeApp
-import AubadeAudio
+import AubadeAppTesting
 import AubadeCore
-import AubadeStore
+import AubadeTesting
 import Foundation
 import Testing
 
@@ -73,7 +73,7 @@ struct CalendarClockTests {
     }
 
     @Test func aDayOffIsPassedOverAndTheHistoryNamesIt() async throws {
-        let rig = try SQLiteRig(start: ClockRig.morning)  // Tuesday 2026-11-24 06:50 UTC
+        let rig = ClockRig(start: ClockRig.morning)  // Tuesday 2026-11-24 06:50 UTC
         await rig.start()
         try await rig.edit(.addAlarm(AlarmPatch(name: "Work", time: "07:00", days: "mon-fri")))
         try await rig.edit(.addDayOff(DayOffFields(dates: "2026-11-24..2026-11-25", name: "Away")))

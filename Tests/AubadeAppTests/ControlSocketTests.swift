@@ -1,5 +1,5 @@
 import AubadeApp
-import AubadeAudio
+import AubadeAppTesting
 import AubadeCore
 import AubadeTesting
 import Foundation

@@ -1,7 +1,7 @@
 import AubadeApp
-import AubadeAudio
+import AubadeAppTesting
 import AubadeCore
-import AubadeStore
+import AubadeTesting
 import Foundation
 import Testing
 

@@ -1,8 +1,7 @@
 import AubadeApp
-import AubadeAudio
+import AubadeAppTesting
 import AubadeCore
-import AubadeHardware
-import AubadeStore
+import AubadeTesting
 import Foundation
 import Testing
 
@@ -85,7 +84,7 @@ struct KioskDisplayTests {
 
     @Test func turningDimmingOffBrightensAtOnceAndAClockWithItOffNeverTouchesTheBacklight() async throws {
         let backlight = FakeBacklight()
-        let rig = try SQLiteRig(backlight: backlight) { store in try store.save(Self.nightSettings()) }
+        let rig = ClockRig(settings: Self.nightSettings(), backlight: backlight)
         await rig.start()
         #expect(backlight.percents == [5])
         try await rig.edit(.setSettings([SettingChange(key: "dimFrom", value: .text("off"))]))

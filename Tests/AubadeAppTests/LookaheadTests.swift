@@ -1,6 +1,7 @@
 import AubadeApp
-import AubadeAudio
+import AubadeAppTesting
 import AubadeCore
+import AubadeTesting
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import AubadeApp
+import AubadeAppTesting
 import AubadeCore
-import AubadeStore
+import AubadeTesting
 import Dispatch
 import Foundation
 import Synchronization
@@ -14,7 +15,7 @@ import Testing
 struct StoreBoundTests {
     @Test func aCommitThatDoesNotReturnLetsTheRingGoAheadAndLandsLater() async throws {
         let gate = StoreGate()
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)], storeWrapper: { store, _ in WatchedStore(store, gate: gate) })
+        let rig = try Self.rig([ClockRig.alarm(1, 7, 0)], gate: gate)
         await rig.start()
         await rig.run(until: ClockRig.at(6, 59, 59))
         gate.hold(.save)
@@ -37,7 +38,7 @@ struct StoreBoundTests {
 
     @Test func aDatabaseThatHangsWhenLookedAtHoldsNoRingBack() async throws {
         let gate = StoreGate()
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)], storeWrapper: { store, _ in WatchedStore(store, gate: gate) })
+        let rig = try Self.rig([ClockRig.alarm(1, 7, 0)], gate: gate)
         await rig.start()
         await rig.run(until: ClockRig.at(6, 59, 40))
         // The file was emptied: reopening it waits on "database is locked" (the store's thread is stuck there).
@@ -69,7 +70,7 @@ struct StoreBoundTests {
 
     @Test func aStopAndARingAreOneCommitEach() async throws {
         let counts = CommitCounts()
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)], storeWrapper: { store, _ in WatchedStore(store, counts: counts) })
+        let rig = try Self.rig([ClockRig.alarm(1, 7, 0)], counts: counts)
         await rig.start()
         await rig.run(until: ClockRig.at(6, 59, 59))
         let before = counts.all
@@ -78,6 +79,15 @@ struct StoreBoundTests {
         let atRing = counts.all.count
         _ = try await rig.clock.handle(.stop(alarm: nil, by: .cli))
         #expect(counts.all.dropFirst(atRing).elementsEqual(["save+dismissed"]), "\(counts.all)")
+    }
+
+    /// The rig on a watched in-memory store.
+    private static func rig(_ alarms: [Alarm], gate: StoreGate = StoreGate(), counts: CommitCounts = CommitCounts()) throws
+        -> RunningClockRig<WatchedStore> {
+        let journal = Journal()
+        let time = ManualClock(wall: ClockRig.morning)
+        let memory = MemoryClockStore(StoredClock(alarms: alarms), journal: journal, now: { time.now().wall })
+        return try RunningClockRig(store: WatchedStore(memory, gate: gate, counts: counts), journal: journal, time: time)
     }
 
     /// Waits (a generous watchdog, not a time bound) for what the store's thread does.
@@ -120,15 +130,19 @@ final class CommitCounts: Sendable {
 
 /// A store over another that counts its commits (`counts`) and whose calls a `StoreGate` can hold.
 final class WatchedStore: ClockStore {
-    let inner: any ClockStore
+    let inner: MemoryClockStore
     let gate: StoreGate
     let counts: CommitCounts
 
-    init(_ inner: any ClockStore, gate: StoreGate = StoreGate(), counts: CommitCounts = CommitCounts()) {
+    init(_ inner: MemoryClockStore, gate: StoreGate = StoreGate(), counts: CommitCounts = CommitCounts()) {
         self.inner = inner
         self.gate = gate
         self.counts = counts
     }
+
+    /// What the in-memory store holds and recorded.
+    var data: StoredClock { inner.data }
+    var history: [HistoryEvent] { inner.history }
 
     func load() throws(StoreError) -> StoredClock { try inner.load() }
     func save(_ state: AlarmRunState) throws(StoreError) {

@@ -1,5 +1,7 @@
 import AubadeApp
+import AubadeAppTesting
 import AubadeCore
+import AubadeTesting
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import AubadeCore
 import AubadeHardware
+import AubadeHardwareTesting
 import AubadeTesting
 import Logging
 import Testing

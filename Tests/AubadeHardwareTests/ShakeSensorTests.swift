@@ -1,5 +1,7 @@
 import AubadeCore
 import AubadeHardware
+import AubadeHardwareTesting
+import AubadeTesting
 import Foundation
 import Logging
 import Testing

@@ -1,4 +1,5 @@
 @testable import AubadeHardware
+import AubadeCore
 import AubadeTesting
 import Foundation
 import Glibc

@@ -2,6 +2,7 @@ import AubadeApp
 import AubadeCore
 @testable import AubadeServer
 import AubadeStore
+import AubadeTesting
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,7 +1,7 @@
 import AubadeApp
-import AubadeAudio
+import AubadeAppTesting
 import AubadeCore
-import AubadeHardware
+import AubadeDaemon
 import AubadeServer
 import AubadeStore
 import AubadeTesting
@@ -12,16 +12,16 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 
-/// The API over a real `RunningClock` on a SQLite file (`SQLiteClockStore`), its sound a `FakeSound` and its
-/// time a `ManualClock` (Tuesday 2026-11-24 06:50 UTC), with one device token made before the clock starts.
-/// `live` serves it on 127.0.0.1 (a loopback peer: the clock's own machine); `router` hands requests to the
-/// router with no connection at all (a peer that is not known to be this machine).
+/// The API over a real `RunningClock` on a SQLite file (`SQLiteClockStore`, with the daemon's `CalendarLoader`),
+/// through the shared rig (`RunningClockRig`): its sound a `FakeSound` and its time a `ManualClock` (Tuesday
+/// 2026-11-24 06:50 UTC), with one device token made before the clock starts. `live` serves it on 127.0.0.1 (a
+/// loopback peer: the clock's own machine); `router` hands requests to the router with no connection at all (a
+/// peer that is not known to be this machine).
+@dynamicMemberLookup
 struct APIRig {
     let dir: TemporaryDirectory
     let store: Store
-    let sound = FakeSound()
-    let time: ManualClock
-    let clock: RunningClock
+    let base: RunningClockRig<SQLiteClockStore>
     let token: String
     let settings: ServerSettings
 
@@ -29,22 +29,21 @@ struct APIRig {
 
     init(settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0), prepare: (Store) throws -> Void = { _ in }) async throws {
         dir = try TemporaryDirectory("api")
-        store = try Store.open(path: dir.file("aubade.sqlite"))
+        // The store's own clock is the rig's: what `prepare` writes is dated on the test's morning, whatever the
+        // machine's date (an alarm made "after" 07:00 would not ring at 07:00, R11).
+        let time = ManualClock(wall: APIRig.morning)
+        store = try Store.open(path: dir.file("aubade.sqlite"), now: { time.now().wall })
         try prepare(store)
         token = try store.createToken(name: "test").secret
-        time = ManualClock(wall: APIRig.morning)
-        let port = SQLiteClockStore(store)
-        let deps = ClockDependencies(store: port, sound: sound, time: time, jobs: ManualJobs(), precheck: FakePrecheck(),
-                                     network: FakeNetworkStatus(NetworkSnapshot()),
-                                     output: DaemonOutput(json: true, wall: { APIRig.morning }, write: { _ in }),
-                                     isClockSynchronised: { true }, systemZone: { TimeZone(identifier: "UTC")! },
-                                     logger: Logger(label: "test"))
-        clock = RunningClock(loaded: try port.load(), deps: deps,
-                             options: ClockOptions(allowLoopback: true, defaultZone: TimeZone(identifier: "UTC")!,
-                                                   followsSystemZone: false, primaryDevice: "fake"))
+        base = try RunningClockRig(store: SQLiteClockStore(store), time: time,
+                                   network: NetworkSnapshot(),
+                                   fetcher: CalendarLoader(cache: store.calendarCache, allowLoopback: true,
+                                                           horizonDays: CalendarOptions().horizonDays))
         self.settings = settings
-        await clock.start()
+        await base.start()
     }
+
+    subscript<T>(dynamicMember path: KeyPath<RunningClockRig<SQLiteClockStore>, T>) -> T { base[keyPath: path] }
 
     var app: some ApplicationProtocol { app(wall: { Date() }) }
 
@@ -52,7 +51,7 @@ struct APIRig {
     func app(wall: @escaping @Sendable () -> Date) -> some ApplicationProtocol {
         var logger = Logger(label: "api-test")
         logger.logLevel = .warning
-        return APIServer.application(clock: clock, settings: settings, logger: logger, wall: wall)
+        return APIServer.application(clock: base.clock, settings: settings, logger: logger, wall: wall)
     }
 
     var auth: HTTPFields { [.authorization: "Bearer \(token)", .contentType: "application/json"] }
@@ -60,8 +59,8 @@ struct APIRig {
 
     /// The alarm due at 07:00 today rings: the clock's turn at 07:00 starts it.
     func ringAtSeven() async {
-        time.advance(to: Date(timeIntervalSince1970: 1_795_503_000 + 600))
-        _ = await clock.tick()
+        base.time.advance(to: Date(timeIntervalSince1970: 1_795_503_000 + 600))
+        _ = await base.clock.tick()
     }
 }
 

@@ -1,8 +1,9 @@
 import AubadeApp
-import AubadeAudio
+import AubadeAppTesting
 import AubadeCore
 import AubadeServer
 import AubadeStore
+import AubadeTesting
 import Foundation
 import HTTPTypes
 import Hummingbird

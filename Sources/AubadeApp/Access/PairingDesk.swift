@@ -1,5 +1,4 @@
 import AubadeCore
-import AubadeStore
 import Foundation
 
 /// The one pairing code of the moment (6 digits, valid `lifetime`): asking for a new one replaces the old; a

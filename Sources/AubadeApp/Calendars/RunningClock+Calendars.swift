@@ -1,12 +1,9 @@
-import AubadeCalendar
 import AubadeCore
-import AubadeHardware
-import AubadeStore
 import Foundation
 
 extension RunningClock {
     /// Imports the calendar at `url` as `kind` (`POST /programmes/import`, `/days-off/import`): downloaded,
-    /// checked and staged off the clock's thread (`CalendarLoader` on a thread of its own), then applied — one
+    /// checked and staged off the clock's thread (`deps.calendars` on a thread of its own), then applied — one
     /// transaction, `Store.apply` — on it. Wi-Fi-only refuses the download, as it refuses streams.
     func importCalendar(from url: StreamURL, kind: CalendarImport.Kind, station: String?) async throws(ClockError) -> EditResult {
         if let refusal = downloadRefusal() { throw ClockError(.refused, "The calendar is not downloaded: \(refusal)") }
@@ -14,7 +11,9 @@ extension RunningClock {
         let (zone, now) = (runner.scheduler.defaultZone, deps.time.now().wall)
         let known = catalogue.calendarSources.first { $0.kind == kind && $0.location == url.text }
         let calendar = try await runBlocking("aubade-calendar") { () throws(ClockError) -> CalendarImport in
-            try loader.load(.url(url), kind: kind, station: station, zone: zone, now: now, known: known)
+            do throws(CalendarFetchError) {
+                return try loader.load(.url(url), kind: kind, station: station, zone: zone, now: now, known: known)
+            } catch { throw ClockError(error) }
         }
         return try await apply(.importCalendar(calendar), deps.time.now())
     }
@@ -41,7 +40,7 @@ extension RunningClock {
         if download {
             do throws(ClockError) {
                 if let refusal = downloadRefusal() { throw ClockError(.refused, refusal) }
-                try await reimport(source, from: .url(try CalendarLoader.Source.url(of: source)), expanding: expand)
+                try await reimport(source, from: .url(try CalendarOrigin.url(of: source)), expanding: expand)
                 board.set(key, nil)
                 return
             } catch {
@@ -61,12 +60,14 @@ extension RunningClock {
 
     /// Loads `from` off the clock's thread and applies it — unless its bytes are those imported and the expansion
     /// is not due (`expanding`): then nothing is written (R29), whatever the date.
-    private func reimport(_ source: CalendarSource, from: CalendarLoader.Source, expanding: Bool) async throws(ClockError) {
+    private func reimport(_ source: CalendarSource, from: CalendarOrigin, expanding: Bool) async throws(ClockError) {
         let loader = try calendarLoader()
         let (zone, now) = (runner.scheduler.defaultZone, deps.time.now().wall)
         let station = source.stationID.flatMap { catalogue.stations[$0]?.name }
         let calendar = try await runBlocking("aubade-calendar") { () throws(ClockError) -> CalendarImport in
-            try loader.load(from, kind: source.kind, station: station, zone: zone, now: now, known: source)
+            do throws(CalendarFetchError) {
+                return try loader.load(from, kind: source.kind, station: station, zone: zone, now: now, known: source)
+            } catch { throw ClockError(error) }
         }
         if !expanding, calendar.contentHash == source.contentHash {
             let count = source.kind == .programmes ? "programme rows" : "days off"
@@ -89,11 +90,11 @@ extension RunningClock {
         return nil
     }
 
-    private func calendarLoader() throws(ClockError) -> CalendarLoader {
-        guard let cache = deps.store.calendarCache else {
+    private func calendarLoader() throws(ClockError) -> any CalendarFetcher {
+        guard let loader = deps.calendars else {
             throw ClockError(.failed, deps.store.readOnlyReason ?? "This clock's store keeps no calendars.")
         }
-        return CalendarLoader(cache: cache, allowLoopback: options.allowLoopback, horizonDays: options.calendars.horizonDays)
+        return loader
     }
 }
 
@@ -139,7 +140,7 @@ struct CalendarRefreshPlan {
     }
 }
 
-extension CalendarLoader.Source {
+extension CalendarOrigin {
     /// The URL of a stored URL source.
     static func url(of source: CalendarSource) throws(ClockError) -> StreamURL {
         do throws(ValidationError) {

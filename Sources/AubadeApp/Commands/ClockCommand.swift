@@ -1,6 +1,4 @@
-import AubadeAudio
 import AubadeCore
-import AubadeStore
 import Foundation
 
 /// Everything a client may ask of the running clock: the one way in, whoever asks (the control socket, the
@@ -139,6 +137,15 @@ public struct ClockError: Error, Sendable, Hashable, Codable, CustomStringConver
         case .notFound: self.init(.notFound, error.description)
         case .conflict: self.init(.conflict, error.description)
         case .unreadable, .schemaTooNew, .cannotOpen, .invalidRow, .sqlite, .readOnly: self.init(.failed, error.description)
+        }
+    }
+
+    /// A calendar that could not be read as the clock answers it: a bad source is `invalid`, a failed download
+    /// or cache `failed`.
+    public init(_ error: CalendarFetchError) {
+        switch error.kind {
+        case .invalid: self.init(.invalid, error.message)
+        case .failed: self.init(.failed, error.message)
         }
     }
 }

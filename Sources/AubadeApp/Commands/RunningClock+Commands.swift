@@ -1,7 +1,4 @@
-import AubadeAudio
 import AubadeCore
-import AubadeHardware
-import AubadeStore
 import Foundation
 
 extension RunningClock {

@@ -1,5 +1,4 @@
 import AubadeCore
-import AubadeStore
 import Foundation
 
 extension RunningClock {

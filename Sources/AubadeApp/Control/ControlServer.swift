@@ -1,4 +1,4 @@
-import AubadeAudio
+import AubadeCore
 import Foundation
 import Glibc
 import Logging

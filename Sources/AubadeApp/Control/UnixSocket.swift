@@ -1,4 +1,3 @@
-import CTimex
 import Foundation
 import Glibc
 

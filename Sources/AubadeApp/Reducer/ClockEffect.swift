@@ -1,4 +1,3 @@
-import AubadeAudio
 import AubadeCore
 import AubadeHandoff
 import Foundation

@@ -1,6 +1,4 @@
-import AubadeAudio
 import AubadeCore
-import AubadeStore
 import Foundation
 import Synchronization
 

@@ -1,5 +1,4 @@
 import AubadeCore
-import AubadeStore
 import Dispatch
 import Foundation
 import Synchronization

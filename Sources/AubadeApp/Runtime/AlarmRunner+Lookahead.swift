@@ -1,4 +1,3 @@
-import AubadeAudio
 import AubadeCore
 import Foundation
 

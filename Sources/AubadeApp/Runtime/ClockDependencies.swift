@@ -1,11 +1,10 @@
 import AubadeCore
-import AubadeHardware
 import Foundation
 import Logging
 
-/// The ports the running clock works through (docs/HOUSE-RULES.md §1–§3): each has the real adapter for
-/// `aubade run` and a stand-in for in-process tests (`FakeSound`, `MemoryClockStore`, `ManualClock`,
-/// `ManualJobs`, `FakePrecheck`, `FakeNetworkStatus`).
+/// The ports the running clock works through (declared in AubadeCore's `Ports/`, docs/HOUSE-RULES.md §1–§3): `aubade run` hands it the real
+/// adapters (`AubadeDaemon`), in-process tests the stand-ins of AubadeTesting (`FakeSound`, `MemoryClockStore`,
+/// `ManualClock`, `ManualJobs`, `FakePrecheck`, `FakeNetworkStatus`).
 public struct ClockDependencies: Sendable {
     public var store: any ClockStore
     public var sound: any SoundPort
@@ -22,11 +21,13 @@ public struct ClockDependencies: Sendable {
     public var logger: Logger
     /// The kiosk screen's backlight, which night dimming turns down (`NullBacklight` where there is none).
     public var backlight: any Backlight
+    /// Reads calendar sources for imports and refreshes; nil where the store keeps no calendars (the backup copy).
+    public var calendars: (any CalendarFetcher)?
 
     public init(store: any ClockStore, sound: any SoundPort, time: any ClockTime, jobs: any BackgroundJobs,
                 precheck: any PrecheckPort, network: any NetworkStatus, output: DaemonOutput,
                 isClockSynchronised: @escaping @Sendable () -> Bool, systemZone: @escaping @Sendable () -> TimeZone,
-                logger: Logger, backlight: any Backlight = NullBacklight()) {
+                logger: Logger, backlight: any Backlight = NullBacklight(), calendars: (any CalendarFetcher)? = nil) {
         self.store = store
         self.sound = sound
         self.time = time
@@ -38,6 +39,7 @@ public struct ClockDependencies: Sendable {
         self.systemZone = systemZone
         self.logger = logger
         self.backlight = backlight
+        self.calendars = calendars
     }
 }
 

@@ -1,5 +1,4 @@
 import AubadeCore
-import AubadeHardware
 import Foundation
 
 /// The kiosk's screen at night: carries out `NightDimming`'s decisions — the page's `dimmed` (sent in the

@@ -1,6 +1,4 @@
-import AubadeAudio
 import AubadeCore
-import AubadeHardware
 import Foundation
 
 /// The radio outside alarms — the sleep timer, listening (`aubade play` through the clock), a reserved

@@ -1,5 +1,4 @@
 import AubadeCore
-import AubadeHardware
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -11,13 +10,13 @@ import Synchronization
 /// it (rule 8): it simply stays silent. All of it runs as child tasks of `run()`.
 public struct InputService: Service {
     let clock: RunningClock
-    let buttons: ButtonInput
+    let buttons: any ButtonSource
     let settings: ButtonPanel.Settings
     let shake: any ShakeSensor
     let ringing: AsyncStream<Bool>
     private let ringingContinuation: AsyncStream<Bool>.Continuation
 
-    public init(clock: RunningClock, buttons: ButtonInput, settings: ButtonPanel.Settings, shake: any ShakeSensor) {
+    public init(clock: RunningClock, buttons: any ButtonSource, settings: ButtonPanel.Settings, shake: any ShakeSensor) {
         self.clock = clock
         self.buttons = buttons
         self.settings = settings
@@ -48,8 +47,8 @@ public struct InputService: Service {
                     // Long presses and debounce windows end without an edge: tick the panel at its deadlines.
                     while !Task.isCancelled {
                         let deadline = panel.state.withLock { $0.nextDeadline }
-                        await waker.wait(for: deadline.map { max(.milliseconds(1), $0 - MonotonicClock.now()) })
-                        let commands = panel.state.withLock { $0.tick(at: MonotonicClock.now()) }
+                        await waker.wait(for: deadline.map { max(.milliseconds(1), $0 - DaemonClock.monotonic()) })
+                        let commands = panel.state.withLock { $0.tick(at: DaemonClock.monotonic()) }
                         for command in commands { _ = try? await clock.send(.button(command)) }
                     }
                 }

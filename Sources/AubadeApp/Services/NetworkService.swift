@@ -1,5 +1,4 @@
 import AubadeCore
-import AubadeHardware
 import Foundation
 import ServiceLifecycle
 

@@ -1,4 +1,3 @@
-import AubadeAudio
 import AubadeCore
 import Foundation
 import Logging
@@ -11,12 +10,12 @@ import ServiceLifecycle
 public struct SchedulerService: Service {
     let clock: RunningClock
     let waker: LoopWaker
-    let notifier: SystemdNotifier
+    let notifier: any ServiceNotifier
 
     /// How often the loop turns while the clock waits for READY.
     static let startingTurn: Duration = .seconds(10)
 
-    public init(clock: RunningClock, waker: LoopWaker, notifier: SystemdNotifier) {
+    public init(clock: RunningClock, waker: LoopWaker, notifier: any ServiceNotifier) {
         self.clock = clock
         self.waker = waker
         self.notifier = notifier
@@ -50,9 +49,9 @@ public struct SchedulerService: Service {
 /// when the daemon stops.
 public struct SoundEventService: Service {
     let clock: RunningClock
-    let engine: SoundEngine
+    let engine: any SoundPort
 
-    public init(clock: RunningClock, engine: SoundEngine) {
+    public init(clock: RunningClock, engine: any SoundPort) {
         self.clock = clock
         self.engine = engine
     }

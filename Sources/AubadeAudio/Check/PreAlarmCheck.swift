@@ -4,22 +4,7 @@ import Foundation
 /// The pre-alarm check (R20) for the sound side: resolve, connect and decode a second of each station
 /// address (decoded only: nothing is played), and look at the sound device as the engine holds it. The
 /// blocking work runs on a dedicated thread; callers await the result.
-public enum PreAlarmCheck {
-    /// What went wrong, one sentence each; empty when everything works.
-    public struct Result: Sendable, Hashable {
-        public var stationProblem: String?
-        public var deviceProblem: String?
-
-        public init(stationProblem: String? = nil, deviceProblem: String? = nil) {
-            self.stationProblem = stationProblem
-            self.deviceProblem = deviceProblem
-        }
-
-        public var failure: String? {
-            [stationProblem, deviceProblem].compactMap { $0 }.first
-        }
-    }
-
+extension PreAlarmCheck {
     /// Checks the stations (the first that decodes a second is enough) and the device the engine holds.
     public static func run(stations: [StreamURL], allowLoopback: Bool, device: DeviceStatus?,
                            timeout: Duration = .seconds(20)) async -> Result {

@@ -1,3 +1,4 @@
+import AubadeCore
 import Foundation
 import Glibc
 

@@ -1,3 +1,4 @@
+import AubadeCore
 import Synchronization
 
 /// What the audio thread last published about the device and the sounds, readable from any thread.

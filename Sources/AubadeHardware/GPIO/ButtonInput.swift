@@ -72,3 +72,6 @@ public final class ButtonInput: Sendable {
         }
     }
 }
+
+/// The buttons are the clock's button source (`AubadeCore.ButtonSource`).
+extension ButtonInput: ButtonSource {}
