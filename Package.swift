@@ -94,6 +94,13 @@ let package = Package(
         // Optimised in every configuration: unspecialised generic code (debug) allocates coroutine frames when it
         // iterates, and "nothing allocated after start" must hold for what the tests run as for what ships.
         .target(name: "AubadeHandoff", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        // The OS primitives, one of each: the systemd notifier, the durable file replace, the AF_UNIX address,
+        // named threads, running blocking work off the pool, the blocking queue. Glibc only (no Foundation, no C
+        // of ours), optimised in every configuration as AubadeHandoff is, for the second waker links it too.
+        .target(name: "AubadeSystem", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        // The built-in tones and the volume curve, synthesised for the sound engine and the second waker alike
+        // (R17, R35): no Foundation, nothing allocated, optimised in every configuration.
+        .target(name: "AubadeTone", swiftSettings: strict + [.unsafeFlags(["-O"])]),
         // The Linux event descriptors Glibc's module leaves out (epoll, timerfd, signalfd): headers only.
         .systemLibrary(name: "CLinuxEvents"),
         // The second waker: a minimal process that sounds the tone when the daemon cannot (R35). Glibc, ALSA and
@@ -135,6 +142,8 @@ let package = Package(
         ], swiftSettings: strict),
         // The second waker's formats and decision in-process (file states × heartbeat × instant).
         .testTarget(name: "AubadeHandoffTests", dependencies: ["AubadeHandoff"], swiftSettings: strict),
+        .testTarget(name: "AubadeSystemTests", dependencies: ["AubadeSystem", "AubadeTesting"], swiftSettings: strict),
+        .testTarget(name: "AubadeToneTests", dependencies: ["AubadeTone"], swiftSettings: strict),
         // The second waker end to end: the real `aubade run` and `aubade-waker` on one --fake-time, the card
         // being alsa-lib's `file` plugin.
         .testTarget(name: "AubadeWakerTests", dependencies: ["AubadeApp", "AubadeCore", "AubadeHandoff", "AubadeTesting",
