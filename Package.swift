@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "AubadeCore", dependencies: [.product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // SQLite store (GRDB, system libsqlite3); access tokens hashed with SHA-256 (swift-crypto).
-        .target(name: "AubadeStore", dependencies: ["AubadeCore", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "AubadeStore", dependencies: ["AubadeCore", "AubadeSystem", .product(name: "GRDB", package: "GRDB.swift"),
                                                     .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strict),
         // Deployment config (TOML).
@@ -52,17 +52,17 @@ let package = Package(
         .target(name: "AubadeCalendar", dependencies: ["AubadeCore", "CICal", .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strict),
         // Audio adapters: curl, mpg123, ALSA.
-        .target(name: "AubadeAudio", dependencies: ["AubadeCore", "CCurl", "CMPG123", "CALSA", "CLinux",
+        .target(name: "AubadeAudio", dependencies: ["AubadeCore", "AubadeSystem", "AubadeSystemAsync", "AubadeTone", "CCurl", "CMPG123", "CALSA",
                                                     .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // Hardware adapters: GPIO (libgpiod v1), sensors, network status.
-        .target(name: "AubadeHardware", dependencies: ["AubadeCore", "CGPIOD", "CLinux",
+        .target(name: "AubadeHardware", dependencies: ["AubadeCore", "AubadeSystem", "AubadeSystemAsync", "CGPIOD",
                                                        .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // The daemon's services: they carry out the Core's decisions against the adapters.
         .target(name: "AubadeApp", dependencies: [
             "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeCalendar", "AubadeHandoff",
-            "CTimex",
+            "AubadeSystem", "AubadeSystemAsync", "CTimex",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -84,7 +84,7 @@ let package = Package(
         // The executable: CLI; `aubade run` is the daemon.
         .executableTarget(name: "aubade", dependencies: [
             "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "AubadeSystem", "AubadeSystemAsync", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -93,11 +93,14 @@ let package = Package(
         // shared by the daemon, which writes the files, and the waker, which reads them.
         // Optimised in every configuration: unspecialised generic code (debug) allocates coroutine frames when it
         // iterates, and "nothing allocated after start" must hold for what the tests run as for what ships.
-        .target(name: "AubadeHandoff", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        .target(name: "AubadeHandoff", dependencies: ["AubadeSystem"], swiftSettings: strict + [.unsafeFlags(["-O"])]),
         // The OS primitives, one of each: the systemd notifier, the durable file replace, the AF_UNIX address,
-        // named threads, running blocking work off the pool, the blocking queue. Glibc only (no Foundation, no C
+        // named threads, the blocking queue. Glibc only (no Foundation, no C
         // of ours), optimised in every configuration as AubadeHandoff is, for the second waker links it too.
         .target(name: "AubadeSystem", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        // AubadeSystem's async half: blocking work on a named thread, resumed through a continuation. Apart, so
+        // that the second waker, which links AubadeSystem, links neither the concurrency runtime nor libdispatch.
+        .target(name: "AubadeSystemAsync", dependencies: ["AubadeSystem"], swiftSettings: strict),
         // The built-in tones and the volume curve, synthesised for the sound engine and the second waker alike
         // (R17, R35): no Foundation, nothing allocated, optimised in every configuration.
         .target(name: "AubadeTone", swiftSettings: strict + [.unsafeFlags(["-O"])]),
@@ -105,11 +108,12 @@ let package = Package(
         .systemLibrary(name: "CLinuxEvents"),
         // The second waker: a minimal process that sounds the tone when the daemon cannot (R35). Glibc, ALSA and
         // libgpiod and the Linux event headers only; the Swift runtime linked in statically (no libswiftCore.so).
-        .executableTarget(name: "aubade-waker", dependencies: ["AubadeHandoff", "CALSA", "CGPIOD", "CLinuxEvents"],
+        .executableTarget(name: "aubade-waker", dependencies: ["AubadeHandoff", "AubadeSystem", "AubadeTone", "CALSA", "CGPIOD",
+                                                               "CLinuxEvents"],
                           swiftSettings: strict + [.unsafeFlags(["-O"])], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // Helpers shared by the test targets: temporary folders, running the built binary.
-        .target(name: "AubadeTesting", swiftSettings: strict),
+        .target(name: "AubadeTesting", dependencies: ["AubadeSystem", "AubadeSystemAsync"], swiftSettings: strict),
 
         .testTarget(name: "AubadeCoreTests", dependencies: [
             "AubadeCore", .product(name: "PropertyBased", package: "swift-property-based"),
@@ -123,7 +127,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "AubadeHardwareTests", dependencies: ["AubadeHardware", "AubadeCore", "AubadeTesting"],
                     swiftSettings: strict),
-        .testTarget(name: "AubadeAudioTests", dependencies: ["AubadeAudio", "AubadeCore", "AubadeTesting"],
+        .testTarget(name: "AubadeAudioTests", dependencies: ["AubadeAudio", "AubadeCore", "AubadeTesting", "AubadeTone"],
                     swiftSettings: strict),
         .testTarget(name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHardware"],
                     swiftSettings: strict),
@@ -142,7 +146,7 @@ let package = Package(
         ], swiftSettings: strict),
         // The second waker's formats and decision in-process (file states × heartbeat × instant).
         .testTarget(name: "AubadeHandoffTests", dependencies: ["AubadeHandoff"], swiftSettings: strict),
-        .testTarget(name: "AubadeSystemTests", dependencies: ["AubadeSystem", "AubadeTesting"], swiftSettings: strict),
+        .testTarget(name: "AubadeSystemTests", dependencies: ["AubadeSystem", "AubadeSystemAsync", "AubadeTesting"], swiftSettings: strict),
         .testTarget(name: "AubadeToneTests", dependencies: ["AubadeTone"], swiftSettings: strict),
         // The second waker end to end: the real `aubade run` and `aubade-waker` on one --fake-time, the card
         // being alsa-lib's `file` plugin.

@@ -3,6 +3,7 @@ import AubadeConfig
 import AubadeCore
 import AubadeHardware
 import AubadeStore
+import AubadeSystem
 import Foundation
 import Logging
 import ServiceLifecycle

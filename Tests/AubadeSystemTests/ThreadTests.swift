@@ -1,4 +1,5 @@
 import AubadeSystem
+import AubadeSystemAsync
 import AubadeTesting
 import Foundation
 import Synchronization

@@ -2,6 +2,7 @@ import AubadeCalendar
 import AubadeCore
 import AubadeHardware
 import AubadeStore
+import AubadeSystemAsync
 import Foundation
 
 extension RunningClock {

@@ -1,3 +1,4 @@
+import AubadeSystem
 import Foundation
 import Glibc
 
@@ -11,10 +12,7 @@ public final class ClockExecutor: SerialExecutor {
     public init(name: String = "aubade.clock") {
         let queue = JobQueue()
         self.queue = queue
-        let thread = Thread { queue.runLoop() }  // the thread holds the queue until the loop ends
-        thread.name = name
-        thread.stackSize = 1 << 20
-        thread.start()
+        NamedThread.start(name, stackSize: 1 << 20) { queue.runLoop() }  // the thread holds the queue until the loop ends
         queue.executor = UnownedSerialExecutor(ordinary: self)
     }
 

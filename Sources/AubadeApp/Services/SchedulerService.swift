@@ -1,5 +1,6 @@
 import AubadeAudio
 import AubadeCore
+import AubadeSystem
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -1,4 +1,5 @@
 import AubadeCore
+import AubadeSystem
 import Foundation
 import Synchronization
 
@@ -74,9 +75,7 @@ final class StationFeed {
             })
         let fetcher = StreamFetcher(url: url, options: options, ring: ring, control: control,
                                     audioStarted: { shared.state.withLock { $0.audioArrived } })
-        let network = Thread { fetcher.run() }
-        network.name = "aubade.net"
-        network.start()
+        NamedThread.start("aubade.net") { fetcher.run() }
     }
 
     /// Stops the network thread (within its poll interval); buffered audio is dropped. Idempotent.

@@ -1,3 +1,4 @@
+import AubadeSystem
 import Synchronization
 
 /// Runs blocking work — a download through curl, an fsync, a C call that waits, a socket `recv` — on a thread
