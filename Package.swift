@@ -153,7 +153,7 @@ let package = Package(
                                                              .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
         // Runs the built `aubade` binary as a user would.
-        .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
+        .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore", "AubadeSystem", "AubadeTesting",
                                                            .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
     ]
