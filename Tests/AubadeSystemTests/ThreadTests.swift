@@ -106,4 +106,13 @@ struct ThreadTests {
         #expect(batches.flatMap { $0 } == [4, 5])
         #expect(queue.take().isEmpty)  // closed and drained: no wait
     }
+
+    @Test func aStopWakesAWaiterAndStaysSet() async {
+        let signal = StopSignal()
+        #expect(!signal.wait(upTo: .milliseconds(20)))  // not stopped: the wait ends by itself
+        let waited = Task { await runBlocking("aubade.stopwait") { signal.wait(upTo: .seconds(600)) } }
+        signal.stop()
+        #expect(await waited.value)  // woken by the stop, not by the ten minutes
+        #expect(signal.isStopped && signal.wait(upTo: .seconds(600)))  // set: no wait at all
+    }
 }

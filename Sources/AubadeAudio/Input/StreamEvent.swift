@@ -42,5 +42,7 @@ public enum StreamEvent: Sendable, Equatable, Codable {
 /// `report` are called on the fetch thread and must not block).
 struct FetchControl: Sendable {
     let isStopped: @Sendable () -> Bool
+    /// Waits until stopped or `duration` has passed (the backoff between reconnects); whether stopped.
+    let waitForStop: @Sendable (Duration) -> Bool
     let report: @Sendable (StreamEvent) -> Void
 }
