@@ -9,25 +9,6 @@ import Testing
 /// them (/proc/self/task/*/comm), what comes back, and the blocking queue the engine and the clock wait on.
 @Suite("Threads")
 struct ThreadTests {
-    /// The names of this process's threads, as `ps -L` shows them.
-    static func threadNames() -> [String] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.compactMap { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-    }
-
-    /// Waits (a generous watchdog) until a thread called `name` runs.
-    static func appears(_ name: String) async -> Bool {
-        let end = ContinuousClock.now + .seconds(60)
-        while !threadNames().contains(name) {
-            if ContinuousClock.now >= end { return false }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return true
-    }
-
     @Test func aStartedThreadCarriesItsNameWhileItRuns() async {
         let release = BlockingQueue<Bool>()
         let seen = Mutex<String?>(nil)
@@ -36,7 +17,7 @@ struct ThreadTests {
             seen.withLock { $0 = NamedThread.currentName }
             _ = release.take()
         })
-        #expect(await Self.appears(name), "threads: \(Self.threadNames())")
+        #expect(await threadAppears(name), "threads: \(threadNames())")
         release.post(true)
         #expect(seen.withLock { $0 } == name)
     }
@@ -45,7 +26,7 @@ struct ThreadTests {
         let release = BlockingQueue<Bool>()
         let tag = UInt16.random(in: 1000...9999)
         #expect(NamedThread.start("aubade\(tag)-a-name-too-long", stackSize: 1 << 20) { _ = release.take() })
-        #expect(await Self.appears("aubade\(tag)-a-na"), "threads: \(Self.threadNames())")
+        #expect(await threadAppears("aubade\(tag)-a-na"), "threads: \(threadNames())")
         release.post(true)
     }
 
