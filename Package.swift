@@ -33,7 +33,6 @@ let package = Package(
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CTimex"),
-        .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
 
@@ -42,7 +41,7 @@ let package = Package(
         // conform to them in their own modules.
         .target(name: "AubadeCore", swiftSettings: strict),
         // SQLite store (GRDB, system libsqlite3): the clock's store port (`SQLiteClockStore`, `BackupClockStore`).
-        .target(name: "AubadeStore", dependencies: ["AubadeCore", .product(name: "GRDB", package: "GRDB.swift")],
+        .target(name: "AubadeStore", dependencies: ["AubadeCore", "AubadeSystem", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: strict),
         // Deployment config (TOML).
         .target(name: "AubadeConfig", dependencies: ["AubadeCore", .product(name: "TOMLKit", package: "TOMLKit")],
@@ -52,17 +51,17 @@ let package = Package(
         .target(name: "AubadeCalendar", dependencies: ["AubadeCore", "CICal", .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strict),
         // Audio adapters: curl, mpg123, ALSA; the clock's sound port (`SoundEngine`) and pre-alarm check.
-        .target(name: "AubadeAudio", dependencies: ["AubadeCore", "CCurl", "CMPG123", "CALSA",
-                                                    .product(name: "Logging", package: "swift-log")],
+        .target(name: "AubadeAudio", dependencies: ["AubadeCore", "AubadeSystem", "AubadeSystemAsync", "AubadeTone", "CCurl",
+                                                    "CMPG123", "CALSA", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // Hardware adapters: GPIO (libgpiod v1), sensors, network status, backlight.
-        .target(name: "AubadeHardware", dependencies: ["AubadeCore", "CGPIOD", "CLinux",
+        .target(name: "AubadeHardware", dependencies: ["AubadeCore", "AubadeSystem", "AubadeSystemAsync", "CGPIOD",
                                                        .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // The running clock, its command layer and services: they carry out the core's decisions through the
         // core's ports, never naming an adapter. (AubadeHandoff: the second waker's file formats, Glibc only.)
         .target(name: "AubadeApp", dependencies: [
-            "AubadeCore", "AubadeHandoff",
+            "AubadeCore", "AubadeHandoff", "AubadeSystem", "AubadeSystemAsync",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -85,7 +84,7 @@ let package = Package(
         // runtime announcement) and the calendar loader (curl, libical and the store's cache behind one port).
         .target(name: "AubadeDaemon", dependencies: [
             "AubadeApp", "AubadeServer", "AubadeCore", "AubadeStore", "AubadeAudio", "AubadeHardware", "AubadeCalendar",
-            "CTimex",
+            "AubadeSystem", "AubadeSystemAsync", "CTimex",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -93,7 +92,7 @@ let package = Package(
         // The executable: CLI; `aubade run` is the daemon (`AubadeDaemon`).
         .executableTarget(name: "aubade", dependencies: [
             "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeCalendar", "AubadeApp",
-            "AubadeServer", "AubadeDaemon",
+            "AubadeServer", "AubadeDaemon", "AubadeSystem", "AubadeSystemAsync",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -103,17 +102,28 @@ let package = Package(
         // shared by the daemon, which writes the files, and the waker, which reads them.
         // Optimised in every configuration: unspecialised generic code (debug) allocates coroutine frames when it
         // iterates, and "nothing allocated after start" must hold for what the tests run as for what ships.
-        .target(name: "AubadeHandoff", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        .target(name: "AubadeHandoff", dependencies: ["AubadeSystem"], swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        // The OS primitives, one of each: the systemd notifier, the durable file replace, the AF_UNIX address,
+        // named threads, the blocking queue. Glibc only (no Foundation, no C
+        // of ours), optimised in every configuration as AubadeHandoff is, for the second waker links it too.
+        .target(name: "AubadeSystem", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        // AubadeSystem's async half: blocking work on a named thread, resumed through a continuation. Apart, so
+        // that the second waker, which links AubadeSystem, links neither the concurrency runtime nor libdispatch.
+        .target(name: "AubadeSystemAsync", dependencies: ["AubadeSystem"], swiftSettings: strict),
+        // The built-in tones and the volume curve, synthesised for the sound engine and the second waker alike
+        // (R17, R35): no Foundation, nothing allocated, optimised in every configuration.
+        .target(name: "AubadeTone", swiftSettings: strict + [.unsafeFlags(["-O"])]),
         // The Linux event descriptors Glibc's module leaves out (epoll, timerfd, signalfd): headers only.
         .systemLibrary(name: "CLinuxEvents"),
         // The second waker: a minimal process that sounds the tone when the daemon cannot (R35). Glibc, ALSA and
         // libgpiod and the Linux event headers only; the Swift runtime linked in statically (no libswiftCore.so).
-        .executableTarget(name: "aubade-waker", dependencies: ["AubadeHandoff", "CALSA", "CGPIOD", "CLinuxEvents"],
+        .executableTarget(name: "aubade-waker", dependencies: ["AubadeHandoff", "AubadeSystem", "AubadeTone", "CALSA", "CGPIOD",
+                                                               "CLinuxEvents"],
                           swiftSettings: strict + [.unsafeFlags(["-O"])], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // Helpers shared by the test targets: temporary folders, running the built binary; and the fakes of the
         // core's ports (`FakeSound`, `MemoryClockStore`, `ManualClock`, …), which never ship in the product.
-        .target(name: "AubadeTesting", dependencies: ["AubadeCore"], swiftSettings: strict),
+        .target(name: "AubadeTesting", dependencies: ["AubadeCore", "AubadeSystem", "AubadeSystemAsync"], swiftSettings: strict),
         // The GPIO and accelerometer fakes (`FakeGPIO`, `FakeAccelerometer`) for the hardware adapters' tests.
         .target(name: "AubadeHardwareTesting", dependencies: ["AubadeHardware", "AubadeCore"], swiftSettings: strict),
         // The one rig of the running clock in-process (`ClockRig`, `RunningClockRig`) over the fakes.
@@ -126,7 +136,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "AubadeCalendarTests", dependencies: ["AubadeCalendar", "AubadeCore"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "AubadeStoreTests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
+        .testTarget(name: "AubadeStoreTests", dependencies: ["AubadeStore", "AubadeCore", "AubadeSystem", "AubadeTesting",
                                                              .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
         .testTarget(name: "AubadeConfigTests", dependencies: ["AubadeConfig", "AubadeCore", "AubadeTesting"],
@@ -134,7 +144,7 @@ let package = Package(
         .testTarget(name: "AubadeHardwareTests", dependencies: ["AubadeHardware", "AubadeCore", "AubadeTesting",
                                                                "AubadeHardwareTesting"],
                     swiftSettings: strict),
-        .testTarget(name: "AubadeAudioTests", dependencies: ["AubadeAudio", "AubadeCore", "AubadeTesting"],
+        .testTarget(name: "AubadeAudioTests", dependencies: ["AubadeAudio", "AubadeCore", "AubadeSystem", "AubadeTesting", "AubadeTone"],
                     swiftSettings: strict),
         .testTarget(name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHardware"],
                     swiftSettings: strict),
@@ -156,13 +166,15 @@ let package = Package(
         ], swiftSettings: strict),
         // The second waker's formats and decision in-process (file states × heartbeat × instant).
         .testTarget(name: "AubadeHandoffTests", dependencies: ["AubadeHandoff"], swiftSettings: strict),
+        .testTarget(name: "AubadeSystemTests", dependencies: ["AubadeSystem", "AubadeSystemAsync", "AubadeTesting"], swiftSettings: strict),
+        .testTarget(name: "AubadeToneTests", dependencies: ["AubadeTone"], swiftSettings: strict),
         // The second waker end to end: the real `aubade run` and `aubade-waker` on one --fake-time, the card
         // being alsa-lib's `file` plugin.
         .testTarget(name: "AubadeWakerTests", dependencies: ["AubadeApp", "AubadeCore", "AubadeHandoff", "AubadeTesting",
                                                              .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
         // Runs the built `aubade` binary as a user would.
-        .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore", "AubadeTesting",
+        .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore", "AubadeSystem", "AubadeTesting",
                                                            .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
     ]

@@ -4,6 +4,7 @@ import AubadeCore
 import AubadeHardware
 import AubadeServer
 import AubadeStore
+import AubadeSystem
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -95,7 +95,6 @@ public struct ScheduleSnapshot: Sendable {
             case .cannotWrite(let reason): throw failure("cannot write it (\(reason))")
             }
         }
-        DurableFile.syncFolder((path as NSString).deletingLastPathComponent)
     }
 
     /// Loads the copy. Throws when it is missing or unreadable.

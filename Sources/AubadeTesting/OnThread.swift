@@ -1,25 +1,15 @@
+import AubadeSystemAsync
 import Foundation
 
 /// Runs blocking work — a C call that waits, a `waitpid`, a paced ALSA write, a socket `recv` — on a thread
-/// of its own and resumes the caller when it returns.
+/// of its own and resumes the caller when it returns (AubadeSystemAsync's `runBlocking`, with a test's thread name).
 ///
 /// Swift Testing runs tests concurrently on the cooperative pool, which has one thread per core (two on the
 /// CI runner). A test that blocks one of them stalls every other test's awaits, so their watchdogs fire
 /// although nothing is wrong. Anything that may block longer than a moment goes through here instead.
-public func onThread<T: Sendable, E: Error>(_ name: String = "aubade-test-blocking",
+public func onThread<T: Sendable, E: Error>(_ name: String = "aubade-test",
                                             _ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-    let result: Result<T, E> = await withCheckedContinuation { continuation in
-        let thread = Thread {
-            do throws(E) {
-                continuation.resume(returning: .success(try body()))
-            } catch {
-                continuation.resume(returning: .failure(error))
-            }
-        }
-        thread.name = name
-        thread.start()
-    }
-    return try result.get()
+    try await runBlocking(name, body)
 }
 
 /// Runs `body` but gives up on it after `limit`: nil when the limit passed first (the body's task is then

@@ -1,3 +1,4 @@
+import AubadeSystem
 import Foundation
 import Glibc
 
@@ -15,18 +16,10 @@ public final class RawSocket: Sendable {
 
     /// Connected to the AF_UNIX stream socket at `path`.
     public init(path: String) throws {
+        let address = try UnixAddress(path: path)
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-            raw[bytes.count] = 0
-        }
-        let rc = withUnsafePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let rc = address.withSockaddr { connect(fd, $0, $1) }
         try Self.connected(fd, rc, to: path)
     }
 

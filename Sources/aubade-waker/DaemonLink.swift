@@ -1,4 +1,5 @@
 import AubadeHandoff
+import AubadeSystem
 import Glibc
 
 /// What the waker may do to the daemon named in the next-alarm file (by pid *and* start time, so never to a
@@ -12,11 +13,13 @@ import Glibc
 ///   occurrence up, or ringing it silently because the waker held the card — ends it too. Best effort: never
 ///   waits for an answer (a frozen daemon would never give one).
 struct DaemonLink {
-    let socketPath: LongText
+    /// The daemon's control socket; nil when its path is too long for an AF_UNIX address (the daemon cannot
+    /// have bound it either).
+    let socket: UnixAddress?
     private let line = TextWriter(capacity: 256)
 
     init(database: String) {
-        socketPath = LongText(database + ".sock")
+        socket = try? UnixAddress(path: database + ".sock")
     }
 
     /// Kills `daemon` if it is that same process, still alive, and not this one. True when it did.
@@ -27,24 +30,12 @@ struct DaemonLink {
 
     /// Sends `{"command":{"stop"|"snooze":{"alarm":N,"by":"button"|"cli"}}}` to the daemon's socket.
     func tell(snooze: Bool, alarm: Int64, by: WakerInput) {
+        guard let socket else { return }
         ControlLine.write(snooze: snooze, alarm: alarm, by: by, to: line)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { return }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var length = 0
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for k in 0..<socketPath.count where k < raw.count - 1 {
-                raw[k] = socketPath[k]
-                length = k + 1
-            }
-        }
-        let size = socklen_t(MemoryLayout<sa_family_t>.size + length + 1)
-        let connected = withUnsafePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) }
-        }
-        guard connected == 0 else { return }
+        guard socket.withSockaddr({ connect(fd, $0, $1) }) == 0 else { return }
         let bytes = line.bytes
         _ = send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
     }

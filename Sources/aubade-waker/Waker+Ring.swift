@@ -30,7 +30,7 @@ extension Waker {
             w.int(grace / 1000)
             w.text(" s: the second waker rings it")
         }
-        notifier.send("STATUS=ringing alarm ") { $0.int(entry.alarm) }
+        notifier.send("STATUS=ringing alarm ", composedIn: notice) { $0.int(entry.alarm) }
         sound.synth.reset(entry.tone, volume: entry.volume)
         buttons.prepare(next)
         serviceRing()

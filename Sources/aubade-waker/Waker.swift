@@ -1,4 +1,5 @@
 import AubadeHandoff
+import AubadeSystem
 import CLinuxEvents
 import Glibc
 
@@ -43,6 +44,8 @@ final class Waker {
     let sound = WakerSound()
     let buttons = WakerButtons()
     let notifier = SystemdNotifier()
+    /// Where a status line for systemd is composed.
+    let notice = TextWriter(capacity: 512)
     let link: DaemonLink
     var next = NextAlarmFile()
     var beat = HeartbeatFile()
@@ -88,7 +91,8 @@ final class Waker {
         for fd in [signals, inotify, timerFD, watchdog] where fd >= 0 { watch(fd) }
         if let interval = notifier.watchdogInterval {
             var spec = itimerspec()
-            spec.it_interval = timespec(tv_sec: Int(interval / 1_000_000_000), tv_nsec: Int(interval % 1_000_000_000))
+            let (seconds, attoseconds) = interval.components
+            spec.it_interval = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
             spec.it_value = spec.it_interval
             timerfd_settime(watchdog, 0, &spec, nil)
         }
@@ -120,7 +124,7 @@ final class Waker {
             w.text(" s")
         }
         evaluate()
-        notifier.send("READY=1")
+        notifier.ready()
         while running {
             let n = epoll_wait(epollFD, events, 16, ring == nil ? -1 : ringTimeoutMillis())
             if n < 0 && errno != EINTR {
@@ -137,7 +141,7 @@ final class Waker {
         state.armed = nil
         save()
         out.event("exiting")
-        notifier.send("STOPPING=1")
+        notifier.stopping()
         return 0
     }
 
@@ -151,7 +155,7 @@ final class Waker {
             armedAt = nil  // re-arm from the decision, whatever fired
         } else if fd == watchdog {
             _ = read(watchdog, &word, 8)
-            notifier.send("WATCHDOG=1")
+            notifier.watchdog()
         } else if fd == inotify {
             folderChanged()
         } else if fd == signals {
@@ -281,7 +285,7 @@ final class Waker {
                 stateDirty = true
                 out.event("idle")
                 out.log(.info) { $0.text("nothing to guard") }
-                notifier.send("STATUS=nothing to guard")
+                notifier.send("STATUS=nothing to guard" as StaticString)
             }
         case .wait(let entry, let at):
             if armedAt != at {
@@ -316,7 +320,7 @@ final class Waker {
             w.iso8601(milliseconds: at)
             w.text(" unless the daemon reports it heard by then")
         }
-        notifier.send("STATUS=armed for alarm ") { w in
+        notifier.send("STATUS=armed for alarm ", composedIn: notice) { w in
             w.int(e.alarm)
             w.text(" at ")
             w.iso8601(milliseconds: at)

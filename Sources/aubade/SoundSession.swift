@@ -2,6 +2,7 @@ import AubadeApp
 import AubadeAudio
 import AubadeConfig
 import AubadeCore
+import AubadeSystem
 import Foundation
 
 /// A sound the CLI plays: in this process through its own `SoundEngine` when no clock runs on the
@@ -48,13 +49,12 @@ enum SoundSession {
         guard case .sound(let id, let label, _) = first.reply else { throw CLIError.failed("The running clock started no sound.") }
         exchange.waitForever()
         let (events, continuation) = AsyncStream.makeStream(of: SoundEvent.self, bufferingPolicy: .unbounded)
-        let reader = Thread {
+        NamedThread.start("aubade.events") {
             while let line = exchange.next() {
                 if let event = line.event { continuation.yield(event) }
             }
             continuation.finish()
         }
-        reader.start()
         let database = context.databasePath
         return Started(id: id, label: label, events: events, stop: {
             _ = try? ControlClient.send(.stopSound(id), databasePath: database, timeout: 3)

@@ -1,5 +1,6 @@
 @testable import AubadeAudio
 import AubadeCore
+import AubadeSystem
 import AubadeTesting
 import Foundation
 import Synchronization
@@ -209,14 +210,13 @@ final class LevelSampler: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
 
     init(_ engine: SoundEngine) {
-        let thread = Thread { [self] in
+        NamedThread.start("aubade-t-level") { [self] in
             while !lock.withLock({ done }) {
                 if let level = engine.bufferLevel { lock.withLock { levels.append(level) } }
                 Thread.sleep(forTimeInterval: 0.1)
             }
             stopped.signal()
         }
-        thread.start()
     }
 
     /// Stops the sampling thread (waiting for it off the cooperative pool) and returns what it read.

@@ -1,6 +1,7 @@
 import AubadeAudio
 import AubadeCore
 import AubadeTesting
+import AubadeTone
 import Foundation
 import Testing
 

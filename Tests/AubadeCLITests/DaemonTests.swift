@@ -1,3 +1,4 @@
+import AubadeSystem
 import AubadeTesting
 import Foundation
 import GRDB
@@ -380,14 +381,7 @@ struct DaemonTests {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
         #expect(fd >= 0)
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        let bound = withUnsafePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = try UnixAddress(path: path).withSockaddr { bind(fd, $0, $1) }
         #expect(bound == 0)
         var tv = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))

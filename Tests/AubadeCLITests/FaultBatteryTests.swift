@@ -1,3 +1,4 @@
+import AubadeSystem
 import AubadeTesting
 import Foundation
 import Glibc
@@ -160,14 +161,7 @@ struct FaultBatteryTests {
     /// Connects to the daemon's socket without sending anything; -1 when it could not.
     static func idleConnection(_ path: String, nonBlocking: Bool = false) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let rc = (try? UnixAddress(path: path))?.withSockaddr { connect(fd, $0, $1) } ?? -1
         guard rc == 0 || errno == EINPROGRESS else {
             close(fd)
             return -1

@@ -76,12 +76,3 @@ func eventually(within timeout: Duration = watchdog, _ condition: () -> Bool) as
 func threadCount(named name: String) -> Int {
     threadNames().filter { $0 == name }.count
 }
-
-/// The names of this process's threads (Linux: /proc/self/task/*/comm), for counting and for messages.
-func threadNames() -> [String] {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    return tasks.map { task in
-        let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? "?"
-        return comm.trimmingCharacters(in: .whitespacesAndNewlines)
-    }.sorted()
-}

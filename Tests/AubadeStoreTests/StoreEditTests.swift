@@ -1,5 +1,6 @@
 import AubadeCore
 import AubadeStore
+import AubadeSystem
 import AubadeTesting
 import Foundation
 import Synchronization
@@ -18,7 +19,7 @@ struct StoreEditTests {
         let failures = Failures()
         for body in bodies {
             group.enter()
-            Thread.detachNewThread {
+            NamedThread.start("aubade-t-edit") {
                 start.wait()
                 do { try body() } catch { failures.add(error) }
                 group.leave()

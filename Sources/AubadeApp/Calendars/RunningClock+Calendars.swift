@@ -1,4 +1,5 @@
 import AubadeCore
+import AubadeSystemAsync
 import Foundation
 
 extension RunningClock {

@@ -1,3 +1,4 @@
+import AubadeSystem
 import Foundation
 import Glibc
 
@@ -8,33 +9,26 @@ enum UnixSocket {
         let description: String
     }
 
-    /// A sockaddr_un for `path`, or a failure when the path is too long for the kernel (108 bytes).
-    static func address(_ path: String) throws(Failure) -> (sockaddr_un, socklen_t) {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else {
-            throw Failure(description: "The control socket path \(path) is longer than \(capacity - 1) bytes; use a shorter database path.")
+    /// The address of `path`, or a failure when the path is too long for the kernel (108 bytes).
+    static func address(_ path: String) throws(Failure) -> UnixAddress {
+        do throws(Errno) {
+            return try UnixAddress(path: path)
+        } catch where error.code == ENAMETOOLONG {
+            throw Failure(description: "The control socket path \(path) is longer than \(UnixAddress.capacity - 1) bytes; use a shorter database path.")
+        } catch {
+            throw Failure(description: "The control socket path \(path) cannot be used (\(error)).")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-            raw[bytes.count] = 0
-        }
-        return (address, socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1))
     }
 
     /// A connected socket to `path`, with send/receive timeouts.
     static func connect(_ path: String, timeout: Int) throws(Failure) -> Int32 {
-        var (address, length) = try address(path)
+        let address = try address(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: \(String(cString: strerror(errno))).") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        let rc = withUnsafePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
-        }
+        let rc = address.withSockaddr { Glibc.connect(fd, $0, $1) }
         guard rc == 0 else {
             let message = String(cString: strerror(errno))
             close(fd)

@@ -1,4 +1,5 @@
 import AubadeCore
+import AubadeSystem
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -1,4 +1,5 @@
 import AubadeCore
+import AubadeSystemAsync
 import Foundation
 
 /// The pre-alarm check (R20) for the sound side: resolve, connect and decode a second of each station
@@ -30,13 +31,7 @@ extension PreAlarmCheck {
     /// nil when a second of audio decoded within `timeout`; else the reason. A first failure is enough to
     /// know: the alarm should not count on a station that needs a reconnect.
     public static func decodeOneSecond(_ url: StreamURL, allowLoopback: Bool, timeout: Duration) async -> String? {
-        await withCheckedContinuation { (done: CheckedContinuation<String?, Never>) in
-            let thread = Thread {
-                done.resume(returning: probe(url, allowLoopback: allowLoopback, timeout: timeout))
-            }
-            thread.name = "aubade.precheck"
-            thread.start()
-        }
+        await runBlocking("aubade.precheck") { probe(url, allowLoopback: allowLoopback, timeout: timeout) }
     }
 
     private static func probe(_ url: StreamURL, allowLoopback: Bool, timeout: Duration) -> String? {

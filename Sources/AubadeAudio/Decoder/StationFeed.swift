@@ -1,4 +1,5 @@
 import AubadeCore
+import AubadeSystem
 import Foundation
 import Synchronization
 
@@ -36,6 +37,8 @@ final class StationFeed {
             var stopped = false
         }
         let state = Mutex(State())
+        /// Set by `stop()`, after `state.stopped`: what the network thread waits on between reconnects.
+        let stopSignal = StopSignal()
     }
 
     /// Starts fetching `url` at once. `report` gets the network side's events on its thread (titles, notes,
@@ -55,6 +58,7 @@ final class StationFeed {
         options.stallTimeout = stallTimeout
         let control = FetchControl(
             isStopped: { shared.state.withLock { $0.stopped } },
+            waitForStop: { shared.stopSignal.wait(upTo: $0) },
             report: { event in
                 // Delivered under the lock, so nothing is reported once `stop()` returned.
                 shared.state.withLock { s in
@@ -74,14 +78,13 @@ final class StationFeed {
             })
         let fetcher = StreamFetcher(url: url, options: options, ring: ring, control: control,
                                     audioStarted: { shared.state.withLock { $0.audioArrived } })
-        let network = Thread { fetcher.run() }
-        network.name = "aubade.net"
-        network.start()
+        NamedThread.start("aubade.net") { fetcher.run() }
     }
 
     /// Stops the network thread (within its poll interval); buffered audio is dropped. Idempotent.
     func stop() {
         shared.state.withLock { $0.stopped = true }
+        shared.stopSignal.stop()
         ring.close()
     }
 

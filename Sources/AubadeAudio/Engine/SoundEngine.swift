@@ -1,4 +1,5 @@
 import AubadeCore
+import AubadeSystem
 import Foundation
 import Logging
 import Synchronization
@@ -53,7 +54,7 @@ public final class SoundEngine: Sendable {
         let continuation = self.continuation
         let context = VoiceContext(rate: SoundEngine.rate, emit: { continuation.yield($0) })
         let mailbox = self.mailbox, state = self.state, options = self.options, logger = self.logger
-        let thread = Thread { [self] in
+        NamedThread.start("aubade.audio", stackSize: 1 << 20) { [self] in
             var loop = EngineLoop(mailbox: mailbox, state: state, options: options.sink, context: context,
                                   prerollCap: options.prerollCap, logger: logger)
             loop.run()
@@ -64,9 +65,6 @@ public final class SoundEngine: Sendable {
             }
             for waiter in waiters { waiter.resume() }
         }
-        thread.name = "aubade.audio"
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     /// Plays `request` now — or, with `paused`, prepares it (the station connects and buffers, nothing is

@@ -43,19 +43,9 @@ struct StreamFetcher: Sendable {
                 let delay = StreamFetcher.backoff[min(attempt, StreamFetcher.backoff.count - 1)]
                 attempt += 1
                 control.report(.reconnecting(attempt: attempt, delay: delay))
-                if sleep(delay) { return }
+                if control.waitForStop(delay) { return }
             }
         }
-    }
-
-    /// Sleeps in small steps so a stop is honoured quickly; true when stopped.
-    private func sleep(_ d: Duration) -> Bool {
-        let end = ContinuousClock.now + d
-        while ContinuousClock.now < end {
-            if control.isStopped() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return control.isStopped()
     }
 
     private func fetch(_ url: StreamURL, depth: Int) -> Outcome {

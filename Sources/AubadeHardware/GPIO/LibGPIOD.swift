@@ -1,3 +1,4 @@
+import AubadeSystemAsync
 import CGPIOD
 import Foundation
 
@@ -67,9 +68,11 @@ public struct LibGPIOD: GPIOPort {
         let watch = LibGPIODWatch(events: events, stopFlag: stopFlag)
         let loop = GPIODWatchLoop(lines: lines, consumer: consumer, waitTimeout: waitTimeout, stopFlag: stopFlag,
                                   continuation: continuation, onFailure: { [watch] error in watch.record(error) })
-        let outcome: Result<[Int: GPIOError], GPIOError> = await withCheckedContinuation { done in
-            DedicatedThread.start(name: "aubade-gpio") { loop.run { done.resume(returning: $0) } }
+        // The watch thread reports how requesting the lines went, then waits for their edges.
+        let outcome: Result<[Int: GPIOError], GPIOError>? = await startThread("aubade-gpio") { report in
+            loop.run(ready: report)
         }
+        guard let outcome else { throw GPIOError("no thread could be started to watch the GPIO lines") }
         return GPIOWatchStart(watch: watch, failures: try outcome.get())
     }
 }

@@ -1,4 +1,5 @@
 import AubadeCore
+import AubadeSystem
 import Foundation
 import Glibc
 
@@ -74,7 +75,7 @@ public struct EvdevAccelerometer: Accelerometer {
         continuation.onTermination = { _ in stopFlag.set() }
         let path = root + devicePath
         let countsPerG = self.countsPerG
-        DedicatedThread.start(name: "aubade-evdev") {
+        NamedThread.start("aubade-evdev") {
             EvdevAccelerometer.run(path: path, countsPerG: countsPerG, stopFlag: stopFlag, continuation: continuation)
         }
         return stream

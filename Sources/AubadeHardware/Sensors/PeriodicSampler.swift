@@ -1,4 +1,5 @@
 import AubadeCore
+import AubadeSystem
 import Foundation
 
 /// Runs `read` at a fixed rate on a dedicated thread for as long as the returned stream lives.
@@ -13,7 +14,7 @@ enum PeriodicSampler {
         let stopFlag = StopFlag()
         continuation.onTermination = { _ in stopFlag.set() }
         let period = Duration.seconds(1) / max(1, min(rateHz, 1000))
-        DedicatedThread.start(name: name) {
+        NamedThread.start(name) {
             let read = makeReader()
             var next = MonotonicClock.now()
             while !stopFlag.isSet {

@@ -3,6 +3,7 @@ import AubadeConfig
 import AubadeCore
 import AubadeDaemon
 import AubadeHardware
+import AubadeSystemAsync
 import Foundation
 
 /// Everything `doctor` found, as printed in JSON: `checks` (one per line of the text report), whether the next
@@ -36,9 +37,9 @@ struct DoctorReport: Encodable {
     static func gather(_ context: CommandContext, play: Bool) async -> DoctorReport {
         let database = context.databasePath
         let config = context.configuration
-        let daemon = await OffPool.run("aubade.doctor") { DaemonProbe.ask(databasePath: database) }
-        let storage = await OffPool.run("aubade.doctor") { StorageProbe.read(databasePath: database, daemonRunning: daemon.status != nil) }
-        let hardware = await OffPool.run("aubade.doctor") {
+        let daemon = await runBlocking("aubade.doctor") { DaemonProbe.ask(databasePath: database) }
+        let storage = await runBlocking("aubade.doctor") { StorageProbe.read(databasePath: database, daemonRunning: daemon.status != nil) }
+        let hardware = await runBlocking("aubade.doctor") {
             (hardware: gatherHardware(context, settings: storage.settings, gpio: LibGPIOD(), network: SysfsNetworkStatus()),
              sound: SoundProbe.device(config.audio, daemon: daemon), mixer: SoundProbe.mixer(config.audio),
              disk: StorageProbe.disk(databasePath: database),
