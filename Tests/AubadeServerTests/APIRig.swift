@@ -29,10 +29,12 @@ struct APIRig {
 
     init(settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0), prepare: (Store) throws -> Void = { _ in }) async throws {
         dir = try TemporaryDirectory("api")
-        store = try Store.open(path: dir.file("aubade.sqlite"))
+        time = ManualClock(wall: APIRig.morning)
+        // The store stamps its changes on the rig's clock too: on the machine's, an alarm saved "now" would be
+        // saved after its 07:00 occurrence once that day has passed, and never ring it (R11).
+        store = try Store.open(path: dir.file("aubade.sqlite"), now: { [time] in time.now().wall })
         try prepare(store)
         token = try store.createToken(name: "test").secret
-        time = ManualClock(wall: APIRig.morning)
         let port = SQLiteClockStore(store)
         let deps = ClockDependencies(store: port, sound: sound, time: time, jobs: ManualJobs(), precheck: FakePrecheck(),
                                      network: FakeNetworkStatus(NetworkSnapshot()),
