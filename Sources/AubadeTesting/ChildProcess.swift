@@ -66,7 +66,9 @@ public final class ChildProcess: Sendable {
         self.stderr = spawned.stderr.map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
         let (pid, status, changes) = (pid, status, changes)
         let reaper = Thread {
-            // Noted as ended first, reaped after: until `waitpid` reaps it, its pid cannot be anyone else's.
+            // Waits for the end without reaping it, then reaps it and notes the status under the lock `signal`
+            // takes: until it is reaped its pid (and group) cannot be anyone else's, so no signal ever reaches
+            // a process that merely reused the number.
             var info = siginfo_t()
             while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
             var raw: Int32 = 0
@@ -197,6 +199,7 @@ final class Spawner: Sendable {
             // Made here, on the one thread that spawns, and closed in every child (`closeFrom`) anyway.
             var fds: [Int32] = [-1, -1]
             guard pipe(&fds) == 0, fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0 else {
+                for fd in fds where fd >= 0 { close(fd) }
                 for end in ends.compactMap({ $0 }) { close(end.read); close(end.write) }
                 return .failure(ChildProcess.Failure(description: "pipe2 failed: \(String(cString: strerror(errno)))"))
             }
