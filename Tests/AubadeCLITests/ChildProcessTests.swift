@@ -2,36 +2,47 @@ import AubadeTesting
 import Foundation
 import Testing
 
-/// What every program the tests start gets (`ChildProcess`): no signal blocked or ignored whatever the thread
-/// that asked for it had (a pool thread may block SIGTERM, SIGINT and SIGHUP, and a test server that inherits
-/// that ignores `kill`), a process group of its own, only the three standard descriptors, and a runtime folder
-/// of its own. That it dies with the test process, even one killed with SIGKILL, is checked by killing a
-/// whole `swift test` run (see the suite's report in the repository history), not from inside one.
+/// What every program the tests start gets (`ChildProcess`): no signal blocked or ignored whatever the test
+/// process blocks (a test server that inherits a blocked SIGTERM ignores `kill`), a process group of its own,
+/// only the three standard descriptors, and a runtime folder of its own. That it dies with the test process,
+/// even one killed with SIGKILL, cannot be checked from inside that process: it was checked by killing a whole
+/// `swift test` run.
 @Suite("Programs the tests start")
 struct ChildProcessTests {
-    /// The shell's own view of itself: its signal masks, its process group and parent, its descriptors and its
-    /// runtime folder.
-    /// (`ls` lists the shell's descriptors from a process of its own, so the listing opens none in the shell.)
-    static let probe = """
-        grep -E '^(SigBlk|SigIgn):' /proc/$$/status
-        echo "pgid $(cut -d' ' -f5 /proc/$$/stat) pid $$ ppid $PPID"
-        echo "runtime ${AUBADE_RUNTIME_DIR:-none}"
-        ls /proc/$$/fd
-        """
-
-    /// "name value" lines by name, and the bare numbers (the descriptors) in order.
-    static func fields(_ text: String) -> (named: [String: String], descriptors: [Int]) {
-        var named: [String: String] = [:]
+    /// A child's state as the kernel shows it: read from outside once it runs `program` (after `setpriv` and
+    /// the parent check have executed it), so nothing it does itself can blur it.
+    struct Seen {
+        var status: [String: String] = [:]
+        var processGroup: Int32 = 0
         var descriptors: [Int] = []
-        for line in text.split(separator: "\n") {
-            if let fd = Int(line) {
-                descriptors.append(fd)
-                continue
+        var environment: [String: String] = [:]
+    }
+
+    static func look(at pid: Int32, running program: String) async -> Seen? {
+        await onThread { () -> Seen? in
+            for _ in 0..<600 {
+                guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe") else { return nil }
+                if exe == program { break }
+                usleep(100_000)
             }
-            let parts = line.replacingOccurrences(of: "\t", with: " ").split(separator: " ", maxSplits: 1).map(String.init)
-            if parts.count == 2 { named[parts[0].replacingOccurrences(of: ":", with: "")] = parts[1].trimmingCharacters(in: .whitespaces) }
+            var seen = Seen()
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            for line in status.split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2 { seen.status[parts[0]] = parts[1] }
+            }
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            // After "(comm)": state, ppid, pgrp.
+            let after = stat.split(separator: ")").last?.split(separator: " ") ?? []
+            seen.processGroup = after.count > 2 ? Int32(after[2]) ?? 0 : 0
+            seen.descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).compactMap { Int($0) }.sorted()
+            let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))) ?? Data()
+            for entry in environ.split(separator: 0) {
+                let text = String(decoding: entry, as: UTF8.self)
+                if let eq = text.firstIndex(of: "=") { seen.environment[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
+            }
+            return seen
         }
-        return (named, descriptors.sorted())
     }
 
     /// A signal mask from /proc as a number, without glibc's two internal signals (32 and 33: posix_spawn itself
@@ -44,22 +55,21 @@ struct ChildProcessTests {
         // A descriptor the test process holds without close-on-exec must not reach the child.
         let held = open("/dev/null", O_RDONLY)
         defer { close(held) }
-        let r = try await ProcessRunner.run("/bin/sh", ["-c", Self.probe])
-        #expect(r.status == 0, "\(r.stderr)")
-        let (f, descriptors) = Self.fields(r.stdout)
-        #expect(Self.userSignals(f["SigBlk"]) == 0, "\(r.stdout)")
-        #expect(Self.userSignals(f["SigIgn"]) == 0, "\(r.stdout)")
-        let ids = (f["pgid"] ?? "").split(separator: " ")
-        #expect(ids.count == 5 && ids[0] == ids[2], "its own process group: \(f["pgid"] ?? "")")
-        #expect(ids.count == 5 && ids[4] == "\(getpid())", "the test process is its parent: \(f["pgid"] ?? "")")
-        #expect(descriptors == [0, 1, 2], "\(r.stdout)")
-        let runtime = try #require(f["runtime"])
+        let child = try await ChildProcess("/usr/bin/sleep", ["600"], stdout: .pipe)
+        let seen = try #require(await Self.look(at: child.pid, running: "/usr/bin/sleep"), "sleep did not start")
+        #expect(Self.userSignals(seen.status["SigBlk"]) == 0, "\(seen.status)")
+        #expect(Self.userSignals(seen.status["SigIgn"]) == 0, "\(seen.status)")
+        #expect(seen.processGroup == child.pid, "its own process group")
+        #expect(seen.status["PPid"] == "\(getpid())", "the test process is its parent")
+        #expect(seen.descriptors == [0, 1, 2], "\(seen.descriptors)")
+        let runtime = try #require(seen.environment["AUBADE_RUNTIME_DIR"])
         #expect(runtime.hasPrefix(FileManager.default.temporaryDirectory.path + "/aubade-test-run-\(getpid())-"), "\(runtime)")
     }
 
     @Test func aRuntimeFolderGivenByTheTestIsKept() async throws {
-        let r = try await ProcessRunner.run("/bin/sh", ["-c", Self.probe], environment: ["AUBADE_RUNTIME_DIR": "/nowhere/run"])
-        #expect(Self.fields(r.stdout).named["runtime"] == "/nowhere/run")
+        let child = try await ChildProcess("/usr/bin/sleep", ["600"], environment: ["AUBADE_RUNTIME_DIR": "/nowhere/run"])
+        let seen = try #require(await Self.look(at: child.pid, running: "/usr/bin/sleep"))
+        #expect(seen.environment["AUBADE_RUNTIME_DIR"] == "/nowhere/run")
     }
 
     @Test func aChildIsKilledWithItsProcessGroupWhenItsValueGoes() async throws {
