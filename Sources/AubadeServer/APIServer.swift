@@ -42,7 +42,7 @@ public enum APIServer {
     {
         let (router, _) = router(clock: clock, settings: settings, wall: wall)
         return Application(
-            router: router, server: .http1(configuration: .init(idleTimeout: idleTimeout(settings))),
+            router: router, server: http1(settings),
             configuration: configuration(settings),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
             eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton, logger: logger)
@@ -61,7 +61,7 @@ public enum APIServer {
                               onRunning: @escaping @Sendable (Int) async -> Void) throws -> any Service {
         let responder = router(clock: clock, settings: settings).0.buildResponder()
         let date = HTTPDate()
-        return try HTTPServerBuilder.http1(configuration: .init(idleTimeout: idleTimeout(settings))).buildServer(
+        return try http1(settings).buildServer(
             configuration: ServerConfiguration(address: .hostname(settings.host, port: settings.port),
                                                availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
             eventLoopGroup: eventLoopGroup, logger: logger,
@@ -81,6 +81,17 @@ public enum APIServer {
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) })
     }
 
+    /// HummingbirdCore's HTTP/1 channel with the idle timeout of `settings`, each accepted connection held by a
+    /// `ConnectionKeeper` until it has closed: a connection accepted but not yet served when the server stops
+    /// can then never take the process down (see `ConnectionKeeper`).
+    static func http1(_ settings: ServerSettings) -> HTTPServerBuilder {
+        let configuration = HTTP1Channel.Configuration(idleTimeout: idleTimeout(settings))
+        let keeper = ConnectionKeeper()
+        return HTTPServerBuilder { responder in
+            KeptHTTP1Channel(http: HTTP1Channel(responder: responder, configuration: configuration), keeper: keeper)
+        }
+    }
+
     private static func idleTimeout(_ settings: ServerSettings) -> TimeAmount {
         .nanoseconds(Int64(settings.idleTimeout / .nanoseconds(1)))
     }
@@ -91,8 +102,27 @@ public enum APIServer {
     }
 }
 
-/// The HTTP server as a service of the daemon's `ServiceGroup`: graceful on shutdown (open event streams end
-/// too). It runs on its own one-thread event loop. If it cannot listen (the port is taken, the address is not
+/// HummingbirdCore's HTTP/1 child channel, with each connection held by `keeper` from its setup until it closes.
+struct KeptHTTP1Channel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+    let http: HTTP1Channel
+    let keeper: ConnectionKeeper
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        http.setup(channel: channel, logger: logger).map { [keeper] connection in
+            keeper.keep(connection, of: channel)
+            return connection
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await http.handle(value: value, logger: logger)
+    }
+}
+
+/// The HTTP server as a service of the daemon's `ServiceGroup`: it ends by the group's graceful shutdown —
+/// it stops listening, takes the connections already accepted, closes those idle and answers those with a
+/// request under way (open event streams end too) — never by cancelling its task (see `ConnectionKeeper`). It runs on its own one-thread event loop. If it cannot listen (the port is taken, the address is not
 /// this machine's), the clock runs on without it and says so as a standing warning — nothing about the web
 /// face may stop an alarm.
 public struct HTTPService: Service {

@@ -2,14 +2,14 @@ import Foundation
 import Synchronization
 
 /// A long-running program that prints one JSON object per line on stdout (`aubade run --json`,
-/// `aubade ring --json`): started at once, its lines collected on background threads, awaited by event name.
-/// Waiting never polls and never blocks the cooperative pool: the reader thread wakes the waiters when a
-/// line arrives or the program ends. Killed (SIGKILL) when the value goes away.
+/// `aubade ring --json`): started at once (`ChildProcess`), its lines collected on background threads, awaited
+/// by event name. Waiting never polls and never blocks the cooperative pool: the reader thread wakes the
+/// waiters when a line arrives or the program ends. Killed (SIGKILL) when the value goes away.
 public final class EventProcess: Sendable {
     public let pid: Int32
+    private let child: ChildProcess
     private let lines = Locked<[String]>([])
     private let stderrText = Locked<String>("")
-    private let exited = Locked<Int32?>(nil)
     /// Set when stdout reached its end: no more lines will come.
     private let outputEnded = Locked<Bool>(false)
     private let changes = ChangeSignal()
@@ -20,27 +20,17 @@ public final class EventProcess: Sendable {
 
     /// A daemon (`aubade run`) started here never listens on the config's HTTP port — 8080 by default, where a
     /// developer's `make run` may be, and tests run side by side: `--http off` is added unless the test gives
-    /// its own `--http`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+    /// its own `--http`. `environment` as for `ChildProcess` (a private runtime folder unless it names one).
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws {
         let isDaemon = arguments.first == "run" && !arguments.contains("--check-config")
-        process.arguments = isDaemon && !arguments.contains("--http") ? arguments + ["--http", "off"] : arguments
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        pid = process.processIdentifier
-        let handle = SendableProcess(process)
-        Thread.detachNewThread { [lines, outputEnded, changes] in
+        let arguments = isDaemon && !arguments.contains("--http") ? arguments + ["--http", "off"] : arguments
+        child = try await ChildProcess(executable, arguments, environment: environment, stdout: .pipe, stderr: .pipe)
+        pid = child.pid
+        guard let out = child.stdout, let err = child.stderr else { throw MediaError("\(executable): no pipes for its output.") }
+        let reader = Thread { [lines, outputEnded, changes] in
             var buffer = Data()
             while true {
-                let chunk = out.fileHandleForReading.availableData
+                let chunk = out.availableData
                 if chunk.isEmpty { break }
                 buffer.append(chunk)
                 var added = false
@@ -55,27 +45,24 @@ public final class EventProcess: Sendable {
             outputEnded.withLock { $0 = true }
             changes.bump()
         }
-        Thread.detachNewThread { [stderrText] in
+        reader.name = "aubade-test-stdout"
+        reader.start()
+        let errors = Thread { [stderrText] in
             while true {
-                let chunk = err.fileHandleForReading.availableData
+                let chunk = err.availableData
                 if chunk.isEmpty { break }
                 stderrText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
             }
         }
-        Thread.detachNewThread { [exited, changes] in
-            handle.process.waitUntilExit()
-            exited.withLock { $0 = handle.process.terminationStatus }
-            changes.bump()
-        }
+        errors.name = "aubade-test-stderr"
+        errors.start()
     }
-
-    deinit { kill(pid, SIGKILL) }
 
     /// Every line so far.
     public var output: [String] { lines.withLock { $0 } }
     public var errorOutput: String { stderrText.withLock { $0 } }
-    /// The exit status once the program ended.
-    public var exitStatus: Int32? { exited.withLock { $0 } }
+    /// The exit status once the program ended: its exit code, or the signal that ended it.
+    public var exitStatus: Int32? { child.exitStatus }
 
     /// The events so far, in the order printed (lines that are not JSON objects are skipped).
     public var events: [[String: Any]] {
@@ -108,24 +95,10 @@ public final class EventProcess: Sendable {
 
     /// Waits for the program to end; its status, or nil if it is still running after `timeout`.
     public func waitForExit(timeout: Duration = EventProcess.watchdog) async -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let seen = changes.generation
-            if let status = exitStatus { return status }
-            if ContinuousClock.now >= deadline || Task.isCancelled { return nil }
-            await changes.wait(past: seen, until: deadline)
-        }
+        await child.waitForExit(timeout: timeout)
     }
 
-    public func signal(_ sig: Int32) { kill(pid, sig) }
-}
-
-/// A `Process` handed to the thread that waits for it.
-final class SendableProcess: @unchecked Sendable {
-    // @unchecked: the Process is configured and started before it is wrapped; afterwards only its
-    // thread-safe waitUntilExit/terminationStatus/processIdentifier are used.
-    let process: Process
-    init(_ p: Process) { process = p }
+    public func signal(_ sig: Int32) { child.signal(sig) }
 }
 
 /// A value shared between threads behind a `Mutex`, in a class so closures can capture it.

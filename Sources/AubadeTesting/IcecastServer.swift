@@ -4,12 +4,12 @@ import Foundation
 /// generated into a temp folder; when the tests run as root, both run as `nobody` (Icecast refuses root).
 /// `stop()` and `start(playing:)` let a test take the station away and bring it back on the same port,
 /// with the same or another track.
-public final class IcecastServer: @unchecked Sendable {
-    // @unchecked: `processes` is only touched by the test that owns the server, one call at a time.
+public final class IcecastServer: Sendable {
     public let port: Int
     public let mount = "/radio.mp3"
     public let dir: TemporaryDirectory
-    private var processes: [Process] = []
+    /// Icecast and ezstream while they run (`ChildProcess`: killed with their process group when dropped).
+    private let processes = Locked<[ChildProcess]>([])
 
     public var url: String { "http://127.0.0.1:\(port)\(mount)" }
 
@@ -54,10 +54,12 @@ public final class IcecastServer: @unchecked Sendable {
             chmod(mp3, 0o644)
             chmod((mp3 as NSString).deletingLastPathComponent, 0o755)
         }
-        processes.append(try launch("/usr/bin/icecast2", ["-c", dir.file("icecast.xml")]))
+        let icecast = try await ChildProcess("/usr/bin/icecast2", ["-c", dir.file("icecast.xml")], asNobody: true)
+        processes.withLock { $0.append(icecast) }
         // ezstream gives up if Icecast is not listening yet: start it once Icecast answers at all.
         try await waitUntil(statusIn: ["200", "404"], "Icecast did not answer on port \(port)")
-        processes.append(try launch("/usr/bin/ezstream", ["-c", dir.file("ezstream.xml")]))
+        let ezstream = try await ChildProcess("/usr/bin/ezstream", ["-c", dir.file("ezstream.xml")], asNobody: true)
+        processes.withLock { $0.append(ezstream) }
         try await waitUntil(statusIn: ["200"], "Icecast did not serve \(url)")
     }
 
@@ -73,32 +75,13 @@ public final class IcecastServer: @unchecked Sendable {
         throw MediaError("\(failure) within \(IcecastServer.startWatchdog); see \(dir.path)/error.log.")
     }
 
-    /// Kills ezstream and Icecast (the station goes off the air) and waits, off the pool, until both are gone.
+    /// Kills ezstream and Icecast (the station goes off the air) and waits until both are gone.
     public func stop() async {
-        let running = processes.reversed().map(SendableProcess.init)
-        processes.removeAll()
-        for p in running where p.process.isRunning { kill(p.process.processIdentifier, SIGKILL) }
-        await onThread("aubade-test-icecast-stop") {
-            for p in running { p.process.waitUntilExit() }
+        let running = processes.withLock { p in
+            defer { p.removeAll() }
+            return p.reversed()
         }
-    }
-
-    private func launch(_ tool: String, _ args: [String]) throws -> Process {
-        let p = Process()
-        if getuid() == 0 {
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", tool] + args
-        } else {
-            p.executableURL = URL(fileURLWithPath: tool)
-            p.arguments = args
-        }
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        return p
-    }
-
-    deinit {
-        for p in processes where p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        for p in running { p.signalGroup(SIGKILL) }
+        for p in running { _ = await p.waitForExit() }
     }
 }

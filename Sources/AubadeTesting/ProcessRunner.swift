@@ -15,35 +15,25 @@ public enum ProcessRunner {
     /// `monitor`, when given, is called with the process id every `interval` seconds while it runs, on a
     /// thread of its own (e.g. to sample its memory through /proc).
     ///
-    /// The waiting (pipes to their end, then the exit) happens on threads of their own: the calling task is
-    /// suspended, never a cooperative-pool thread blocked, so other tests run on meanwhile.
+    /// The program is started by `ChildProcess` (a clean start, its own process group, dead with the test
+    /// process). The waiting (pipes to their end, then the exit) happens on threads of their own: the calling
+    /// task is suspended, never a cooperative-pool thread blocked, so other tests run on meanwhile.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            currentDirectory: String? = nil, every interval: TimeInterval = 0.25,
                            monitor: (@Sendable (Int32) -> Void)? = nil) async throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment {
-            env[k] = v.isEmpty ? nil : v
+        let child = try await ChildProcess(executable, arguments, environment: environment, currentDirectory: currentDirectory,
+                                           stdout: .pipe, stderr: .pipe)
+        guard let out = child.stdout, let err = child.stderr else { throw MediaError("\(executable): no pipes for its output.") }
+        let watching = monitor.map { Monitor(pid: child.pid, every: interval, $0) }
+        let (outData, errData) = await onThread("aubade-test-process") {
+            let errData = ReadAll(err)
+            let outData = out.readDataToEndOfFile()
+            return (outData, errData.wait())
         }
-        process.environment = env
-        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let watching = monitor.map { Monitor(pid: process.processIdentifier, every: interval, $0) }
-        let handle = SendableProcess(process)
-        return await onThread("aubade-test-process") {
-            let errData = ReadAll(err.fileHandleForReading)
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            handle.process.waitUntilExit()
-            watching?.stop()
-            return ProcessResult(status: handle.process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                                 stderr: String(decoding: errData.wait(), as: UTF8.self))
-        }
+        let status = await child.waitForExit(timeout: .seconds(86_400))
+        if let watching { await onThread("aubade-test-monitor-stop") { watching.stop() } }
+        return ProcessResult(status: status ?? -1, stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// The built executable `name`, found beside the running test binary (same build folder).

@@ -4,6 +4,7 @@ import AubadeCore
 import AubadeTesting
 import Foundation
 import Logging
+import ServiceLifecycle
 import Testing
 
 /// R37 at the control socket: the real `ControlServer` serving a `ClockRig`'s clock on a socket in a temporary
@@ -12,22 +13,29 @@ import Testing
 /// has not sent its request line by the deadline is closed.
 @Suite("Control socket bounds")
 struct ControlSocketTests {
-    /// Serves `rig`'s clock on a control socket with `deadline` and runs `body` with the database path it
-    /// belongs to; then cancels the server and waits for it to end.
+    /// Serves `rig`'s clock on a control socket with `deadline` — `ControlService` in a `ServiceGroup`, as the
+    /// daemon runs it — and runs `body` with the database path it belongs to; then ends it as the daemon does, by
+    /// the group's graceful shutdown (never by cancelling its task), and waits until every connection has closed.
     static func serving(_ rig: ClockRig, deadline: Duration, _ body: (String) async throws -> Void) async throws {
         let dir = try TemporaryDirectory("control")
         let database = dir.file("aubade.sqlite")
         let server = try await ControlServer.bind(databasePath: database, requestDeadline: deadline)
-        let clock = rig.clock
-        let task = Task { await server.serve(clock, logger: Logger(label: "control-test")) }
+        let logger = Logger(label: "control-test")
+        let group = ServiceGroup(services: [ControlService(server: server, clock: rig.clock, logger: logger)], logger: logger)
+        let task = Task { try await group.run() }
         do {
             try await body(database)
         } catch {
-            task.cancel()
+            await group.triggerGracefulShutdown()
+            _ = await withWatchdog(.seconds(60)) { _ = await task.result }
             throw error
         }
-        task.cancel()
-        #expect(await withWatchdog(.seconds(60)) { await task.value } != nil, "the server ends when cancelled")
+        await group.triggerGracefulShutdown()
+        let result = await withWatchdog(.seconds(60)) { await task.result }
+        #expect(result != nil, "the server ends at graceful shutdown")
+        if case .failure(let error) = result { Issue.record("the service group failed: \(error)") }
+        #expect(server.openConnections == 0, "every connection closed")
+        #expect(!FileManager.default.fileExists(atPath: ControlProtocol.socketPath(forDatabase: database)))
     }
 
     /// A command sent as the CLI sends it, answered by the clock.

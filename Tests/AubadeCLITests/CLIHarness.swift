@@ -8,6 +8,11 @@ struct CLIHarness {
     let dir: TemporaryDirectory
     let binary: String
     var db: String { dir.file("aubade.sqlite") }
+    /// The runtime folder of this harness's daemons and CLI (`AUBADE_RUNTIME_DIR`): they find each other there,
+    /// and never the user's clock, which never sees them.
+    var runtime: String { dir.file("run") }
+    /// What every program the harness starts runs with: no config file (AUBADE_CONFIG cleared), its runtime folder.
+    var environment: [String: String] { ["AUBADE_CONFIG": "", "AUBADE_RUNTIME_DIR": runtime] }
 
     init() throws {
         dir = try TemporaryDirectory("cli")
@@ -17,10 +22,10 @@ struct CLIHarness {
         self.binary = binary
     }
 
-    /// Runs `aubade <args> --db <db>` with no config file (AUBADE_CONFIG cleared).
+    /// Runs `aubade <args> --db <db>` with the harness's `environment`.
     @discardableResult
     func run(_ args: [String], withDB: Bool = true) async throws -> ProcessResult {
-        try await ProcessRunner.run(binary, args + (withDB ? ["--db", db] : []), environment: ["AUBADE_CONFIG": ""],
+        try await ProcessRunner.run(binary, args + (withDB ? ["--db", db] : []), environment: environment,
                               currentDirectory: dir.path)
     }
 

@@ -118,9 +118,9 @@ struct ConfigProblemsCLITests {
         try Self.write(good + "\n" + Self.badValues + "\n", to: bad)
         let firstLine = good.split(separator: "\n", omittingEmptySubsequences: false).count + 1
         let start = c.alarmInstant.addingTimeInterval(-3)
-        let d = try EventProcess(c.cli.binary, ["run", "--json", "--db", c.cli.db, "--config", bad,
+        let d = try await EventProcess(c.cli.binary, ["run", "--json", "--db", c.cli.db, "--config", bad,
                                                 "--fake-time", start.formatted(.iso8601)],
-                                 environment: ["AUBADE_CONFIG": ""])
+                                 environment: c.cli.environment)
         let ready = try #require(await d.wait(for: "ready", timeout: .seconds(60)), "no ready: \(d.errorOutput)")
         #expect((ready["alarms"] as? String)?.hasPrefix("1 alarm(s) enabled") == true, "\(ready)")
         let problems = [
@@ -148,8 +148,8 @@ struct ConfigProblemsCLITests {
         let cli = try CLIHarness()
         let broken = cli.dir.file("broken.toml")
         try Self.write("[audio\ndevice = \"null\"\n", to: broken)
-        let d = try EventProcess(cli.binary, ["run", "--json", "--db", cli.db, "--config", broken],
-                                 environment: ["AUBADE_CONFIG": ""])
+        let d = try await EventProcess(cli.binary, ["run", "--json", "--db", cli.db, "--config", broken],
+                                 environment: cli.environment)
         let said = await Self.eventually {
             d.errorOutput.contains("aubade: Config file \(broken) is not valid TOML at line 1: ")
                 && d.errorOutput.contains("; every key uses its default.")

@@ -142,8 +142,8 @@ struct DoctorCLITests {
         let add = try await cli.run(["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "daily", "--source", "tone",
                                      "--config", config])
         #expect(add.status == 0, "\(add.stderr)")
-        let daemon = try EventProcess(cli.binary, ["run", "--json", "--db", cli.db, "--config", config, "--http", "off"],
-                                      environment: ["AUBADE_CONFIG": ""])
+        let daemon = try await EventProcess(cli.binary, ["run", "--json", "--db", cli.db, "--config", config, "--http", "off"],
+                                      environment: cli.environment)
         defer { daemon.signal(SIGTERM) }
         #expect(await daemon.wait(for: "ready") != nil, "the daemon did not say ready: \(daemon.errorOutput)")
 

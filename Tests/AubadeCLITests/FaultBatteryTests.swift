@@ -29,7 +29,7 @@ struct FaultBatteryTests {
         let c = try Clock()
         let id = try await c.addAlarm(["--source", "tone"])
         try Self.lose(c.cli.db, emptyInstead: emptied)
-        let d = try c.daemon(lead: 4)
+        let d = try await c.daemon(lead: 4)
         let said = try #require(await d.wait(for: "warning") { ($0["message"] as? String)?.contains("restored from the backup copy") == true })
         #expect((said["message"] as? String)?.contains("1 alarm(s)") == true)
         let ringing = try #require(await d.wait(for: "ringing"))
@@ -46,7 +46,7 @@ struct FaultBatteryTests {
     @Test func aDatabaseDeletedWhileTheClockRunsIsRestoredAndTheAlarmStillRings() async throws {
         let c = try Clock()
         _ = try await c.addAlarm(["--source", "tone"])
-        let d = try c.daemon(lead: 10)
+        let d = try await c.daemon(lead: 10)
         _ = try #require(await d.wait(for: "ready"))
         try Self.lose(c.cli.db)
         // The alarm's turn looks at the file first: restored from the copy, said loudly, and it rings.
@@ -69,7 +69,7 @@ struct FaultBatteryTests {
         for i in 0..<10 {
             #expect(try await c.run(["alarm", "add", "--name", "Alarm \(i)", "--time", "06:\(10 + i)", "--days", "daily"]).status == 0)
         }
-        let d = try c.daemon(lead: 3600)
+        let d = try await c.daemon(lead: 3600)
         _ = try #require(await d.wait(for: "ready"))
         var edits: [[String]] = []
         for id in 1...10 {
@@ -93,7 +93,7 @@ struct FaultBatteryTests {
         let c = try Clock()
         let long = try await c.addAlarm(["--source", "tone", "--duration", "2m", "--fade-in", "0s"])
         let short = try await c.addAlarm(["--source", "tone", "--duration", "1m", "--fade-in", "0s"])
-        let d = try c.daemon(lead: 2)
+        let d = try await c.daemon(lead: 2)
         _ = try #require(await d.wait(for: "ringing") { $0["alarm"] as? Int == Int(short) })
         // One minute in, the shorter alarm auto-silences — and the sound plays on for the longer one.
         let ended = try #require(await d.wait(for: "stopped") { $0["alarm"] as? Int == Int(short) })
@@ -119,7 +119,7 @@ struct FaultBatteryTests {
         try String(contentsOfFile: c.config, encoding: .utf8).replacingOccurrences(of: c.out, with: "/dev/full")
             .write(toFile: c.config, atomically: true, encoding: .utf8)
         _ = try await c.addAlarm(["--source", "tone"])
-        let d = try c.daemon(lead: 3)
+        let d = try await c.daemon(lead: 3)
         _ = try #require(await d.wait(for: "ringing"))
         let silent = try #require(await d.wait(for: "not-audible"))
         #expect((silent["reason"] as? String)?.contains("snd_pcm_writei") == true, "\(silent)")
@@ -137,7 +137,7 @@ struct FaultBatteryTests {
         try String(contentsOfFile: c.config, encoding: .utf8).replacingOccurrences(of: "file:'\(c.out)',raw", with: "hw:99,0")
             .write(toFile: c.config, atomically: true, encoding: .utf8)
         _ = try await c.addAlarm(["--source", "tone"])
-        let d = try c.daemon(lead: 4)
+        let d = try await c.daemon(lead: 4)
         _ = try #require(await d.wait(for: "started"))
         _ = try #require(await d.wait(for: "ringing"))
         _ = try #require(await d.wait(for: "not-audible"))
@@ -151,7 +151,7 @@ struct FaultBatteryTests {
     @Test func tooFewFileDescriptorsAreRefusedInOneSentenceNeverACrash() async throws {
         let c = try Clock()
         let r = try await ProcessRunner.run("/usr/bin/prlimit", ["--nofile=16", c.cli.binary, "run", "--db", c.cli.db,
-                                                                  "--config", c.config], environment: ["AUBADE_CONFIG": ""])
+                                                                  "--config", c.config], environment: c.cli.environment)
         #expect(r.status == 1, "exit \(r.status) (132 was the SIGILL)")
         #expect(r.errorSentence?.hasPrefix("The clock may open only 16 files at once") == true, "\(r.stderr)")
     }
@@ -172,7 +172,7 @@ struct FaultBatteryTests {
     @Test func idleAndTricklingClientsNeverBlockStopOrStatus() async throws {
         let c = try Clock()
         _ = try await c.addAlarm(["--source", "tone"])
-        let d = try c.daemon(lead: 2)
+        let d = try await c.daemon(lead: 2)
         _ = try #require(await d.wait(for: "ringing"))
         let socket = c.cli.db + ".sock"
         let idle = (0..<10).map { _ in Self.idleConnection(socket) }
@@ -208,7 +208,7 @@ struct FaultBatteryTests {
         let c = try Clock()
         let radio = try await DaemonTests.Radio(in: c.dir)
         _ = try await c.addAlarm(["--source", radio.base + "/mp3-icy?metaint=8192&block=@100000&repeat=10"])
-        let d = try c.daemon(lead: 4)
+        let d = try await c.daemon(lead: 4)
         _ = try #require(await d.wait(for: "ringing"))
         let audible = try #require(await d.wait(for: "audible"))
         #expect((audible["detail"] as? String)?.contains("source=station") == true, "\(audible)")
@@ -226,7 +226,7 @@ struct FaultBatteryTests {
         // The typo comes after: an ordinary command refuses it (strict), the clock and `status` do not (R36).
         try (String(contentsOfFile: c.config, encoding: .utf8) + "\n[http]\nport = \"eighty\"\n")
             .write(toFile: c.config, atomically: true, encoding: .utf8)
-        let d = try c.daemon(lead: 3)
+        let d = try await c.daemon(lead: 3)
         _ = try #require(await d.wait(for: "ringing"))
         _ = try #require(await d.wait(for: "audible"))
         let status = try await c.run(["status"])

@@ -10,7 +10,7 @@ struct HTTPDaemonTests {
 
     /// Starts the daemon with its web face on a free port of 127.0.0.1; returns it and the port it listens on.
     static func serve(_ c: Clock, lead: Double) async throws -> (EventProcess, HTTPClient) {
-        let d = try c.daemon(lead: lead, extra: ["--http", "127.0.0.1:0"])
+        let d = try await c.daemon(lead: lead, extra: ["--http", "127.0.0.1:0"])
         let http = try #require(await d.wait(for: "http"), "the daemon said where it listens: \(d.errorOutput)")
         let port = try #require(http["port"] as? Int)
         #expect(http["url"] as? String == "http://127.0.0.1:\(port)/")
@@ -95,7 +95,7 @@ struct HTTPDaemonTests {
         let first = try Clock()
         let second = try Clock()
         let (a, http) = try await Self.serve(first, lead: 3600)
-        let b = try second.daemon(lead: 3600, extra: ["--http", "127.0.0.1:\(http.port)"])
+        let b = try await second.daemon(lead: 3600, extra: ["--http", "127.0.0.1:\(http.port)"])
         _ = try #require(await b.wait(for: "ready"))
         let status = try await second.run(["status", "--json"])
         let warnings = try #require(try second.cli.json(status.stdout)["warnings"] as? [String])
@@ -107,9 +107,56 @@ struct HTTPDaemonTests {
         }
     }
 
+    /// SIGTERM with more clients than either server takes at once — 70 silent connections on the HTTP port and
+    /// 70 on the control socket, every third having sent half a request — ends the daemon by graceful shutdown
+    /// with status 0: connections accepted but not yet served are taken and closed, never dropped in a way that
+    /// traps the process (SIGILL, "Deinited NIOAsyncWriter without calling finish()"). Once at once, while the
+    /// servers are still accepting them; once after the control socket has shown it took every one (its bound
+    /// closed the oldest six to answer a `status`) and the daemon holds well over a hundred of them open.
+    @Test(arguments: [false, true])
+    func sigtermWithSeventySilentConnectionsQueuedOnEachServerExitsZero(afterTheyAreTaken: Bool) async throws {
+        let c = try Clock()
+        let (d, http) = try await Self.serve(c, lead: 3600)
+        let ready = try #require(await d.wait(for: "ready"), "\(d.errorOutput)")
+        let socket = try #require(ready["socket"] as? String)
+        let before = Self.openDescriptors(d.pid)
+        var clients: [RawSocket] = []
+        for i in 0..<70 {
+            let web = try RawSocket(port: http.port)
+            let local = try RawSocket(path: socket)
+            if i % 3 == 0 {
+                web.send("GET /api/v1/status HTTP/1.1\r\nHost: 127.0.0.1:\(http.port)\r\n")
+                local.send(#"{"command":{"stat"#)
+            }
+            clients += [web, local]
+        }
+        if afterTheyAreTaken {
+            let status = try await c.run(["status", "--json"])
+            #expect(status.status == 0, "\(status.stderr)")
+            let taken = await onThread { () -> Bool in
+                let giveUp = Date().addingTimeInterval(RawSocket.watchdog)
+                while Date() < giveUp {
+                    if Self.openDescriptors(d.pid) >= before + 120 { return true }
+                    usleep(50_000)
+                }
+                return false
+            }
+            #expect(taken, "the daemon holds \(Self.openDescriptors(d.pid) - before) more descriptors, not the ~128 connections")
+        }
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0, "\(d.errorOutput.suffix(2000))")
+        #expect(d.position(of: "exiting") != nil)
+        _ = clients
+    }
+
+    /// How many descriptors process `pid` has open.
+    static func openDescriptors(_ pid: Int32) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+    }
+
     @Test func offTurnsTheServerOffAndABadAddressIsRefused() async throws {
         let c = try Clock()
-        let d = try c.daemon(lead: 3600, extra: ["--http", "off"])
+        let d = try await c.daemon(lead: 3600, extra: ["--http", "off"])
         _ = try #require(await d.wait(for: "ready"))
         #expect(d.position(of: "http") == nil)
         d.signal(SIGTERM)

@@ -27,7 +27,7 @@ struct NewUserTests {
 
     @Test func ringGoesThroughTheRunningClockAndItsOneDevice() async throws {
         let c = try Clock()
-        let d = try c.daemon(lead: 3600)
+        let d = try await c.daemon(lead: 3600)
         _ = try #require(await d.wait(for: "ready"))
         let before = c.cardFrames
         let r = try await c.run(["ring", "--source", "tone", "--for", "2s", "--json"])
@@ -42,22 +42,45 @@ struct NewUserTests {
 
     @Test func theCLIFindsTheRunningClockWithoutFlags() async throws {
         let c = try Clock()
-        let runtime = c.dir.file("run")
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
         let start = c.alarmInstant.addingTimeInterval(-3600)
-        let d = try EventProcess(c.cli.binary, ["run", "--json", "--db", c.cli.db, "--config", c.config,
-                                                "--fake-time", start.formatted(.iso8601)],
-                                 environment: ["AUBADE_CONFIG": "", "XDG_RUNTIME_DIR": runtime])
+        // The daemon and the CLI share the harness's runtime folder, as they share the user's on a machine.
+        let d = try await EventProcess(c.cli.binary, ["run", "--json", "--db", c.cli.db, "--config", c.config,
+                                                      "--fake-time", start.formatted(.iso8601)],
+                                       environment: c.cli.environment)
         _ = try #require(await d.wait(for: "ready"))
+        #expect(FileManager.default.fileExists(atPath: c.cli.runtime + "/daemon.json"))
         // As `make run` in one terminal and `aubade status` in another: no --db, no --config.
-        let status = try await ProcessRunner.run(c.cli.binary, ["status"], environment: ["AUBADE_CONFIG": "", "XDG_RUNTIME_DIR": runtime])
+        let status = try await ProcessRunner.run(c.cli.binary, ["status"], environment: c.cli.environment)
         #expect(status.status == 0 && status.stdout.hasPrefix("The clock is running."), "\(status.stdout)\(status.stderr)")
         d.signal(SIGTERM)
         #expect(await d.waitForExit() == 0)
         // Gone: the announcement goes with it, and status says plainly that nothing will ring (exit 3).
-        let after = try await ProcessRunner.run(c.cli.binary, ["status", "--db", c.cli.db], environment: ["AUBADE_CONFIG": "", "XDG_RUNTIME_DIR": runtime])
+        let after = try await ProcessRunner.run(c.cli.binary, ["status", "--db", c.cli.db], environment: c.cli.environment)
         #expect(after.status == 3 && after.stdout.contains("No alarm will ring until it runs"))
-        #expect(!FileManager.default.fileExists(atPath: runtime + "/aubade/daemon.json"))
+        #expect(!FileManager.default.fileExists(atPath: c.cli.runtime + "/daemon.json"))
+    }
+
+    /// A test daemon announces itself in its own runtime folder only: the user's (`$XDG_RUNTIME_DIR/aubade`,
+    /// /tmp/aubade-<uid>, /run/aubade) never names it, so the user's `aubade status` never answers for a test's
+    /// clock.
+    @Test func aTestDaemonLeavesTheUsersRuntimeFolderAlone() async throws {
+        let c = try Clock()
+        let user = c.dir.file("user-runtime")
+        try FileManager.default.createDirectory(atPath: user, withIntermediateDirectories: true)
+        let start = c.alarmInstant.addingTimeInterval(-3600)
+        let d = try await EventProcess(c.cli.binary, ["run", "--json", "--db", c.cli.db, "--config", c.config,
+                                                      "--fake-time", start.formatted(.iso8601)],
+                                       environment: c.cli.environment.merging(["XDG_RUNTIME_DIR": user]) { $1 })
+        _ = try #require(await d.wait(for: "ready"))
+        #expect(FileManager.default.fileExists(atPath: c.cli.runtime + "/daemon.json"))
+        #expect(!FileManager.default.fileExists(atPath: user + "/aubade"), "the user's runtime folder was written")
+        for file in ["/tmp/aubade-\(getuid())/daemon.json", "/run/aubade/daemon.json"] {
+            guard let data = FileManager.default.contents(atPath: file) else { continue }
+            let found = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            #expect(found?["pid"] as? Int != Int(d.pid), "\(file) names the test daemon")
+        }
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0)
     }
 
     @Test func theExitCodeOfStatusIsDocumented() async throws {
@@ -69,7 +92,7 @@ struct NewUserTests {
     @Test func aSleepTimerThatCannotPlayIsReportedAsNotPlaying() async throws {
         let c = try Clock()
         #expect(try await c.run(["station", "add", "--name", "Nowhere", "--url", "http://127.0.0.1:9/radio"]).status == 0)
-        let d = try c.daemon(lead: 3600)
+        let d = try await c.daemon(lead: 3600)
         _ = try #require(await d.wait(for: "ready"))
         let sleep = try await c.run(["sleep", "30m", "--source", "Nowhere"])
         #expect(sleep.status == 1)
@@ -87,7 +110,7 @@ struct NewUserTests {
         // The config's default buttons on a machine without GPIO (this one, and a laptop).
         try String(contentsOfFile: c.config, encoding: .utf8).replacingOccurrences(of: "[buttons]\nsnooze = \"\"\nstop = \"\"\nplay_pause = \"\"\nsleep = \"\"", with: "")
             .write(toFile: c.config, atomically: true, encoding: .utf8)
-        let d = try c.daemon(lead: 3600)
+        let d = try await c.daemon(lead: 3600)
         _ = try #require(await d.wait(for: "ready"))
         d.signal(SIGTERM)
         #expect(await d.waitForExit() == 0)
@@ -102,7 +125,7 @@ struct NewUserTests {
         #expect(try await c.run(["alarm", "add", "--name", "Late", "--time", "19:45", "--days", "daily"]).status == 0)
         let offline = try await c.run(["status"])
         #expect(offline.stdout.contains("19:45") && !offline.stdout.contains("PM"), "\(offline.stdout)")
-        let d = try c.daemon(lead: 3600)
+        let d = try await c.daemon(lead: 3600)
         _ = try #require(await d.wait(for: "ready"))
         let online = try await c.run(["status"])
         #expect(online.stdout.contains("19:45") && !online.stdout.contains("PM"), "\(online.stdout)")

@@ -42,7 +42,7 @@ struct SettingsCLITests {
         #expect(r.status == 0)
         #expect(FileManager.default.fileExists(atPath: cli.dir.file("from-config.sqlite")))
         // The daemon takes the database from the config too.
-        let run = try EventProcess(cli.binary, ["run", "--json", "--config", config], environment: ["AUBADE_CONFIG": ""])
+        let run = try await EventProcess(cli.binary, ["run", "--json", "--config", config], environment: cli.environment)
         let ready = try #require(await run.wait(for: "ready", timeout: .seconds(60)))
         #expect((ready["alarms"] as? String)?.hasPrefix("1 alarm(s) enabled") == true)
         #expect(ready["socket"] as? String == cli.dir.file("from-config.sqlite") + ".sock")

@@ -14,7 +14,7 @@ struct StoreStallTests {
     @Test func aDatabaseLockedAtTheAlarmHoldsNoRingBackAndTheStateIsSavedAfterwards() async throws {
         let c = try DaemonTests.Clock()
         let id = try await c.addAlarm(["--source", "tone"])
-        let d = try c.daemon(lead: 8)
+        let d = try await c.daemon(lead: 20)
         _ = try #require(await d.wait(for: "ready"))
         // Another connection takes the write lock before the alarm and keeps it until the alarm has rung.
         let lock = try WriteLock(path: c.cli.db)

@@ -6,6 +6,7 @@ import AubadeStore
 import AubadeTesting
 import Foundation
 import Logging
+import ServiceLifecycle
 import Testing
 
 /// R37 at the HTTP server: more clients than `APIServer.maxConnections`, silent or stopped halfway through a
@@ -14,26 +15,30 @@ import Testing
 /// real TCP on 127.0.0.1, the clock an `APIRig` (a ManualClock, so the alarm falls due when the test says).
 @Suite("API connection bounds")
 struct APIConnectionTests {
-    /// Runs `HTTPService` for `rig` and `body` with the port it listens on; then cancels the service and waits
-    /// for it to end.
+    /// Runs `HTTPService` for `rig` in a `ServiceGroup`, as the daemon does, and `body` with the port it listens
+    /// on; then ends it as the daemon does, by the group's graceful shutdown (never by cancelling its task: see
+    /// `ConnectionKeeper`), and waits for it to end.
     static func serving(_ rig: APIRig, _ body: (Int) async throws -> Void) async throws {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        // Cancelling the service makes HummingbirdCore log an error; the test has no use for it.
         let logger = Logger(label: "api-connections") { _ in SwiftLogNoOpLogHandler() }
         let service = HTTPService(clock: rig.clock, settings: rig.settings, logger: logger) { continuation.yield($0) }
-        let task = Task { try await service.run() }
-        let port = await withWatchdog(.seconds(60)) { () -> Int? in
-            var next = ports.makeAsyncIterator()
-            return await next.next()
-        } ?? nil
+        let group = ServiceGroup(services: [service], logger: logger)
+        let task = Task { try await group.run() }
         do {
+            let port = await withWatchdog(.seconds(60)) { () -> Int? in
+                var next = ports.makeAsyncIterator()
+                return await next.next()
+            } ?? nil
             try await body(try #require(port, "the server listens"))
         } catch {
-            task.cancel()
+            await group.triggerGracefulShutdown()
+            _ = await withWatchdog(.seconds(60)) { _ = await task.result }
             throw error
         }
-        task.cancel()
-        #expect(await withWatchdog(.seconds(60)) { _ = await task.result } != nil, "the server ends when cancelled")
+        await group.triggerGracefulShutdown()
+        let result = await withWatchdog(.seconds(60)) { await task.result }
+        #expect(result != nil, "the server ends at graceful shutdown")
+        if case .failure(let error) = result { Issue.record("the service group failed: \(error)") }
     }
 
     static func request(_ method: String, _ path: String, port: Int, token: String? = nil, close: Bool = false) -> String {

@@ -73,8 +73,8 @@ struct WakerAllocationTests {
             guard rc == 0 else { throw RigError("writing the next-alarm file: errno \(rc)") }
         }
 
-        func start() throws -> EventProcess {
-            try EventProcess(waker, ["--json", "--db", db, "--grace", "1s", "--fake-time",
+        func start() async throws -> EventProcess {
+            try await EventProcess(waker, ["--json", "--db", db, "--grace", "1s", "--fake-time",
                                      Date(timeIntervalSince1970: Double(WakerAllocationTests.start) / 1000).formatted(.iso8601)],
                              environment: ["LD_PRELOAD": shim])
         }
@@ -95,7 +95,7 @@ struct WakerAllocationTests {
             let f = try await Folder()
             let first = Self.start + 3_600_000
             try f.nextAlarm(due: first, written: 0)
-            let w = try f.start()
+            let w = try await f.start()
             _ = try #require(await w.wait(for: "armed"))
             for n in stride(from: 1, through: rewrites, by: 1) {
                 let due = first + Int64(n) * 60_000
@@ -112,7 +112,7 @@ struct WakerAllocationTests {
         for seconds in [1.0, 4.0] {
             let f = try await Folder()
             try f.nextAlarm(due: Self.start + 500, written: 0)
-            let w = try f.start()
+            let w = try await f.start()
             _ = try #require(await w.wait(for: "device"))
             let card = f.dir.file("card.raw")
             let deadline = ContinuousClock.now + EventProcess.watchdog

@@ -16,9 +16,9 @@ struct WakerEndToEndTests {
     @Test func aFrozenDaemonIsCoveredByTheWakerAfterTheGraceAndAStopSilencesIt() async throws {
         let rig = try WakerRig()
         let id = try await rig.addAlarm()
-        let d = try rig.daemon(lead: 40)
+        let d = try await rig.daemon(lead: 40)
         let clock = try await rig.clock(of: d)
-        let w = try rig.waker(at: clock.now())
+        let w = try await rig.waker(at: clock.now())
         let armed = try #require(await w.wait(for: "armed"))
         #expect(armed["alarm"] as? Int == Int(id) && armed["name"] as? String == "Work")
         try #require(WakerRig.number(armed, "at") == rig.ringsAt, "armed for \(armed), the alarm + grace is \(rig.ringsAt)")
@@ -74,10 +74,10 @@ struct WakerEndToEndTests {
         let rig = try WakerRig()
         let id = try await rig.addAlarm()
         // A daemon that ran once wrote the next-alarm file; then it died and its database and backup copy broke.
-        let first = try rig.daemon(lead: 40)
+        let first = try await rig.daemon(lead: 40)
         let clock = try await rig.clock(of: first)
         #expect(rig.handoff(".next-alarm").contains("entry \(id) "))
-        let w = try rig.waker(at: clock.now())
+        let w = try await rig.waker(at: clock.now())
         let armed = try #require(await w.wait(for: "armed"))
         try #require(WakerRig.number(armed, "at") == rig.ringsAt, "armed for \(armed), the alarm + grace is \(rig.ringsAt)")
         first.signal(SIGKILL)
@@ -89,7 +89,7 @@ struct WakerEndToEndTests {
         var starts = 0
         while w.position(of: "ringing") == nil && starts < 300 {
             let r = try await ProcessRunner.run(rig.aubade, ["run", "--db", rig.db, "--config", rig.config, "--http", "off"],
-                                                environment: ["AUBADE_CONFIG": ""])
+                                                environment: rig.environment)
             #expect(r.status == 1, "a start on the broken database: \(r.status) \(r.stderr)")
             starts += 1
         }
@@ -111,9 +111,9 @@ struct WakerEndToEndTests {
     @Test func aHealthyDaemonKeepsTheWakerSilentAndTheCardIsOpenedOnce() async throws {
         let rig = try WakerRig()
         let id = try await rig.addAlarm()
-        let d = try rig.daemon(lead: 20)
+        let d = try await rig.daemon(lead: 20)
         let clock = try await rig.clock(of: d)
-        let w = try rig.waker(at: clock.now())
+        let w = try await rig.waker(at: clock.now())
         let today = rig.alarmInstant.timeIntervalSince1970
         let armed = try #require(await w.wait(for: "armed"))
         try #require(WakerRig.number(armed, "occurrence") == today, "armed for \(armed) instead of today's \(today)")
@@ -152,7 +152,7 @@ struct WakerEndToEndTests {
         let id = try await rig.addAlarm()
         let none = try await ProcessRunner.run(rig.wakerBinary, ["--check", "--db", rig.db])
         #expect(none.status == 1 && none.stdout.contains("nothing is guarded"), "\(none.stdout)")
-        let d = try rig.daemon(lead: 60)
+        let d = try await rig.daemon(lead: 60)
         _ = try #require(await d.wait(for: "ready"))
         d.signal(SIGTERM)
         #expect(await d.waitForExit() == 0)
@@ -190,7 +190,7 @@ struct WakerEndToEndTests {
     @Test func theWakerFindsTheDatabaseInTheDaemonsConfig() async throws {
         let rig = try WakerRig()
         _ = try await rig.addAlarm()
-        let d = try rig.daemon(lead: 60)
+        let d = try await rig.daemon(lead: 60)
         _ = try #require(await d.wait(for: "ready"))
         d.signal(SIGTERM)
         _ = await d.waitForExit()

@@ -16,6 +16,8 @@ struct WakerRig {
     var db: String { dir.file("aubade.sqlite") }
     var config: String { dir.file("aubade.toml") }
     var card: String { dir.file("card.raw") }
+    /// What the daemon, the CLI and the waker run with: no config file, the rig's own runtime folder.
+    var environment: [String: String] { ["AUBADE_CONFIG": "", "AUBADE_RUNTIME_DIR": dir.file("run")] }
 
     init() throws {
         dir = try TemporaryDirectory("waker")
@@ -45,7 +47,7 @@ struct WakerRig {
     /// `aubade <args> --db <db> --config <config>`.
     @discardableResult
     func cli(_ args: [String]) async throws -> ProcessResult {
-        try await ProcessRunner.run(aubade, args + ["--db", db, "--config", config], environment: ["AUBADE_CONFIG": ""],
+        try await ProcessRunner.run(aubade, args + ["--db", db, "--config", config], environment: environment,
                                     currentDirectory: dir.path)
     }
 
@@ -61,18 +63,18 @@ struct WakerRig {
     func fakeTime(lead: Double) -> String { alarmInstant.addingTimeInterval(-lead).formatted(.iso8601) }
 
     /// The daemon, its wall clock `lead` seconds before the alarm.
-    func daemon(lead: Double) throws -> EventProcess {
-        try EventProcess(aubade, ["run", "--json", "--db", db, "--config", config, "--fake-time", fakeTime(lead: lead)],
-                         environment: ["AUBADE_CONFIG": ""])
+    func daemon(lead: Double) async throws -> EventProcess {
+        try await EventProcess(aubade, ["run", "--json", "--db", db, "--config", config, "--fake-time", fakeTime(lead: lead)],
+                         environment: environment)
     }
 
     /// The waker on the same database, its wall clock started at `wall` (Unix seconds), with the tests' grace.
-    func waker(at wall: Double) throws -> EventProcess {
+    func waker(at wall: Double) async throws -> EventProcess {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return try EventProcess(wakerBinary, ["--json", "--db", db, "--grace", "\(WakerRig.grace)s",
+        return try await EventProcess(wakerBinary, ["--json", "--db", db, "--grace", "\(WakerRig.grace)s",
                                               "--fake-time", f.string(from: Date(timeIntervalSince1970: wall))],
-                                environment: ["AUBADE_CONFIG": ""])
+                                environment: environment)
     }
 
     /// A daemon's wall clock as its `ready` line gave it, when that line arrived: a waker started later must start

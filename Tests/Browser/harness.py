@@ -31,6 +31,10 @@ AUBADE = os.environ.get("AUBADE_BIN") or str(ROOT / ".build" / "debug" / "aubade
 ARTEFACTS = Path(os.environ.get("AUBADE_ARTEFACTS") or ROOT / ".build" / "artefacts")
 SCREENSHOTS = ARTEFACTS / "screenshots"
 RATE = 44100
+# Every program the harness starts dies with it, even when it is killed with SIGKILL: util-linux's setpriv arms
+# the parent-death signal just before the program runs (the harness starts them from its main thread, which
+# lives as long as it does — the signal follows the thread that started the child).
+DIE_WITH_HARNESS = ["setpriv", "--pdeathsig", "KILL", "--"]
 # What may reach the card after a stop was reported: the chunk being written when it came (1024 frames) and
 # what the device still held (200 ms, 8820 frames). A stop that was not honoured adds 44 100 frames a second.
 FRAMES_AFTER_A_STOP = 1024 + 8820
@@ -38,7 +42,8 @@ FRAMES_AFTER_A_STOP = 1024 + 8820
 
 class Clock:
     """A clock in a fresh folder: its database, a config whose sound card is alsa-lib's file plugin, its own
-    runtime folder (so that no other clock on this machine is found), and the daemon once started."""
+    runtime folder (AUBADE_RUNTIME_DIR, for its daemon and its CLI: no other clock on this machine is found, and
+    the user's never sees this one), and the daemon once started."""
 
     def __init__(self, test, zone="UTC"):
         self.dir = Path(tempfile.mkdtemp(prefix="aubade-browser-"))
@@ -56,7 +61,7 @@ class Clock:
             f'time_zone = "{zone}"\n'
             "[buttons]\n"
             'snooze = ""\nstop = ""\nplay_pause = ""\nsleep = ""\n')
-        self.env = dict(os.environ, AUBADE_CONFIG="", XDG_RUNTIME_DIR=str(self.runtime))
+        self.env = dict(os.environ, AUBADE_CONFIG="", AUBADE_RUNTIME_DIR=str(self.runtime))
         self.process = None
         self.reading = False
         self.events = []
@@ -67,8 +72,8 @@ class Clock:
 
     def cli(self, *args, check=True):
         """Runs `aubade <args> --db … --config …`; returns the finished process (stdout as text)."""
-        done = subprocess.run([AUBADE, *args, "--db", str(self.db), "--config", str(self.config)], env=self.env,
-                              capture_output=True, text=True, timeout=WATCHDOG, cwd=self.dir)
+        done = subprocess.run([*DIE_WITH_HARNESS, AUBADE, *args, "--db", str(self.db), "--config", str(self.config)],
+                              env=self.env, capture_output=True, text=True, timeout=WATCHDOG, cwd=self.dir)
         if check and done.returncode != 0:
             raise AssertionError(f"aubade {' '.join(args)} exited {done.returncode}: {done.stderr}")
         return done
@@ -81,7 +86,7 @@ class Clock:
     def start(self, fake_time=None, port=0, extra=()):
         """Starts `aubade run --json` serving on 127.0.0.1:`port` (0: a free one, read from its `http` event),
         with its wall clock starting at `fake_time` (ISO 8601) if given; returns once it is READY and listens."""
-        args = [AUBADE, "run", "--json", "--db", str(self.db), "--config", str(self.config),
+        args = [*DIE_WITH_HARNESS, AUBADE, "run", "--json", "--db", str(self.db), "--config", str(self.config),
                 "--http", f"127.0.0.1:{port}", *extra]
         if fake_time:
             args += ["--fake-time", fake_time]

@@ -23,6 +23,8 @@ pass() { echo "PASS deploy: $*"; }
 fail() { echo "FAIL deploy: $*"; FAILS=$((FAILS + 1)); }
 check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
 rm -rf "$W" && mkdir -p "$W"
+# Whatever runs here announces itself (and looks for a running clock) in a folder of its own, never the user's.
+export AUBADE_RUNTIME_DIR="$W/run"
 
 # --- 1. The package -------------------------------------------------------------------------------------
 start=$(date +%s)

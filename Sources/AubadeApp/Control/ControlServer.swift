@@ -12,7 +12,9 @@ import Synchronization
 /// bound, the oldest connection still waiting for its request is closed to make room, so a `stop` never
 /// waits behind a stuck or idle client. Commands go to the clock (`RunningClock.handle`), which carries them
 /// out in arrival order. Refuses to start when another daemon already answers on the same database — two
-/// clocks ringing the same alarms would fight over the sound card.
+/// clocks ringing the same alarms would fight over the sound card. It ends by graceful shutdown
+/// (`stopServing`): never by cancelling its task with connections accepted but not yet served, which swift-nio
+/// cannot survive (`ConnectionKeeper` makes even that safe).
 public final class ControlServer: Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -21,6 +23,7 @@ public final class ControlServer: Sendable {
     public let path: String
     private let channel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>
     private let registry: ConnectionRegistry
+    private let keeper: ConnectionKeeper
     private let group: MultiThreadedEventLoopGroup
 
     /// How long a connection has to send its request line (R37).
@@ -28,10 +31,11 @@ public final class ControlServer: Sendable {
     static let maxConnections = 64
 
     private init(path: String, channel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>, registry: ConnectionRegistry,
-                 group: MultiThreadedEventLoopGroup) {
+                 keeper: ConnectionKeeper, group: MultiThreadedEventLoopGroup) {
         self.path = path
         self.channel = channel
         self.registry = registry
+        self.keeper = keeper
         self.group = group
     }
 
@@ -46,6 +50,7 @@ public final class ControlServer: Sendable {
         }
         do throws(UnixSocket.Failure) { _ = try UnixSocket.address(path) } catch { throw Failure(description: error.description) }
         let registry = ConnectionRegistry(limit: maxConnections)
+        let keeper = ConnectionKeeper()
         let deadline = TimeAmount.nanoseconds(Int64(requestDeadline / .nanoseconds(1)))
         // One event-loop thread is plenty for a local socket (and costs three descriptors, not six).
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -59,18 +64,21 @@ public final class ControlServer: Sendable {
                             RequestDeadline(after: deadline, registry: registry),
                             LineEncoder(),
                         ])
-                        return try NIOAsyncChannel<String, String>(wrappingChannelSynchronously: child)
+                        let connection = try NIOAsyncChannel<String, String>(wrappingChannelSynchronously: child)
+                        keeper.keep(connection, of: child)
+                        return connection
                     }
                 }
             chmod(path, 0o600)
-            return ControlServer(path: path, channel: channel, registry: registry, group: group)
+            return ControlServer(path: path, channel: channel, registry: registry, keeper: keeper, group: group)
         } catch {
             try? await group.shutdownGracefully()
             throw Failure(description: "The control socket \(path) cannot be created: \(error).")
         }
     }
 
-    /// Serves connections until the task is cancelled; then stops listening and removes the socket file.
+    /// Serves connections until `stopServing` (or, in the worst case, until the task is cancelled); then removes
+    /// the socket file and returns once every connection has closed.
     public func serve(_ clock: RunningClock, logger: Logger) async {
         let registry = self.registry
         do {
@@ -93,6 +101,17 @@ public final class ControlServer: Sendable {
         try? await group.shutdownGracefully()
     }
 
+    /// Graceful shutdown: stops listening; the connections already accepted are still taken from the queue,
+    /// each one still waiting for its request is closed, as is each following a sound; a command being answered
+    /// gets its reply. `serve` returns when the last connection has closed. Thread-safe, and may come first.
+    public func stopServing() {
+        registry.close()
+        channel.channel.close(promise: nil)
+    }
+
+    /// How many connections are open (served or still queued): for the tests.
+    public var openConnections: Int { keeper.count }
+
     /// Reads one request, answers it, and for a followed sound streams its events until it stops or the
     /// client goes away (which stops a `play` or `ring`: Ctrl-C in `aubade play`).
     private static func answer(_ connection: NIOAsyncChannel<String, String>, clock: RunningClock,
@@ -112,6 +131,7 @@ public final class ControlServer: Sendable {
                 let output = try await clock.send(.command(request.command, follow: request.follow ?? false))
                 let (reply, stream) = (output.reply, output.events)
                 try await outbound.write(ControlProtocol.encode(ControlProtocol.Reply(reply: reply)))
+                if stream != nil { registry.following(connection.channel) }
                 events = stream
                 if case .sound(let id, _, _) = reply { sound = id } else { sound = nil }
             } catch let error as ClockError {
@@ -154,51 +174,85 @@ public struct ControlService: Service {
     }
 
     public func run() async throws {
-        await cancelWhenGracefulShutdown { await server.serve(clock, logger: logger) }
+        let server = self.server
+        await withGracefulShutdownHandler {
+            await server.serve(clock, logger: logger)
+        } onGracefulShutdown: {
+            server.stopServing()
+        }
     }
 }
 
 /// The open connections, and which still wait for their request: at the bound, the oldest of those is
 /// closed to make room for the new one (and forgotten at once, so each connection past the bound closes a
-/// different one). Thread-safe.
+/// different one). At shutdown (`close`) those waiting and those following a sound are closed, and so is each
+/// one admitted afterwards. Thread-safe.
 final class ConnectionRegistry: Sendable {
+    private enum Stage {
+        case waiting, answering, following
+    }
+
     private struct Entry {
         let channel: any Channel
-        var answered: Bool
+        var stage: Stage
+    }
+
+    private struct State {
+        var entries: [ObjectIdentifier: Entry] = [:]
+        var order: [ObjectIdentifier] = []
+        var closing = false
     }
 
     private let limit: Int
-    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
-    private let order = Mutex<[ObjectIdentifier]>([])
+    private let state = Mutex(State())
 
     init(limit: Int) { self.limit = limit }
 
     func admit(_ channel: any Channel) {
         let key = ObjectIdentifier(channel)
-        let victim = entries.withLock { e -> (any Channel)? in
-            e[key] = Entry(channel: channel, answered: false)
-            return order.withLock { o -> (any Channel)? in
-                o.append(key)
-                guard e.count > limit, let i = o.firstIndex(where: { e[$0]?.answered == false && $0 != key }) else { return nil }
-                // The victim leaves the count now, not when its task ends: connections admitted before that
-                // must each close another one, or a burst of them would outgrow the bound.
-                let victim = o.remove(at: i)
-                return e.removeValue(forKey: victim)?.channel
-            }
+        let victim = state.withLock { s -> (any Channel)? in
+            if s.closing { return channel }
+            s.entries[key] = Entry(channel: channel, stage: .waiting)
+            s.order.append(key)
+            guard s.entries.count > limit,
+                  let i = s.order.firstIndex(where: { s.entries[$0]?.stage == .waiting && $0 != key }) else { return nil }
+            // The victim leaves the count now, not when its task ends: connections admitted before that
+            // must each close another one, or a burst of them would outgrow the bound.
+            let victim = s.order.remove(at: i)
+            return s.entries.removeValue(forKey: victim)?.channel
         }
         victim?.close(promise: nil)
     }
 
     func answered(_ channel: any Channel) {
-        entries.withLock { $0[ObjectIdentifier(channel)]?.answered = true }
+        state.withLock { $0.entries[ObjectIdentifier(channel)]?.stage = .answering }
+    }
+
+    /// The connection now streams a sound's events until the sound or the client ends.
+    func following(_ channel: any Channel) {
+        let closing = state.withLock { s in
+            s.entries[ObjectIdentifier(channel)]?.stage = .following
+            return s.closing
+        }
+        if closing { channel.close(promise: nil) }
     }
 
     func leave(_ channel: any Channel) {
         let key = ObjectIdentifier(channel)
-        entries.withLock { e in
-            e[key] = nil
-            order.withLock { $0.removeAll { $0 == key } }
+        state.withLock { s in
+            s.entries[key] = nil
+            s.order.removeAll { $0 == key }
         }
+    }
+
+    /// Shutdown: closes the connections waiting for their request and those following a sound, and from now on
+    /// each one admitted.
+    func close() {
+        let idle = state.withLock { s in
+            s.closing = true
+            return s.entries.values.filter { $0.stage != .answering }.map(\.channel)
+        }
+        for channel in idle { channel.close(promise: nil) }
     }
 }
 

@@ -5,6 +5,9 @@ import Glibc
 /// terminal finds it without flags (`make run` uses ./var/aubade.sqlite, the CLI's default is
 /// /var/lib/aubade/aubade.sqlite). One small JSON file in the runtime directory: `$RUNTIME_DIRECTORY` (the
 /// unit's /run/aubade), else `$XDG_RUNTIME_DIR/aubade`, else /tmp/aubade-<uid>; removed at exit.
+/// `$AUBADE_RUNTIME_DIR`, when set, is the one folder written and read instead of all of those: a clock that
+/// must stay apart from the user's (every daemon and CLI the tests start gets a private one) neither announces
+/// itself where the user's clock does nor finds it.
 public struct RuntimeAnnouncement: Codable, Sendable, Equatable {
     public var database: String
     public var socket: String
@@ -22,6 +25,7 @@ public struct RuntimeAnnouncement: Codable, Sendable, Equatable {
 
     /// The folders looked in, in order.
     public static func directories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        if let own = environment["AUBADE_RUNTIME_DIR"], !own.isEmpty { return [own] }
         var dirs: [String] = []
         if let d = environment["RUNTIME_DIRECTORY"], !d.isEmpty { dirs.append(d.split(separator: ":").map(String.init).first ?? d) }
         dirs.append("/run/aubade")
@@ -32,8 +36,10 @@ public struct RuntimeAnnouncement: Codable, Sendable, Equatable {
     }
 
     /// The folders written to, in order: the unit's own (`$RUNTIME_DIRECTORY`, /run/aubade under systemd),
-    /// else the user's runtime folder, else /tmp/aubade-<uid> — never /run/aubade by hand, which belongs to the unit.
+    /// else the user's runtime folder, else /tmp/aubade-<uid> — never /run/aubade by hand, which belongs to the unit;
+    /// only `$AUBADE_RUNTIME_DIR` when it is set.
     static func writable(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        if let own = environment["AUBADE_RUNTIME_DIR"], !own.isEmpty { return [own] }
         let unit = environment["RUNTIME_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0.split(separator: ":").first.map(String.init) }
         return directories(environment: environment).filter { $0 != "/run/aubade" || $0 == unit }
     }
