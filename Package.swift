@@ -92,8 +92,8 @@ let package = Package(
         ], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon (`AubadeDaemon`).
         .executableTarget(name: "aubade", dependencies: [
-            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeCalendar", "AubadeApp",
-            "AubadeServer", "AubadeDaemon",
+            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",
+            "AubadeDaemon",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
