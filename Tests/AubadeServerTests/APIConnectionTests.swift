@@ -1,4 +1,5 @@
 import AubadeApp
+import AubadeAppTesting
 import AubadeCore
 import AubadeServer
 import AubadeStore
