@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Foundation
 
 /// The pre-alarm check (R20) for the sound side: resolve, connect and decode a second of each station

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Foundation
 
 /// The built-in alarm sounds, synthesised sample by sample (R17): no file, no curl, no mpg123 — only this

@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 import Glibc
 
 /// systemd's notify protocol without libsystemd: one datagram per message to the socket named in
