@@ -6,6 +6,7 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(
@@ -91,8 +92,8 @@ let package = Package(
         ], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon (`AubadeDaemon`).
         .executableTarget(name: "aubade", dependencies: [
-            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeCalendar", "AubadeApp",
-            "AubadeServer", "AubadeDaemon", "AubadeSystem", "AubadeSystemAsync",
+            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",
+            "AubadeDaemon", "AubadeSystem", "AubadeSystemAsync",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),

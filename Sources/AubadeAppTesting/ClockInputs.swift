@@ -1,6 +1,6 @@
-import AubadeApp
-import AubadeCore
-import Foundation
+public import AubadeApp
+public import AubadeCore
+public import Foundation
 
 /// The tests' shorthands for the inputs they send: each is `RunningClock.send(_:)` with one `ClockInput`, so the
 /// tests go through the one way in that every face uses.

@@ -1,7 +1,7 @@
-import AubadeApp
-import AubadeCore
-import AubadeTesting
-import Foundation
+public import AubadeApp
+public import AubadeCore
+public import AubadeTesting
+public import Foundation
 import Logging
 import Synchronization
 

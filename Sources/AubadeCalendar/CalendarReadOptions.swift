@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 
 /// How a calendar is read: the clock's zone (for floating times and days), the instant it is read at, and how
 /// far ahead recurrences are expanded. Occurrences that ended before the day before `now` are left out; an

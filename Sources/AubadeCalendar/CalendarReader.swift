@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Crypto
 import Foundation
 

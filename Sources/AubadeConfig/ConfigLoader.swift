@@ -1,5 +1,5 @@
 import AubadeCore
-import Foundation
+public import Foundation
 import TOMLKit
 
 /// Loads a `Configuration` from TOML text. Nothing in a config file may stop the clock (R36): an unknown key

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 
 // The config's values as the pure Core types the daemon runs with (the hardware side is in the executable,
 // which alone links AubadeHardware).

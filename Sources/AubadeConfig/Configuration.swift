@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 
 /// Deployment facts for one clock: where things are and how the hardware is wired. Read from
 /// `config/aubade.toml` (every key documented there at its default); what a user changes at run time lives

@@ -1,12 +1,12 @@
-import AubadeApp
-import AubadeAudio
-import AubadeCore
-import AubadeHardware
-import AubadeServer
+public import AubadeApp
+public import AubadeAudio
+public import AubadeCore
+public import AubadeHardware
+public import AubadeServer
 import AubadeStore
 import AubadeSystem
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import ServiceLifecycle
 import UnixSignals
 

@@ -1,5 +1,5 @@
-import AubadeCore
-import AubadeHardware
+public import AubadeCore
+public import AubadeHardware
 import Synchronization
 
 /// An accelerometer for tests: `readings` replays a scripted trace (then stays open until ended);

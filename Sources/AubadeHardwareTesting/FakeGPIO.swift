@@ -1,4 +1,4 @@
-import AubadeHardware
+public import AubadeHardware
 import Synchronization
 
 /// A scripted GPIO port for tests (like periph.io's `gpiotest`): a fixed set of chips and lines; `watch`

@@ -1,7 +1,7 @@
-import AubadeApp
+public import AubadeApp
 import Foundation
-import Hummingbird
-import NIOCore
+public import Hummingbird
+public import NIOCore
 
 /// What a request carries through the middleware to its route: who sent it (the connected address — never a
 /// header such as X-Forwarded-For, R30), whether that is the clock's own machine, the token it proved, and its

@@ -1,7 +1,7 @@
-import AubadeApp
+public import AubadeApp
 import Foundation
-import HTTPTypes
-import Hummingbird
+public import HTTPTypes
+public import Hummingbird
 import NIOCore
 
 /// A refusal as the API answers it: `{"error": {"kind": "…", "message": "one sentence"}}` with its status —

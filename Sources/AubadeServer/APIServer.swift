@@ -1,12 +1,12 @@
-import AubadeApp
-import Foundation
-import Hummingbird
+public import AubadeApp
+public import Foundation
+public import Hummingbird
 import HummingbirdCore
-import Logging
+public import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// The clock's HTTP face: the JSON API under /api/v1 (every route a command or query of `RunningClock`), its
 /// guards (Host/Origin, token and rate limit, JSON bodies of at most 64 KiB), server-sent live state, the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The OpenAPI 3 description of the API, `Resources/openapi.json` compiled into the binary, served at
 /// `/api/v1/openapi.json`. A test holds its paths against the registered routes, both ways.

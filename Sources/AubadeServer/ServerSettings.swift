@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How the HTTP server listens and whom it serves (the config's `[http]` section, or `--http`).
 public struct ServerSettings: Sendable {

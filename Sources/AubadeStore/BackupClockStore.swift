@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 
 /// The schedule's backup copy, when the database cannot be read (R27): the alarms, stations, settings, days off
 /// and the programmes reserved or followed, written beside it after the last change, ring; nothing is saved

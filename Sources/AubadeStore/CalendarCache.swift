@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 
 /// The calendars' cached copies, beside the database (`<database>.calendars/`): the bytes each source was last
 /// imported from, so that the clock can expand its recurrences further and re-read it without the network, and

@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 import GRDB
 
 /// The second copy of the effective schedule (R27): every alarm, the stations, the settings and the reserved

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Foundation
 import GRDB
 

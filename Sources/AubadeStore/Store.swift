@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 import GRDB
 
 /// The SQLite store: alarms (`clocks`), programmes (`programs`), settings (`appSet`), stations, alarm run-time

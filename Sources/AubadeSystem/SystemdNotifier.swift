@@ -1,4 +1,4 @@
-import Glibc
+public import Glibc
 
 /// systemd's notify protocol (sd_notify(3)) without libsystemd: one datagram per message to the socket named in
 /// `$NOTIFY_SOCKET` (a path, or `@name` for the abstract namespace). Without that variable — not started by

@@ -1,4 +1,4 @@
-import Glibc
+public import Glibc
 
 /// An AF_UNIX socket address: the `sockaddr_un` and the length to pass with it. A name that does not fit is
 /// refused (ENAMETOOLONG), never cut — a cut path names another socket — and building one allocates nothing.

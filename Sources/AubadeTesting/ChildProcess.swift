@@ -1,6 +1,6 @@
-import Foundation
-import Glibc
-import Synchronization
+public import Foundation
+public import Glibc
+public import Synchronization
 
 /// Every program a test starts — the built `aubade` and `aubade-waker`, Icecast and ezstream, Python servers,
 /// sox, lame, curl, gcc — is started here, one way, so none of them can outlive the test process or ignore it:

@@ -1,5 +1,5 @@
 import AubadeSystem
-import Foundation
+public import Foundation
 import Glibc
 
 /// A plain blocking stream client — of a TCP port on 127.0.0.1 or of an AF_UNIX socket — that may send nothing,

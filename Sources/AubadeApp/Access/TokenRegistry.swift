@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 import Synchronization
 
 /// The device tokens the HTTP API accepts (R30), held in memory so a request's check never waits for the

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Foundation
 
 /// Everything a client may ask of the running clock: the one way in, whoever asks (the control socket, the

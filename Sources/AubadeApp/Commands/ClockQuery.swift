@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 
 /// A question about what the running clock holds — read-only, answered from what it runs on (after picking
 /// up another process's commit, if any), never a second path to the store.

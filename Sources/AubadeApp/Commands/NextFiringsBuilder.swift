@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 
 extension NextFirings {
     /// The next `count` firings of the enabled `alarms` after `now` — by the engine's own recurrence code

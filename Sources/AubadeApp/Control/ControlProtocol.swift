@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Foundation
 
 /// The local control socket's messages, one JSON object per line: a `Request` (a `ClockCommand`), then a

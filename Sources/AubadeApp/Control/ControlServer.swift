@@ -1,10 +1,10 @@
 import AubadeCore
 import Foundation
 import Glibc
-import Logging
+public import Logging
 import NIOCore
 import NIOPosix
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 
 /// The daemon side of the control socket (R37): every connection is served concurrently as a child task,

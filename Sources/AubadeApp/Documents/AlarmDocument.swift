@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 
 /// An alarm as `aubade alarm … --json` and the API show it. Durations in seconds; `sound` in its stored form
 /// with a readable name.

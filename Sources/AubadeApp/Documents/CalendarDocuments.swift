@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 
 /// A day off as `aubade days-off … --json` and the API show it: `dates` as typed ("2026-12-24" or
 /// "2026-12-24..2026-12-26"), and the calendar it came from, if imported.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The one JSON form of every document the clock gives out — `aubade … --json` and the HTTP API print the
 /// same bytes for the same data: keys sorted, slashes unescaped, dates as Unix seconds. Text is JSON-escaped

@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 
 /// One event of the history as the API shows it: when (Unix seconds), which alarm (if any), what and the
 /// detail text.

@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 
 /// A programme as `aubade program … --json` and the API show it; `when` is "daily", a weekday ("sun") or a
 /// date.

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 
 /// The settings as `aubade settings get --json` and the API show them: each key of `SettingKey` with a JSON
 /// bool, a number (seconds for a duration) or text (the fallback tone).

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 
 /// A station as `aubade station … --json` and the API show it.
 public struct StationDocument: Codable, Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What the pages show live (the phone page, the kiosk), pushed by `RunningClock.liveUpdates()` and the API's
 /// server-sent events at once and then on every change — so pages never poll. Times are Unix seconds.

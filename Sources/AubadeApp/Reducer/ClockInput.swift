@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 
 /// Everything that happens to the running clock, from every face and every part of the daemon: it all enters
 /// through `RunningClock.send(_:)`, in arrival order, and each input's effects are carried out before the next

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Foundation
 
 /// What an alarm will sound, decided the same way for every alarm (the daemon's and a ring test's): the

@@ -1,6 +1,6 @@
-import AubadeCore
-import Foundation
-import Logging
+public import AubadeCore
+public import Foundation
+public import Logging
 
 /// The ports the running clock works through (declared in AubadeCore's `Ports/`, docs/HOUSE-RULES.md §1–§3): `aubade run` hands it the real
 /// adapters (`AubadeDaemon`), in-process tests the stand-ins of AubadeTesting (`FakeSound`, `MemoryClockStore`,

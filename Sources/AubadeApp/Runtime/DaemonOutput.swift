@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Logging
 
 /// Where the daemon tells what it does, besides the event history: with `--json` one object per line on

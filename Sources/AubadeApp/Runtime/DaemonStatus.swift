@@ -1,5 +1,5 @@
 import AubadeCore
-import Foundation
+public import Foundation
 
 /// What `aubade status` (and the page, and the kiosk) shows of a running clock: the next alarm, what
 /// sounds and whether it is heard, what the radio does, warnings, and the last morning's report.

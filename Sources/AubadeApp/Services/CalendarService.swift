@@ -1,5 +1,5 @@
 import Foundation
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// Keeps imported calendars fresh: asks the clock to refresh the sources that are due
 /// (`RunningClock.refreshCalendars` — a URL source every `[calendars] refresh`, and any source whose recurrences

@@ -1,7 +1,7 @@
-import AubadeCore
+public import AubadeCore
 import Foundation
 import Logging
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 
 /// Buttons and shake → the clock. Button edges go through the pure `ButtonPanel` (debounce, short/long

@@ -1,6 +1,6 @@
-import AubadeCore
+public import AubadeCore
 import Foundation
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// Follows the default route every 30 s (a cheap read of /proc and /sys) so a change shows in the log and the
 /// status. Wi-Fi-only itself reads the route afresh whenever a stream is about to start (the clock's

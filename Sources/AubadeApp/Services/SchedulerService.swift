@@ -1,8 +1,8 @@
-import AubadeCore
+public import AubadeCore
 import AubadeSystem
 import Foundation
 import Logging
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// The clock's heartbeat: asks `RunningClock` for a turn, then sleeps until the next thing is due (an alarm
 /// second, a pre-check, a snooze's end, a fade step — never more than a minute, so a wall-clock step is seen,

@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 import Glibc
 
 /// The machine's clocks. The monotonic reading is the kernel's `CLOCK_MONOTONIC` — the clock of libgpiod's

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 
 /// The real pre-alarm check (`AubadeCore.PrecheckPort`): a second of each station decoded, the device as the
 /// engine holds it (`PreAlarmCheck.run`).

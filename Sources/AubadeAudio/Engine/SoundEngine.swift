@@ -1,7 +1,7 @@
-import AubadeCore
+public import AubadeCore
 import AubadeSystem
 import Foundation
-import Logging
+public import Logging
 import Synchronization
 
 /// The one sound engine: owns the sound device for its whole life (opened at `start`, reopened after a

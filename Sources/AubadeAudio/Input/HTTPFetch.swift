@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Foundation
 
 /// One small document fetched whole over HTTP(S) — a station's programme calendar, a holiday calendar —

@@ -1,6 +1,6 @@
 import CALSA
 import Foundation
-import Logging
+public import Logging
 
 /// One ALSA playback device, 16-bit interleaved PCM.
 ///

@@ -1,5 +1,6 @@
-import AubadeCore
+public import AubadeCore
 import AubadeTone
+import Foundation
 
 /// The built-in alarm sounds (R17) as the engine plays them: AubadeTone's synthesis — the one the second
 /// waker rings with too — named by the settings' `ToneName`. No file, no curl, no mpg123: only this code and the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A calendar read and checked, ready to replace what its source imported before — the value
 /// `ClockEdit.importCalendar` carries to `Store.apply`, which does it in one IMMEDIATE transaction (nothing is

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The hours of the night during which the kiosk dims: from `from` until `until` on the local wall clock,
 /// across midnight when `until` is earlier than `from` ("22:00–07:00"). Pure; never reads the clock.

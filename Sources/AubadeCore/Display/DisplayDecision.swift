@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What `NightDimming` decided at one event: the target to carry out, why, whether it differs from the
 /// previous decision's, and when to ask again.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Night dimming of the kiosk: whether the page is dimmed and where the screen's backlight should be, as a
 /// pure state machine (docs/HOUSE-RULES.md §4). The daemon feeds it events with the time it read (`SchedulerTime`:

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `detail` texts of the event history that are read back by programs (the morning report): how to
 /// write them, and tolerant parsers that return nil for text they don't recognise instead of failing.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `kind` words the alarm engine and the daemon write into the event history.
 public enum HistoryKind: String, CaseIterable, Sendable {

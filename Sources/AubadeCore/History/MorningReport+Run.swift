@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension MorningReport {
     /// One occurrence of one alarm, as the history tells it.

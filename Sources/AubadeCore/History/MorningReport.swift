@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What each alarm did, read back from the event history: one `Run` per alarm occurrence, for
 /// `aubade status`, the web page and the kiosk ("did it ring, was it heard, what stopped it").

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A device token for the HTTP API (R30): what the store keeps of it — never the token itself, only its
 /// SHA-256 (`hash`, lowercase hex). The token is shown once, when it is made.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An alarm as the user set it: a local rule (time, days or date, zone) plus how it sounds and stops.
 /// Maps one-to-one onto a row of the `clocks` table; `validate()` is the single rule set the CLI, the store

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The fields one request names for an alarm — `aubade alarm add/edit`, the JSON API — each optional, in the
 /// form the user gave it. Text is parsed here by the same Core parsers everywhere (`LocalTime`, `Recurrence`,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What an alarm is doing right now, stored before any side effect (R9) so that a restart resumes it.
 public struct AlarmRunState: Hashable, Sendable {

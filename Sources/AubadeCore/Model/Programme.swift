@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One slot of a station's schedule (a row of `programs`): on a weekday, on one date, on a list of dates (an
 /// imported calendar's recurrence, expanded by libical), or daily when none is set. `reserved` (`isOrdered`) asks

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A radio stream address that passed the static checks of R32: http or https only, a host, no user-info,
 /// at most 2 KB, no spaces or control characters. Address checks (loopback, link-local, multicast) depend on

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension LocalDate {
     /// The local date of `instant` in `zone`, clamped to the range `LocalDate` accepts (1970…9999): a Pi

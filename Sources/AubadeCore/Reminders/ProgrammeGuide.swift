@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which programme is on air and which begins next — weekly, daily, dated and imported rows alike, each local
 /// date resolved through `ZoneCalendar` in the programme's own zone (else the clock's) as alarms and

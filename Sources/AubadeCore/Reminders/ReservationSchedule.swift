@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// When reserved programmes start, and when their reminders chime: the recurrence arithmetic of reservations,
 /// pure (no clock is read).

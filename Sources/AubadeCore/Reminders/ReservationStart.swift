@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One event of a reserved programme, at `start`: its start — the radio tunes to `stationID` (unless an alarm
 /// rings), with a chime when `chimes` — or, when `reminderFor` is set, its reminder: a chime only, that long

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The recurrence arithmetic of alarms (R1–R4): from a local rule to the instants it fires at.
 ///

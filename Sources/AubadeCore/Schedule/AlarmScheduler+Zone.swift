@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension AlarmScheduler {
     /// The clock's default zone changed (the user moved, or set another zone). Alarms without a zone of

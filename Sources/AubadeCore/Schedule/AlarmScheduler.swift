@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The alarm engine's decisions (docs/HOUSE-RULES.md §4): a pure state machine over alarms, run-time states,
 /// the settings and two injected clocks. Each event method takes `now` (wall + monotonic, read once by the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One upcoming firing for the preview (`aubade alarm next`): which alarm, when, and in which zone.
 public struct Firing: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One firing of an alarm's rule: the local date the rule names and the instant it resolves to.
 ///

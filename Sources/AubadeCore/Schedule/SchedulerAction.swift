@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Why an alarm starts sounding.
 public enum RingCause: String, Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// "Now", as the daemon read it for one event: the wall clock (for alarm rules) and the monotonic clock
 /// (for durations), taken together. The engine never reads a clock itself (docs/HOUSE-RULES.md §3).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Converts between absolute instants and wall-clock readings in one time zone, as alarms need it.
 ///

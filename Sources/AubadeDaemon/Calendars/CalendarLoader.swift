@@ -1,9 +1,9 @@
-import AubadeApp
+public import AubadeApp
 import AubadeAudio
-import AubadeCalendar
-import AubadeCore
-import AubadeStore
-import Foundation
+public import AubadeCalendar
+public import AubadeCore
+public import AubadeStore
+public import Foundation
 
 /// The calendar port (`CalendarFetcher`) over the adapters: a file read here, a URL downloaded through curl
 /// (`HTTPFetch`, or the `download` a test gives), the bytes read by AubadeCalendar's `CalendarReader` (libical

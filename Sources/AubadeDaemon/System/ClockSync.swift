@@ -1,5 +1,5 @@
 import CTimex
-import Foundation
+public import Foundation
 
 /// Whether the kernel believes the system clock is synchronised (R7): `adjtimex` reports `TIME_ERROR` while
 /// NTP (timesyncd, chrony) has not set it — the usual state of a Raspberry Pi, which has no RTC, right after

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Glibc
 
 /// Where a running daemon says which database and socket it uses, so that `aubade status` in another

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Glibc
 
 /// A backlight under `/sys/class/backlight/<name>` (the Raspberry Pi touchscreen's `rpi_backlight`, or

@@ -1,5 +1,5 @@
-import AubadeCore
-import Logging
+public import AubadeCore
+public import Logging
 
 /// The clock's buttons: the configured lines watched through a `GPIOPort` and delivered as raw
 /// `ButtonEdge`s for `AubadeCore.ButtonPanel` to debounce and classify.

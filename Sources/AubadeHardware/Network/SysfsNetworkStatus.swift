@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 
 /// Reads the default routes from /proc/net/route and /proc/net/ipv6_route (lowest metric per family),
 /// and for each route's interface whether /sys/class/net/<if>/wireless or /phy80211 exists and its

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 
 /// Port: a three-axis accelerometer giving m/s². Implementations: `IIOAccelerometer` (Linux IIO sysfs),
 /// `EvdevAccelerometer` (an input device reporting ABS_X/Y/Z), `NullAccelerometer`, `FakeAccelerometer`.

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 
 /// Shakes from an accelerometer: its readings at `rateHz` through the pure `ShakeDetector`.
 public struct AccelerometerShakeSensor: ShakeSensor {

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 
 /// An accelerometer under Linux IIO (e.g. an MPU-6050 or ADXL345 with its device-tree overlay): each
 /// sample reads `in_accel_{x,y,z}_raw` and converts with the IIO rule value = (raw + offset) × scale, using

@@ -1,5 +1,5 @@
-import AubadeCore
-import Logging
+public import AubadeCore
+public import Logging
 
 /// Shakes from a vibration switch (e.g. an SW-420 module) on a GPIO line: every edge is a pulse, counted by
 /// the pure `VibrationShakeDetector`. The line is requested only while the stream lives. A line that

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Synchronization
 
 /// A backlight for tests of the daemon (`Backlight`): keeps a raw brightness and power state in memory, records

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Synchronization
 
 /// A network status for tests (`NetworkStatus`): whatever `set` last stored; `changes` notices it on its next

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Synchronization
 
 /// A pre-alarm check whose answer a test sets (`PrecheckPort`). Thread-safe.

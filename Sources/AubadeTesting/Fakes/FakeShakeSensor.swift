@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Synchronization
 
 /// A shake sensor for tests (`ShakeSensor`): `shake(at:)` reports a shake to every stream that is still alive.

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Synchronization
 
 /// A sound engine stand-in for in-process tests (`SoundPort`): records what the clock asked, in order, and hands

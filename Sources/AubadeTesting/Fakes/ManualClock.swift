@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 import Synchronization
 
 /// A clock that moves only when a test moves it (`ClockTime`, like Hummingbird's `MockClock`). Thread-safe.

@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import Synchronization
 
 /// Jobs held until a test runs them (`BackgroundJobs`), so a test decides when a pre-check "finishes".

@@ -1,5 +1,5 @@
-import AubadeCore
-import Foundation
+public import AubadeCore
+public import Foundation
 import Synchronization
 
 /// An in-memory store for in-process tests (`ClockStore`): what was saved and recorded, in order, and every

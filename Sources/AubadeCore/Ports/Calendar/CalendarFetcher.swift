@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Port: reads a calendar source — a file, an http(s) URL, or the cached copy of a source already imported — into
 /// the `CalendarImport` that `ClockEdit.importCalendar` carries to the store, its bytes checked and staged beside

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Everything the clock reads from its store at start and on reload.
 public struct StoredClock: Sendable, Equatable {
