@@ -24,6 +24,7 @@ run: build
 ## Install what is missing, build, and run every test: swift test, the pages in a real browser, then the
 ## hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
 test: deps-test
+	@$(MAKE) --no-print-directory format-check check-docs
 	$(SWIFT) build --build-tests --scratch-path $(BUILD_DIR)
 	$(SWIFT) test --scratch-path $(BUILD_DIR)
 	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test

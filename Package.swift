@@ -24,8 +24,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1",
-                 traits: ["FullFoundation"]),
+        .package(
+            url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1",
+            traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
@@ -42,62 +43,81 @@ let package = Package(
         // conform to them in their own modules.
         .target(name: "AubadeCore", swiftSettings: strict),
         // SQLite store (GRDB, system libsqlite3): the clock's store port (`SQLiteClockStore`, `BackupClockStore`).
-        .target(name: "AubadeStore", dependencies: ["AubadeCore", "AubadeSystem", .product(name: "GRDB", package: "GRDB.swift")],
-                swiftSettings: strict),
+        .target(
+            name: "AubadeStore", dependencies: ["AubadeCore", "AubadeSystem", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
         // Deployment config (TOML).
-        .target(name: "AubadeConfig", dependencies: ["AubadeCore", .product(name: "TOMLKit", package: "TOMLKit")],
-                swiftSettings: strict),
+        .target(
+            name: "AubadeConfig", dependencies: ["AubadeCore", .product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: strict),
         // Calendars: iCalendar through libical (one owning wrapper), and the JSON and CSV schedule forms, read
         // into programmes and days off; wall-clock times resolved by AubadeCore's ZoneCalendar.
-        .target(name: "AubadeCalendar", dependencies: ["AubadeCore", "CICal", .product(name: "Crypto", package: "swift-crypto")],
-                swiftSettings: strict),
+        .target(
+            name: "AubadeCalendar", dependencies: ["AubadeCore", "CICal", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
         // Audio adapters: curl, mpg123, ALSA; the clock's sound port (`SoundEngine`) and pre-alarm check.
-        .target(name: "AubadeAudio", dependencies: ["AubadeCore", "AubadeSystem", "AubadeSystemAsync", "AubadeTone", "CCurl",
-                                                    "CMPG123", "CALSA", .product(name: "Logging", package: "swift-log")],
-                swiftSettings: strict),
+        .target(
+            name: "AubadeAudio",
+            dependencies: [
+                "AubadeCore", "AubadeSystem", "AubadeSystemAsync", "AubadeTone", "CCurl",
+                "CMPG123", "CALSA", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         // Hardware adapters: GPIO (libgpiod v1), sensors, network status, backlight.
-        .target(name: "AubadeHardware", dependencies: ["AubadeCore", "AubadeSystem", "AubadeSystemAsync", "CGPIOD",
-                                                       .product(name: "Logging", package: "swift-log")],
-                swiftSettings: strict),
+        .target(
+            name: "AubadeHardware",
+            dependencies: [
+                "AubadeCore", "AubadeSystem", "AubadeSystemAsync", "CGPIOD",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         // The running clock, its command layer and services: they carry out the core's decisions through the
         // core's ports, never naming an adapter. (AubadeHandoff: the second waker's file formats, Glibc only.)
-        .target(name: "AubadeApp", dependencies: [
-            "AubadeCore", "AubadeHandoff", "AubadeSystem", "AubadeSystemAsync",
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ], swiftSettings: strict),
+        .target(
+            name: "AubadeApp",
+            dependencies: [
+                "AubadeCore", "AubadeHandoff", "AubadeSystem", "AubadeSystemAsync",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: strict),
         // The HTTP face (Hummingbird 2): the JSON API, its security, server-sent events. It only calls the clock's
         // commands (AubadeApp's command layer), never the store or the engine.
-        .target(name: "AubadeServer", dependencies: [
-            "AubadeApp", "AubadeCore",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdCore", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ], resources: [.embedInCode("Resources/openapi.json"), .embedInCode("Resources/pages")], swiftSettings: strict),
+        .target(
+            name: "AubadeServer",
+            dependencies: [
+                "AubadeApp", "AubadeCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ], resources: [.embedInCode("Resources/openapi.json"), .embedInCode("Resources/pages")], swiftSettings: strict),
         // The composition root of `aubade run`: the one place that hands the concrete adapters to the running
         // clock as its ports (`Daemon.run`), with the system's own adapters (systemd notify, clock sync, the
         // runtime announcement) and the calendar loader (curl, libical and the store's cache behind one port).
-        .target(name: "AubadeDaemon", dependencies: [
-            "AubadeApp", "AubadeServer", "AubadeCore", "AubadeStore", "AubadeAudio", "AubadeHardware", "AubadeCalendar",
-            "AubadeSystem", "AubadeSystemAsync", "CTimex",
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .target(
+            name: "AubadeDaemon",
+            dependencies: [
+                "AubadeApp", "AubadeServer", "AubadeCore", "AubadeStore", "AubadeAudio", "AubadeHardware", "AubadeCalendar",
+                "AubadeSystem", "AubadeSystemAsync", "CTimex",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon (`AubadeDaemon`).
-        .executableTarget(name: "aubade", dependencies: [
-            "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",
-            "AubadeDaemon", "AubadeSystem", "AubadeSystemAsync",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .executableTarget(
+            name: "aubade",
+            dependencies: [
+                "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",
+                "AubadeDaemon", "AubadeSystem", "AubadeSystemAsync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
 
         // The second waker's file formats and its decision (R35): no Foundation, nothing allocated after start —
         // shared by the daemon, which writes the files, and the waker, which reads them.
@@ -118,9 +138,13 @@ let package = Package(
         .systemLibrary(name: "CLinuxEvents"),
         // The second waker: a minimal process that sounds the tone when the daemon cannot (R35). Glibc, ALSA and
         // libgpiod and the Linux event headers only; the Swift runtime linked in statically (no libswiftCore.so).
-        .executableTarget(name: "aubade-waker", dependencies: ["AubadeHandoff", "AubadeSystem", "AubadeTone", "CALSA", "CGPIOD",
-                                                               "CLinuxEvents"],
-                          swiftSettings: strict + [.unsafeFlags(["-O"])], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+        .executableTarget(
+            name: "aubade-waker",
+            dependencies: [
+                "AubadeHandoff", "AubadeSystem", "AubadeTone", "CALSA", "CGPIOD",
+                "CLinuxEvents",
+            ],
+            swiftSettings: strict + [.unsafeFlags(["-O"])], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // Helpers shared by the test targets: temporary folders, running the built binary; and the fakes of the
         // core's ports (`FakeSound`, `MemoryClockStore`, `ManualClock`, …), which never ship in the product.
@@ -128,55 +152,90 @@ let package = Package(
         // The GPIO and accelerometer fakes (`FakeGPIO`, `FakeAccelerometer`) for the hardware adapters' tests.
         .target(name: "AubadeHardwareTesting", dependencies: ["AubadeHardware", "AubadeCore"], swiftSettings: strict),
         // The one rig of the running clock in-process (`ClockRig`, `RunningClockRig`) over the fakes.
-        .target(name: "AubadeAppTesting", dependencies: ["AubadeApp", "AubadeCore", "AubadeTesting",
-                                                         .product(name: "Logging", package: "swift-log")],
-                swiftSettings: strict),
+        .target(
+            name: "AubadeAppTesting",
+            dependencies: [
+                "AubadeApp", "AubadeCore", "AubadeTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
 
-        .testTarget(name: "AubadeCoreTests", dependencies: [
-            "AubadeCore", .product(name: "PropertyBased", package: "swift-property-based"),
-        ], swiftSettings: strict),
-        .testTarget(name: "AubadeCalendarTests", dependencies: ["AubadeCalendar", "AubadeCore"],
-                    resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "AubadeStoreTests", dependencies: ["AubadeStore", "AubadeCore", "AubadeSystem", "AubadeTesting",
-                                                             .product(name: "GRDB", package: "GRDB.swift")],
-                    swiftSettings: strict),
-        .testTarget(name: "AubadeConfigTests", dependencies: ["AubadeConfig", "AubadeCore", "AubadeTesting"],
-                    swiftSettings: strict),
-        .testTarget(name: "AubadeHardwareTests", dependencies: ["AubadeHardware", "AubadeCore", "AubadeTesting",
-                                                               "AubadeHardwareTesting"],
-                    swiftSettings: strict),
-        .testTarget(name: "AubadeAudioTests", dependencies: ["AubadeAudio", "AubadeCore", "AubadeSystem", "AubadeTesting", "AubadeTone"],
-                    swiftSettings: strict),
-        .testTarget(name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHardware"],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "AubadeCoreTests",
+            dependencies: [
+                "AubadeCore", .product(name: "PropertyBased", package: "swift-property-based"),
+            ], swiftSettings: strict),
+        .testTarget(
+            name: "AubadeCalendarTests", dependencies: ["AubadeCalendar", "AubadeCore"],
+            resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(
+            name: "AubadeStoreTests",
+            dependencies: [
+                "AubadeStore", "AubadeCore", "AubadeSystem", "AubadeTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AubadeConfigTests", dependencies: ["AubadeConfig", "AubadeCore", "AubadeTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AubadeHardwareTests",
+            dependencies: [
+                "AubadeHardware", "AubadeCore", "AubadeTesting",
+                "AubadeHardwareTesting",
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AubadeAudioTests", dependencies: ["AubadeAudio", "AubadeCore", "AubadeSystem", "AubadeTesting", "AubadeTone"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHardware"],
+            swiftSettings: strict),
         // The daemon's decisions in-process: the real RunningClock over FakeSound, MemoryClockStore, ManualClock —
         // no adapter compiled in.
-        .testTarget(name: "AubadeAppTests", dependencies: ["AubadeApp", "AubadeCore", "AubadeTesting", "AubadeAppTesting"],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "AubadeAppTests", dependencies: ["AubadeApp", "AubadeCore", "AubadeTesting", "AubadeAppTesting"],
+            swiftSettings: strict),
         // The running clock over the real adapters the daemon composes: a SQLite file, the calendar loader.
-        .testTarget(name: "AubadeDaemonTests", dependencies: ["AubadeDaemon", "AubadeApp", "AubadeCore", "AubadeStore",
-                                                              "AubadeTesting", "AubadeAppTesting"],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "AubadeDaemonTests",
+            dependencies: [
+                "AubadeDaemon", "AubadeApp", "AubadeCore", "AubadeStore",
+                "AubadeTesting", "AubadeAppTesting",
+            ],
+            swiftSettings: strict),
         // The HTTP API over a real RunningClock on a SQLite file, through Hummingbird's test client.
-        .testTarget(name: "AubadeServerTests", dependencies: [
-            "AubadeServer", "AubadeApp", "AubadeCore", "AubadeStore", "AubadeDaemon", "AubadeTesting", "AubadeAppTesting",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ], swiftSettings: strict),
+        .testTarget(
+            name: "AubadeServerTests",
+            dependencies: [
+                "AubadeServer", "AubadeApp", "AubadeCore", "AubadeStore", "AubadeDaemon", "AubadeTesting", "AubadeAppTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ], swiftSettings: strict),
         // The second waker's formats and decision in-process (file states × heartbeat × instant).
         .testTarget(name: "AubadeHandoffTests", dependencies: ["AubadeHandoff"], swiftSettings: strict),
-        .testTarget(name: "AubadeSystemTests", dependencies: ["AubadeSystem", "AubadeSystemAsync", "AubadeTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "AubadeSystemTests", dependencies: ["AubadeSystem", "AubadeSystemAsync", "AubadeTesting"], swiftSettings: strict
+        ),
         .testTarget(name: "AubadeToneTests", dependencies: ["AubadeTone"], swiftSettings: strict),
         // The second waker end to end: the real `aubade run` and `aubade-waker` on one --fake-time, the card
         // being alsa-lib's `file` plugin.
-        .testTarget(name: "AubadeWakerTests", dependencies: ["AubadeApp", "AubadeCore", "AubadeHandoff", "AubadeTesting",
-                                                             .product(name: "GRDB", package: "GRDB.swift")],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "AubadeWakerTests",
+            dependencies: [
+                "AubadeApp", "AubadeCore", "AubadeHandoff", "AubadeTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
         // Runs the built `aubade` binary as a user would.
-        .testTarget(name: "AubadeCLITests", dependencies: ["AubadeStore", "AubadeCore", "AubadeSystem", "AubadeTesting",
-                                                           .product(name: "GRDB", package: "GRDB.swift")],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "AubadeCLITests",
+            dependencies: [
+                "AubadeStore", "AubadeCore", "AubadeSystem", "AubadeTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
     ]
 )

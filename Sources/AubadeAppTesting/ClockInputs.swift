@@ -1,6 +1,6 @@
 public import AubadeApp
 public import AubadeCore
-public import Foundation
+import Foundation
 
 /// The tests' shorthands for the inputs they send: each is `RunningClock.send(_:)` with one `ClockInput`, so the
 /// tests go through the one way in that every face uses.
@@ -10,13 +10,16 @@ extension RunningClock {
     }
 
     public func handle(_ command: ClockCommand, follow: Bool) async throws(ClockError)
-        -> (reply: ClockReply, events: AsyncStream<SoundEvent>?) {
+        -> (reply: ClockReply, events: AsyncStream<SoundEvent>?)
+    {
         let output = try await send(.command(command, follow: follow))
         return (output.reply, output.events)
     }
 
-    public func start(ringingChanged: @escaping @Sendable (Bool) -> Void = { _ in },
-               ready: @escaping @Sendable (String) -> Void = { _ in }) async {
+    public func start(
+        ringingChanged: @escaping @Sendable (Bool) -> Void = { _ in },
+        ready: @escaping @Sendable (String) -> Void = { _ in }
+    ) async {
         _ = try? await send(.start(ringingChanged: ringingChanged, ready: ready))
     }
 
@@ -44,7 +47,9 @@ extension RunningClock {
         return .zero
     }
 
-    public func importCalendar(from url: StreamURL, kind: CalendarImport.Kind, station: String?) async throws(ClockError) -> EditResult {
+    public func importCalendar(from url: StreamURL, kind: CalendarImport.Kind, station: String?) async throws(ClockError)
+        -> EditResult
+    {
         guard case .edited(let result) = try await send(.importCalendar(url: url, kind: kind, station: station)).reply else {
             throw ClockError(.failed, "The import answered no edit.")
         }

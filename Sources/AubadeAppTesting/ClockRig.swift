@@ -27,10 +27,12 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
 
     /// The clock over `store`, at `time`, with the options of a test clock: UTC, loopback streams allowed, the
     /// device "fake" as the configured one.
-    public init(store: Backing, journal: Journal = Journal(), time: ManualClock, device: DeviceStatus? = nil,
-                network: NetworkSnapshot = rigWifi, backlight: any Backlight = NullBacklight(),
-                synchronised: Bool = true, calendars: CalendarOptions = CalendarOptions(),
-                fetcher: (any CalendarFetcher)? = nil) throws(StoreError) {
+    public init(
+        store: Backing, journal: Journal = Journal(), time: ManualClock, device: DeviceStatus? = nil,
+        network: NetworkSnapshot = rigWifi, backlight: any Backlight = NullBacklight(),
+        synchronised: Bool = true, calendars: CalendarOptions = CalendarOptions(),
+        fetcher: (any CalendarFetcher)? = nil
+    ) throws(StoreError) {
         self.journal = journal
         self.store = store
         self.time = time
@@ -43,13 +45,16 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
         let start = time.now().wall
         let output = DaemonOutput(json: true, wall: { start }, write: { lines.append($0) })
         let utc = TimeZone(identifier: "UTC") ?? .gmt
-        let deps = ClockDependencies(store: store, sound: sound, time: time, jobs: jobs, precheck: precheck,
-                                     network: self.network, output: output, isClockSynchronised: { synchronised },
-                                     systemZone: { utc }, logger: Logger(label: "test"), backlight: backlight,
-                                     calendars: fetcher)
-        clock = RunningClock(loaded: try store.load(), deps: deps,
-                             options: ClockOptions(allowLoopback: true, defaultZone: utc, followsSystemZone: false,
-                                                   primaryDevice: "fake", calendars: calendars))
+        let deps = ClockDependencies(
+            store: store, sound: sound, time: time, jobs: jobs, precheck: precheck,
+            network: self.network, output: output, isClockSynchronised: { synchronised },
+            systemZone: { utc }, logger: Logger(label: "test"), backlight: backlight,
+            calendars: fetcher)
+        clock = RunningClock(
+            loaded: try store.load(), deps: deps,
+            options: ClockOptions(
+                allowLoopback: true, defaultZone: utc, followsSystemZone: false,
+                primaryDevice: "fake", calendars: calendars))
     }
 
     public func start() async {
@@ -121,20 +126,25 @@ public typealias ClockRig = RunningClockRig<MemoryClockStore>
 extension RunningClockRig where Backing == MemoryClockStore {
     /// A clock whose store holds `alarms`, `stations`, … and starts at `start` (2026-11-24 06:50 UTC, a Tuesday,
     /// by default).
-    public init(alarms: [Alarm] = [], stations: [Station] = [], programmes: [Programme] = [],
-                settings: AppSettings = AppSettings(), states: [AlarmRunState] = [], start: Date = rigMorning,
-                device: DeviceStatus? = nil, network: NetworkSnapshot = rigWifi,
-                backlight: any Backlight = NullBacklight(), synchronised: Bool = true,
-                calendars: CalendarOptions = CalendarOptions(), fetcher: (any CalendarFetcher)? = nil) {
+    public init(
+        alarms: [Alarm] = [], stations: [Station] = [], programmes: [Programme] = [],
+        settings: AppSettings = AppSettings(), states: [AlarmRunState] = [], start: Date = rigMorning,
+        device: DeviceStatus? = nil, network: NetworkSnapshot = rigWifi,
+        backlight: any Backlight = NullBacklight(), synchronised: Bool = true,
+        calendars: CalendarOptions = CalendarOptions(), fetcher: (any CalendarFetcher)? = nil
+    ) {
         let journal = Journal()
         let time = ManualClock(wall: start)
-        let store = MemoryClockStore(StoredClock(alarms: alarms, states: states, settings: settings, stations: stations,
-                                                 programmes: programmes),
-                                     journal: journal, now: { time.now().wall })
+        let store = MemoryClockStore(
+            StoredClock(
+                alarms: alarms, states: states, settings: settings, stations: stations,
+                programmes: programmes),
+            journal: journal, now: { time.now().wall })
         // The in-memory store's `load` cannot fail.
-        self = try! RunningClockRig(store: store, journal: journal, time: time, device: device, network: network,
-                                    backlight: backlight, synchronised: synchronised, calendars: calendars,
-                                    fetcher: fetcher)
+        self = try! RunningClockRig(
+            store: store, journal: journal, time: time, device: device, network: network,
+            backlight: backlight, synchronised: synchronised, calendars: calendars,
+            fetcher: fetcher)
     }
 
     /// The kinds of the history events, in order.
@@ -146,8 +156,9 @@ extension RunningClockRig {
     public static var morning: Date { rigMorning }
 
     public static func at(_ hour: Int, _ minute: Int, _ second: Int = 0, day: Int = 0) -> Date {
-        Calendar.utc.date(bySettingHour: hour, minute: minute, second: second,
-                          of: morning.addingTimeInterval(TimeInterval(day * 86_400)))!
+        Calendar.utc.date(
+            bySettingHour: hour, minute: minute, second: second,
+            of: morning.addingTimeInterval(TimeInterval(day * 86_400)))!
     }
 
     public static var wifi: NetworkSnapshot { rigWifi }
@@ -155,10 +166,13 @@ extension RunningClockRig {
         NetworkSnapshot(ipv4: .init(family: .ipv4, interface: "eth0", metric: 100, isWireless: false, operState: "up"))
     }
 
-    public static func alarm(_ id: Int64, _ hour: Int, _ minute: Int, sound: SoundSource = .tone, duration: Int = 900,
-                             shake: Bool = false, maxSnoozes: Int = 3) -> Alarm {
-        Alarm(id: id, name: "Alarm \(id)", time: try! LocalTime(hour: hour, minute: minute), recurrence: .weekly(.all),
-              durationSeconds: duration, shakeToStop: shake, sound: sound, maxSnoozes: maxSnoozes)
+    public static func alarm(
+        _ id: Int64, _ hour: Int, _ minute: Int, sound: SoundSource = .tone, duration: Int = 900,
+        shake: Bool = false, maxSnoozes: Int = 3
+    ) -> Alarm {
+        Alarm(
+            id: id, name: "Alarm \(id)", time: try! LocalTime(hour: hour, minute: minute), recurrence: .weekly(.all),
+            durationSeconds: duration, shakeToStop: shake, sound: sound, maxSnoozes: maxSnoozes)
     }
 
     public static func station(_ id: Int64, _ name: String = "FIP") -> Station {
@@ -167,8 +181,10 @@ extension RunningClockRig {
 }
 
 @usableFromInline let rigMorning = Date(timeIntervalSince1970: 1_795_503_000)
-@usableFromInline let rigWifi = NetworkSnapshot(ipv4: .init(family: .ipv4, interface: "wlan0", metric: 600, isWireless: true,
-                                                  operState: "up"))
+@usableFromInline let rigWifi = NetworkSnapshot(
+    ipv4: .init(
+        family: .ipv4, interface: "wlan0", metric: 600, isWireless: true,
+        operState: "up"))
 
 public struct RigError: Error, CustomStringConvertible {
     public let description: String

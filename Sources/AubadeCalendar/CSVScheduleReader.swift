@@ -23,15 +23,19 @@ struct CSVScheduleReader {
             let fields = record.fields
             if index == 0, fields.first?.trimmedText.lowercased() == "weekday" { continue }
             guard (4...6).contains(fields.count) else {
-                throw CalendarError(line: record.line, "a record has \(fields.count) field(s); give \(CSVScheduleReader.columns.joined(separator: ", ")) (host and description may be left empty).")
+                throw CalendarError(
+                    line: record.line,
+                    "a record has \(fields.count) field(s); give \(CSVScheduleReader.columns.joined(separator: ", ")) (host and description may be left empty)."
+                )
             }
             func field(_ i: Int) -> String? {
                 guard i < fields.count else { return nil }
                 let t = fields[i].trimmedText
                 return t.isEmpty ? nil : t
             }
-            let row = ScheduleRow(line: record.line, days: field(0), start: field(1), end: field(2), title: field(3),
-                                  host: field(4), description: field(5))
+            let row = ScheduleRow(
+                line: record.line, days: field(0), start: field(1), end: field(2), title: field(3),
+                host: field(4), description: field(5))
             out += try row.programmes()
         }
         return out

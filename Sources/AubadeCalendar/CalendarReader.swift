@@ -16,17 +16,21 @@ public enum CalendarReader {
 
     /// The calendar in `bytes`, read as `kind` for the source at `location` (a file path or URL, as named by
     /// the user), on `station` (a saved station's name) for programmes. Throws the first problem, with its line.
-    public static func read(_ bytes: [UInt8], kind: CalendarImport.Kind, location: String, station: String?,
-                            options: CalendarReadOptions) throws(CalendarError) -> CalendarImport {
+    public static func read(
+        _ bytes: [UInt8], kind: CalendarImport.Kind, location: String, station: String?,
+        options: CalendarReadOptions
+    ) throws(CalendarError) -> CalendarImport {
         guard bytes.count <= maxBytes else {
             throw CalendarError(line: nil, "the calendar is \(bytes.count / 1024) KiB; at most \(maxBytes >> 20) MiB is read.")
         }
         if let nul = bytes.firstIndex(of: 0) {
-            throw CalendarError(line: bytes[..<nul].filter { $0 == 0x0A }.count + 1, "the file holds a NUL byte; it is not a text calendar.")
+            throw CalendarError(
+                line: bytes[..<nul].filter { $0 == 0x0A }.count + 1, "the file holds a NUL byte; it is not a text calendar.")
         }
         let format = detect(bytes)
-        var result = CalendarImport(kind: kind, location: location, station: station, format: format.rawValue,
-                                    contentHash: hash(bytes))
+        var result = CalendarImport(
+            kind: kind, location: location, station: station, format: format.rawValue,
+            contentHash: hash(bytes))
         switch (kind, format) {
         case (.programmes, .ics):
             let read = try ICalendarReader(bytes: bytes, options: options).programmes()
@@ -41,7 +45,8 @@ public enum CalendarReader {
             result.daysOff = read.daysOff
             result.expandedThrough = read.expandedThrough
         case (.daysOff, _):
-            throw CalendarError(line: 1, "days off are read from an iCalendar file (BEGIN:VCALENDAR), such as a public-holiday calendar.")
+            throw CalendarError(
+                line: 1, "days off are read from an iCalendar file (BEGIN:VCALENDAR), such as a public-holiday calendar.")
         }
         return result
     }

@@ -73,20 +73,25 @@ struct ICalExpansion {
 
     /// The occurrences of a series' own event.
     private mutating func expand(_ e: ICalEvent, zone: (zone: TimeZone, id: String?), removing removed: Set<String>)
-        throws(CalendarError) -> [ICalOccurrence] {
+        throws(CalendarError) -> [ICalOccurrence]
+    {
         let start = try ICalExpansion.start(of: e)
         let length = try ICalExpansion.length(of: e, start: start, zones: zones)
         var starts: [ICalTime] = [start]
         for rule in e.rules {
             guard rule.frequency >= .daily else {
-                throw CalendarError(line: rule.line, "the event\(ICalExpansion.named(e)) repeats more than once a day (\(rule.text)); a programme or a day off repeats at most daily.")
+                throw CalendarError(
+                    line: rule.line,
+                    "the event\(ICalExpansion.named(e)) repeats more than once a day (\(rule.text)); a programme or a day off repeats at most daily."
+                )
             }
             let until = try wallUntil(rule, start: start, zone: zone.zone, line: rule.line)
             // From a few days before the first date kept (an occurrence that began earlier may still run into it).
             let (first, last) = (options.firstDay.adding(days: -2), options.lastDay)
-            let expanded = LibICal.expand(rule, start: start, until: until, from: (first.year, first.month, first.day),
-                                          through: (last.year, last.month, last.day),
-                                          limit: CalendarReadOptions.maxOccurrencesPerEvent)
+            let expanded = LibICal.expand(
+                rule, start: start, until: until, from: (first.year, first.month, first.day),
+                through: (last.year, last.month, last.day),
+                limit: CalendarReadOptions.maxOccurrencesPerEvent)
             if !expanded.reachedEnd { truncated = true }
             starts += expanded.occurrences
         }
@@ -102,10 +107,12 @@ struct ICalExpansion {
         var out: [ICalOccurrence] = []
         for s in starts {
             let full = ICalExpansion.key(s, dateOnly: false)
-            guard seen.insert(full).inserted, !excluded.contains(full), !excluded.contains(ICalExpansion.key(s, dateOnly: true)) else {
+            guard seen.insert(full).inserted, !excluded.contains(full), !excluded.contains(ICalExpansion.key(s, dateOnly: true))
+            else {
                 continue
             }
-            out.append(ICalOccurrence(start: s, zone: zone.zone, zoneID: zone.id, seconds: length.seconds, days: length.days, event: e))
+            out.append(
+                ICalOccurrence(start: s, zone: zone.zone, zoneID: zone.id, seconds: length.seconds, days: length.days, event: e))
         }
         return out
     }
@@ -115,7 +122,9 @@ struct ICalExpansion {
         let start = try ICalExpansion.start(of: e)
         let zone = try zones.resolve(start.anchor, line: e.line(of: "DTSTART"))
         let length = try ICalExpansion.length(of: e, start: start, zones: zones)
-        return [ICalOccurrence(start: start, zone: zone.zone, zoneID: zone.id, seconds: length.seconds, days: length.days, event: e)]
+        return [
+            ICalOccurrence(start: start, zone: zone.zone, zoneID: zone.id, seconds: length.seconds, days: length.days, event: e)
+        ]
     }
 
     /// The length of an event: DTEND − DTSTART (as instants for timed events, in dates for all-day ones), else
@@ -128,7 +137,9 @@ struct ICalExpansion {
             }
             let startZone = try zones.resolve(start.anchor, line: e.line(of: "DTSTART")).zone
             let endZone = try zones.resolve(end.anchor, line: e.line(of: "DTEND")).zone
-            guard let a = ICalClock.instant(start, in: startZone), let b = ICalClock.instant(end, in: endZone) else { return (0, 1) }
+            guard let a = ICalClock.instant(start, in: startZone), let b = ICalClock.instant(end, in: endZone) else {
+                return (0, 1)
+            }
             return (Int(b.timeIntervalSince(a)), 1)
         }
         if let seconds = e.durationSeconds {

@@ -18,8 +18,10 @@ public struct ICalTime: Hashable, Sendable, CustomStringConvertible {
     public var isDate: Bool
     public var anchor: Anchor
 
-    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, isDate: Bool = false,
-                anchor: Anchor = .floating) {
+    public init(
+        year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, isDate: Bool = false,
+        anchor: Anchor = .floating
+    ) {
         self.year = year
         self.month = month
         self.day = day

@@ -19,7 +19,10 @@ struct ICalZones {
             return (TimeZone(identifier: "UTC")!, "UTC")
         case .zone(let tzid):
             guard let zone = ICalZones.tzDatabaseZone(tzid, location: declared[tzid] ?? nil) else {
-                throw CalendarError(line: line, "the time zone '\(tzid)' is not a tz database name and its VTIMEZONE names none; use one such as Europe/Berlin.")
+                throw CalendarError(
+                    line: line,
+                    "the time zone '\(tzid)' is not a tz database name and its VTIMEZONE names none; use one such as Europe/Berlin."
+                )
             }
             return (zone, zone.identifier)
         }
@@ -62,7 +65,8 @@ enum ICalClock {
         guard let date = calendar.localDate(of: instant) else { return nil }
         let local = Int(instant.timeIntervalSince1970.rounded(.down)) + calendar.offset(at: instant)
         let secondOfDay = local - date.dayNumber * 86_400
-        return ICalTime(year: date.year, month: date.month, day: date.day, hour: secondOfDay / 3600,
-                        minute: (secondOfDay % 3600) / 60, second: secondOfDay % 60, anchor: anchor)
+        return ICalTime(
+            year: date.year, month: date.month, day: date.day, hour: secondOfDay / 3600,
+            minute: (secondOfDay % 3600) / 60, second: secondOfDay % 60, anchor: anchor)
     }
 }

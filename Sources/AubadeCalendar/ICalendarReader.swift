@@ -45,7 +45,10 @@ struct ICalendarReader {
                 byKey[key]?.overrides.append(e)
             } else {
                 if let first = masterLines[key] {
-                    throw CalendarError(line: e.line, "a second event has the UID '\(key.prefix(80))' (the first is on line \(first)); each event needs its own.")
+                    throw CalendarError(
+                        line: e.line,
+                        "a second event has the UID '\(key.prefix(80))' (the first is on line \(first)); each event needs its own."
+                    )
                 }
                 masterLines[key] = e.line
                 byKey[key]?.master = e
@@ -74,15 +77,20 @@ struct ICalendarReader {
             let e = o.event
             let line = e.line(of: "DTSTART")
             guard !o.start.isDate else {
-                throw CalendarError(line: line, "the event\(ICalExpansion.named(e)) lasts all day (its DTSTART is a date); a programme needs a start time.")
+                throw CalendarError(
+                    line: line,
+                    "the event\(ICalExpansion.named(e)) lasts all day (its DTSTART is a date); a programme needs a start time.")
             }
             guard o.seconds > 0 else {
                 let what = e.end == nil && e.durationSeconds == nil ? "has no DTEND or DURATION" : "ends when or before it begins"
-                throw CalendarError(line: e.end == nil ? line : e.line(of: "DTEND"), "the programme\(ICalExpansion.named(e)) \(what); give it a length.")
+                throw CalendarError(
+                    line: e.end == nil ? line : e.line(of: "DTEND"),
+                    "the programme\(ICalExpansion.named(e)) \(what); give it a length.")
             }
             guard o.seconds < 86_400 else {
-                throw CalendarError(line: e.end == nil ? e.line(of: "DURATION") : e.line(of: "DTEND"),
-                                    "the programme\(ICalExpansion.named(e)) lasts a day or more; a programme lasts less than a day.")
+                throw CalendarError(
+                    line: e.end == nil ? e.line(of: "DURATION") : e.line(of: "DTEND"),
+                    "the programme\(ICalExpansion.named(e)) lasts a day or more; a programme lasts less than a day.")
             }
             guard let date = ICalClock.date(o.start) else { continue }
             // The end on the wall clock: the begin plus the event's length, the same for every airing (a weekly
@@ -93,9 +101,10 @@ struct ICalendarReader {
             guard let name = ICalendarReader.name(e.summary) else {
                 throw CalendarError(line: e.line, "the event has no SUMMARY; a programme needs a name.")
             }
-            let row = Programme(name: name, begin: begin, end: end, host: ICalendarReader.text(e.host),
-                                details: ICalendarReader.text(e.description), timeZoneID: o.zoneID,
-                                location: ICalendarReader.text(e.location), url: ICalendarReader.text(e.url))
+            let row = Programme(
+                name: name, begin: begin, end: end, host: ICalendarReader.text(e.host),
+                details: ICalendarReader.text(e.description), timeZoneID: o.zoneID,
+                location: ICalendarReader.text(e.location), url: ICalendarReader.text(e.url))
             if let i = groups.firstIndex(where: { $0 == row }) {
                 datesOf[i].append(date)
             } else {
@@ -105,9 +114,13 @@ struct ICalendarReader {
         }
         // The row of the series' own event at its own time keeps the bare key, whatever dates have passed.
         let master = occurrences.first { $0.event.recurrenceID == nil }?.event
-        let primary = groups.indices.first { i in
-            master.map { m in m.start.map { groups[i].begin == ICalClock.time($0) && groups[i].name == ICalendarReader.name(m.summary) } ?? false } ?? false
-        } ?? 0
+        let primary =
+            groups.indices.first { i in
+                master.map { m in
+                    m.start.map { groups[i].begin == ICalClock.time($0) && groups[i].name == ICalendarReader.name(m.summary) }
+                        ?? false
+                } ?? false
+            } ?? 0
         var out: [Programme] = []
         var keys: Set<String> = [key]
         for (i, var p) in groups.enumerated() {
@@ -141,8 +154,9 @@ struct ICalendarReader {
                 if !o.start.isDate, o.seconds > 0, let begins = ICalClock.instant(o.start, in: o.zone) {
                     last = ZoneCalendar(o.zone).localDate(of: begins.addingTimeInterval(TimeInterval(o.seconds - 1))) ?? first
                 }
-                var day = DayOff(first: first, last: max(first, last), name: ICalendarReader.name(o.event.summary) ?? "Day off",
-                                 importKey: "\(key)@\(first)")
+                var day = DayOff(
+                    first: first, last: max(first, last), name: ICalendarReader.name(o.event.summary) ?? "Day off",
+                    importKey: "\(key)@\(first)")
                 guard keys.insert(day.importKey ?? "").inserted else { continue }
                 do throws(ValidationError) { try day.validate() } catch {
                     throw CalendarError(line: o.event.line, error.message)

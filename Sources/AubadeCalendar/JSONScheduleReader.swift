@@ -58,7 +58,9 @@ struct JSONScheduleReader {
                 throw CalendarError(line: line, "programme \(i + 1) is not an object with a title, days, start and end.")
             }
             if let unknown = fields.keys.sorted().first(where: { !JSONScheduleReader.entryKeys.contains($0) }) {
-                throw CalendarError(line: line, "the key '\(unknown)' is unknown; a programme has \(JSONScheduleReader.entryKeys.joined(separator: ", ")).")
+                throw CalendarError(
+                    line: line,
+                    "the key '\(unknown)' is unknown; a programme has \(JSONScheduleReader.entryKeys.joined(separator: ", ")).")
             }
             func text(_ key: String) throws(CalendarError) -> String? {
                 guard let value = fields[key], !(value is NSNull) else { return nil }
@@ -67,13 +69,16 @@ struct JSONScheduleReader {
             }
             var dates: [String]?
             if let value = fields["dates"] {
-                guard let list = value as? [String] else { throw CalendarError(line: line, "'dates' must be a list of YYYY-MM-DD dates.") }
+                guard let list = value as? [String] else {
+                    throw CalendarError(line: line, "'dates' must be a list of YYYY-MM-DD dates.")
+                }
                 dates = list
             }
-            let row = ScheduleRow(line: line, id: try text("id"), days: try text("days"), date: try text("date"), dates: dates,
-                                  start: try text("start"), end: try text("end"), title: try text("title"),
-                                  host: try text("host"), description: try text("description"),
-                                  location: try text("location"), url: try text("url"), zoneID: zoneID)
+            let row = ScheduleRow(
+                line: line, id: try text("id"), days: try text("days"), date: try text("date"), dates: dates,
+                start: try text("start"), end: try text("end"), title: try text("title"),
+                host: try text("host"), description: try text("description"),
+                location: try text("location"), url: try text("url"), zoneID: zoneID)
             out += try row.programmes()
         }
         return out
@@ -86,10 +91,13 @@ struct JSONScheduleReader {
         var line: Int?
         if let r = debug.range(of: #"line \d+"#, options: .regularExpression) {
             line = Int(debug[r].dropFirst(5))
-        } else if let r = debug.range(of: #"character \d+"#, options: .regularExpression), let offset = Int(debug[r].dropFirst(10)) {
+        } else if let r = debug.range(of: #"character \d+"#, options: .regularExpression),
+            let offset = Int(debug[r].dropFirst(10))
+        {
             line = bytes.prefix(offset).filter { $0 == 0x0A }.count + 1
         }
-        return CalendarError(line: line ?? 1, "this is not valid JSON (\(debug.trimmingCharacters(in: CharacterSet(charactersIn: " ."))).")
+        return CalendarError(
+            line: line ?? 1, "this is not valid JSON (\(debug.trimmingCharacters(in: CharacterSet(charactersIn: " ."))).")
     }
 
     /// The line each entry of the programme list begins on: the objects one level inside the list (two levels

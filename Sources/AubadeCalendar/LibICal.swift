@@ -35,8 +35,10 @@ public enum LibICal {
     /// rule goes on past `through` (or past `limit`). A rule without COUNT starts at the local date `from` when
     /// that is later than DTSTART (`icalrecur_iterator_set_start`), so a daily show that began years ago is not
     /// walked from its first day; a rule with COUNT is always counted from DTSTART.
-    public static func expand(_ rule: ICalRule, start: ICalTime, until: ICalTime?, from: (year: Int, month: Int, day: Int)? = nil,
-                              through: (year: Int, month: Int, day: Int), limit: Int) -> (occurrences: [ICalTime], reachedEnd: Bool) {
+    public static func expand(
+        _ rule: ICalRule, start: ICalTime, until: ICalTime?, from: (year: Int, month: Int, day: Int)? = nil,
+        through: (year: Int, month: Int, day: Int), limit: Int
+    ) -> (occurrences: [ICalTime], reachedEnd: Bool) {
         lock.withLock { _ -> ([ICalTime], Bool) in
             var recurrence = icalrecurrencetype_from_string(rule.text)
             guard recurrence.freq != ICAL_NO_RECURRENCE else { return ([], true) }
@@ -53,9 +55,11 @@ public enum LibICal {
                 let t = icalrecur_iterator_next(iterator)
                 guard icaltime_is_null_time(t) == 0 else { return (out, true) }
                 guard (Int(t.year), Int(t.month), Int(t.day)) <= last, out.count < limit else { return (out, false) }
-                out.append(ICalTime(year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour),
-                                    minute: Int(t.minute), second: Int(t.second), isDate: t.is_date != 0,
-                                    anchor: start.anchor))
+                out.append(
+                    ICalTime(
+                        year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour),
+                        minute: Int(t.minute), second: Int(t.second), isDate: t.is_date != 0,
+                        anchor: start.anchor))
             }
         }
     }
@@ -77,8 +81,9 @@ public enum LibICal {
     fileprivate static func time(_ c: icaltimetype, tzid: String?) -> ICalTime? {
         guard icaltime_is_null_time(c) == 0 else { return nil }
         let anchor: ICalTime.Anchor = icaltime_is_utc(c) != 0 ? .utc : tzid.map { .zone($0) } ?? .floating
-        return ICalTime(year: Int(c.year), month: Int(c.month), day: Int(c.day), hour: Int(c.hour), minute: Int(c.minute),
-                        second: Int(c.second), isDate: c.is_date != 0, anchor: c.is_date != 0 ? .floating : anchor)
+        return ICalTime(
+            year: Int(c.year), month: Int(c.month), day: Int(c.day), hour: Int(c.hour), minute: Int(c.minute),
+            second: Int(c.second), isDate: c.is_date != 0, anchor: c.is_date != 0 ? .floating : anchor)
     }
 }
 
@@ -135,8 +140,9 @@ private struct Parser {
 
     mutating func run() -> ICalCalendar {
         guard let parser = icalparser_new() else {
-            return ICalCalendar(events: [], zones: [:], problems: [CalendarError(line: nil, "libical could not start a parser.")],
-                                hasCalendar: false)
+            return ICalCalendar(
+                events: [], zones: [:], problems: [CalendarError(line: nil, "libical could not start a parser.")],
+                hasCalendar: false)
         }
         defer { icalparser_free(parser) }
         let data = Unmanaged.passUnretained(feeder).toOpaque()
@@ -230,19 +236,23 @@ private struct Parser {
         var propertyLines: [String: Int] = [:]
         for l in lines[range] where propertyLines[l.name] == nil { propertyLines[l.name] = l.line }
         let beginLine = range.isEmpty ? 1 : lines[range.lowerBound].line
-        var event = ICalEvent(line: beginLine, propertyLines: propertyLines, cancelled: false, rules: [],
-                              exceptionDates: [], extraDates: [])
+        var event = ICalEvent(
+            line: beginLine, propertyLines: propertyLines, cancelled: false, rules: [],
+            exceptionDates: [], extraDates: [])
         event.uid = text(icalcomponent_get_uid(e))
         event.summary = text(icalcomponent_get_summary(e))
         event.description = text(icalcomponent_get_description(e))
         event.location = text(icalcomponent_get_location(e))
         event.url = firstProperty(e, ICAL_URL_PROPERTY).flatMap { text(icalproperty_get_url($0)) }
-        event.host = firstProperty(e, ICAL_CONTACT_PROPERTY).flatMap { text(icalproperty_get_contact($0)) }
+        event.host =
+            firstProperty(e, ICAL_CONTACT_PROPERTY).flatMap { text(icalproperty_get_contact($0)) }
             ?? firstProperty(e, ICAL_ORGANIZER_PROPERTY).flatMap { p in
                 icalproperty_get_first_parameter(p, ICAL_CN_PARAMETER).flatMap { text(icalparameter_get_cn($0)) }
             }
         event.cancelled = icalcomponent_get_status(e) == ICAL_STATUS_CANCELLED
-        event.start = firstProperty(e, ICAL_DTSTART_PROPERTY).flatMap { LibICal.time(icalproperty_get_dtstart($0), tzid: tzid($0)) }
+        event.start = firstProperty(e, ICAL_DTSTART_PROPERTY).flatMap {
+            LibICal.time(icalproperty_get_dtstart($0), tzid: tzid($0))
+        }
         event.end = firstProperty(e, ICAL_DTEND_PROPERTY).flatMap { LibICal.time(icalproperty_get_dtend($0), tzid: tzid($0)) }
         if let p = firstProperty(e, ICAL_DURATION_PROPERTY) {
             event.durationSeconds = Int(icaldurationtype_as_int(icalproperty_get_duration(p)))
@@ -256,9 +266,11 @@ private struct Parser {
             guard r.freq != ICAL_NO_RECURRENCE, let cText = icalrecurrencetype_as_string_r(&r) else { continue }
             defer { icalmemory_free_buffer(cText) }
             let frequency = ICalRule.Frequency(rawValue: Int(r.freq.rawValue)) ?? .yearly
-            event.rules.append(ICalRule(text: String(cString: cText), frequency: frequency,
-                                        until: LibICal.time(r.until, tzid: nil), count: r.count > 0 ? Int(r.count) : nil,
-                                        line: i < ruleLines.count ? ruleLines[i] : event.line(of: "RRULE")))
+            event.rules.append(
+                ICalRule(
+                    text: String(cString: cText), frequency: frequency,
+                    until: LibICal.time(r.until, tzid: nil), count: r.count > 0 ? Int(r.count) : nil,
+                    line: i < ruleLines.count ? ruleLines[i] : event.line(of: "RRULE")))
         }
         for p in properties(e, ICAL_EXDATE_PROPERTY) {
             if let t = LibICal.time(icalproperty_get_exdate(p), tzid: tzid(p)) { event.exceptionDates.append(t) }

@@ -26,9 +26,10 @@ struct ScheduleRow {
             guard let name = ICalendarReader.name(title) else { throw ValidationError("the programme has no title.") }
             let begin = try LocalTime(parsing: start ?? "", field: "The start")
             let finish = try LocalTime(parsing: end ?? "", field: "The end")
-            var base = Programme(name: name, begin: begin, end: finish, host: ICalendarReader.text(host),
-                                 details: ICalendarReader.text(description), timeZoneID: zoneID,
-                                 location: ICalendarReader.text(location), url: ICalendarReader.text(url))
+            var base = Programme(
+                name: name, begin: begin, end: finish, host: ICalendarReader.text(host),
+                details: ICalendarReader.text(description), timeZoneID: zoneID,
+                location: ICalendarReader.text(location), url: ICalendarReader.text(url))
             let when: String
             var rows: [Programme] = []
             if let dates, !dates.isEmpty {
@@ -56,7 +57,8 @@ struct ScheduleRow {
                     }
                 }
             }
-            let key = id.map { $0.trimmedText }.flatMap { $0.isEmpty ? nil : $0 }
+            let key =
+                id.map { $0.trimmedText }.flatMap { $0.isEmpty ? nil : $0 }
                 ?? "\(when)|\(begin)|\(name.lowercased())"
             return try rows.map { row throws(ValidationError) in
                 var p = row
@@ -76,7 +78,9 @@ struct ScheduleRow {
 
     /// "The start '25:00' is not…" → "the start '25:00' is not…", to follow "line 3: ".
     static func lowercasedFirst(_ sentence: String) -> String {
-        guard let first = sentence.first, first.isUppercase, sentence.dropFirst().first?.isLowercase == true else { return sentence }
+        guard let first = sentence.first, first.isUppercase, sentence.dropFirst().first?.isLowercase == true else {
+            return sentence
+        }
         return first.lowercased() + sentence.dropFirst()
     }
 }

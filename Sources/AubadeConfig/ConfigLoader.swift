@@ -42,10 +42,12 @@ public enum ConfigLoader {
     /// Reads `path`, or `$AUBADE_CONFIG`, or the system file when it exists, or returns the defaults. A file
     /// that cannot be read (missing, no permission, not UTF-8) throws in `.strict` mode; in `.lenient` mode
     /// every key uses its default and that is the one problem.
-    public static func load(path: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                            mode: Mode = .strict) throws(ConfigError) -> Loaded
-    {
-        let chosen = path ?? environment["AUBADE_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+    public static func load(
+        path: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        mode: Mode = .strict
+    ) throws(ConfigError) -> Loaded {
+        let chosen =
+            path ?? environment["AUBADE_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (FileManager.default.fileExists(atPath: systemPath) ? systemPath : nil)
         guard let chosen else { return Loaded(configuration: Configuration(), warnings: [], problems: [], path: nil) }
         var loaded: Loaded
@@ -53,8 +55,9 @@ public enum ConfigLoader {
         case .success(let text):
             loaded = try parse(text, name: chosen, mode: mode)
         case .failure(let reason):
-            loaded = try unusable(ConfigProblem(wholeFile: "Config file \(chosen) cannot be read (\(reason.text))", line: nil),
-                                  mode: mode)
+            loaded = try unusable(
+                ConfigProblem(wholeFile: "Config file \(chosen) cannot be read (\(reason.text))", line: nil),
+                mode: mode)
         }
         loaded.path = chosen
         return loaded
@@ -68,10 +71,13 @@ public enum ConfigLoader {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             let line = error.source.begin.line
-            return try unusable(ConfigProblem(wholeFile: "Config file \(name) is not valid TOML at line \(line): \(error.description)",
-                                              line: line), mode: mode)
+            return try unusable(
+                ConfigProblem(
+                    wholeFile: "Config file \(name) is not valid TOML at line \(line): \(error.description)",
+                    line: line), mode: mode)
         } catch {
-            return try unusable(ConfigProblem(wholeFile: "Config file \(name) is not valid TOML: \(error)", line: nil), mode: mode)
+            return try unusable(
+                ConfigProblem(wholeFile: "Config file \(name) is not valid TOML: \(error)", line: nil), mode: mode)
         }
         var reader = ConfigReader(table: table, text: text, name: name)
         let configuration = reader.read()

@@ -39,7 +39,9 @@ struct ConfigReader {
         c.http.port = int("http", "port", c.http.port, in: 1...65535)
         c.http.openReads = bool("http", "open_reads", c.http.openReads)
         c.http.allowedHosts = checked("http", "allowed_hosts", c.http.allowedHosts) { v in
-            guard let list = v.array else { return .failure(Rejection("must be a list of names in quotes, like [\"clock.home\"]")) }
+            guard let list = v.array else {
+                return .failure(Rejection("must be a list of names in quotes, like [\"clock.home\"]"))
+            }
             var names: [String] = []
             for item in list {
                 guard let name = item.string, !name.isEmpty else {
@@ -56,7 +58,8 @@ struct ConfigReader {
 
         c.clock.timeZone = checked("clock", "time_zone", c.clock.timeZone) { v in
             Self.text(v).flatMap { zone in
-                zone.isEmpty || (try? Alarm.validTimeZone(zone)) != nil ? .success(zone)
+                zone.isEmpty || (try? Alarm.validTimeZone(zone)) != nil
+                    ? .success(zone)
                     : .failure(Rejection("is not a known time zone; use a tz database name such as \"Europe/Berlin\""))
             }
         }
@@ -66,7 +69,9 @@ struct ConfigReader {
         c.display.backlight = string("display", "backlight", c.display.backlight, nonEmpty: true)
         c.calendars.refreshSeconds = checked("calendars", "refresh", c.calendars.refreshSeconds) { v in
             Self.text(v).flatMap { text in
-                guard let seconds = try? DurationText.seconds(parsing: text, field: "refresh"), (900...2_592_000).contains(seconds) else {
+                guard let seconds = try? DurationText.seconds(parsing: text, field: "refresh"),
+                    (900...2_592_000).contains(seconds)
+                else {
                     return .failure(Rejection("must be a duration from 15m to 720h, like \"24h\""))
                 }
                 return .success(seconds)
@@ -110,7 +115,10 @@ struct ConfigReader {
             }
             if let owner {
                 b[keyPath: path] = ""
-                report("buttons", key, reason, fallback: "its default \(Self.literal(fallback)) is already the \(owner.key) button's line, so this button is off")
+                report(
+                    "buttons", key, reason,
+                    fallback:
+                        "its default \(Self.literal(fallback)) is already the \(owner.key) button's line, so this button is off")
             } else {
                 report("buttons", key, reason, fallback: "the default \(Self.literal(fallback)) is used")
             }
@@ -121,8 +129,9 @@ struct ConfigReader {
         s.source = choice("shake", "source", s.source, ["none", "iio", "evdev", "gpio"])
         let device = string("shake", "device", s.device)
         if s.source == "gpio", case .failure(let rejection) = Self.gpioLine(device) {
-            report("shake", "device", rejection.reason,
-                   fallback: "the default \(Self.literal(s.device)) is used, so there is no vibration switch")
+            report(
+                "shake", "device", rejection.reason,
+                fallback: "the default \(Self.literal(s.device)) is used, so there is no vibration switch")
         } else {
             s.device = device
         }
@@ -164,7 +173,8 @@ struct ConfigReader {
             case .success(let action):
                 out[role] = action
             case .failure(let rejection):
-                let fallback = defaults[role].map { "the default \"\($0.name)\" is used" }
+                let fallback =
+                    defaults[role].map { "the default \"\($0.name)\" is used" }
                     ?? "the default is used: a long press does what the short press does"
                 report(s, key, rejection.reason, fallback: fallback)
             }
@@ -181,7 +191,8 @@ struct ConfigReader {
         let r = ButtonAction.sleepMinutesRange
         let before: [ButtonAction] = [.none, .snooze, .stop, .playPause]
         let after: [ButtonAction] = [.sleepCancel, .volumeUp, .volumeDown]
-        return (before.map { "\"\($0.name)\"" } + ["\"sleep+N\" (N from \(r.lowerBound) to \(r.upperBound) minutes)"]
+        return
+            (before.map { "\"\($0.name)\"" } + ["\"sleep+N\" (N from \(r.lowerBound) to \(r.upperBound) minutes)"]
             + after.map { "\"\($0.name)\"" }).joined(separator: ", ")
     }()
 
@@ -213,8 +224,10 @@ struct ConfigReader {
         }
     }
 
-    private static let sections: Set<String> = ["paths", "http", "audio", "clock", "buttons", "buttons.short_press",
-                                                "buttons.long_press", "shake", "display", "calendars"]
+    private static let sections: Set<String> = [
+        "paths", "http", "audio", "clock", "buttons", "buttons.short_press",
+        "buttons.long_press", "shake", "display", "calendars",
+    ]
 
     private func unknown(_ key: String, _ line: Int?) -> String {
         "Config file \(name): unknown key \(key)\(line.map { " at line \($0)" } ?? "") is ignored."
@@ -259,8 +272,10 @@ struct ConfigReader {
 
     /// The value at `s`.`k` as `check` accepts it; `d` when absent, and `d` with a problem when `check`
     /// rejects it.
-    private mutating func checked<T>(_ s: String, _ k: String, _ d: T,
-                                     _ check: (any TOMLValueConvertible) -> Result<T, Rejection>) -> T {
+    private mutating func checked<T>(
+        _ s: String, _ k: String, _ d: T,
+        _ check: (any TOMLValueConvertible) -> Result<T, Rejection>
+    ) -> T {
         guard let v = value(s, k) else { return d }
         switch check(v) {
         case .success(let x):
@@ -302,8 +317,11 @@ struct ConfigReader {
     private mutating func choice(_ s: String, _ k: String, _ d: String, _ options: [String]) -> String {
         checked(s, k, d) { v in
             Self.text(v).flatMap { text in
-                options.contains(text) ? .success(text) : .failure(Rejection(
-                    "must be one of \(options.map { "\"\($0)\"" }.joined(separator: ", ")), not \"\(text)\""))
+                options.contains(text)
+                    ? .success(text)
+                    : .failure(
+                        Rejection(
+                            "must be one of \(options.map { "\"\($0)\"" }.joined(separator: ", ")), not \"\(text)\""))
             }
         }
     }
@@ -316,7 +334,8 @@ struct ConfigReader {
 
     /// A GPIO line: a name ("GPIO17"), "chip:offset" ("gpiochip0:17") or "" for none.
     private static func gpioLine(_ text: String) -> Result<String, Rejection> {
-        GPIOLineSpec(text) != nil ? .success(text)
+        GPIOLineSpec(text) != nil
+            ? .success(text)
             : .failure(Rejection("must be a line name like \"GPIO17\", a chip and offset like \"gpiochip0:17\", or \"\""))
     }
 
@@ -329,7 +348,9 @@ struct ConfigReader {
 
     private mutating func report(_ section: String, _ key: String?, _ reason: String, fallback: String) {
         let path = section.split(separator: ".").map(String.init) + (key.map { [$0] } ?? [])
-        problems.append(ConfigProblem(file: name, key: path.joined(separator: "."), line: lines.line(path: path),
-                                      reason: reason, fallback: fallback))
+        problems.append(
+            ConfigProblem(
+                file: name, key: path.joined(separator: "."), line: lines.line(path: path),
+                reason: reason, fallback: fallback))
     }
 }

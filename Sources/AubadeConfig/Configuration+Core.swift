@@ -6,16 +6,18 @@ public import AubadeCore
 extension Configuration.Buttons {
     /// Debounce, long-press time and the button mapping for `ButtonPanel`.
     public var panelSettings: ButtonPanel.Settings {
-        ButtonPanel.Settings(debounce: .milliseconds(debounceMilliseconds), longPress: .milliseconds(longPressMilliseconds),
-                             mapping: mapping)
+        ButtonPanel.Settings(
+            debounce: .milliseconds(debounceMilliseconds), longPress: .milliseconds(longPressMilliseconds),
+            mapping: mapping)
     }
 }
 
 extension Configuration.Shake {
     /// The detectors' tuning from `threshold`, `sustain_seconds`, `pulses_per_window` and `pulse_window_seconds`.
     public var detectorSettings: ShakeSettings {
-        ShakeSettings(threshold: threshold, sustain: Self.duration(sustainSeconds), minimumPulses: pulsesPerWindow,
-                      pulseWindow: Self.duration(pulseWindowSeconds))
+        ShakeSettings(
+            threshold: threshold, sustain: Self.duration(sustainSeconds), minimumPulses: pulsesPerWindow,
+            pulseWindow: Self.duration(pulseWindowSeconds))
     }
 
     private static func duration(_ seconds: Double) -> Duration {

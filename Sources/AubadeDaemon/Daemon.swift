@@ -37,10 +37,12 @@ public enum Daemon {
         /// Where the web page and the JSON API listen; nil: they are off.
         public var http: ServerSettings?
 
-        public init(databasePath: String, configPath: String?, options: ClockOptions, sink: SinkOptions, json: Bool,
-                    fakeStart: Date?, buttons: ButtonInput, panel: ButtonPanel.Settings, shake: any ShakeSensor,
-                    network: any NetworkStatus, configWarnings: [String] = [],
-                    backlight: (any Backlight, warning: String?) = (NullBacklight(), nil), http: ServerSettings? = nil) {
+        public init(
+            databasePath: String, configPath: String?, options: ClockOptions, sink: SinkOptions, json: Bool,
+            fakeStart: Date?, buttons: ButtonInput, panel: ButtonPanel.Settings, shake: any ShakeSensor,
+            network: any NetworkStatus, configWarnings: [String] = [],
+            backlight: (any Backlight, warning: String?) = (NullBacklight(), nil), http: ServerSettings? = nil
+        ) {
             self.databasePath = databasePath
             self.configPath = configPath
             self.options = options
@@ -77,13 +79,17 @@ public enum Daemon {
         // allows, and refuse, in one sentence, a limit too low to run on at all.
         FileDescriptors.raiseLimit()
         guard FileDescriptors.haveFree(Daemon.minimumFreeDescriptors) else {
-            throw StartFailure(description: "The clock may open only \(FileDescriptors.limit) files at once (ulimit -n, or LimitNOFILE= in its unit), too few to run; raise it to at least 64.")
+            throw StartFailure(
+                description:
+                    "The clock may open only \(FileDescriptors.limit) files at once (ulimit -n, or LimitNOFILE= in its unit), too few to run; raise it to at least 64."
+            )
         }
         let control: ControlServer
         do throws(ControlServer.Failure) { control = try await ControlServer.bind(databasePath: parts.databasePath) } catch {
             throw StartFailure(description: error.description)
         }
-        let announcement = RuntimeAnnouncement(database: parts.databasePath, socket: control.path, config: parts.configPath).write()
+        let announcement = RuntimeAnnouncement(database: parts.databasePath, socket: control.path, config: parts.configPath)
+            .write()
         defer { if let announcement { RuntimeAnnouncement.remove(announcement) } }
 
         let (store, loaded, fault, notice) = try openStore(parts, output: output, logger: logger)
@@ -91,43 +97,53 @@ public enum Daemon {
         engine.start()
         let work = WorkService()
         // The calendars' cached copies live beside the database; the backup copy keeps none.
-        let calendars: (any CalendarFetcher)? = store is SQLiteClockStore
-            ? CalendarLoader(cache: CalendarCache(databasePath: parts.databasePath), allowLoopback: parts.options.allowLoopback,
-                             horizonDays: parts.options.calendars.horizonDays)
+        let calendars: (any CalendarFetcher)? =
+            store is SQLiteClockStore
+            ? CalendarLoader(
+                cache: CalendarCache(databasePath: parts.databasePath), allowLoopback: parts.options.allowLoopback,
+                horizonDays: parts.options.calendars.horizonDays)
             : nil
-        let deps = ClockDependencies(store: store, sound: engine, time: time, jobs: work, precheck: LivePrecheck(),
-                                     network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
-                                     systemZone: SystemZone.current, logger: logger, backlight: parts.backlight.0,
-                                     calendars: calendars)
+        let deps = ClockDependencies(
+            store: store, sound: engine, time: time, jobs: work, precheck: LivePrecheck(),
+            network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
+            systemZone: SystemZone.current, logger: logger, backlight: parts.backlight.0,
+            calendars: calendars)
         let clock = RunningClock(loaded: loaded, deps: deps, options: parts.options, fault: fault)
-        for (i, warning) in parts.configWarnings.enumerated() { _ = try? await clock.send(.warning(key: "config-\(i)", text: warning, announce: false)) }
+        for (i, warning) in parts.configWarnings.enumerated() {
+            _ = try? await clock.send(.warning(key: "config-\(i)", text: warning, announce: false))
+        }
         if let notice { _ = try? await clock.send(.warning(key: "restored", text: notice, announce: false)) }
-        if let warning = parts.buttons.warning { _ = try? await clock.send(.warning(key: "buttons", text: warning, announce: false)) }
+        if let warning = parts.buttons.warning {
+            _ = try? await clock.send(.warning(key: "buttons", text: warning, announce: false))
+        }
         if let warning = parts.backlight.warning {
             _ = try? await clock.send(.warning(key: "backlight-open", text: warning, announce: false))
         }
         _ = try? await clock.send(.network(parts.network.current()))
         let inputs = InputService(clock: clock, buttons: parts.buttons, settings: parts.panel, shake: parts.shake)
         notifier.status("starting: waiting for the sound device")
-        let started = try? await clock.send(.start(ringingChanged: inputs.ringingChanged) { summary in
-            let readyMs = Int(((ContinuousClock.now - startedAt) / .milliseconds(1)).rounded())
-            output.emit("ready", ["ready_ms": readyMs, "alarms": summary, "socket": control.path])
-            notifier.ready(status: summary)
-        })
+        let started = try? await clock.send(
+            .start(ringingChanged: inputs.ringingChanged) { summary in
+                let readyMs = Int(((ContinuousClock.now - startedAt) / .milliseconds(1)).rounded())
+                output.emit("ready", ["ready_ms": readyMs, "alarms": summary, "socket": control.path])
+                notifier.ready(status: summary)
+            })
         output.emit("started", ["alarms": started?.reply.message ?? "", "socket": control.path])
 
-        let services: [any Service] = [
-            SoundEventService(clock: clock, engine: engine),
-            work,
-            SchedulerService(clock: clock, waker: clock.waker, notifier: notifier),
-            inputs,
-            NetworkService(clock: clock, status: parts.network),
-            CalendarService(clock: clock),
-            ControlService(server: control, clock: clock, logger: logger),
-        ] + httpFace(parts.http, clock: clock, logger: logger)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let services: [any Service] =
+            [
+                SoundEventService(clock: clock, engine: engine),
+                work,
+                SchedulerService(clock: clock, waker: clock.waker, notifier: notifier),
+                inputs,
+                NetworkService(clock: clock, status: parts.network),
+                CalendarService(clock: clock),
+                ControlService(server: control, clock: clock, logger: logger),
+            ] + httpFace(parts.http, clock: clock, logger: logger)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         notifier.stopping()
         output.emit("exiting")
@@ -137,7 +153,8 @@ public enum Daemon {
     /// empty, and said so loudly; when the database cannot be read, the backup copy itself, with the fault
     /// shown (R27: never start with zero alarms silently). Neither: the daemon cannot start.
     static func openStore(_ parts: Parts, output: DaemonOutput, logger: Logger) throws
-        -> (store: any ClockStore, loaded: StoredClock, fault: String?, notice: String?) {
+        -> (store: any ClockStore, loaded: StoredClock, fault: String?, notice: String?)
+    {
         let fault: StoreError
         do throws(StoreError) {
             let opened = try Store.openRestoringBackup(path: parts.databasePath)
@@ -146,9 +163,11 @@ public enum Daemon {
             if let reason = store.readOnlyReason { output.emit("warning", ["message": reason]) }
             var notice: String?
             if let copy = opened.restored {
-                notice = "The database \(parts.databasePath) was missing or empty; \(copy.alarms.count) alarm(s), \(copy.stations.count) station(s) and the settings were restored from the backup copy written \(copy.writtenAt.formatted(.iso8601)). The event history before it is lost."
+                notice =
+                    "The database \(parts.databasePath) was missing or empty; \(copy.alarms.count) alarm(s), \(copy.stations.count) station(s) and the settings were restored from the backup copy written \(copy.writtenAt.formatted(.iso8601)). The event history before it is lost."
             } else if let problem = opened.backupProblem {
-                notice = "The database \(parts.databasePath) was missing or empty and its backup copy cannot be used (\(problem.description)); the clock starts with no alarms."
+                notice =
+                    "The database \(parts.databasePath) was missing or empty and its backup copy cannot be used (\(problem.description)); the clock starts with no alarms."
             }
             if let notice {
                 output.emit("warning", ["message": notice])
@@ -161,7 +180,8 @@ public enum Daemon {
         guard let backup = try? ScheduleSnapshot(databasePath: parts.databasePath).load() else {
             throw StartFailure(description: fault.description)
         }
-        let message = "\(fault.description) Running from the backup copy of the schedule written \(backup.writtenAt.formatted(.iso8601)) (\(backup.alarms.count) alarm(s)); changes are not saved."
+        let message =
+            "\(fault.description) Running from the backup copy of the schedule written \(backup.writtenAt.formatted(.iso8601)) (\(backup.alarms.count) alarm(s)); changes are not saved."
         output.emit("warning", ["message": message])
         logger.error("\(message)")
         let store = BackupClockStore(backup)
@@ -171,10 +191,12 @@ public enum Daemon {
     /// The web page and the JSON API, announced with the address a browser on this machine reaches them at.
     static func httpFace(_ settings: ServerSettings?, clock: RunningClock, logger: Logger) -> [any Service] {
         guard let settings else { return [] }
-        return [HTTPService(clock: clock, settings: settings, logger: logger) { port in
-            let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
-            let shown = ["0.0.0.0", "[::]"].contains(host) ? "127.0.0.1" : host
-            _ = try? await clock.send(.announce("http", ["url": "http://\(shown):\(port)/", "port": port]))
-        }]
+        return [
+            HTTPService(clock: clock, settings: settings, logger: logger) { port in
+                let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
+                let shown = ["0.0.0.0", "[::]"].contains(host) ? "127.0.0.1" : host
+                _ = try? await clock.send(.announce("http", ["url": "http://\(shown):\(port)/", "port": port]))
+            }
+        ]
     }
 }

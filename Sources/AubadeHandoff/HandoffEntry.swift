@@ -35,8 +35,10 @@ public struct HandoffEntry: Equatable, Sendable {
     /// The alarm's name, for the log.
     public var name: ShortText
 
-    public init(alarm: Int64, occurrence: Int64, round: Int = 0, due: Int64, volume: Int, durationSeconds: Int,
-                snoozeSeconds: Int = 540, maxSnoozes: Int = 3, tone: HandoffTone = .classic, name: ShortText = ShortText()) {
+    public init(
+        alarm: Int64, occurrence: Int64, round: Int = 0, due: Int64, volume: Int, durationSeconds: Int,
+        snoozeSeconds: Int = 540, maxSnoozes: Int = 3, tone: HandoffTone = .classic, name: ShortText = ShortText()
+    ) {
         self.alarm = alarm
         self.occurrence = occurrence
         self.round = round
@@ -101,12 +103,14 @@ public struct HandoffEntry: Equatable, Sendable {
     /// The entry on an "entry" (or "snoozed") line, or nil when a field is missing or out of range.
     init?(_ line: HandoffLine) {
         guard let alarm = line.int(0), let occurrence = line.int(1), let round = line.int(2), let due = line.int(3),
-              let volume = line.int(4), let duration = line.int(5), let snooze = line.int(6), let maxSnoozes = line.int(7),
-              let tone = HandoffTone(field: line, 8),
-              (0...1000).contains(round), (0...100).contains(volume), (1...86_400).contains(duration),
-              (60...7200).contains(snooze), (0...1000).contains(maxSnoozes) else { return nil }
-        self.init(alarm: alarm, occurrence: occurrence, round: Int(round), due: due, volume: Int(volume),
-                  durationSeconds: Int(duration), snoozeSeconds: Int(snooze), maxSnoozes: Int(maxSnoozes), tone: tone)
+            let volume = line.int(4), let duration = line.int(5), let snooze = line.int(6), let maxSnoozes = line.int(7),
+            let tone = HandoffTone(field: line, 8),
+            (0...1000).contains(round), (0...100).contains(volume), (1...86_400).contains(duration),
+            (60...7200).contains(snooze), (0...1000).contains(maxSnoozes)
+        else { return nil }
+        self.init(
+            alarm: alarm, occurrence: occurrence, round: Int(round), due: due, volume: Int(volume),
+            durationSeconds: Int(duration), snoozeSeconds: Int(snooze), maxSnoozes: Int(maxSnoozes), tone: tone)
         name.set(line.rest(9))
     }
 }

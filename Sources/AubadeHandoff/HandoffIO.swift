@@ -35,7 +35,9 @@ public enum HandoffIO {
 
     /// `<database><suffix>`: one of the handoff files beside the database.
     public static func path(database: String, suffix: StaticString) -> String {
-        database + String(decoding: UnsafeRawBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount),
-                          as: UTF8.self)
+        database
+            + String(
+                decoding: UnsafeRawBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount),
+                as: UTF8.self)
     }
 }

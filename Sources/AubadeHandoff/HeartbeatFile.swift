@@ -116,8 +116,9 @@ public struct HeartbeatFile: Sendable {
         guard HandoffLine.isComplete(text, magic: HeartbeatFile.magic) else { return false }
         HandoffLine.forEach(in: text) { line in
             if line.isKey("handled"), let alarm = line.int(0), let occurrence = line.int(1), let round = line.int(2),
-               let state = HeartbeatState(field: line, 3), let at = line.int(4), (0...1000).contains(round),
-               records.count < HeartbeatFile.maxRecords {
+                let state = HeartbeatState(field: line, 3), let at = line.int(4), (0...1000).contains(round),
+                records.count < HeartbeatFile.maxRecords
+            {
                 records.append(HeartbeatRecord(alarm: alarm, occurrence: occurrence, round: Int(round), state: state, at: at))
             }
             return true

@@ -28,15 +28,18 @@ public enum WakerDecision {
         case ring(HandoffEntry)
     }
 
-    public static func decide(next: borrowing NextAlarmFile, heartbeat: borrowing HeartbeatFile,
-                              state: borrowing WakerStateFile, now: Int64, grace: Int64) -> Verdict {
+    public static func decide(
+        next: borrowing NextAlarmFile, heartbeat: borrowing HeartbeatFile,
+        state: borrowing WakerStateFile, now: Int64, grace: Int64
+    ) -> Verdict {
         var best: HandoffEntry?
         for e in next.entries where isOpen(e, heartbeat: heartbeat, state: state, now: now, grace: grace) {
             if let b = best, !rings(e, before: b, grace: grace) { continue }
             best = e
         }
         if let own = state.snoozed, !next.entries.contains(where: { $0.isSameRing(as: own) }),
-           isOpen(own, heartbeat: heartbeat, state: state, now: now, grace: grace) {
+            isOpen(own, heartbeat: heartbeat, state: state, now: now, grace: grace)
+        {
             if best.map({ rings(own, before: $0, grace: grace) }) ?? true { best = own }
         }
         guard let best else { return .idle }
@@ -45,8 +48,10 @@ public enum WakerDecision {
     }
 
     /// Whether `e` still needs ringing by the waker at `now` (see the type's rules).
-    public static func isOpen(_ e: HandoffEntry, heartbeat: borrowing HeartbeatFile, state: borrowing WakerStateFile,
-                              now: Int64, grace: Int64) -> Bool {
+    public static func isOpen(
+        _ e: HandoffEntry, heartbeat: borrowing HeartbeatFile, state: borrowing WakerStateFile,
+        now: Int64, grace: Int64
+    ) -> Bool {
         guard e.endsAt(grace: grace) > now, e.ringsAt(grace: grace) > state.quietThrough else { return false }
         if heartbeat.handling(e) != nil { return false }
         for r in state.rang where r.alarm == e.alarm {

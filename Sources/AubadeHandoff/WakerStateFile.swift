@@ -63,8 +63,10 @@ public struct WakerRing: Equatable, Sendable {
     /// The device it played on (empty when none could be opened).
     public var device: LongText
 
-    public init(alarm: Int64, occurrence: Int64, round: Int, started: Int64, ended: Int64? = nil, end: WakerEnd = .shutdown,
-                by: WakerInput = .none, killedDaemon: Int32 = 0, device: LongText = LongText()) {
+    public init(
+        alarm: Int64, occurrence: Int64, round: Int, started: Int64, ended: Int64? = nil, end: WakerEnd = .shutdown,
+        by: WakerInput = .none, killedDaemon: Int32 = 0, device: LongText = LongText()
+    ) {
         self.alarm = alarm
         self.occurrence = occurrence
         self.round = round
@@ -217,14 +219,17 @@ public struct WakerStateFile: Sendable {
             } else if line.isKey("read"), let ms = line.int(0) {
                 read = ms
             } else if line.isKey("armed"), let alarm = line.int(0), let occurrence = line.int(1),
-                      let round = line.int(2), let at = line.int(3), (0...1000).contains(round) {
-                var entry = HandoffEntry(alarm: alarm, occurrence: occurrence, round: Int(round), due: at - graceMilliseconds,
-                                         volume: 0, durationSeconds: 1)
+                let round = line.int(2), let at = line.int(3), (0...1000).contains(round)
+            {
+                var entry = HandoffEntry(
+                    alarm: alarm, occurrence: occurrence, round: Int(round), due: at - graceMilliseconds,
+                    volume: 0, durationSeconds: 1)
                 entry.name.set(line.rest(4))
                 armed = entry
                 armedAt = at
             } else if line.isKey("ringing"), let alarm = line.int(0), let occurrence = line.int(1),
-                      let round = line.int(2), let since = line.int(3), (0...1000).contains(round) {
+                let round = line.int(2), let since = line.int(3), (0...1000).contains(round)
+            {
                 var device = LongText()
                 device.set(line.rest(4))
                 ringing = WakerRing(alarm: alarm, occurrence: occurrence, round: Int(round), started: since, device: device)
@@ -233,13 +238,16 @@ public struct WakerStateFile: Sendable {
             } else if line.isKey("quiet-through"), let ms = line.int(0) {
                 quietThrough = ms
             } else if line.isKey("rang"), let alarm = line.int(0), let occurrence = line.int(1), let round = line.int(2),
-                      let started = line.int(3), let ended = line.int(4), let end = WakerEnd(field: line, 5),
-                      let killed = line.int(7), (0...1000).contains(round) {
+                let started = line.int(3), let ended = line.int(4), let end = WakerEnd(field: line, 5),
+                let killed = line.int(7), (0...1000).contains(round)
+            {
                 var device = LongText()
                 device.set(line.rest(8))
-                remember(WakerRing(alarm: alarm, occurrence: occurrence, round: Int(round), started: started, ended: ended,
-                                   end: end, by: WakerInput(field: line, 6), killedDaemon: Int32(truncatingIfNeeded: killed),
-                                   device: device))
+                remember(
+                    WakerRing(
+                        alarm: alarm, occurrence: occurrence, round: Int(round), started: started, ended: ended,
+                        end: end, by: WakerInput(field: line, 6), killedDaemon: Int32(truncatingIfNeeded: killed),
+                        device: device))
             } else if line.isKey("problem") {
                 problem.set(line.rest(0))
             }

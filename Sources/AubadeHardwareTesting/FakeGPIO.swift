@@ -33,8 +33,10 @@ public final class FakeGPIO: GPIOPort {
     public let initialTime: Duration
     private let state = Mutex(State())
 
-    public init(chips: [GPIOChipInfo] = [GPIOChipInfo(name: "gpiochip0", label: "fake", lineCount: 54)],
-                lines: [Line], initialTime: Duration = .zero) {
+    public init(
+        chips: [GPIOChipInfo] = [GPIOChipInfo(name: "gpiochip0", label: "fake", lineCount: 54)],
+        lines: [Line], initialTime: Duration = .zero
+    ) {
         chipList = chips
         self.lines = lines
         self.initialTime = initialTime
@@ -57,7 +59,9 @@ public final class FakeGPIO: GPIOPort {
             case .failure(let e):
                 failures[index] = GPIOError("GPIO line \(request.name) is not available: \(e.message).")
             case .success(let line) where line.consumer != nil:
-                failures[index] = GPIOError("GPIO line \(request.name) is not available: request failed: Device or resource busy (in use by \(line.consumer ?? "")).")
+                failures[index] = GPIOError(
+                    "GPIO line \(request.name) is not available: request failed: Device or resource busy (in use by \(line.consumer ?? ""))."
+                )
             case .success(let line):
                 found.append((index, line))
             }

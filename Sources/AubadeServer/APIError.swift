@@ -9,7 +9,7 @@ import NIOCore
 public struct APIError: Error, HTTPResponseError, Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         case invalid, unauthorized, forbidden, notFound, conflict, refused, tooLarge, unsupportedMediaType, tooMany,
-             failed
+            failed
 
         var status: HTTPResponse.Status {
             switch self {
@@ -39,14 +39,15 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     /// The clock's refusal, with the status its kind calls for.
     public init(_ error: ClockError) {
-        let kind: Kind = switch error.kind {
-        case .invalid: .invalid
-        case .notFound: .notFound
-        case .conflict: .conflict
-        case .refused: .refused
-        case .unauthorized: .unauthorized
-        case .failed: .failed
-        }
+        let kind: Kind =
+            switch error.kind {
+            case .invalid: .invalid
+            case .notFound: .notFound
+            case .conflict: .conflict
+            case .refused: .refused
+            case .unauthorized: .unauthorized
+            case .failed: .failed
+            }
         self.init(kind, error.message)
     }
 
@@ -71,8 +72,9 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 enum JSONResponse {
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         let data = DocumentJSON.data(value) + Data("\n".utf8)
-        return Response(status: status, headers: headers(type: "application/json; charset=utf-8"),
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: status, headers: headers(type: "application/json; charset=utf-8"),
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     static func headers(type: String) -> HTTPFields {

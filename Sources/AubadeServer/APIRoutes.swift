@@ -44,8 +44,9 @@ struct APIRoutes {
             }
         }
         book.add(.get, p + "/openapi.json") { _, _ in
-            Response(status: .ok, headers: JSONResponse.headers(type: "application/json; charset=utf-8"),
-                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.data)))
+            Response(
+                status: .ok, headers: JSONResponse.headers(type: "application/json; charset=utf-8"),
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.data)))
         }
     }
 
@@ -89,8 +90,10 @@ struct APIRoutes {
             try await edit(.addProgramme(try context.decode(ProgrammeFields.self)), status: .created)
         }
         book.add(.get, p + "/programmes/now") { request, _ in
-            try await answer(.programmeNow(station: request.uri.queryParameters.get("station"),
-                                           at: try RequestReading.instant(request, "at")))
+            try await answer(
+                .programmeNow(
+                    station: request.uri.queryParameters.get("station"),
+                    at: try RequestReading.instant(request, "at")))
         }
         book.add(.delete, p + "/programmes/:id") { _, context in try await edit(.removeProgramme(id: try context.id())) }
         book.add(.post, p + "/programmes/:id/reserve") { _, context in
@@ -131,13 +134,17 @@ struct APIRoutes {
             return try await sound(.play(source: body.source, seconds: body.seconds, volume: body.volume))
         }
         book.add(.post, p + "/player/stop") { _, _ in try await done(.stopRadio) }
-        book.add(.post, p + "/player/volume") { _, context in try await done(.radioVolume(try context.decode(Bodies.Volume.self).volume)) }
+        book.add(.post, p + "/player/volume") { _, context in
+            try await done(.radioVolume(try context.decode(Bodies.Volume.self).volume))
+        }
         book.add(.post, p + "/sleep") { _, context in
             let body = try context.decode(Bodies.Sleep.self)
             if body.untilEnd { return try await sound(.sleepUntilEnd(programme: body.programme, source: body.source)) }
             return try await sound(.sleep(seconds: body.seconds, source: body.source))
         }
-        book.add(.post, p + "/sleep/extend") { _, context in try await done(.sleepExtend(minutes: try context.decode(Bodies.Extend.self).minutes)) }
+        book.add(.post, p + "/sleep/extend") { _, context in
+            try await done(.sleepExtend(minutes: try context.decode(Bodies.Extend.self).minutes))
+        }
         book.add(.delete, p + "/sleep") { _, _ in try await done(.sleepCancel) }
         book.add(.post, p + "/ring") { _, context in try await sound(.ring(try context.decode(Bodies.Ring.self).test)) }
         book.add(.post, p + "/alarm/stop") { _, context in

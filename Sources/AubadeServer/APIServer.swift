@@ -15,15 +15,20 @@ public import ServiceLifecycle
 public enum APIServer {
     /// The router with every route and guard, and the list of API routes registered (for the OpenAPI test).
     /// `wall` is the clock the rate limit's failures and lockouts are judged by (R31): the machine's, or a test's.
-    public static func router(clock: RunningClock, settings: ServerSettings,
-                              wall: @escaping @Sendable () -> Date = { Date() }) -> (Router<APIContext>, [String]) {
+    public static func router(
+        clock: RunningClock, settings: ServerSettings,
+        wall: @escaping @Sendable () -> Date = { Date() }
+    ) -> (Router<APIContext>, [String]) {
         let router = Router(context: APIContext.self)
         router.add(middleware: ErrorShaper())
         router.add(middleware: OriginHostGuard(hosts: HostPolicy(bind: settings.host, allowed: settings.allowedHosts)))
-        router.add(middleware: AccessGuard(tokens: clock.tokens,
-                                           limiter: RateLimiter(limit: settings.failureLimit, window: settings.failureWindow,
-                                                                lockout: settings.lockout),
-                                           openReads: settings.openReads, wall: wall))
+        router.add(
+            middleware: AccessGuard(
+                tokens: clock.tokens,
+                limiter: RateLimiter(
+                    limit: settings.failureLimit, window: settings.failureWindow,
+                    lockout: settings.lockout),
+                openReads: settings.openReads, wall: wall))
         router.add(middleware: BodyGuard(maxBody: settings.maxBody))
         let book = RouteBook(router: router)
         APIRoutes(clock: clock, settings: settings).register(book)
@@ -34,10 +39,12 @@ public enum APIServer {
     /// The application for `settings` as Hummingbird's testing module runs it; `onRunning` is told the port it
     /// listens on (useful with port 0); `wall` as for `router`. The daemon serves the same router through `server`
     /// instead.
-    public static func application(clock: RunningClock, settings: ServerSettings, logger: Logger,
-                                   eventLoopGroup: (any EventLoopGroup)? = nil,
-                                   wall: @escaping @Sendable () -> Date = { Date() },
-                                   onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+    public static func application(
+        clock: RunningClock, settings: ServerSettings, logger: Logger,
+        eventLoopGroup: (any EventLoopGroup)? = nil,
+        wall: @escaping @Sendable () -> Date = { Date() },
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    )
         -> some ApplicationProtocol
     {
         let (router, _) = router(clock: clock, settings: settings, wall: wall)
@@ -56,14 +63,17 @@ public enum APIServer {
     /// The daemon's HTTP server: the router above over HummingbirdCore's HTTP/1 server, as one `Service`.
     /// `Application.run` would add a service that wakes the process every second to format the `Date`
     /// header; a bedside clock idles for days, so the header is made when a response needs it (`HTTPDate`).
-    public static func server(clock: RunningClock, settings: ServerSettings, logger: Logger,
-                              eventLoopGroup: any EventLoopGroup,
-                              onRunning: @escaping @Sendable (Int) async -> Void) throws -> any Service {
+    public static func server(
+        clock: RunningClock, settings: ServerSettings, logger: Logger,
+        eventLoopGroup: any EventLoopGroup,
+        onRunning: @escaping @Sendable (Int) async -> Void
+    ) throws -> any Service {
         let responder = router(clock: clock, settings: settings).0.buildResponder()
         let date = HTTPDate()
         return try http1(settings).buildServer(
-            configuration: ServerConfiguration(address: .hostname(settings.host, port: settings.port),
-                                               availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
+            configuration: ServerConfiguration(
+                address: .hostname(settings.host, port: settings.port),
+                availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
             eventLoopGroup: eventLoopGroup, logger: logger,
             responder: { request, writer, channel in
                 let context = APIContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
@@ -97,8 +107,9 @@ public enum APIServer {
     }
 
     private static func configuration(_ settings: ServerSettings) -> ApplicationConfiguration {
-        ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: nil,
-                                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections))
+        ApplicationConfiguration(
+            address: .hostname(settings.host, port: settings.port), serverName: nil,
+            availableConnectionsDelegate: MaximumAvailableConnections(maxConnections))
     }
 }
 
@@ -131,8 +142,10 @@ public struct HTTPService: Service {
     let logger: Logger
     let onRunning: @Sendable (Int) async -> Void
 
-    public init(clock: RunningClock, settings: ServerSettings, logger: Logger,
-                onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) {
+    public init(
+        clock: RunningClock, settings: ServerSettings, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) {
         self.clock = clock
         self.settings = settings
         self.logger = logger
@@ -151,8 +164,13 @@ public struct HTTPService: Service {
             }
             try await server.run()
         } catch {
-            let address = settings.host.contains(":") ? "[\(settings.host)]:\(settings.port)" : "\(settings.host):\(settings.port)"
-            _ = try? await clock.send(.warning(key: "http", text: "The web page and API cannot listen on \(address) (\(error)); the clock runs without them.", announce: true))
+            let address =
+                settings.host.contains(":") ? "[\(settings.host)]:\(settings.port)" : "\(settings.host):\(settings.port)"
+            _ = try? await clock.send(
+                .warning(
+                    key: "http",
+                    text: "The web page and API cannot listen on \(address) (\(error)); the clock runs without them.",
+                    announce: true))
             try? await gracefulShutdown()
         }
         try? await group.shutdownGracefully()

@@ -73,7 +73,8 @@ final class HostPolicy: Sendable {
                     let family = Int32(address.pointee.sa_family)
                     if family == AF_INET || family == AF_INET6 {
                         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-                        let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
+                        let length = socklen_t(
+                            family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
                         if getnameinfo(address, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 {
                             let text = HostPolicy.text(host)
                             found.insert(HostPolicy.normalised(String(text.split(separator: "%").first ?? Substring(text))))

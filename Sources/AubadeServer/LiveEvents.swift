@@ -19,27 +19,29 @@ enum LiveEvents {
         guard let updates = try? await clock.send(.subscribeLive).live else { return Response(status: .serviceUnavailable) }
         var headers = JSONResponse.headers(type: "text/event-stream; charset=utf-8")
         headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            let (items, feed) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingNewest(8))
-            await withGracefulShutdownHandler {
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await state in updates { feed.yield(.state(state)) }
-                        feed.finish()
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                let (items, feed) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingNewest(8))
+                await withGracefulShutdownHandler {
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await state in updates { feed.yield(.state(state)) }
+                            feed.finish()
+                        }
+                        group.addTask {
+                            while (try? await Task.sleep(for: keepAlive)) != nil { feed.yield(.keepAlive) }
+                        }
+                        for await item in items {
+                            do { try await writer.write(ByteBuffer(bytes: frame(item, ownMachine: ownMachine))) } catch { break }
+                        }
+                        group.cancelAll()
                     }
-                    group.addTask {
-                        while (try? await Task.sleep(for: keepAlive)) != nil { feed.yield(.keepAlive) }
-                    }
-                    for await item in items {
-                        do { try await writer.write(ByteBuffer(bytes: frame(item, ownMachine: ownMachine))) } catch { break }
-                    }
-                    group.cancelAll()
+                } onGracefulShutdown: {
+                    feed.finish()
                 }
-            } onGracefulShutdown: {
-                feed.finish()
-            }
-            try await writer.finish(nil)
-        })
+                try await writer.finish(nil)
+            })
     }
 
     /// One event as sent: "event: state\ndata: {…}\n\n", or ": keep-alive\n\n".

@@ -9,7 +9,8 @@ public enum OpenAPIDocument {
     /// Every (method, path) the document describes, as "GET /api/v1/alarms/{id}".
     public static func operations() -> Set<String> {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let paths = object["paths"] as? [String: Any] else { return [] }
+            let paths = object["paths"] as? [String: Any]
+        else { return [] }
         var out: Set<String> = []
         for (path, item) in paths {
             guard let methods = item as? [String: Any] else { continue }

@@ -67,7 +67,9 @@ enum Bodies {
         init(from decoder: any Decoder) throws {
             try StrictKeys.refuseUnknown(in: decoder, known: ["remind"], what: "field")
             let text = try decoder.container(keyedBy: Key.self).decodeIfPresent(String.self, forKey: Key("remind"))
-            remindSeconds = try text.map { t throws(ValidationError) in try DurationText.seconds(parsing: t, field: "Reminder lead") }
+            remindSeconds = try text.map { t throws(ValidationError) in
+                try DurationText.seconds(parsing: t, field: "Reminder lead")
+            }
         }
     }
 
@@ -112,9 +114,10 @@ enum Bodies {
             guard let seconds = try c.decodeIfPresent(Int.self, forKey: Key("seconds")) else {
                 throw ValidationError("Give 'seconds', how long to ring (1 to 3600).")
             }
-            test = RingTest(alarm: try c.decodeIfPresent(Int64.self, forKey: Key("alarm")),
-                            source: try c.decodeIfPresent(String.self, forKey: Key("source")), seconds: seconds,
-                            volume: try c.decodeIfPresent(Int.self, forKey: Key("volume")))
+            test = RingTest(
+                alarm: try c.decodeIfPresent(Int64.self, forKey: Key("alarm")),
+                source: try c.decodeIfPresent(String.self, forKey: Key("source")), seconds: seconds,
+                volume: try c.decodeIfPresent(Int.self, forKey: Key("volume")))
         }
     }
 

@@ -64,7 +64,10 @@ enum RequestReading {
         // A "+" of the offset arrives as a space when it was not written %2B.
         guard let text = request.uri.queryParameters.get(name)?.replacingOccurrences(of: " ", with: "+") else { return nil }
         guard let date = try? Date(text, strategy: .iso8601) else {
-            throw APIError(.invalid, "The parameter '\(name)' must be an ISO-8601 instant with its offset, like 2027-03-28T07:00:00+02:00, not '\(text)'.")
+            throw APIError(
+                .invalid,
+                "The parameter '\(name)' must be an ISO-8601 instant with its offset, like 2027-03-28T07:00:00+02:00, not '\(text)'."
+            )
         }
         return date
     }
@@ -72,7 +75,9 @@ enum RequestReading {
     /// A query parameter as a whole number, or `fallback` when absent (400 when it is not a number).
     static func number(_ request: Request, _ name: String, default fallback: Int) throws(APIError) -> Int {
         guard let text = request.uri.queryParameters.get(name) else { return fallback }
-        guard let n = Int(text) else { throw APIError(.invalid, "The parameter '\(name)' must be a whole number, not '\(text)'.") }
+        guard let n = Int(text) else {
+            throw APIError(.invalid, "The parameter '\(name)' must be a whole number, not '\(text)'.")
+        }
         return n
     }
 }

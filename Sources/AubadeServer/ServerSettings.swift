@@ -23,9 +23,11 @@ public struct ServerSettings: Sendable {
     /// How long a connection may take to send its request (R37: a slow client cannot hold one forever).
     public var idleTimeout: Duration
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, openReads: Bool = false, allowedHosts: [String] = [],
-                maxBody: Int = 64 * 1024, failureLimit: Int = 5, failureWindow: TimeInterval = 60,
-                lockout: TimeInterval = 60, keepAlive: Duration = .seconds(15), idleTimeout: Duration = .seconds(30)) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, openReads: Bool = false, allowedHosts: [String] = [],
+        maxBody: Int = 64 * 1024, failureLimit: Int = 5, failureWindow: TimeInterval = 60,
+        lockout: TimeInterval = 60, keepAlive: Duration = .seconds(15), idleTimeout: Duration = .seconds(30)
+    ) {
         self.host = host
         self.port = port
         self.openReads = openReads

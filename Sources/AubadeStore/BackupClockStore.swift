@@ -11,11 +11,13 @@ public struct BackupClockStore: ClockStore {
 
     public func load() throws(StoreError) -> StoredClock {
         let written = contents.writtenAt
-        return StoredClock(alarms: contents.alarms, settings: contents.settings, stations: contents.stations,
-                           programmes: contents.programmes,
-                           alarmUpdateTimes: Dictionary(contents.alarms.compactMap { $0.id.map { ($0, written) } },
-                                                        uniquingKeysWith: { a, _ in a }),
-                           daysOff: contents.daysOff)
+        return StoredClock(
+            alarms: contents.alarms, settings: contents.settings, stations: contents.stations,
+            programmes: contents.programmes,
+            alarmUpdateTimes: Dictionary(
+                contents.alarms.compactMap { $0.id.map { ($0, written) } },
+                uniquingKeysWith: { a, _ in a }),
+            daysOff: contents.daysOff)
     }
 
     public func save(_ state: AlarmRunState) throws(StoreError) {}

@@ -60,8 +60,9 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
             let tie = programId.map { ProgrammeTie(id: $0, name: programName ?? "programme \($0)", gone: programGone ?? false) }
             var alarm = Alarm(
                 id: clockId, name: clockName, time: try LocalTime(parsing: startTime),
-                recurrence: try Recurrence(repeated: repeated, onceDate: try onceDate.map { t throws(ValidationError) in try LocalDate(parsing: t) },
-                                           dates: try airDates.map(DateList.dates)),
+                recurrence: try Recurrence(
+                    repeated: repeated, onceDate: try onceDate.map { t throws(ValidationError) in try LocalDate(parsing: t) },
+                    dates: try airDates.map(DateList.dates)),
                 durationSeconds: durationTime, shakeToStop: isShaked, enabled: isOpened,
                 sound: try SoundSource(storageText: clockMusic), volume: volume, fadeInSeconds: fadeInSeconds,
                 snoozeMinutes: snoozeMinutes, maxSnoozes: maxSnoozes,
@@ -99,8 +100,9 @@ struct StationRow: Codable, FetchableRecord, MutablePersistableRecord {
 
     func station() throws(StoreError) -> Station {
         do throws(ValidationError) {
-            return try Station(id: stationId, name: name, url: try StreamURL(parsing: url),
-                               alternateURL: try alternateUrl.map { t throws(ValidationError) in try StreamURL(parsing: t) })
+            return try Station(
+                id: stationId, name: name, url: try StreamURL(parsing: url),
+                alternateURL: try alternateUrl.map { t throws(ValidationError) in try StreamURL(parsing: t) })
         } catch {
             throw StoreError.invalidRow(table: "stations", id: stationId, reason: error.message)
         }
@@ -308,8 +310,9 @@ struct DayOffRow: Codable, FetchableRecord, MutablePersistableRecord {
 
     func dayOff() throws(StoreError) -> DayOff {
         do throws(ValidationError) {
-            var day = DayOff(id: dayOffId, first: try LocalDate(parsing: firstDate), last: try LocalDate(parsing: lastDate),
-                             name: name, importSource: importSource, importKey: importKey)
+            var day = DayOff(
+                id: dayOffId, first: try LocalDate(parsing: firstDate), last: try LocalDate(parsing: lastDate),
+                name: name, importSource: importSource, importKey: importKey)
             try day.validate()
             return day
         } catch {
@@ -338,9 +341,10 @@ struct CalendarSourceRow: Codable, FetchableRecord, MutablePersistableRecord {
             throw .invalidRow(table: "calendarSources", id: sourceId, reason: "unknown kind '\(kind)'.")
         }
         do throws(ValidationError) {
-            return CalendarSource(id: id, kind: kind, location: location, stationID: stationId, format: format,
-                                  contentHash: contentHash, importedAt: importedAt,
-                                  expandedThrough: try expandedThrough.map { t throws(ValidationError) in try LocalDate(parsing: t) })
+            return CalendarSource(
+                id: id, kind: kind, location: location, stationID: stationId, format: format,
+                contentHash: contentHash, importedAt: importedAt,
+                expandedThrough: try expandedThrough.map { t throws(ValidationError) in try LocalDate(parsing: t) })
         } catch {
             throw .invalidRow(table: "calendarSources", id: sourceId, reason: error.message)
         }

@@ -19,10 +19,11 @@ public final class SQLiteClockStore: ClockStore {
     public func load() throws(StoreError) -> StoredClock {
         let store = self.store
         let (settings, invalid) = try store.settingsWithProblems()
-        return StoredClock(alarms: try store.alarms(), states: try store.runStates(), settings: settings,
-                           invalidSettings: invalid, stations: try store.stations(), programmes: try store.programmes(),
-                           alarmUpdateTimes: try store.alarmUpdateTimes(), daysOff: try store.daysOff(),
-                           calendarSources: try store.calendarSources())
+        return StoredClock(
+            alarms: try store.alarms(), states: try store.runStates(), settings: settings,
+            invalidSettings: invalid, stations: try store.stations(), programmes: try store.programmes(),
+            alarmUpdateTimes: try store.alarmUpdateTimes(), daysOff: try store.daysOff(),
+            calendarSources: try store.calendarSources())
     }
 
     public func save(_ runState: AlarmRunState) throws(StoreError) { try store.save(runState) }
@@ -65,14 +66,17 @@ public final class SQLiteClockStore: ClockStore {
             let opened = try Store.openRestoringBackup(path: path)
             state.withLock { $0 = (opened.store, FileIdentity(path: path)) }
             if let copy = opened.restored {
-                return "The database \(path) \(what) while the clock ran; \(copy.alarms.count) alarm(s) were restored from the backup copy written \(copy.writtenAt.formatted(.iso8601)). The event history before it is lost."
+                return
+                    "The database \(path) \(what) while the clock ran; \(copy.alarms.count) alarm(s) were restored from the backup copy written \(copy.writtenAt.formatted(.iso8601)). The event history before it is lost."
             }
             if let problem = opened.backupProblem {
-                return "The database \(path) \(what) while the clock ran, and its backup copy cannot be used (\(problem.description)); the alarms known before keep ringing but are not saved."
+                return
+                    "The database \(path) \(what) while the clock ran, and its backup copy cannot be used (\(problem.description)); the alarms known before keep ringing but are not saved."
             }
             return "The database \(path) \(what) while the clock ran; it was opened again."
         } catch {
-            return "The database \(path) \(what) while the clock ran and cannot be opened again (\(error.description)); the alarms known before keep ringing."
+            return
+                "The database \(path) \(what) while the clock ran and cannot be opened again (\(error.description)); the alarms known before keep ringing."
         }
     }
 }

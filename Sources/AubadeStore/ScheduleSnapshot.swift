@@ -72,13 +72,14 @@ public struct ScheduleSnapshot: Sendable {
         defer { flock(lock, LOCK_UN) }
 
         let file = try store.read { db in
-            File(formatVersion: Self.formatVersion, writtenAt: store.now(), schemaVersion: Schema.latestVersion,
-                 clocks: try ClockRow.order(sql: "clockId").fetchAll(db),
-                 stations: try StationRow.order(sql: "stationId").fetchAll(db), appSet: try AppSetRow.fetchOne(db, key: 1),
-                 programs: try ProgramRow.filter(sql: "isOrdered = 1 OR progId IN (SELECT programId FROM clocks)")
+            File(
+                formatVersion: Self.formatVersion, writtenAt: store.now(), schemaVersion: Schema.latestVersion,
+                clocks: try ClockRow.order(sql: "clockId").fetchAll(db),
+                stations: try StationRow.order(sql: "stationId").fetchAll(db), appSet: try AppSetRow.fetchOne(db, key: 1),
+                programs: try ProgramRow.filter(sql: "isOrdered = 1 OR progId IN (SELECT programId FROM clocks)")
                     .order(sql: "progId").fetchAll(db),
-                 tokens: try TokenRow.order(sql: "tokenId").fetchAll(db),
-                 daysOff: try DayOffRow.order(sql: "dayOffId").fetchAll(db))
+                tokens: try TokenRow.order(sql: "tokenId").fetchAll(db),
+                daysOff: try DayOffRow.order(sql: "dayOffId").fetchAll(db))
         }
         let data: Data
         do { data = try Self.encoder.encode(file) } catch { throw failure("cannot encode it: \(error)") }

@@ -52,107 +52,110 @@ enum Schema {
     /// Version 1: the original tables (`clocks`, `programs`, `appSet`) with their original column names,
     /// plus stations, alarm run-time state and the event history.
     static func version1(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE stations (
-                stationId    INTEGER PRIMARY KEY AUTOINCREMENT,
-                name         TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(name) BETWEEN 1 AND 64),
-                url          TEXT NOT NULL CHECK (length(url) BETWEEN 8 AND 2048),
-                alternateUrl TEXT CHECK (alternateUrl IS NULL OR length(alternateUrl) BETWEEN 8 AND 2048),
-                createdAt    TEXT NOT NULL,
-                updatedAt    TEXT NOT NULL
-            );
-            CREATE TABLE clocks (
-                clockId       INTEGER PRIMARY KEY AUTOINCREMENT,
-                clockName     TEXT NOT NULL CHECK (length(clockName) BETWEEN 1 AND 64),
-                startTime     TEXT NOT NULL CHECK (startTime GLOB '[0-2][0-9]:[0-5][0-9]'),
-                durationTime  INTEGER NOT NULL CHECK (durationTime BETWEEN 60 AND 14400),
-                repeated      TEXT NOT NULL,
-                onceDate      TEXT CHECK ((repeated = 'once') = (onceDate IS NOT NULL)),
-                isShaked      INTEGER NOT NULL DEFAULT 0 CHECK (isShaked IN (0, 1)),
-                isOpened      INTEGER NOT NULL DEFAULT 1 CHECK (isOpened IN (0, 1)),
-                clockMusic    TEXT NOT NULL,
-                volume        INTEGER NOT NULL CHECK (volume BETWEEN 10 AND 100),
-                fadeInSeconds INTEGER NOT NULL CHECK (fadeInSeconds BETWEEN 0 AND 600),
-                snoozeMinutes INTEGER NOT NULL CHECK (snoozeMinutes BETWEEN 1 AND 60),
-                maxSnoozes    INTEGER NOT NULL CHECK (maxSnoozes BETWEEN 0 AND 20),
-                skipNextDate  TEXT,
-                timeZone      TEXT,
-                createdAt     TEXT NOT NULL,
-                updatedAt     TEXT NOT NULL
-            );
-            CREATE TABLE programs (
-                progId       INTEGER PRIMARY KEY AUTOINCREMENT,
-                progName     TEXT NOT NULL CHECK (length(progName) BETWEEN 1 AND 64),
-                beginTime    TEXT NOT NULL CHECK (beginTime GLOB '[0-2][0-9]:[0-5][0-9]'),
-                endTime      TEXT NOT NULL CHECK (endTime GLOB '[0-2][0-9]:[0-5][0-9]'),
-                isOrdered    INTEGER NOT NULL DEFAULT 0 CHECK (isOrdered IN (0, 1)),
-                stationId    INTEGER REFERENCES stations(stationId) ON DELETE CASCADE,
-                weekday      INTEGER CHECK (weekday IS NULL OR weekday BETWEEN 1 AND 7),
-                date         TEXT,
-                host         TEXT,
-                description  TEXT,
-                importSource TEXT,
-                CHECK (weekday IS NULL OR date IS NULL)
-            );
-            CREATE INDEX programs_station ON programs(stationId);
-            CREATE TABLE appSet (
-                id                   INTEGER PRIMARY KEY CHECK (id = 1),
-                isWifi               INTEGER NOT NULL DEFAULT 0 CHECK (isWifi IN (0, 1)),
-                defaultVolume        INTEGER NOT NULL DEFAULT 60,
-                snoozeMinutes        INTEGER NOT NULL DEFAULT 9,
-                maxSnoozes           INTEGER NOT NULL DEFAULT 3,
-                alarmDurationSeconds INTEGER NOT NULL DEFAULT 900,
-                fadeInSeconds        INTEGER NOT NULL DEFAULT 30,
-                fallbackTone         TEXT NOT NULL DEFAULT 'classic',
-                toneVolume           INTEGER NOT NULL DEFAULT 90,
-                catchUpSeconds       INTEGER NOT NULL DEFAULT 1800 CHECK (catchUpSeconds >= 60),
-                sleepSeconds         INTEGER NOT NULL DEFAULT 1800,
-                sleepFadeSeconds     INTEGER NOT NULL DEFAULT 60,
-                sleepVolume          INTEGER NOT NULL DEFAULT 30
-            );
-            INSERT INTO appSet (id) VALUES (1);
-            CREATE TABLE alarmState (
-                clockId            INTEGER PRIMARY KEY REFERENCES clocks(clockId) ON DELETE CASCADE,
-                phase              TEXT NOT NULL CHECK (phase IN ('idle', 'ringing', 'snoozed')),
-                occurrence         TEXT,
-                ringingSince       TEXT,
-                snoozedUntil       TEXT,
-                snoozeCount        INTEGER NOT NULL DEFAULT 0,
-                lastHandled        TEXT,
-                updatedAt          TEXT NOT NULL
-            );
-            CREATE TABLE events (
-                eventId  INTEGER PRIMARY KEY AUTOINCREMENT,
-                at       TEXT NOT NULL,
-                clockId  INTEGER,
-                kind     TEXT NOT NULL,
-                detail   TEXT NOT NULL DEFAULT ''
-            );
-            CREATE INDEX events_at ON events(at);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE stations (
+                    stationId    INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name         TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(name) BETWEEN 1 AND 64),
+                    url          TEXT NOT NULL CHECK (length(url) BETWEEN 8 AND 2048),
+                    alternateUrl TEXT CHECK (alternateUrl IS NULL OR length(alternateUrl) BETWEEN 8 AND 2048),
+                    createdAt    TEXT NOT NULL,
+                    updatedAt    TEXT NOT NULL
+                );
+                CREATE TABLE clocks (
+                    clockId       INTEGER PRIMARY KEY AUTOINCREMENT,
+                    clockName     TEXT NOT NULL CHECK (length(clockName) BETWEEN 1 AND 64),
+                    startTime     TEXT NOT NULL CHECK (startTime GLOB '[0-2][0-9]:[0-5][0-9]'),
+                    durationTime  INTEGER NOT NULL CHECK (durationTime BETWEEN 60 AND 14400),
+                    repeated      TEXT NOT NULL,
+                    onceDate      TEXT CHECK ((repeated = 'once') = (onceDate IS NOT NULL)),
+                    isShaked      INTEGER NOT NULL DEFAULT 0 CHECK (isShaked IN (0, 1)),
+                    isOpened      INTEGER NOT NULL DEFAULT 1 CHECK (isOpened IN (0, 1)),
+                    clockMusic    TEXT NOT NULL,
+                    volume        INTEGER NOT NULL CHECK (volume BETWEEN 10 AND 100),
+                    fadeInSeconds INTEGER NOT NULL CHECK (fadeInSeconds BETWEEN 0 AND 600),
+                    snoozeMinutes INTEGER NOT NULL CHECK (snoozeMinutes BETWEEN 1 AND 60),
+                    maxSnoozes    INTEGER NOT NULL CHECK (maxSnoozes BETWEEN 0 AND 20),
+                    skipNextDate  TEXT,
+                    timeZone      TEXT,
+                    createdAt     TEXT NOT NULL,
+                    updatedAt     TEXT NOT NULL
+                );
+                CREATE TABLE programs (
+                    progId       INTEGER PRIMARY KEY AUTOINCREMENT,
+                    progName     TEXT NOT NULL CHECK (length(progName) BETWEEN 1 AND 64),
+                    beginTime    TEXT NOT NULL CHECK (beginTime GLOB '[0-2][0-9]:[0-5][0-9]'),
+                    endTime      TEXT NOT NULL CHECK (endTime GLOB '[0-2][0-9]:[0-5][0-9]'),
+                    isOrdered    INTEGER NOT NULL DEFAULT 0 CHECK (isOrdered IN (0, 1)),
+                    stationId    INTEGER REFERENCES stations(stationId) ON DELETE CASCADE,
+                    weekday      INTEGER CHECK (weekday IS NULL OR weekday BETWEEN 1 AND 7),
+                    date         TEXT,
+                    host         TEXT,
+                    description  TEXT,
+                    importSource TEXT,
+                    CHECK (weekday IS NULL OR date IS NULL)
+                );
+                CREATE INDEX programs_station ON programs(stationId);
+                CREATE TABLE appSet (
+                    id                   INTEGER PRIMARY KEY CHECK (id = 1),
+                    isWifi               INTEGER NOT NULL DEFAULT 0 CHECK (isWifi IN (0, 1)),
+                    defaultVolume        INTEGER NOT NULL DEFAULT 60,
+                    snoozeMinutes        INTEGER NOT NULL DEFAULT 9,
+                    maxSnoozes           INTEGER NOT NULL DEFAULT 3,
+                    alarmDurationSeconds INTEGER NOT NULL DEFAULT 900,
+                    fadeInSeconds        INTEGER NOT NULL DEFAULT 30,
+                    fallbackTone         TEXT NOT NULL DEFAULT 'classic',
+                    toneVolume           INTEGER NOT NULL DEFAULT 90,
+                    catchUpSeconds       INTEGER NOT NULL DEFAULT 1800 CHECK (catchUpSeconds >= 60),
+                    sleepSeconds         INTEGER NOT NULL DEFAULT 1800,
+                    sleepFadeSeconds     INTEGER NOT NULL DEFAULT 60,
+                    sleepVolume          INTEGER NOT NULL DEFAULT 30
+                );
+                INSERT INTO appSet (id) VALUES (1);
+                CREATE TABLE alarmState (
+                    clockId            INTEGER PRIMARY KEY REFERENCES clocks(clockId) ON DELETE CASCADE,
+                    phase              TEXT NOT NULL CHECK (phase IN ('idle', 'ringing', 'snoozed')),
+                    occurrence         TEXT,
+                    ringingSince       TEXT,
+                    snoozedUntil       TEXT,
+                    snoozeCount        INTEGER NOT NULL DEFAULT 0,
+                    lastHandled        TEXT,
+                    updatedAt          TEXT NOT NULL
+                );
+                CREATE TABLE events (
+                    eventId  INTEGER PRIMARY KEY AUTOINCREMENT,
+                    at       TEXT NOT NULL,
+                    clockId  INTEGER,
+                    kind     TEXT NOT NULL,
+                    detail   TEXT NOT NULL DEFAULT ''
+                );
+                CREATE INDEX events_at ON events(at);
+                """)
     }
 
     /// Version 2: the HTTP API's device tokens (R30) — only each token's SHA-256 is stored, never the token.
     static func version2(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE tokens (
-                tokenId    INTEGER PRIMARY KEY AUTOINCREMENT,
-                name       TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(name) BETWEEN 1 AND 64),
-                hash       TEXT NOT NULL UNIQUE CHECK (length(hash) = 64),
-                createdAt  TEXT NOT NULL,
-                lastUsedAt TEXT
-            );
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE tokens (
+                    tokenId    INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name       TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(name) BETWEEN 1 AND 64),
+                    hash       TEXT NOT NULL UNIQUE CHECK (length(hash) = 64),
+                    createdAt  TEXT NOT NULL,
+                    lastUsedAt TEXT
+                );
+                """)
     }
 
     /// Version 3: night dimming of the kiosk (`dimFrom`, `dimUntil` as "HH:MM" or 'off'; `dimLevel` the
     /// backlight's percent while dimmed, never 0 — a screen at 0 is dark on many panels).
     static func version3(_ db: Database) throws {
-        try db.execute(sql: """
-            ALTER TABLE appSet ADD COLUMN dimFrom TEXT NOT NULL DEFAULT 'off';
-            ALTER TABLE appSet ADD COLUMN dimUntil TEXT NOT NULL DEFAULT '07:00';
-            ALTER TABLE appSet ADD COLUMN dimLevel INTEGER NOT NULL DEFAULT 10 CHECK (dimLevel BETWEEN 1 AND 100);
-            """)
+        try db.execute(
+            sql: """
+                ALTER TABLE appSet ADD COLUMN dimFrom TEXT NOT NULL DEFAULT 'off';
+                ALTER TABLE appSet ADD COLUMN dimUntil TEXT NOT NULL DEFAULT '07:00';
+                ALTER TABLE appSet ADD COLUMN dimLevel INTEGER NOT NULL DEFAULT 10 CHECK (dimLevel BETWEEN 1 AND 100);
+                """)
     }
 
     /// Version 4: calendars (issue 13). Programmes get their imported form — a list of airing dates, their own
@@ -161,41 +164,42 @@ enum Schema {
     /// and the dates of a programme that airs on a list of dates); the days off; and the calendar sources
     /// (a file or URL, its content's hash, when it was imported and how far its recurrences were expanded).
     static func version4(_ db: Database) throws {
-        try db.execute(sql: """
-            ALTER TABLE programs ADD COLUMN airDates TEXT;
-            ALTER TABLE programs ADD COLUMN timeZone TEXT;
-            ALTER TABLE programs ADD COLUMN importKey TEXT;
-            ALTER TABLE programs ADD COLUMN location TEXT;
-            ALTER TABLE programs ADD COLUMN url TEXT;
-            ALTER TABLE programs ADD COLUMN remindSeconds INTEGER
-                CHECK (remindSeconds IS NULL OR remindSeconds BETWEEN 0 AND 86400);
-            CREATE UNIQUE INDEX programs_import ON programs(importSource, importKey);
-            ALTER TABLE clocks ADD COLUMN skipDaysOff INTEGER NOT NULL DEFAULT 0 CHECK (skipDaysOff IN (0, 1));
-            ALTER TABLE clocks ADD COLUMN airDates TEXT;
-            ALTER TABLE clocks ADD COLUMN programId INTEGER;
-            ALTER TABLE clocks ADD COLUMN programName TEXT;
-            ALTER TABLE clocks ADD COLUMN programGone INTEGER NOT NULL DEFAULT 0 CHECK (programGone IN (0, 1));
-            CREATE TABLE daysOff (
-                dayOffId     INTEGER PRIMARY KEY AUTOINCREMENT,
-                firstDate    TEXT NOT NULL,
-                lastDate     TEXT NOT NULL CHECK (lastDate >= firstDate),
-                name         TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
-                importSource TEXT,
-                importKey    TEXT,
-                createdAt    TEXT NOT NULL
-            );
-            CREATE INDEX daysOff_import ON daysOff(importSource);
-            CREATE TABLE calendarSources (
-                sourceId        INTEGER PRIMARY KEY AUTOINCREMENT,
-                kind            TEXT NOT NULL CHECK (kind IN ('programmes', 'daysOff')),
-                location        TEXT NOT NULL CHECK (length(location) BETWEEN 1 AND 2048),
-                stationId       INTEGER REFERENCES stations(stationId) ON DELETE SET NULL,
-                format          TEXT NOT NULL,
-                contentHash     TEXT NOT NULL,
-                importedAt      TEXT NOT NULL,
-                expandedThrough TEXT,
-                UNIQUE (kind, location)
-            );
-            """)
+        try db.execute(
+            sql: """
+                ALTER TABLE programs ADD COLUMN airDates TEXT;
+                ALTER TABLE programs ADD COLUMN timeZone TEXT;
+                ALTER TABLE programs ADD COLUMN importKey TEXT;
+                ALTER TABLE programs ADD COLUMN location TEXT;
+                ALTER TABLE programs ADD COLUMN url TEXT;
+                ALTER TABLE programs ADD COLUMN remindSeconds INTEGER
+                    CHECK (remindSeconds IS NULL OR remindSeconds BETWEEN 0 AND 86400);
+                CREATE UNIQUE INDEX programs_import ON programs(importSource, importKey);
+                ALTER TABLE clocks ADD COLUMN skipDaysOff INTEGER NOT NULL DEFAULT 0 CHECK (skipDaysOff IN (0, 1));
+                ALTER TABLE clocks ADD COLUMN airDates TEXT;
+                ALTER TABLE clocks ADD COLUMN programId INTEGER;
+                ALTER TABLE clocks ADD COLUMN programName TEXT;
+                ALTER TABLE clocks ADD COLUMN programGone INTEGER NOT NULL DEFAULT 0 CHECK (programGone IN (0, 1));
+                CREATE TABLE daysOff (
+                    dayOffId     INTEGER PRIMARY KEY AUTOINCREMENT,
+                    firstDate    TEXT NOT NULL,
+                    lastDate     TEXT NOT NULL CHECK (lastDate >= firstDate),
+                    name         TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+                    importSource TEXT,
+                    importKey    TEXT,
+                    createdAt    TEXT NOT NULL
+                );
+                CREATE INDEX daysOff_import ON daysOff(importSource);
+                CREATE TABLE calendarSources (
+                    sourceId        INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind            TEXT NOT NULL CHECK (kind IN ('programmes', 'daysOff')),
+                    location        TEXT NOT NULL CHECK (length(location) BETWEEN 1 AND 2048),
+                    stationId       INTEGER REFERENCES stations(stationId) ON DELETE SET NULL,
+                    format          TEXT NOT NULL,
+                    contentHash     TEXT NOT NULL,
+                    importedAt      TEXT NOT NULL,
+                    expandedThrough TEXT,
+                    UNIQUE (kind, location)
+                );
+                """)
     }
 }

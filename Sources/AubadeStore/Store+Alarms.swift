@@ -57,8 +57,9 @@ extension Store {
     @discardableResult
     public func updateAlarm(id: Int64, zone: TimeZone, now: Date, _ patch: AlarmPatch) throws(StoreError) -> Alarm {
         try modifyAlarm(id: id) { alarm, _, db in
-            try patch.apply(to: &alarm, zone: zone, now: now, stationNamed: { name in try Store.station(named: name, db) },
-                            programmeWithID: { id in try Store.programme(id: id, db) })
+            try patch.apply(
+                to: &alarm, zone: zone, now: now, stationNamed: { name in try Store.station(named: name, db) },
+                programmeWithID: { id in try Store.programme(id: id, db) })
         }
     }
 
@@ -79,9 +80,10 @@ extension Store {
         let stamp = self.now()
         let alarm: Alarm = try write { db in
             let settings = try AppSetRow.fetchOne(db, key: 1)?.settings().0 ?? AppSettings()
-            var alarm = try patch.newAlarm(settings: settings, zone: zone, now: now,
-                                           stationNamed: { name in try Store.station(named: name, db) },
-                                           programmeWithID: { id in try Store.programme(id: id, db) })
+            var alarm = try patch.newAlarm(
+                settings: settings, zone: zone, now: now,
+                stationNamed: { name in try Store.station(named: name, db) },
+                programmeWithID: { id in try Store.programme(id: id, db) })
             try checkStationExists(alarm.sound, db)
             var row = ClockRow(alarm, createdAt: stamp, updatedAt: stamp)
             row.clockId = nil
@@ -110,10 +112,11 @@ extension Store {
             let row = ClockRow(alarm, createdAt: old.createdAt, updatedAt: stamp)
             try row.update(db)
             if ScheduleChange.between(old, row).cancelsPendingState {
-                try db.execute(sql: """
-                    UPDATE alarmState SET phase = 'idle', occurrence = NULL, ringingSince = NULL, snoozedUntil = NULL,
-                        snoozeCount = 0, updatedAt = ? WHERE clockId = ? AND phase != 'idle'
-                    """, arguments: [stamp, id])
+                try db.execute(
+                    sql: """
+                        UPDATE alarmState SET phase = 'idle', occurrence = NULL, ringingSince = NULL, snoozedUntil = NULL,
+                            snoozeCount = 0, updatedAt = ? WHERE clockId = ? AND phase != 'idle'
+                        """, arguments: [stamp, id])
             }
             return alarm
         }
@@ -169,7 +172,8 @@ struct ScheduleChange {
     var cancelsPendingState: Bool
 
     static func between(_ old: ClockRow, _ new: ClockRow) -> ScheduleChange {
-        let timing = old.startTime != new.startTime || old.repeated != new.repeated || old.onceDate != new.onceDate
+        let timing =
+            old.startTime != new.startTime || old.repeated != new.repeated || old.onceDate != new.onceDate
             || old.timeZone != new.timeZone || old.isOpened != new.isOpened
         return ScheduleChange(cancelsPendingState: timing)
     }

@@ -28,8 +28,10 @@ extension Store {
     private func replace(with calendar: CalendarImport, at importedAt: Date?) throws(StoreError) -> ImportSummary {
         let stamp = now()
         let result: (summary: ImportSummary, sourceID: Int64) = try write { db in
-            let source = try CalendarSourceRow.filter(sql: "kind = ? AND location = ?",
-                                                      arguments: [calendar.kind.rawValue, calendar.location]).fetchOne(db)
+            let source = try CalendarSourceRow.filter(
+                sql: "kind = ? AND location = ?",
+                arguments: [calendar.kind.rawValue, calendar.location]
+            ).fetchOne(db)
             let stationID = try calendar.station.map { name -> Int64 in
                 guard let id = try Store.station(named: name, db)?.id else {
                     throw ValidationError("No station is named '\(name)'; see 'aubade station list'.")
@@ -37,11 +39,15 @@ extension Store {
                 return id
             }
             if let known = source, let id = known.sourceId, known.contentHash == calendar.contentHash,
-               known.expandedThrough == calendar.expandedThrough?.description, known.stationId == stationID {
+                known.expandedThrough == calendar.expandedThrough?.description, known.stationId == stationID
+            {
                 let count = try Store.count(of: calendar.kind, from: calendar.location, db)
-                return (ImportSummary(kind: calendar.kind, location: calendar.location, sourceID: id, count: count, added: 0,
-                                      updated: 0, removed: 0, reservationsKept: 0, alarmsMoved: [], alarmsOrphaned: [],
-                                      unchanged: true), id)
+                return (
+                    ImportSummary(
+                        kind: calendar.kind, location: calendar.location, sourceID: id, count: count, added: 0,
+                        updated: 0, removed: 0, reservationsKept: 0, alarmsMoved: [], alarmsOrphaned: [],
+                        unchanged: true), id
+                )
             }
             var summary: ImportSummary
             switch calendar.kind {
@@ -50,8 +56,11 @@ extension Store {
             case .daysOff:
                 summary = try Store.replaceDaysOff(calendar, at: stamp, db)
             }
-            var row = source ?? CalendarSourceRow(sourceId: nil, kind: calendar.kind.rawValue, location: calendar.location,
-                                                  stationId: nil, format: calendar.format, contentHash: "", importedAt: stamp)
+            var row =
+                source
+                ?? CalendarSourceRow(
+                    sourceId: nil, kind: calendar.kind.rawValue, location: calendar.location,
+                    stationId: nil, format: calendar.format, contentHash: "", importedAt: stamp)
             row.stationId = stationID
             row.format = calendar.format
             row.contentHash = calendar.contentHash
@@ -78,8 +87,10 @@ extension Store {
         return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE importSource = ?", arguments: [location]) ?? 0
     }
 
-    private static func replaceProgrammes(_ calendar: CalendarImport, stationID: Int64?, at stamp: Date,
-                                          _ db: Database) throws -> ImportSummary {
+    private static func replaceProgrammes(
+        _ calendar: CalendarImport, stationID: Int64?, at stamp: Date,
+        _ db: Database
+    ) throws -> ImportSummary {
         let old = try ProgramRow.filter(sql: "importSource = ?", arguments: [calendar.location]).fetchAll(db)
         var byKey: [String: ProgramRow] = [:]
         for row in old { if let key = row.importKey { byKey[key] = row } }
@@ -121,9 +132,10 @@ extension Store {
         }
         let moved = try follow(found, at: stamp, db)
         let orphaned = try orphanAlarms(of: gone, because: "it is no longer in \(calendar.location)", at: stamp, db)
-        return ImportSummary(kind: .programmes, location: calendar.location, sourceID: 0, count: calendar.programmes.count,
-                             added: added, updated: updated, removed: gone.count, reservationsKept: kept,
-                             alarmsMoved: moved, alarmsOrphaned: orphaned, unchanged: false)
+        return ImportSummary(
+            kind: .programmes, location: calendar.location, sourceID: 0, count: calendar.programmes.count,
+            added: added, updated: updated, removed: gone.count, reservationsKept: kept,
+            alarmsMoved: moved, alarmsOrphaned: orphaned, unchanged: false)
     }
 
     private static func replaceDaysOff(_ calendar: CalendarImport, at stamp: Date, _ db: Database) throws -> ImportSummary {
@@ -140,10 +152,11 @@ extension Store {
             try row.insert(db)
         }
         let newKeys = Set(calendar.daysOff.compactMap(\.importKey))
-        return ImportSummary(kind: .daysOff, location: calendar.location, sourceID: 0, count: calendar.daysOff.count,
-                             added: added, updated: calendar.daysOff.count - added,
-                             removed: oldKeys.subtracting(newKeys).count, reservationsKept: 0, alarmsMoved: [],
-                             alarmsOrphaned: [], unchanged: false)
+        return ImportSummary(
+            kind: .daysOff, location: calendar.location, sourceID: 0, count: calendar.daysOff.count,
+            added: added, updated: calendar.daysOff.count - added,
+            removed: oldKeys.subtracting(newKeys).count, reservationsKept: 0, alarmsMoved: [],
+            alarmsOrphaned: [], unchanged: false)
     }
 
     /// Alarms tied to the programmes `found` (by id) take their programme's time, days and zone (and its name);
@@ -175,8 +188,10 @@ extension Store {
 
     /// Alarms tied to a programme of `gone` (by id) keep their last time and are marked gone; the history says
     /// so, once per alarm. Returns their ids.
-    static func orphanAlarms(of gone: [Int64: Programme], because why: String, at stamp: Date,
-                             _ db: Database) throws -> [Int64] {
+    static func orphanAlarms(
+        of gone: [Int64: Programme], because why: String, at stamp: Date,
+        _ db: Database
+    ) throws -> [Int64] {
         guard !gone.isEmpty else { return [] }
         var orphaned: [Int64] = []
         for old in try ClockRow.filter(sql: "programId IS NOT NULL AND programGone = 0").order(sql: "clockId").fetchAll(db) {
@@ -186,8 +201,11 @@ extension Store {
             row.updatedAt = stamp
             try row.update(db)
             let alarm = try row.alarm()
-            var event = EventRow(eventId: nil, at: stamp, clockId: id, kind: HistoryKind.warning.rawValue,
-                                 detail: "The programme \(programme.name) (\(pid)) is gone (\(why)); alarm \(alarm.name) rings at its last known time, \(alarm.time) \(alarm.recurrence.summary).")
+            var event = EventRow(
+                eventId: nil, at: stamp, clockId: id, kind: HistoryKind.warning.rawValue,
+                detail:
+                    "The programme \(programme.name) (\(pid)) is gone (\(why)); alarm \(alarm.name) rings at its last known time, \(alarm.time) \(alarm.recurrence.summary)."
+            )
             try event.insert(db)
             orphaned.append(id)
         }
@@ -195,10 +213,11 @@ extension Store {
     }
 
     private static func cancelPendingState(of id: Int64, at stamp: Date, _ db: Database) throws {
-        try db.execute(sql: """
-            UPDATE alarmState SET phase = 'idle', occurrence = NULL, ringingSince = NULL, snoozedUntil = NULL,
-                snoozeCount = 0, updatedAt = ? WHERE clockId = ? AND phase != 'idle'
-            """, arguments: [stamp, id])
+        try db.execute(
+            sql: """
+                UPDATE alarmState SET phase = 'idle', occurrence = NULL, ringingSince = NULL, snoozedUntil = NULL,
+                    snoozeCount = 0, updatedAt = ? WHERE clockId = ? AND phase != 'idle'
+                """, arguments: [stamp, id])
     }
 
     // MARK: Days off

@@ -65,8 +65,11 @@ extension Store {
             }
             guard alarm.enabled else { throw ValidationError("Alarm \(id) is disabled; there is no next occurrence to skip.") }
             let zone = try alarm.timeZoneID.map { z throws(ValidationError) in try Alarm.validTimeZone(z) } ?? clockZone
-            guard let date = AlarmSchedule.skipNextDate(of: alarm, after: now, lastHandled: state?.lastHandledOccurrence,
-                                                        defaultZone: zone) else {
+            guard
+                let date = AlarmSchedule.skipNextDate(
+                    of: alarm, after: now, lastHandled: state?.lastHandledOccurrence,
+                    defaultZone: zone)
+            else {
                 throw ValidationError("Alarm \(id) has no next occurrence to skip.")
             }
             alarm.skipDate = date

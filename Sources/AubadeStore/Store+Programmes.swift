@@ -66,8 +66,9 @@ extension Store {
                     "Programme \(id) (\(programme.name)) has no station to tune to, so it cannot be reserved.")
             }
             let lead = reserved ? (remindSeconds ?? programme.remindSeconds) : nil
-            try db.execute(sql: "UPDATE programs SET isOrdered = ?, remindSeconds = ? WHERE progId = ?",
-                           arguments: [reserved, lead, id])
+            try db.execute(
+                sql: "UPDATE programs SET isOrdered = ?, remindSeconds = ? WHERE progId = ?",
+                arguments: [reserved, lead, id])
             programme.reserved = reserved
             programme.remindSeconds = lead
             return programme

@@ -83,8 +83,9 @@ extension Store {
         }
         if blank {
             try? queue.close()
-            return try fromBackupCopy(path: path, fault: .unreadable(path: path, reason: "it holds no alarm tables"),
-                                      blank: true)
+            return try fromBackupCopy(
+                path: path, fault: .unreadable(path: path, reason: "it holds no alarm tables"),
+                blank: true)
         }
         if version > Schema.latestVersion {
             let reason = StoreError.schemaTooNew(path: path, found: version, known: Schema.latestVersion)
@@ -92,7 +93,11 @@ extension Store {
         }
         guard version == Schema.latestVersion else {
             try? queue.close()
-            throw .cannotOpen(path: path, reason: "it has schema version \(version), older than this aubade's \(Schema.latestVersion), and reading never upgrades it; any command that changes something, or starting the clock, upgrades it")
+            throw .cannotOpen(
+                path: path,
+                reason:
+                    "it has schema version \(version), older than this aubade's \(Schema.latestVersion), and reading never upgrades it; any command that changes something, or starting the clock, upgrades it"
+            )
         }
         return Store(path: path, queue: queue, readOnlyReason: openedForReading(path), origin: .database, now: { Date() })
     }

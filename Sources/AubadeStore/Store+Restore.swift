@@ -24,8 +24,9 @@ extension Store {
                 guard try Schema.isBlank(db) else { return .commit }
                 try Schema.applySteps(from: 0, db)
                 try snapshot.restore(loaded.file, into: db)
-                var event = EventRow(eventId: nil, at: now(), clockId: nil, kind: HistoryKind.warning.rawValue,
-                                     detail: Store.restoredDetail(loaded.contents))
+                var event = EventRow(
+                    eventId: nil, at: now(), clockId: nil, kind: HistoryKind.warning.rawValue,
+                    detail: Store.restoredDetail(loaded.contents))
                 try event.insert(db)
                 done = true
                 return .commit
@@ -44,8 +45,10 @@ extension Store {
 
     /// A store in memory holding the backup copy's rows (or nothing), for reading when the file can't be read.
     /// Refuses every write.
-    static func inMemory(path: String, copy: (file: ScheduleSnapshot.File, contents: ScheduleSnapshot.Contents)?,
-                        fault: StoreError?) throws(StoreError) -> Store {
+    static func inMemory(
+        path: String, copy: (file: ScheduleSnapshot.File, contents: ScheduleSnapshot.Contents)?,
+        fault: StoreError?
+    ) throws(StoreError) -> Store {
         do {
             let queue = try DatabaseQueue()
             try queue.write { db in
@@ -53,8 +56,9 @@ extension Store {
                 if let copy { try ScheduleSnapshot(databasePath: path).restore(copy.file, into: db) }
             }
             let origin: Origin = if let copy, let fault { .backupCopy(copy.contents, fault: fault) } else { .nothing }
-            return Store(path: path, queue: queue, readOnlyReason: Store.openedForReading(path), origin: origin,
-                         now: { Date() })
+            return Store(
+                path: path, queue: queue, readOnlyReason: Store.openedForReading(path), origin: origin,
+                now: { Date() })
         } catch {
             throw classify(error, path: path)
         }

@@ -111,8 +111,10 @@ public final class Store: Sendable {
         }
     }
 
-    init(path: String, queue: DatabaseQueue, readOnlyReason: StoreError?, origin: Origin,
-         now: @escaping @Sendable () -> Date) {
+    init(
+        path: String, queue: DatabaseQueue, readOnlyReason: StoreError?, origin: Origin,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.path = path
         self.queue = queue
         self.readOnlyReason = readOnlyReason

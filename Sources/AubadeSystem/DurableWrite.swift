@@ -33,8 +33,10 @@ public enum DurableWrite {
     static let pathCapacity = 4096
 
     /// Replaces the file at `path` with `bytes` by way of `temp` (nil: `path` + ".tmp").
-    public static func replace(_ path: UnsafePointer<CChar>, with bytes: UnsafeRawBufferPointer,
-                               temp: UnsafePointer<CChar>? = nil) throws(Failure) {
+    public static func replace(
+        _ path: UnsafePointer<CChar>, with bytes: UnsafeRawBufferPointer,
+        temp: UnsafePointer<CChar>? = nil
+    ) throws(Failure) {
         if let temp {
             try replace(path, with: bytes, via: temp)
             return
@@ -68,8 +70,10 @@ public enum DurableWrite {
         try outcome.get()
     }
 
-    private static func replace(_ path: UnsafePointer<CChar>, with bytes: UnsafeRawBufferPointer,
-                                via temp: UnsafePointer<CChar>) throws(Failure) {
+    private static func replace(
+        _ path: UnsafePointer<CChar>, with bytes: UnsafeRawBufferPointer,
+        via temp: UnsafePointer<CChar>
+    ) throws(Failure) {
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure(step: .create, error: .current) }
         var done = 0

@@ -21,13 +21,15 @@ public enum NamedThread {
         if let stackSize { pthread_attr_setstacksize(&attributes, max(stackSize, Int(PTHREAD_STACK_MIN))) }
         let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         var thread = pthread_t()
-        let rc = pthread_create(&thread, &attributes, { raw in
-            guard let raw else { return nil }
-            let start = Unmanaged<Start>.fromOpaque(raw).takeRetainedValue()
-            NamedThread.nameThisThread(start.name)
-            start.body()
-            return nil
-        }, start)
+        let rc = pthread_create(
+            &thread, &attributes,
+            { raw in
+                guard let raw else { return nil }
+                let start = Unmanaged<Start>.fromOpaque(raw).takeRetainedValue()
+                NamedThread.nameThisThread(start.name)
+                start.body()
+                return nil
+            }, start)
         guard rc == 0 else {
             Unmanaged<Start>.fromOpaque(start).release()
             return false

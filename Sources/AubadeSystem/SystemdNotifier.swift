@@ -21,7 +21,8 @@ public final class SystemdNotifier: Sendable {
     /// Reads the socket and the watchdog from `environment`, for the process `processID`.
     public init(environment: [String: String], processID: pid_t = getpid()) {
         if let usec = environment["WATCHDOG_USEC"].flatMap(Int64.init), usec > 0,
-           environment["WATCHDOG_PID"].map({ pid_t($0) == processID }) ?? true {
+            environment["WATCHDOG_PID"].map({ pid_t($0) == processID }) ?? true
+        {
             watchdogInterval = .microseconds(usec / 2)
         } else {
             watchdogInterval = nil

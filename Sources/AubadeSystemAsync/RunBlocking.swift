@@ -6,7 +6,8 @@ import Synchronization
 /// waits on it. Should the system refuse a new thread, the work runs on the caller's thread instead: late
 /// rather than never.
 public func runBlocking<T: Sendable, E: Error>(_ name: String, _ body: @escaping @Sendable () throws(E) -> T)
-    async throws(E) -> T {
+    async throws(E) -> T
+{
     let outcome: Result<T, E>? = await startThread(name) { report in
         do throws(E) {
             report(.success(try body()))
@@ -21,9 +22,12 @@ public func runBlocking<T: Sendable, E: Error>(_ name: String, _ body: @escaping
 /// Starts `body` on a new thread named `name` and resumes the caller with the first value `body` passes to
 /// `report`; the thread may run on after that (a watch loop that reports how its start went, then waits for
 /// events). Later reports are ignored. nil when the system refused a new thread (`body` has not run).
-public func startThread<T: Sendable>(_ name: String,
-                                     _ body: @escaping @Sendable (_ report: @escaping @Sendable (T) -> Void) -> Void)
-    async -> T? {
+public func startThread<T: Sendable>(
+    _ name: String,
+    _ body: @escaping @Sendable (_ report: @escaping @Sendable (T) -> Void) -> Void
+)
+    async -> T?
+{
     await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
         let once = OnceReport(continuation)
         let started = NamedThread.start(name) {

@@ -1,6 +1,6 @@
 public import Foundation
-public import Glibc
-public import Synchronization
+import Glibc
+import Synchronization
 
 /// Every program a test starts — the built `aubade` and `aubade-waker`, Icecast and ezstream, Python servers,
 /// sox, lame, curl, gcc — is started here, one way, so none of them can outlive the test process or ignore it:
@@ -45,9 +45,11 @@ public final class ChildProcess: Sendable {
     /// `environment` entries are added to (or, with "", removed from) this process's environment; unless it
     /// names `AUBADE_RUNTIME_DIR`, the child gets a private one. As the user `nobody` (`asNobody`) when the
     /// tests run as root (Icecast refuses root).
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                currentDirectory: String? = nil, stdout: Stream = .null, stderr: Stream = .null,
-                asNobody: Bool = false) async throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        currentDirectory: String? = nil, stdout: Stream = .null, stderr: Stream = .null,
+        asNobody: Bool = false
+    ) async throws {
         var env = ProcessInfo.processInfo.environment
         let runtime = environment["AUBADE_RUNTIME_DIR"] == nil ? ChildProcess.privateRuntimeFolder() : nil
         env["AUBADE_RUNTIME_DIR"] = runtime
@@ -56,10 +58,14 @@ public final class ChildProcess: Sendable {
         if asNobody && getuid() == 0 { prefix += ["--reuid=65534", "--regid=65534", "--clear-groups"] }
         // PR_SET_PDEATHSIG is kept across execve (it is cleared only by a set-user-ID program, and by a change of
         // credentials: `setpriv` arms it after changing them).
-        let argv = prefix + ["--pdeathsig", "KILL", "--", "/bin/sh", "-c", ChildProcess.parentCheck, "\(getpid())",
-                             executable] + arguments
-        let request = Spawner.Request(argv: argv, environment: env.map { "\($0.key)=\($0.value)" },
-                                      currentDirectory: currentDirectory, stdout: stdout == .pipe, stderr: stderr == .pipe)
+        let argv =
+            prefix + [
+                "--pdeathsig", "KILL", "--", "/bin/sh", "-c", ChildProcess.parentCheck, "\(getpid())",
+                executable,
+            ] + arguments
+        let request = Spawner.Request(
+            argv: argv, environment: env.map { "\($0.key)=\($0.value)" },
+            currentDirectory: currentDirectory, stdout: stdout == .pipe, stderr: stderr == .pipe)
         let spawned = try await Spawner.shared.spawn(request)
         pid = spawned.pid
         self.stdout = spawned.stdout.map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
@@ -176,7 +182,9 @@ final class Spawner: Sendable {
     /// for each standard stream and every other descriptor closed. Runs on the spawner thread.
     private static func run(_ request: Request) -> Result<Spawned, ChildProcess.Failure> {
         guard let closeFrom = closeFrom else {
-            return .failure(ChildProcess.Failure(description: "posix_spawn_file_actions_addclosefrom_np is missing (glibc 2.34 or later is needed)."))
+            return .failure(
+                ChildProcess.Failure(
+                    description: "posix_spawn_file_actions_addclosefrom_np is missing (glibc 2.34 or later is needed)."))
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -216,7 +224,9 @@ final class Spawner: Sendable {
         _ = closeFrom(&actions, 3)
         if let dir = request.currentDirectory {
             guard let chdir = changeDirectory else {
-                return .failure(ChildProcess.Failure(description: "posix_spawn_file_actions_addchdir_np is missing (glibc 2.29 or later is needed)."))
+                return .failure(
+                    ChildProcess.Failure(
+                        description: "posix_spawn_file_actions_addchdir_np is missing (glibc 2.29 or later is needed)."))
             }
             _ = dir.withCString { chdir(&actions, $0) }
         }
@@ -230,7 +240,9 @@ final class Spawner: Sendable {
         for end in ends.compactMap({ $0 }) { close(end.write) }
         guard rc == 0 else {
             for end in ends.compactMap({ $0 }) { close(end.read) }
-            return .failure(ChildProcess.Failure(description: "\(request.argv.joined(separator: " ")) could not be started: \(String(cString: strerror(rc)))"))
+            return .failure(
+                ChildProcess.Failure(
+                    description: "\(request.argv.joined(separator: " ")) could not be started: \(String(cString: strerror(rc)))"))
         }
         return .success(Spawned(pid: pid, stdout: ends[0]?.read, stderr: ends[1]?.read))
     }
@@ -238,7 +250,8 @@ final class Spawner: Sendable {
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` and `…_addchdir_np`: GNU extensions Swift's Glibc
     /// module does not declare, looked up by name.
     private typealias ActionWithInt = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    private typealias ActionWithPath = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    private typealias ActionWithPath =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
     private static let closeFrom: ActionWithInt? = symbol("posix_spawn_file_actions_addclosefrom_np")
     private static let changeDirectory: ActionWithPath? = symbol("posix_spawn_file_actions_addchdir_np")
 

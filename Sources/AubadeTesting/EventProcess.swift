@@ -81,8 +81,10 @@ public final class EventProcess: Sendable {
     /// event, even one printed before the call. Nil when the program ended without printing it, or when
     /// `timeout` passed first (a watchdog: the default is generous; a short one only suits checking that
     /// something does *not* happen).
-    public func wait(for name: String, timeout: Duration = EventProcess.watchdog,
-                     where match: ([String: Any]) -> Bool = { _ in true }) async -> [String: Any]? {
+    public func wait(
+        for name: String, timeout: Duration = EventProcess.watchdog,
+        where match: ([String: Any]) -> Bool = { _ in true }
+    ) async -> [String: Any]? {
         let deadline = ContinuousClock.now + timeout
         while true {
             let seen = changes.generation

@@ -24,21 +24,21 @@ public final class IcecastServer: Sendable {
         chmod(dir.path, 0o777)
         port = Int.random(in: 20_000..<40_000)
         try """
-            <icecast><limits><clients>20</clients><sources>4</sources><burst-size>65536</burst-size></limits>
-            <authentication><source-password>src</source-password><admin-user>admin</admin-user>
-            <admin-password>adm</admin-password></authentication><hostname>127.0.0.1</hostname>
-            <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>
-            <paths><basedir>\(dir.path)</basedir><logdir>\(dir.path)</logdir>
-            <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot></paths>
-            <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
-            </icecast>
-            """.write(toFile: dir.file("icecast.xml"), atomically: true, encoding: .utf8)
+        <icecast><limits><clients>20</clients><sources>4</sources><burst-size>65536</burst-size></limits>
+        <authentication><source-password>src</source-password><admin-user>admin</admin-user>
+        <admin-password>adm</admin-password></authentication><hostname>127.0.0.1</hostname>
+        <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>
+        <paths><basedir>\(dir.path)</basedir><logdir>\(dir.path)</logdir>
+        <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot></paths>
+        <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
+        </icecast>
+        """.write(toFile: dir.file("icecast.xml"), atomically: true, encoding: .utf8)
         try """
-            <ezstream><servers><server><hostname>127.0.0.1</hostname><port>\(port)</port><password>src</password>
-            </server></servers><streams><stream><mountpoint>\(mount)</mountpoint><format>MP3</format></stream>
-            </streams><intakes><intake><filename>\(dir.file("list.m3u"))</filename></intake></intakes>
-            <metadata><format_str>@a@ - @t@</format_str></metadata></ezstream>
-            """.write(toFile: dir.file("ezstream.xml"), atomically: true, encoding: .utf8)
+        <ezstream><servers><server><hostname>127.0.0.1</hostname><port>\(port)</port><password>src</password>
+        </server></servers><streams><stream><mountpoint>\(mount)</mountpoint><format>MP3</format></stream>
+        </streams><intakes><intake><filename>\(dir.file("list.m3u"))</filename></intake></intakes>
+        <metadata><format_str>@a@ - @t@</format_str></metadata></ezstream>
+        """.write(toFile: dir.file("ezstream.xml"), atomically: true, encoding: .utf8)
         chmod(dir.file("icecast.xml"), 0o644)
         chmod(dir.file("ezstream.xml"), 0o600)  // ezstream refuses a config others can read
         if getuid() == 0 { chown(dir.file("ezstream.xml"), 65534, 65534) }
@@ -67,9 +67,16 @@ public final class IcecastServer: Sendable {
     private func waitUntil(statusIn codes: Set<String>, _ failure: String) async throws {
         let deadline = ContinuousClock.now + IcecastServer.startWatchdog
         while ContinuousClock.now < deadline {
-            if let r = try? await ProcessRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-r", "0-1000", "-m", "2",
-                                                                      "-w", "%{http_code}", url]),
-               codes.contains(r.stdout) { return }
+            if let r = try? await ProcessRunner.run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-o", "/dev/null", "-r", "0-1000", "-m", "2",
+                    "-w", "%{http_code}", url,
+                ]),
+                codes.contains(r.stdout)
+            {
+                return
+            }
             try await Task.sleep(for: .milliseconds(200))
         }
         throw MediaError("\(failure) within \(IcecastServer.startWatchdog); see \(dir.path)/error.log.")

@@ -7,8 +7,10 @@ import Foundation
 /// Swift Testing runs tests concurrently on the cooperative pool, which has one thread per core (two on the
 /// CI runner). A test that blocks one of them stalls every other test's awaits, so their watchdogs fire
 /// although nothing is wrong. Anything that may block longer than a moment goes through here instead.
-public func onThread<T: Sendable, E: Error>(_ name: String = "aubade-test",
-                                            _ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+public func onThread<T: Sendable, E: Error>(
+    _ name: String = "aubade-test",
+    _ body: @escaping @Sendable () throws(E) -> T
+) async throws(E) -> T {
     try await runBlocking(name, body)
 }
 

@@ -18,11 +18,14 @@ public enum ProcessRunner {
     /// The program is started by `ChildProcess` (a clean start, its own process group, dead with the test
     /// process). The waiting (pipes to their end, then the exit) happens on threads of their own: the calling
     /// task is suspended, never a cooperative-pool thread blocked, so other tests run on meanwhile.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                           currentDirectory: String? = nil, every interval: TimeInterval = 0.25,
-                           monitor: (@Sendable (Int32) -> Void)? = nil) async throws -> ProcessResult {
-        let child = try await ChildProcess(executable, arguments, environment: environment, currentDirectory: currentDirectory,
-                                           stdout: .pipe, stderr: .pipe)
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        currentDirectory: String? = nil, every interval: TimeInterval = 0.25,
+        monitor: (@Sendable (Int32) -> Void)? = nil
+    ) async throws -> ProcessResult {
+        let child = try await ChildProcess(
+            executable, arguments, environment: environment, currentDirectory: currentDirectory,
+            stdout: .pipe, stderr: .pipe)
         guard let out = child.stdout, let err = child.stderr else { throw MediaError("\(executable): no pipes for its output.") }
         let watching = monitor.map { Monitor(pid: child.pid, every: interval, $0) }
         let (outData, errData) = await onThread("aubade-test-process") {
@@ -32,8 +35,9 @@ public enum ProcessRunner {
         }
         let status = await child.waitForExit(timeout: .seconds(86_400))
         if let watching { await onThread("aubade-test-monitor-stop") { watching.stop() } }
-        return ProcessResult(status: status ?? -1, stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self))
+        return ProcessResult(
+            status: status ?? -1, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// The built executable `name`, found beside the running test binary (same build folder).

@@ -105,7 +105,8 @@ public final class RawSocket: Sendable {
             data.append(byte)
         }
         let head = String(decoding: data, as: UTF8.self)
-        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+        let length =
+            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
         var body = [UInt8](repeating: 0, count: length)
         var got = 0

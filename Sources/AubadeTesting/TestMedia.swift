@@ -3,12 +3,19 @@ import Foundation
 /// Test audio made at test time with sox and lame (both from Debian; `make test` installs them).
 public enum TestMedia {
     /// A CBR MP3 of a sine at `frequency` Hz, `seconds` long, 44.1 kHz stereo, written into `dir`.
-    public static func sineMP3(frequency: Int, seconds: Int, bitrate: Int = 128, rate: Int = 44_100,
-                               artist: String? = nil, title: String? = nil, in dir: TemporaryDirectory) async throws -> String {
+    public static func sineMP3(
+        frequency: Int, seconds: Int, bitrate: Int = 128, rate: Int = 44_100,
+        artist: String? = nil, title: String? = nil, in dir: TemporaryDirectory
+    ) async throws -> String {
         let wav = dir.file("sine-\(frequency)-\(seconds)-\(rate).wav")
         let mp3 = dir.file("sine-\(frequency)-\(seconds)-\(rate)-\(bitrate).mp3")
-        try check(await ProcessRunner.run(try tool("sox"), ["-n", "-r", "\(rate)", "-c", "2", "-b", "16", wav,
-                                                      "synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5"]))
+        try check(
+            await ProcessRunner.run(
+                try tool("sox"),
+                [
+                    "-n", "-r", "\(rate)", "-c", "2", "-b", "16", wav,
+                    "synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5",
+                ]))
         let tags = (artist.map { ["--ta", $0] } ?? []) + (title.map { ["--tt", $0] } ?? [])
         try check(await ProcessRunner.run(try tool("lame"), ["--quiet", "--cbr", "-b", "\(bitrate)"] + tags + [wav, mp3]))
         return mp3

@@ -32,7 +32,8 @@ struct DaemonLink {
     func tell(snooze: Bool, alarm: Int64, by: WakerInput) {
         guard let socket else { return }
         ControlLine.write(snooze: snooze, alarm: alarm, by: by, to: line)
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = Glibc.socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { return }
         defer { close(fd) }
         guard socket.withSockaddr({ connect(fd, $0, $1) }) == 0 else { return }

@@ -17,11 +17,12 @@ struct ToneSynth {
 
     /// Starts `tone` from its beginning at `volume` (10…100), rising to full.
     mutating func reset(_ tone: HandoffTone, volume: Int) {
-        let shape: ToneShape = switch tone {
-        case .classic: .classic
-        case .chime: .chime
-        case .rising: .rising
-        }
+        let shape: ToneShape =
+            switch tone {
+            case .classic: .classic
+            case .chime: .chime
+            case .rising: .rising
+            }
         synth = ToneSynthesizer(shape, sampleRate: ToneSynth.rate)
         startDB = VolumeCurve.decibels(max(10, volume))
     }

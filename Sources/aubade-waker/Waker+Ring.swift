@@ -9,8 +9,9 @@ extension Waker {
         clock.arm(timerFD, at: nil)
         state.armed = nil
         let nanos = WakerClock.monotonicNanos()
-        ring = Ring(entry: entry, started: now, ends: entry.endsAt(grace: grace), startNanos: nanos, nextOpen: nanos,
-                    nextButtons: nanos)
+        ring = Ring(
+            entry: entry, started: now, ends: entry.endsAt(grace: grace), startNanos: nanos, nextOpen: nanos,
+            nextButtons: nanos)
         state.ringing = WakerRing(alarm: entry.alarm, occurrence: entry.occurrence, round: entry.round, started: now)
         save()
         out.event("ringing") { f in
@@ -217,8 +218,10 @@ extension Waker {
         sound.close()
         buttons.releaseAll(epoll: epollFD)
         let now = clock.now()
-        state.remember(WakerRing(alarm: r.entry.alarm, occurrence: r.entry.occurrence, round: r.entry.round,
-                                 started: r.started, ended: now, end: end, by: by, killedDaemon: r.killed, device: r.device))
+        state.remember(
+            WakerRing(
+                alarm: r.entry.alarm, occurrence: r.entry.occurrence, round: r.entry.round,
+                started: r.started, ended: now, end: end, by: by, killedDaemon: r.killed, device: r.device))
         state.ringing = nil
         if let own = state.snoozed, own.isSameRing(as: r.entry) { state.snoozed = nil }
         if end.byPerson { state.quietThrough = max(state.quietThrough, now) }

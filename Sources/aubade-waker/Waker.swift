@@ -86,7 +86,10 @@ final class Waker {
         }
         let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM)
         guard files.folder.withCString({ inotify_add_watch(inotify, $0, mask) }) >= 0 else {
-            throw StartFailure(sentence: "The database's folder \(files.folder.string) cannot be watched (\(String(cString: strerror(errno)))); the waker needs it to exist.")
+            throw StartFailure(
+                sentence:
+                    "The database's folder \(files.folder.string) cannot be watched (\(String(cString: strerror(errno)))); the waker needs it to exist."
+            )
         }
         for fd in [signals, inotify, timerFD, watchdog] where fd >= 0 { watch(fd) }
         if let interval = notifier.watchdogInterval {

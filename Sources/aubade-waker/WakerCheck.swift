@@ -30,11 +30,13 @@ enum WakerCheck {
         }
         let verdict = WakerDecision.decide(next: next, heartbeat: beat, state: own, now: now, grace: options.graceMilliseconds)
         if options.json {
-            printJSON(options, now: now, next: nextProblem == nil ? next : nil, nextProblem: nextProblem, beat: beat,
-                      verdict: verdict, waker: haveWaker ? running : nil, alive: wakerAlive)
+            printJSON(
+                options, now: now, next: nextProblem == nil ? next : nil, nextProblem: nextProblem, beat: beat,
+                verdict: verdict, waker: haveWaker ? running : nil, alive: wakerAlive)
         } else {
-            printText(options, now: now, next: next, nextProblem: nextProblem, beat: beat, verdict: verdict,
-                      waker: haveWaker ? running : nil, alive: wakerAlive)
+            printText(
+                options, now: now, next: next, nextProblem: nextProblem, beat: beat, verdict: verdict,
+                waker: haveWaker ? running : nil, alive: wakerAlive)
         }
         return nextProblem == nil ? 0 : 1
     }
@@ -49,19 +51,28 @@ enum WakerCheck {
         e.name.isEmpty ? "alarm \(e.alarm)" : "alarm \(e.alarm) (\(e.name.string))"
     }
 
-    private static func printText(_ o: WakerOptions, now: Int64, next: NextAlarmFile, nextProblem: String?,
-                                  beat: HeartbeatFile, verdict: WakerDecision.Verdict, waker: WakerStateFile?, alive: Bool) {
+    private static func printText(
+        _ o: WakerOptions, now: Int64, next: NextAlarmFile, nextProblem: String?,
+        beat: HeartbeatFile, verdict: WakerDecision.Verdict, waker: WakerStateFile?, alive: Bool
+    ) {
         print("Second waker for \(o.database) (grace \(o.graceMilliseconds / 1000) s), now \(iso(now)):")
         if let nextProblem {
-            print("Next-alarm file: \(o.database).next-alarm cannot be read (\(nextProblem)); the daemon has not written it, so nothing is guarded.")
+            print(
+                "Next-alarm file: \(o.database).next-alarm cannot be read (\(nextProblem)); the daemon has not written it, so nothing is guarded."
+            )
         } else {
             let daemon = next.daemon.isAlive ? "running" : "not running"
-            print("Next-alarm file: written \(iso(next.written)) by the daemon (pid \(next.daemon.pid), \(daemon)); \(next.entries.count) ring(s) listed.")
+            print(
+                "Next-alarm file: written \(iso(next.written)) by the daemon (pid \(next.daemon.pid), \(daemon)); \(next.entries.count) ring(s) listed."
+            )
             let alternate = next.alternate.isEmpty ? "none" : next.alternate.string
             let buttons = next.buttons.map { "\($0.duty == .stop ? "stop" : "snooze") \($0.line.string)" }
-            print("Sound: \(next.device.isEmpty ? "default" : next.device.string), alternate \(alternate); buttons: "
-                + (buttons.isEmpty ? "none" : buttons.joined(separator: ", ")
-                    + " (\(next.activeLow ? "active-low" : "active-high"), \(next.bias.string))"))
+            print(
+                "Sound: \(next.device.isEmpty ? "default" : next.device.string), alternate \(alternate); buttons: "
+                    + (buttons.isEmpty
+                        ? "none"
+                        : buttons.joined(separator: ", ")
+                            + " (\(next.activeLow ? "active-low" : "active-high"), \(next.bias.string))"))
         }
         print("Heartbeat: \(beat.records.count) record(s) of what the daemon handled.")
         switch verdict {
@@ -82,8 +93,10 @@ enum WakerCheck {
         }
     }
 
-    private static func printJSON(_ o: WakerOptions, now: Int64, next: NextAlarmFile?, nextProblem: String?,
-                                  beat: HeartbeatFile, verdict: WakerDecision.Verdict, waker: WakerStateFile?, alive: Bool) {
+    private static func printJSON(
+        _ o: WakerOptions, now: Int64, next: NextAlarmFile?, nextProblem: String?,
+        beat: HeartbeatFile, verdict: WakerDecision.Verdict, waker: WakerStateFile?, alive: Bool
+    ) {
         let w = TextWriter(capacity: 4096)
         w.text("{\"database\": ")
         w.jsonString(LongText(o.database))

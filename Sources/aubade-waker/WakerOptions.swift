@@ -19,19 +19,19 @@ struct WakerOptions {
     static let graceRange: ClosedRange<Int64> = 1_000...1_800_000
 
     static let usage = """
-    usage: aubade-waker [--db <path>] [--config <path>] [--grace 60s] [--fake-time <ISO-8601>] [--json] [--check]
+        usage: aubade-waker [--db <path>] [--config <path>] [--grace 60s] [--fake-time <ISO-8601>] [--json] [--check]
 
-    The second waker (R35): it sounds the built-in tone when the clock's daemon has not made an alarm heard
-    within the grace after its time. It reads <db>.next-alarm and <db>.heartbeat, which the daemon writes.
-      --db <path>          the clock's database, which locates those files (default: the config's
-                           [paths] database, else /var/lib/aubade/aubade.sqlite)
-      --config <path>      the clock's config (default: $AUBADE_CONFIG, else /etc/aubade/aubade.toml if present)
-      --grace <duration>   how long after an alarm's time the daemon has to make it heard (default 60s; 1s-30m)
-      --fake-time <ISO>    start the waker's wall clock at this instant, as `aubade run --fake-time` (tests)
-      --json               one JSON event per line on stdout (armed, ringing, stopped, ...)
-      --check              print what it would do now and exit (1 when there is no next-alarm file to read)
-    Signals: SIGUSR1 stops a ring (`aubade stop` sends it), SIGUSR2 snoozes it (`aubade snooze`).
-    """
+        The second waker (R35): it sounds the built-in tone when the clock's daemon has not made an alarm heard
+        within the grace after its time. It reads <db>.next-alarm and <db>.heartbeat, which the daemon writes.
+          --db <path>          the clock's database, which locates those files (default: the config's
+                               [paths] database, else /var/lib/aubade/aubade.sqlite)
+          --config <path>      the clock's config (default: $AUBADE_CONFIG, else /etc/aubade/aubade.toml if present)
+          --grace <duration>   how long after an alarm's time the daemon has to make it heard (default 60s; 1s-30m)
+          --fake-time <ISO>    start the waker's wall clock at this instant, as `aubade run --fake-time` (tests)
+          --json               one JSON event per line on stdout (armed, ringing, stopped, ...)
+          --check              print what it would do now and exit (1 when there is no next-alarm file to read)
+        Signals: SIGUSR1 stops a ring (`aubade stop` sends it), SIGUSR2 snoozes it (`aubade snooze`).
+        """
 
     struct Bad: Error {
         let sentence: String
@@ -95,7 +95,9 @@ struct WakerOptions {
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         let n = buffer.withUnsafeMutableBytes { HandoffIO.read(path, into: $0) }
         guard n >= 0 else {
-            if explicit != nil { throw Bad(sentence: "The config \(path) cannot be read (\(String(cString: strerror(Int32(-n))))).") }
+            if explicit != nil {
+                throw Bad(sentence: "The config \(path) cannot be read (\(String(cString: strerror(Int32(-n))))).")
+            }
             return nil
         }
         return buffer[0..<n].withUnsafeBytes { ConfigDatabase.find(in: $0) }.map { $0.string }
@@ -152,8 +154,9 @@ struct WakerOptions {
             return v
         }
         guard b.count >= 20, b[4] == 45, b[7] == 45, b[10] == 84 || b[10] == 116, b[13] == 58, b[16] == 58,
-              let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2),
-              let s = num(17, 2), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+            let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2),
+            let s = num(17, 2), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+        else { return nil }
         var i = 19
         var ms: Int64 = 0
         if i < b.count, b[i] == 46 {

@@ -41,8 +41,9 @@ final class WakerSound {
         let rc = name.withCString { snd_pcm_open(&handle, $0, SND_PCM_STREAM_PLAYBACK, Int32(SND_PCM_NONBLOCK)) }
         guard rc == 0, let handle else { return rc < 0 ? rc : -EIO }
         snd_pcm_nonblock(handle, 0)  // opened without waiting; written with blocking writes
-        let set = snd_pcm_set_params(handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 2,
-                                     UInt32(ToneSynth.rate), 1, WakerSound.latencyMicroseconds)
+        let set = snd_pcm_set_params(
+            handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 2,
+            UInt32(ToneSynth.rate), 1, WakerSound.latencyMicroseconds)
         guard set == 0 else {
             snd_pcm_close(handle)
             return set

@@ -7,8 +7,10 @@ import Foundation
 struct AlarmCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alarm", abstract: "List, add, change and remove alarms.",
-        subcommands: [AlarmList.self, AlarmNext.self, AlarmAdd.self, AlarmEdit.self, AlarmRemove.self, AlarmEnable.self,
-                      AlarmDisable.self, AlarmSkipNext.self])
+        subcommands: [
+            AlarmList.self, AlarmNext.self, AlarmAdd.self, AlarmEdit.self, AlarmRemove.self, AlarmEnable.self,
+            AlarmDisable.self, AlarmSkipNext.self,
+        ])
 }
 
 struct AlarmList: ParsableCommand {
@@ -25,8 +27,10 @@ struct AlarmList: ParsableCommand {
     /// time, its days off: the same bytes as `GET /alarms`), else from the file at this machine's time.
     static func show(_ context: CommandContext) throws {
         let schedule = try context.scheduleOrBackup()
-        if schedule.fault == nil, case .success(.answer(.alarms(let fromClock)))? =
-            try? ControlClient.send(.query(.alarms), databasePath: context.databasePath) {
+        if schedule.fault == nil,
+            case .success(.answer(.alarms(let fromClock)))? =
+                try? ControlClient.send(.query(.alarms), databasePath: context.databasePath)
+        {
             print(schedule.alarms, fromClock.alarms, schedule.stationNames, json: context.json)
             return
         }
@@ -35,8 +39,11 @@ struct AlarmList: ParsableCommand {
         let daysOff = DaysOff(schedule.daysOff)
         let now = Date()
         let docs = schedule.alarms.map { a in
-            AlarmDocument(a, stationNames: schedule.stationNames, next: a.enabled ? AlarmSchedule.next(
-                of: a, after: now, defaultZone: zone, honouringSkip: true, daysOff: daysOff)?.instant : nil, guide: guide)
+            AlarmDocument(
+                a, stationNames: schedule.stationNames,
+                next: a.enabled
+                    ? AlarmSchedule.next(
+                        of: a, after: now, defaultZone: zone, honouringSkip: true, daysOff: daysOff)?.instant : nil, guide: guide)
         }
         print(schedule.alarms, docs, schedule.stationNames, json: context.json)
         if schedule.fault != nil { throw ExitCode(1) }
@@ -53,12 +60,18 @@ struct AlarmList: ParsableCommand {
             Swift.print("No alarms. Add one with: aubade alarm add --name Work --time 06:45 --days mon-fri")
             return
         }
-        Output.table(["ID", "NAME", "TIME", "DAYS", "SOUND", "DURATION", "SHAKE", "ENABLED", "PROGRAMME"], alarms.map { a in
-            [a.id.map(String.init) ?? "-", a.name, a.time.description, a.recurrence.summary
-                + (a.skipDate.map { " (skip \($0))" } ?? "") + (a.skipDaysOff && a.recurrence.onceDate == nil ? ", not on days off" : ""),
-             AlarmDocument.soundName(a.sound, names), DurationText.format(a.durationSeconds),
-             a.shakeToStop ? "yes" : "no", a.enabled ? "yes" : "no", programmeColumn(a, a.id.flatMap { byID[$0] })]
-        })
+        Output.table(
+            ["ID", "NAME", "TIME", "DAYS", "SOUND", "DURATION", "SHAKE", "ENABLED", "PROGRAMME"],
+            alarms.map { a in
+                [
+                    a.id.map(String.init) ?? "-", a.name, a.time.description,
+                    a.recurrence.summary
+                        + (a.skipDate.map { " (skip \($0))" } ?? "")
+                        + (a.skipDaysOff && a.recurrence.onceDate == nil ? ", not on days off" : ""),
+                    AlarmDocument.soundName(a.sound, names), DurationText.format(a.durationSeconds),
+                    a.shakeToStop ? "yes" : "no", a.enabled ? "yes" : "no", programmeColumn(a, a.id.flatMap { byID[$0] }),
+                ]
+            })
     }
 
     /// "follows Jazz (12)", "follows Jazz (12), gone", or the programme on air at the next ring, or "-".

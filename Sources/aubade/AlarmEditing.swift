@@ -21,17 +21,23 @@ struct AlarmFields: ParsableArguments {
     @Option(name: .customLong("max-snoozes"), help: "How many snoozes are allowed (0-20).") var maxSnoozes: Int?
     @Flag(inversion: .prefixedNo, help: "Shaking the clock stops the alarm.") var shake: Bool?
     @Option(help: "Time-zone id, e.g. Europe/Berlin (default: the clock's zone).") var tz: String?
-    @Option(name: .customLong("at-programme"),
-            help: "Ring when this programme starts (its id, see 'aubade program list') and follow it when an import moves it; 'none' unties it.")
+    @Option(
+        name: .customLong("at-programme"),
+        help:
+            "Ring when this programme starts (its id, see 'aubade program list') and follow it when an import moves it; 'none' unties it."
+    )
     var atProgramme: String?
-    @Flag(inversion: .prefixedNo, help: "Do not ring on days off (default for a new alarm on weekdays only; see 'aubade days-off').")
+    @Flag(
+        inversion: .prefixedNo, help: "Do not ring on days off (default for a new alarm on weekdays only; see 'aubade days-off')."
+    )
     var skipDaysOff: Bool?
 
     /// The fields given, for the store to apply inside its write transaction (R26).
     var patch: AlarmPatch {
-        AlarmPatch(name: name, time: time, days: days, date: date, source: source, duration: duration, volume: volume,
-                   fadeIn: fadeIn, snooze: snooze, maxSnoozes: maxSnoozes, shake: shake, tz: tz, skipDaysOff: skipDaysOff,
-                   atProgramme: atProgramme)
+        AlarmPatch(
+            name: name, time: time, days: days, date: date, source: source, duration: duration, volume: volume,
+            fadeIn: fadeIn, snooze: snooze, maxSnoozes: maxSnoozes, shake: shake, tz: tz, skipDaysOff: skipDaysOff,
+            atProgramme: atProgramme)
     }
 }
 
@@ -56,7 +62,9 @@ struct AlarmAdd: ParsableCommand {
         if global.json {
             Output.json(AlarmDocument(saved, stationNames: result.stationNames))
         } else {
-            print("Added alarm \(saved.id ?? 0): \(saved.name) at \(saved.time), \(saved.recurrence.summary)\(AlarmAdd.extras(saved)).")
+            print(
+                "Added alarm \(saved.id ?? 0): \(saved.name) at \(saved.time), \(saved.recurrence.summary)\(AlarmAdd.extras(saved))."
+            )
         }
     }
 }

@@ -29,12 +29,14 @@ struct AlarmNext: ParsableCommand {
         let zone = try tz.map { try Alarm.validTimeZone($0) } ?? context.defaultZone()
         let schedule = try context.scheduleOrBackup()
         let fault = schedule.fault
-        let firings = AlarmSchedule.upcoming(schedule.alarms, after: from, count: count, defaultZone: zone,
-                                             daysOff: DaysOff(schedule.daysOff), includeSkipped: true)
+        let firings = AlarmSchedule.upcoming(
+            schedule.alarms, after: from, count: count, defaultZone: zone,
+            daysOff: DaysOff(schedule.daysOff), includeSkipped: true)
         let guide = ProgrammeGuide(programmes: schedule.programmes, zone: zone)
         let byID = Dictionary(schedule.alarms.compactMap { a in a.id.map { ($0, a) } }, uniquingKeysWith: { a, _ in a })
         let onAir = firings.map { f in
-            f.skip == nil ? f.alarmID.flatMap { byID[$0] }.flatMap { guide.onAir(for: $0, at: f.occurrence.instant)?.programme.name } : nil
+            f.skip == nil
+                ? f.alarmID.flatMap { byID[$0] }.flatMap { guide.onAir(for: $0, at: f.occurrence.instant)?.programme.name } : nil
         }
         let within24h = firings.first { $0.skip == nil }.map { $0.occurrence.instant.timeIntervalSince(from) <= 86_400 } ?? false
         if context.json {
@@ -61,10 +63,14 @@ struct AlarmNext: ParsableCommand {
         let start = Firing.offsetText(zone.secondsFromGMT(for: from))
         print("From \(from.formatted(.iso8601)) (UTC\(start), default zone \(zone.identifier)):")
         if !firings.isEmpty {
-            Output.table(["ID", "NAME", "DAY", "LOCAL TIME", "ZONE", "UTC", "NOTE"], zip(firings, onAir).map { f, program in
-                [f.alarmID.map(String.init) ?? "-", f.alarmName, f.localWeekday, f.localText, f.zone.identifier,
-                 f.occurrence.instant.formatted(.iso8601), f.skip.map(\.note) ?? program.map { "on air: \($0)" } ?? ""]
-            })
+            Output.table(
+                ["ID", "NAME", "DAY", "LOCAL TIME", "ZONE", "UTC", "NOTE"],
+                zip(firings, onAir).map { f, program in
+                    [
+                        f.alarmID.map(String.init) ?? "-", f.alarmName, f.localWeekday, f.localText, f.zone.identifier,
+                        f.occurrence.instant.formatted(.iso8601), f.skip.map(\.note) ?? program.map { "on air: \($0)" } ?? "",
+                    ]
+                })
         }
         if !within24h {
             print(firings.isEmpty ? "No alarm in the next 24 h (no enabled alarm fires)." : "No alarm in the next 24 h.")
@@ -99,9 +105,10 @@ private struct NextDocument: Encodable {
         self.now = now.formatted(.iso8601)
         timeZone = zone.identifier
         self.firings = zip(firings, onAir).map { f, program in
-            Entry(id: f.alarmID, name: f.alarmName, date: f.occurrence.date.description, local: f.localText,
-                  utcOffset: f.utcOffsetText, zone: f.zone.identifier, utc: f.occurrence.instant.formatted(.iso8601),
-                  skipped: f.skip != nil, reason: f.skip?.sentence, onAir: program)
+            Entry(
+                id: f.alarmID, name: f.alarmName, date: f.occurrence.date.description, local: f.localText,
+                utcOffset: f.utcOffsetText, zone: f.zone.identifier, utc: f.occurrence.instant.formatted(.iso8601),
+                skipped: f.skip != nil, reason: f.skip?.sentence, onAir: program)
         }
         self.alarmWithin24h = alarmWithin24h
     }

@@ -14,10 +14,12 @@ struct Aubade: ParsableCommand {
         commandName: "aubade",
         abstract: "A bedside radio alarm clock that never fails to wake you.",
         version: version,
-        subcommands: [RunCommand.self, PlayCommand.self, RingCommand.self, AlarmCommand.self, StationCommand.self,
-                      ProgramCommand.self, DaysOffCommand.self, SettingsCommand.self, SleepCommand.self, StatusCommand.self,
-                      StopCommand.self, SnoozeCommand.self, TokenCommand.self, DoctorCommand.self,
-                      VersionCommand.self])
+        subcommands: [
+            RunCommand.self, PlayCommand.self, RingCommand.self, AlarmCommand.self, StationCommand.self,
+            ProgramCommand.self, DaysOffCommand.self, SettingsCommand.self, SleepCommand.self, StatusCommand.self,
+            StopCommand.self, SnoozeCommand.self, TokenCommand.self, DoctorCommand.self,
+            VersionCommand.self,
+        ])
 
     static func main(arguments: [String]) async {
         do {

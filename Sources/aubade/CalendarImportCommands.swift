@@ -12,8 +12,10 @@ import Foundation
 /// running clock when one runs, else into the file: one transaction either way (`Store.apply`), so a bad
 /// calendar imports nothing and says which line is wrong.
 enum CalendarImporting {
-    static func run(_ text: String, kind: CalendarImport.Kind, station: String?, now nowText: String?, allowLocal: Bool,
-                    global: GlobalOptions) throws {
+    static func run(
+        _ text: String, kind: CalendarImport.Kind, station: String?, now nowText: String?, allowLocal: Bool,
+        global: GlobalOptions
+    ) throws {
         let context = try global.context()
         let source: CalendarLoader.Source
         do throws(ClockError) {
@@ -25,9 +27,10 @@ enum CalendarImporting {
         if case .url = source, let refusal = try downloadRefusal(context) {
             throw CLIError.failed("The calendar is not downloaded: \(refusal)")
         }
-        let loader = CalendarLoader(cache: CalendarCache(databasePath: context.databasePath),
-                                    allowLoopback: allowLocal || context.configuration.audio.allowLocalStreams,
-                                    horizonDays: context.configuration.calendars.horizonDays)
+        let loader = CalendarLoader(
+            cache: CalendarCache(databasePath: context.databasePath),
+            allowLoopback: allowLocal || context.configuration.audio.allowLocalStreams,
+            horizonDays: context.configuration.calendars.horizonDays)
         let zone = try context.defaultZone()
         let calendar: CalendarImport
         do throws(CalendarFetchError) {
@@ -48,7 +51,9 @@ enum CalendarImporting {
         } else {
             print(summary.sentence)
             if source.location.hasPrefix("http") {
-                print("It is fetched again every \(DurationText.format(context.configuration.calendars.refreshSeconds)) while the clock runs.")
+                print(
+                    "It is fetched again every \(DurationText.format(context.configuration.calendars.refreshSeconds)) while the clock runs."
+                )
             }
         }
     }
@@ -58,7 +63,8 @@ enum CalendarImporting {
         let store = try context.openStoreForReading(quietWhenEmpty: true)
         defer { store.close() }
         let settings = try store.settings()
-        if case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: settings.isWifi, network: SysfsNetworkStatus().current()) {
+        if case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: settings.isWifi, network: SysfsNetworkStatus().current())
+        {
             return reason
         }
         return nil
@@ -77,7 +83,10 @@ struct ProgramImport: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A file, or an http(s) URL.") var calendar: String
     @Option(help: "The saved station the programmes are on (see 'aubade station list').") var station: String?
-    @Option(help: "Read the calendar as on this day (ISO-8601 with offset, e.g. 2027-03-01T00:00:00Z): recurrences are expanded from then.")
+    @Option(
+        help:
+            "Read the calendar as on this day (ISO-8601 with offset, e.g. 2027-03-01T00:00:00Z): recurrences are expanded from then."
+    )
     var now: String?
     @Flag(name: .customLong("allow-local"), help: "Allow an address on this machine.") var allowLocal = false
 
@@ -114,17 +123,23 @@ struct ProgramNow: ParsableCommand {
         let onAir = guide.onAir(at: at)
         let next = guide.next(after: at)
         if context.json {
-            Output.json(OnAirDocument(now: onAir.map { ProgramDocument($0, stationNames: names) },
-                                      next: next.map { ProgramDocument($0, stationNames: names) }))
+            Output.json(
+                OnAirDocument(
+                    now: onAir.map { ProgramDocument($0, stationNames: names) },
+                    next: next.map { ProgramDocument($0, stationNames: names) }))
         } else {
-            print(ProgramNow.line("On air", onAir, at: at, zone: zone, names: names) ?? "Nothing is on air\(station.map { " on \($0)" } ?? "").")
+            print(
+                ProgramNow.line("On air", onAir, at: at, zone: zone, names: names)
+                    ?? "Nothing is on air\(station.map { " on \($0)" } ?? "").")
             print(ProgramNow.line("Next", next, at: at, zone: zone, names: names) ?? "Nothing else is scheduled.")
         }
         if store.origin.fault != nil { throw ExitCode(1) }
     }
 
     /// "On air: Morning Show on FIP, 07:00–09:00" / "Next: World News on FIP, Mon 29 Mar 08:00–08:30".
-    static func line(_ label: String, _ airing: ProgrammeGuide.Airing?, at: Date, zone: TimeZone, names: [Int64: String]) -> String? {
+    static func line(_ label: String, _ airing: ProgrammeGuide.Airing?, at: Date, zone: TimeZone, names: [Int64: String])
+        -> String?
+    {
         guard let a = airing else { return nil }
         let z = a.programme.zone(clockZone: zone)
         let sameDay = ZoneCalendar(z).localDayNumber(of: a.begin) == ZoneCalendar(z).localDayNumber(of: at)
@@ -158,10 +173,15 @@ struct CalendarSourcesCommand: ParsableCommand {
         } else if docs.isEmpty {
             print("No calendars imported. Import one with: aubade program import <file|url> --station <name>")
         } else {
-            Output.table(["ID", "KIND", "FROM", "FORMAT", "STATION", "IMPORTED", "EXPANDED TO"], docs.map {
-                [String($0.id), $0.kind == "daysOff" ? "days off" : "programmes", $0.location, $0.format, $0.station ?? "-",
-                 $0.importedAt.formatted(.iso8601), $0.expandedThrough ?? "-"]
-            })
+            Output.table(
+                ["ID", "KIND", "FROM", "FORMAT", "STATION", "IMPORTED", "EXPANDED TO"],
+                docs.map {
+                    [
+                        String($0.id), $0.kind == "daysOff" ? "days off" : "programmes", $0.location, $0.format,
+                        $0.station ?? "-",
+                        $0.importedAt.formatted(.iso8601), $0.expandedThrough ?? "-",
+                    ]
+                })
         }
     }
 }

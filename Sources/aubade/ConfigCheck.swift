@@ -14,9 +14,11 @@ enum ConfigCheck {
         }
         guard loaded.warnings.isEmpty else {
             let count = loaded.warnings.count
-            throw CLIError.badInput("Config file \(path) has \(count) unknown key\(count == 1 ? "" : "s"), which aubade run ignores.")
+            throw CLIError.badInput(
+                "Config file \(path) has \(count) unknown key\(count == 1 ? "" : "s"), which aubade run ignores.")
         }
-        Output.say("Config file \(path) is OK: every key is known and every value can be used.", json: global.json,
-                   fields: ["config": .string(path)])
+        Output.say(
+            "Config file \(path) is OK: every key is known and every value can be used.", json: global.json,
+            fields: ["config": .string(path)])
     }
 }

@@ -30,8 +30,9 @@ struct SleepCommand: AsyncParsableCommand {
     var duration: String?
     @Option(help: "tone, a saved station's name, or a stream URL (default: the first saved station).")
     var source: String?
-    @Option(name: .customLong("until-end-of"),
-            help: "Play until this programme ends (its id), or 'now' for the one on air; on its station unless --source.")
+    @Option(
+        name: .customLong("until-end-of"),
+        help: "Play until this programme ends (its id), or 'now' for the one on air; on its station unless --source.")
     var untilEndOf: String?
 
     /// How long to wait for the first audio before saying the station cannot be heard yet.
@@ -57,8 +58,9 @@ struct SleepCommand: AsyncParsableCommand {
         }
         let exchange: ControlClient.Exchange
         do throws(ControlClient.Failure) {
-            exchange = try ControlClient.open(ControlProtocol.Request(command, follow: true),
-                                              databasePath: context.databasePath, timeout: Int(SleepCommand.audibleWait / .seconds(1)))
+            exchange = try ControlClient.open(
+                ControlProtocol.Request(command, follow: true),
+                databasePath: context.databasePath, timeout: Int(SleepCommand.audibleWait / .seconds(1)))
         } catch {
             throw CLIError.failed(error.description)
         }
@@ -75,12 +77,14 @@ struct SleepCommand: AsyncParsableCommand {
             case .deviceFailed(let problem):
                 throw CLIError.failed("The sleep timer cannot be heard: \(problem)")
             case .stream(_, .error(let reason)):
-                throw CLIError.failed("\(message) Not playing yet: \(reason) The clock keeps trying; 'aubade sleep cancel' stops it.")
+                throw CLIError.failed(
+                    "\(message) Not playing yet: \(reason) The clock keeps trying; 'aubade sleep cancel' stops it.")
             default:
                 continue
             }
         }
-        throw CLIError.failed("\(message) Nothing was heard within \(Int(SleepCommand.audibleWait / .seconds(1))) s; see 'aubade status'.")
+        throw CLIError.failed(
+            "\(message) Nothing was heard within \(Int(SleepCommand.audibleWait / .seconds(1))) s; see 'aubade status'.")
     }
 }
 
@@ -99,7 +103,8 @@ struct StopCommand: ParsableCommand {
 }
 
 struct SnoozeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "snooze", abstract: "Snooze the ringing alarm (needs 'aubade run').")
+    static let configuration = CommandConfiguration(
+        commandName: "snooze", abstract: "Snooze the ringing alarm (needs 'aubade run').")
     @OptionGroup var global: GlobalOptions
 
     func run() throws {

@@ -25,7 +25,9 @@ struct DaysOffList: ParsableCommand {
         } else if docs.isEmpty {
             print("No days off. Add one with: aubade days-off add 2026-12-24..2026-12-26 --name Christmas")
         } else {
-            Output.table(["ID", "DATES", "NAME", "FROM"], docs.map { [$0.id.map(String.init) ?? "-", $0.dates, $0.name, $0.source ?? "typed"] })
+            Output.table(
+                ["ID", "DATES", "NAME", "FROM"],
+                docs.map { [$0.id.map(String.init) ?? "-", $0.dates, $0.name, $0.source ?? "typed"] })
         }
         if store.origin.fault != nil { throw ExitCode(1) }
     }

@@ -14,7 +14,9 @@ import Foundation
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor", abstract: "Check everything an alarm needs, and say how to fix each problem.",
-        discussion: "Exit codes: 0 every alarm would be heard; 1 an alarm would not be heard (a line says problem); 2 the config has problems.")
+        discussion:
+            "Exit codes: 0 every alarm would be heard; 1 an alarm would not be heard (a line says problem); 2 the config has problems."
+    )
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Also play the built-in tone for 3 s (through the running clock when there is one).") var play = false
 
@@ -32,8 +34,9 @@ struct DoctorCommand: AsyncParsableCommand {
         let loaded = context.loaded
         guard loaded.isClean else {
             let count = loaded.problems.count + loaded.warnings.count
-            throw CLIError.badInput("Config file \(loaded.path ?? "") has \(count) problem\(count == 1 ? "" : "s") "
-                                    + "(listed in the report); aubade run starts with the defaults they name.")
+            throw CLIError.badInput(
+                "Config file \(loaded.path ?? "") has \(count) problem\(count == 1 ? "" : "s") "
+                    + "(listed in the report); aubade run starts with the defaults they name.")
         }
     }
 }

@@ -52,10 +52,13 @@ struct CommandContext {
     func openStoreForWriting() throws -> Store {
         let opened = try Store.openRestoringBackup(path: databasePath)
         if let copy = opened.restored {
-            Aubade.printError("The database \(databasePath) was missing or empty; restored \(copy.alarms.count) alarm(s), \(copy.stations.count) station(s), \(copy.programmes.count) reserved programme(s) and the settings from the backup copy written \(copy.writtenAt.formatted(.iso8601)). Snoozes and history from before were lost.")
+            Aubade.printError(
+                "The database \(databasePath) was missing or empty; restored \(copy.alarms.count) alarm(s), \(copy.stations.count) station(s), \(copy.programmes.count) reserved programme(s) and the settings from the backup copy written \(copy.writtenAt.formatted(.iso8601)). Snoozes and history from before were lost."
+            )
         }
         if let problem = opened.backupProblem {
-            Aubade.printError("\(problem.description) The database \(databasePath) was missing or empty and is now a new, empty one.")
+            Aubade.printError(
+                "\(problem.description) The database \(databasePath) was missing or empty and is now a new, empty one.")
         }
         if let reason = opened.store.readOnlyReason { throw reason }
         return opened.store
@@ -67,7 +70,9 @@ struct CommandContext {
     /// command shows of the copy ("the 2 alarm(s)").
     /// `quietWhenEmpty`: a command that only looks something up on the side (`play`, `ring` with a URL) says
     /// nothing about a database that does not exist yet.
-    func openStoreForReading(showing: ((ScheduleSnapshot.Contents) -> String)? = nil, quietWhenEmpty: Bool = false) throws -> Store {
+    func openStoreForReading(showing: ((ScheduleSnapshot.Contents) -> String)? = nil, quietWhenEmpty: Bool = false) throws
+        -> Store
+    {
         let store = try Store.openForReading(path: databasePath)
         switch store.origin {
         case .database:
@@ -91,11 +96,15 @@ struct CommandContext {
 
     /// What `alarm list` and `alarm next` need besides the alarms — the programmes (on air when an alarm rings)
     /// and the days off (skipped) — read as `alarmsOrBackup` reads (the backup copy's when the file is unreadable).
-    func scheduleOrBackup() throws -> (alarms: [Alarm], stationNames: [Int64: String], programmes: [Programme],
-                                       daysOff: [DayOff], fault: StoreError?) {
+    func scheduleOrBackup() throws -> (
+        alarms: [Alarm], stationNames: [Int64: String], programmes: [Programme],
+        daysOff: [DayOff], fault: StoreError?
+    ) {
         let store = try openStoreForReading { "the \($0.alarms.count) alarm(s)" }
-        return (try store.alarms(), AlarmDocument.stationNames(try store.stations()), try store.programmes(),
-                try store.daysOff(), store.origin.fault)
+        return (
+            try store.alarms(), AlarmDocument.stationNames(try store.stations()), try store.programmes(),
+            try store.daysOff(), store.origin.fault
+        )
     }
 
     /// The zone for alarms that name none: the config's, else the system's.

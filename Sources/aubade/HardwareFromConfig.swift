@@ -26,8 +26,10 @@ extension GPIOLineAddress {
 extension Configuration.Buttons {
     /// The configured button lines; a button set to "" is left out.
     func lineRequests() -> [ButtonRole: GPIOLineRequest] {
-        let lines: [(ButtonRole, String)] = [(.snooze, snooze), (.stop, stop), (.playPause, playPause), (.sleep, sleep),
-                                             (.volumeUp, volumeUp), (.volumeDown, volumeDown)]
+        let lines: [(ButtonRole, String)] = [
+            (.snooze, snooze), (.stop, stop), (.playPause, playPause), (.sleep, sleep),
+            (.volumeUp, volumeUp), (.volumeDown, volumeDown),
+        ]
         let bias = GPIOBias(rawValue: self.bias) ?? .pullUp
         var out: [ButtonRole: GPIOLineRequest] = [:]
         for (role, text) in lines {

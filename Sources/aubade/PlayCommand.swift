@@ -16,7 +16,10 @@ struct PlayCommand: AsyncParsableCommand {
     @Argument(help: "A station name, an http(s) URL, or tone, tone:classic, tone:chime, tone:rising.") var source: String
     @Option(name: .customLong("for"), help: "How long, e.g. 30s — wall time, audio or not (default: until Ctrl-C).")
     var duration: String?
-    @Option(help: "Volume, 1-100 for listening (alarms take 10-100, so that they are always heard; default: the defaultVolume setting, toneVolume for tones).")
+    @Option(
+        help:
+            "Volume, 1-100 for listening (alarms take 10-100, so that they are always heard; default: the defaultVolume setting, toneVolume for tones)."
+    )
     var volume: Int?
     @Flag(name: .customLong("allow-local"), help: "Allow stream addresses on this machine.") var allowLocal = false
 
@@ -27,7 +30,9 @@ struct PlayCommand: AsyncParsableCommand {
             throw CLIError.badInput("Volume \(volume) is out of range; use 1 to 100.")
         }
         let started: SoundSession.Started
-        if let viaClock = try SoundSession.throughDaemon(.play(source: source, seconds: seconds, volume: volume), context: context) {
+        if let viaClock = try SoundSession.throughDaemon(
+            .play(source: source, seconds: seconds, volume: volume), context: context)
+        {
             started = viaClock
         } else {
             started = try playHere(context, seconds: seconds)
@@ -61,12 +66,15 @@ struct PlayCommand: AsyncParsableCommand {
             case .station(let id): urls = try store.station(id: id).addresses
             case .tone: throw CLIError.badInput("Use 'tone' on its own to play the built-in tone.")
             }
-            if case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: settings.isWifi, network: SysfsNetworkStatus().current()) {
+            if case .refuse(let reason) = NetworkPolicy.streaming(
+                wifiOnly: settings.isWifi, network: SysfsNetworkStatus().current())
+            {
                 throw CLIError.failed(reason)
             }
             label = urls[0].text
-            request = SoundRequest(priority: .radio, content: .stations(urls), volume: volume ?? settings.defaultVolume,
-                                   limit: limit, allowLoopback: allowLocal || audio.allowLocalStreams)
+            request = SoundRequest(
+                priority: .radio, content: .stations(urls), volume: volume ?? settings.defaultVolume,
+                limit: limit, allowLoopback: allowLocal || audio.allowLocalStreams)
         }
         return SoundSession.inProcess(request, label: label, engine: SoundSession.engine(context), prepare: false)
     }
@@ -125,8 +133,10 @@ struct EventPrinter {
             case .stalled(let after):
                 return ("stalled", ["afterSeconds": .int(Int(after / .seconds(1)))], "The stream stalled.")
             case .reconnecting(let attempt, let delay):
-                return ("reconnecting", ["attempt": .int(attempt), "delaySeconds": .int(Int(delay / .seconds(1)))],
-                        "Reconnecting (attempt \(attempt))…")
+                return (
+                    "reconnecting", ["attempt": .int(attempt), "delaySeconds": .int(Int(delay / .seconds(1)))],
+                    "Reconnecting (attempt \(attempt))…"
+                )
             case .error(let reason), .metadataOff(let reason):
                 return ("error", ["reason": .string(reason), "fatal": .bool(false)], reason)
             case .failed(let reason):
@@ -138,7 +148,9 @@ struct EventPrinter {
             guard !heard else { return nil }
             heard = true
             let ms = Int((after / .milliseconds(1)).rounded())
-            return ("playing", ["source": .string(label), "firstAudioMs": .int(ms)], "Playing \(label) (first audio after \(ms) ms).")
+            return (
+                "playing", ["source": .string(label), "firstAudioMs": .int(ms)], "Playing \(label) (first audio after \(ms) ms)."
+            )
         case .title(_, let t):
             return ("title", ["title": .string(t)], "♪ \(t)")
         case .deviceFailed(let problem):

@@ -9,8 +9,10 @@ import Foundation
 struct ProgramCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "program", abstract: "Import, list, add, reserve and remove radio programmes; what is on now.",
-        subcommands: [ProgramListCommand.self, ProgramImport.self, ProgramNow.self, ProgramAdd.self, ProgramReserve.self,
-                      ProgramUnreserve.self, ProgramRemove.self, CalendarSourcesCommand.self])
+        subcommands: [
+            ProgramListCommand.self, ProgramImport.self, ProgramNow.self, ProgramAdd.self, ProgramReserve.self,
+            ProgramUnreserve.self, ProgramRemove.self, CalendarSourcesCommand.self,
+        ])
 }
 
 struct ProgramListCommand: ParsableCommand {
@@ -24,12 +26,19 @@ struct ProgramListCommand: ParsableCommand {
         if global.json {
             Output.json(AubadeApp.ProgramList(docs))
         } else if docs.isEmpty {
-            print("No programmes. Add one with: aubade program add --name 'Night Jazz' --begin 22:00 --end 23:00 --station FIP --weekday fri")
+            print(
+                "No programmes. Add one with: aubade program add --name 'Night Jazz' --begin 22:00 --end 23:00 --station FIP --weekday fri"
+            )
         } else {
-            Output.table(["ID", "NAME", "BEGIN", "END", "WHEN", "ZONE", "STATION", "RESERVED"], docs.map {
-                [$0.id.map(String.init) ?? "-", $0.name, $0.begin, $0.end, $0.when, $0.timeZone ?? "-", $0.stationName ?? "-",
-                 $0.reserved ? ($0.remindSeconds.map { "yes, remind \(DurationText.format($0)) before" } ?? "yes") : "no"]
-            })
+            Output.table(
+                ["ID", "NAME", "BEGIN", "END", "WHEN", "ZONE", "STATION", "RESERVED"],
+                docs.map {
+                    [
+                        $0.id.map(String.init) ?? "-", $0.name, $0.begin, $0.end, $0.when, $0.timeZone ?? "-",
+                        $0.stationName ?? "-",
+                        $0.reserved ? ($0.remindSeconds.map { "yes, remind \(DurationText.format($0)) before" } ?? "yes") : "no",
+                    ]
+                })
         }
         if store.origin.fault != nil { throw ExitCode(1) }
     }
@@ -57,7 +66,9 @@ struct ProgramAdd: ParsableCommand {
         if global.json {
             Output.json(ProgramDocument(saved, stationNames: result.stationNames))
         } else {
-            print("Added programme \(saved.id ?? 0): \(saved.name), \(saved.begin)-\(saved.end), \(ProgramDocument.when(saved)), on \(stationName).")
+            print(
+                "Added programme \(saved.id ?? 0): \(saved.name), \(saved.begin)-\(saved.end), \(ProgramDocument.when(saved)), on \(stationName)."
+            )
         }
     }
 }
@@ -87,7 +98,8 @@ struct ProgramUnreserve: ParsableCommand {
 
 /// Sets or clears a reservation; the store refuses one for a programme without a station (nothing to tune to).
 private func setReserved(_ on: Bool, id: Int64, remindSeconds: Int? = nil, global: GlobalOptions) throws {
-    let result = try Edits.apply(.reserveProgramme(id: id, reserved: on, remindSeconds: remindSeconds), context: try global.context())
+    let result = try Edits.apply(
+        .reserveProgramme(id: id, reserved: on, remindSeconds: remindSeconds), context: try global.context())
     guard case .programme(let programme) = result.outcome else { throw Edits.unexpected }
     let names = result.stationNames
     if global.json {
@@ -95,9 +107,13 @@ private func setReserved(_ on: Bool, id: Int64, remindSeconds: Int? = nil, globa
     } else if on {
         let station = ProgramDocument(programme, stationNames: names).stationName ?? "its station"
         if let lead = programme.remindSeconds, lead > 0 {
-            print("Reserved programme \(id) (\(programme.name)): a chime \(DurationText.format(lead)) before \(programme.begin), and at \(programme.begin) the radio tunes to \(station).")
+            print(
+                "Reserved programme \(id) (\(programme.name)): a chime \(DurationText.format(lead)) before \(programme.begin), and at \(programme.begin) the radio tunes to \(station)."
+            )
         } else {
-            print("Reserved programme \(id) (\(programme.name)): at \(programme.begin) a chime plays and the radio tunes to \(station).")
+            print(
+                "Reserved programme \(id) (\(programme.name)): at \(programme.begin) a chime plays and the radio tunes to \(station)."
+            )
         }
     } else {
         print("Programme \(id) (\(programme.name)) is no longer reserved.")

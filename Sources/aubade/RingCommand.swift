@@ -28,9 +28,12 @@ struct RingCommand: AsyncParsableCommand {
             throw CLIError.badInput("Give an alarm id or --source, not both and not neither.")
         }
         let seconds = try DurationText.seconds(parsing: length, field: "Ring length")
-        guard RingTest.secondsRange.contains(seconds) else { throw CLIError.badInput("Ring length '\(length)' must be between 1s and 1h.") }
+        guard RingTest.secondsRange.contains(seconds) else {
+            throw CLIError.badInput("Ring length '\(length)' must be between 1s and 1h.")
+        }
         if let volume, !Alarm.volumeRange.contains(volume) {
-            throw CLIError.badInput("Volume \(volume) is out of range; use \(Alarm.volumeRange.lowerBound)-\(Alarm.volumeRange.upperBound).")
+            throw CLIError.badInput(
+                "Volume \(volume) is out of range; use \(Alarm.volumeRange.lowerBound)-\(Alarm.volumeRange.upperBound).")
         }
         let test = RingTest(alarm: id, source: source, seconds: seconds, volume: volume)
         let started = try SoundSession.throughDaemon(.ring(test), context: context) ?? ringHere(test, context: context)
@@ -69,9 +72,10 @@ struct RingCommand: AsyncParsableCommand {
         let store = try context.openStoreForReading(quietWhenEmpty: true)
         let alarm = try test.alarm.map { id in try store.alarm(id: id) }
         let source = try test.source.map { text in try SoundSource(userText: text, stationNamed: store.station(named:)) }
-        let plan = try test.plan(alarm: alarm, source: source, settings: try store.settings(), station: { try? store.station(id: $0) },
-                                 network: { SysfsNetworkStatus().current() },
-                                 allowLoopback: allowLocal || config.audio.allowLocalStreams)
+        let plan = try test.plan(
+            alarm: alarm, source: source, settings: try store.settings(), station: { try? store.station(id: $0) },
+            network: { SysfsNetworkStatus().current() },
+            allowLoopback: allowLocal || config.audio.allowLocalStreams)
         return SoundSession.inProcess(plan.request, label: plan.description, engine: SoundSession.engine(context), prepare: true)
     }
 }

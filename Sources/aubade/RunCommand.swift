@@ -5,8 +5,8 @@ import AubadeConfig
 import AubadeCore
 import AubadeDaemon
 import AubadeHardware
-import AubadeStore
 import AubadeServer
+import AubadeStore
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -18,13 +18,17 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: "HTTP address to listen on, addr:port, or off (default: the config's http.bind and http.port).")
     var http: String?
-    @Option(name: .customLong("fake-time"), help: ArgumentHelp(
-        "Start the daemon's wall clock at this ISO-8601 instant (it then advances in real time). For tests and demos.",
-        visibility: .hidden))
+    @Option(
+        name: .customLong("fake-time"),
+        help: ArgumentHelp(
+            "Start the daemon's wall clock at this ISO-8601 instant (it then advances in real time). For tests and demos.",
+            visibility: .hidden))
     var fakeTime: String?
-    @Option(name: .customLong("backlight-root"), help: ArgumentHelp(
-        "Look for the screen's backlight under this folder's sys/class/backlight instead of /sys (a fake sysfs tree, for tests).",
-        visibility: .hidden))
+    @Option(
+        name: .customLong("backlight-root"),
+        help: ArgumentHelp(
+            "Look for the screen's backlight under this folder's sys/class/backlight instead of /sys (a fake sysfs tree, for tests).",
+            visibility: .hidden))
     var backlightRoot: String?
     @Flag(help: "Check the config file strictly, print its problems or OK, and exit (0 or 2) without starting the clock.")
     var checkConfig = false
@@ -32,7 +36,9 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         if checkConfig { return try ConfigCheck.run(global) }
         let address: (host: String, port: Int)??
-        do throws(ServerSettings.AddressError) { address = try http.map { text throws(ServerSettings.AddressError) in try ServerSettings.parseAddress(text) } } catch {
+        do throws(ServerSettings.AddressError) {
+            address = try http.map { text throws(ServerSettings.AddressError) in try ServerSettings.parseAddress(text) }
+        } catch {
             throw CLIError.badInput(error.description)
         }
         // Lenient: a bad value or even a broken file never stops the clock; each problem is printed (R36).
@@ -45,12 +51,14 @@ struct RunCommand: AsyncParsableCommand {
             return date
         }
         let logger = Logger(label: "aubade")
-        let options = ClockOptions(allowLoopback: config.audio.allowLocalStreams, defaultZone: try context.defaultZone(),
-                                   followsSystemZone: config.clock.timeZone.isEmpty, shakeResponse: config.shake.response,
-                                   primaryDevice: config.audio.device,
-                                   waker: WakerSetup(config: config, databasePath: context.databasePath),
-                                   calendars: CalendarOptions(refresh: .seconds(config.calendars.refreshSeconds),
-                                                              horizonDays: config.calendars.horizonDays))
+        let options = ClockOptions(
+            allowLoopback: config.audio.allowLocalStreams, defaultZone: try context.defaultZone(),
+            followsSystemZone: config.clock.timeZone.isEmpty, shakeResponse: config.shake.response,
+            primaryDevice: config.audio.device,
+            waker: WakerSetup(config: config, databasePath: context.databasePath),
+            calendars: CalendarOptions(
+                refresh: .seconds(config.calendars.refreshSeconds),
+                horizonDays: config.calendars.horizonDays))
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
         let shake = config.shake.sensor(gpio: gpio, logger: logger)
@@ -63,8 +71,9 @@ struct RunCommand: AsyncParsableCommand {
             backlight: Self.backlight(config.display.backlight, root: backlightRoot ?? ""),
             // The web page and the JSON API: --http overrides the config's [http] address; --http off turns them off.
             http: (address ?? (config.http.bind, config.http.port)).map { listen in
-                ServerSettings(host: listen.host, port: listen.port, openReads: config.http.openReads,
-                               allowedHosts: config.http.allowedHosts)
+                ServerSettings(
+                    host: listen.host, port: listen.port, openReads: config.http.openReads,
+                    allowedHosts: config.http.allowedHosts)
             })
         do {
             try await Daemon.run(parts, logger: logger)
@@ -90,4 +99,3 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 }
-

@@ -7,15 +7,17 @@ import AubadeCore
 enum SecondWakerCLI {
     /// True when the waker's ring was ended and the user told so.
     static func end(_ command: ClockCommand, context: CommandContext) -> Bool {
-        let (snooze, alarm): (Bool, Int64?) = switch command {
-        case .snooze(let id, _): (true, id)
-        case .stop(let id, _): (false, id)
-        default: (false, nil)
-        }
+        let (snooze, alarm): (Bool, Int64?) =
+            switch command {
+            case .snooze(let id, _): (true, id)
+            case .stop(let id, _): (false, id)
+            default: (false, nil)
+            }
         guard SecondWaker.interrupt(databasePath: context.databasePath, snooze: snooze, alarm: alarm) else { return false }
         var message = snooze ? "The second waker's ring was snoozed." : "The second waker's ring was stopped."
         if case .success(let reply)? = try? ControlClient.send(command, databasePath: context.databasePath, timeout: 3),
-           let said = reply.message {
+            let said = reply.message
+        {
             message += " The clock: \(said)"
         }
         Output.say(message, json: context.json, fields: ["ok": .bool(true), "waker": .bool(true)])

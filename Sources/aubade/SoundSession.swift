@@ -29,8 +29,11 @@ enum SoundSession {
     /// The engine for a sound played in this process, on the config's device.
     static func engine(_ context: CommandContext) -> SoundEngine {
         let audio = context.configuration.audio
-        let engine = SoundEngine(options: SoundEngine.Options(sink: SinkOptions(device: audio.device,
-                                                                                 alternate: audio.alternateDevice)))
+        let engine = SoundEngine(
+            options: SoundEngine.Options(
+                sink: SinkOptions(
+                    device: audio.device,
+                    alternate: audio.alternateDevice)))
         engine.start()
         return engine
     }
@@ -46,7 +49,9 @@ enum SoundSession {
         }
         guard let first = exchange.next() else { throw CLIError.failed("The running clock did not answer.") }
         if let error = first.error { throw CLIError(error) }
-        guard case .sound(let id, let label, _) = first.reply else { throw CLIError.failed("The running clock started no sound.") }
+        guard case .sound(let id, let label, _) = first.reply else {
+            throw CLIError.failed("The running clock started no sound.")
+        }
         exchange.waitForever()
         let (events, continuation) = AsyncStream.makeStream(of: SoundEvent.self, bufferingPolicy: .unbounded)
         NamedThread.start("aubade.events") {
@@ -56,18 +61,22 @@ enum SoundSession {
             continuation.finish()
         }
         let database = context.databasePath
-        return Started(id: id, label: label, events: events, stop: {
-            _ = try? ControlClient.send(.stopSound(id), databasePath: database, timeout: 3)
-        }, onEvent: { _ in })
+        return Started(
+            id: id, label: label, events: events,
+            stop: {
+                _ = try? ControlClient.send(.stopSound(id), databasePath: database, timeout: 3)
+            }, onEvent: { _ in })
     }
 
     /// Plays `request` in this process (prepared first when `prepare`: it begins once `ready`). The caller
     /// is the engine's one consumer.
     static func inProcess(_ request: SoundRequest, label: String, engine: SoundEngine, prepare: Bool) -> Started {
         let id = engine.play(request, paused: prepare)
-        return Started(id: id, label: label, events: engine.events, stop: { engine.stop(id) }, onEvent: { event in
-            if prepare, case .ready(id) = event { engine.begin(id) }
-        })
+        return Started(
+            id: id, label: label, events: engine.events, stop: { engine.stop(id) },
+            onEvent: { event in
+                if prepare, case .ready(id) = event { engine.begin(id) }
+            })
     }
 }
 

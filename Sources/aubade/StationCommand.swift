@@ -22,9 +22,11 @@ struct StationList: ParsableCommand {
         } else if stations.isEmpty {
             print("No stations. Add one with: aubade station add --name FIP --url https://icecast.radiofrance.fr/fip-midfi.mp3")
         } else {
-            Output.table(["ID", "NAME", "URL", "ALTERNATE"], stations.map {
-                [$0.id.map(String.init) ?? "-", $0.name, $0.url.text, $0.alternateURL?.text ?? "-"]
-            })
+            Output.table(
+                ["ID", "NAME", "URL", "ALTERNATE"],
+                stations.map {
+                    [$0.id.map(String.init) ?? "-", $0.name, $0.url.text, $0.alternateURL?.text ?? "-"]
+                })
         }
         if store.origin.fault != nil { throw ExitCode(1) }
     }
@@ -38,8 +40,9 @@ struct StationAdd: ParsableCommand {
     @Option(help: "Another URL of the same station, tried before the tone.") var alternate: String?
 
     func run() throws {
-        let result = try Edits.apply(.addStation(StationFields(name: name, url: url, alternate: alternate)),
-                                     context: try global.context())
+        let result = try Edits.apply(
+            .addStation(StationFields(name: name, url: url, alternate: alternate)),
+            context: try global.context())
         guard case .station(let saved) = result.outcome else { throw Edits.unexpected }
         if global.json {
             Output.json(StationDocument(saved))

@@ -59,9 +59,11 @@ struct TokenList: ParsableCommand {
         guard !tokens.isEmpty else {
             return print("No tokens. Make one with: aubade token new --name phone")
         }
-        Output.table(["ID", "NAME", "CREATED", "LAST USED"], tokens.map { t in
-            [String(t.id), t.name, t.createdAt.formatted(.iso8601), t.lastUsedAt.map { $0.formatted(.iso8601) } ?? "never"]
-        })
+        Output.table(
+            ["ID", "NAME", "CREATED", "LAST USED"],
+            tokens.map { t in
+                [String(t.id), t.name, t.createdAt.formatted(.iso8601), t.lastUsedAt.map { $0.formatted(.iso8601) } ?? "never"]
+            })
     }
 }
 

@@ -8,8 +8,10 @@ extension WakerSetup {
     /// whose short press stops or snoozes an alarm, with their wiring (active-low, bias).
     init(config: Configuration, databasePath: String) {
         let b = config.buttons
-        let lines: [(ButtonRole, String)] = [(.snooze, b.snooze), (.stop, b.stop), (.playPause, b.playPause), (.sleep, b.sleep),
-                                             (.volumeUp, b.volumeUp), (.volumeDown, b.volumeDown)]
+        let lines: [(ButtonRole, String)] = [
+            (.snooze, b.snooze), (.stop, b.stop), (.playPause, b.playPause), (.sleep, b.sleep),
+            (.volumeUp, b.volumeUp), (.volumeDown, b.volumeDown),
+        ]
         var buttons: [Button] = []
         for (role, line) in lines where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             switch b.mapping.action(for: role, .short) {
@@ -18,7 +20,8 @@ extension WakerSetup {
             default: continue
             }
         }
-        self.init(databasePath: databasePath, device: config.audio.device, alternate: config.audio.alternateDevice,
-                  buttons: buttons, activeLow: b.activeLow, bias: b.bias)
+        self.init(
+            databasePath: databasePath, device: config.audio.device, alternate: config.audio.alternateDevice,
+            buttons: buttons, activeLow: b.activeLow, bias: b.bias)
     }
 }

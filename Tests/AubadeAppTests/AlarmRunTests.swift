@@ -82,8 +82,9 @@ struct AlarmRunTests {
     @Test func wifiOnlyOffWiFiPreselectsTheToneAndSaysWhy() async throws {
         var settings = AppSettings()
         settings.isWifi = true
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)],
-                           settings: settings, network: ClockRig.wired)
+        let rig = ClockRig(
+            alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)],
+            settings: settings, network: ClockRig.wired)
         await rig.start()
         await rig.run(until: ClockRig.at(6, 59, 50))
         let reason = try #require(rig.lastPlayed?.request.fallback?.preselected)
@@ -104,7 +105,8 @@ struct AlarmRunTests {
         let status = try await rig.status()
         #expect(status.ringing?.fallbacks == ["No audio from the station within 10 s."])
         #expect(rig.history.suffix(3) == ["fallback", "audible", "recovered"])
-        #expect(rig.store.history.last { $0.kind == "fallback" }?.detail == "to=tone reason=No audio from the station within 10 s.")
+        #expect(
+            rig.store.history.last { $0.kind == "fallback" }?.detail == "to=tone reason=No audio from the station within 10 s.")
     }
 
     @Test func aSoundDeviceThatFailsWhileRingingReadsNotAudibleUntilItIsHeardAgain() async throws {
@@ -127,8 +129,9 @@ struct AlarmRunTests {
     }
 
     @Test func anAlarmDueWhileTheDeviceIsMissingSaysSoAtOnce() async throws {
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)],
-                           device: DeviceStatus(isOpen: false, name: nil, problem: "No sound card.", opens: 0))
+        let rig = ClockRig(
+            alarms: [ClockRig.alarm(1, 7, 0)],
+            device: DeviceStatus(isOpen: false, name: nil, problem: "No sound card.", opens: 0))
         await rig.start()
         await rig.run(until: ClockRig.at(7, 0))
         let status = try await rig.status()
@@ -197,7 +200,9 @@ struct RingingGroupTests {
         let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, duration: 300), ClockRig.alarm(2, 7, 0, duration: 60)])
         await rig.start()
         await rig.run(until: ClockRig.at(7, 0))
-        let sounds = rig.sound.calls.compactMap { call -> SoundID? in if case .begin(let id) = call { return id } else { return nil } }
+        let sounds = rig.sound.calls.compactMap { call -> SoundID? in
+            if case .begin(let id) = call { return id } else { return nil }
+        }
         let playing = try #require(sounds.last)
         await rig.run(until: ClockRig.at(7, 4, 59))
         #expect(!rig.sound.calls.contains(.stop(playing)), "alarm 2's end at 07:01 leaves alarm 1 sounding")

@@ -12,10 +12,13 @@ import Testing
 struct CalendarClockTests {
     static let fip = ClockRig.station(5)
 
-    static func show(_ id: Int64, _ name: String, _ h: Int, _ m: Int, until eh: Int, _ em: Int, reserved: Bool = false,
-                     remind: Int? = nil) throws -> Programme {
-        Programme(id: id, name: name, begin: try LocalTime(hour: h, minute: m), end: try LocalTime(hour: eh, minute: em),
-                  reserved: reserved, stationID: 5, remindSeconds: remind)
+    static func show(
+        _ id: Int64, _ name: String, _ h: Int, _ m: Int, until eh: Int, _ em: Int, reserved: Bool = false,
+        remind: Int? = nil
+    ) throws -> Programme {
+        Programme(
+            id: id, name: name, begin: try LocalTime(hour: h, minute: m), end: try LocalTime(hour: eh, minute: em),
+            reserved: reserved, stationID: 5, remindSeconds: remind)
     }
 
     @Test func aReminderChimesAtItsLeadAndTheRadioTunesInAtTheStart() async throws {

@@ -71,7 +71,9 @@ struct ControlSocketTests {
             await rig.advance(to: ClockRig.at(7, 0))
             let ringing = try #require(rig.lastPlayed)
             #expect(ringing.request.priority == .alarm)
-            guard case .done(let stopped) = try await Self.send(.stop(alarm: nil, by: .cli), database) else { throw RigError("no stop") }
+            guard case .done(let stopped) = try await Self.send(.stop(alarm: nil, by: .cli), database) else {
+                throw RigError("no stop")
+            }
             #expect(stopped == "Stopped." && rig.sound.calls.contains(.stop(ringing.id)))
             // Only the oldest waiting clients were closed, one for each connection beyond 64: the status's
             // connection closed the 7th; the stop's closed the 8th if it came before the status's connection had
@@ -97,7 +99,9 @@ struct ControlSocketTests {
             await rig.advance(to: ClockRig.at(7, 0))
             let ringing = try #require(rig.lastPlayed)
             #expect(ringing.request.priority == .alarm)
-            guard case .done(let stopped) = try await Self.send(.stop(alarm: nil, by: .cli), database) else { throw RigError("no stop") }
+            guard case .done(let stopped) = try await Self.send(.stop(alarm: nil, by: .cli), database) else {
+                throw RigError("no stop")
+            }
             #expect(stopped == "Stopped." && rig.sound.calls.contains(.stop(ringing.id)))
         }
     }

@@ -13,7 +13,8 @@ struct InMemoryStoreTests {
         let rig = ClockRig()
         await rig.start()
         rig.store.refuseChanges("The clock runs from the backup copy of the schedule; changes are not saved.")
-        await #expect(throws: ClockError(.failed, "The clock runs from the backup copy of the schedule; changes are not saved.")) {
+        await #expect(throws: ClockError(.failed, "The clock runs from the backup copy of the schedule; changes are not saved."))
+        {
             try await rig.clock.handle(.edit(.removeAlarm(id: 1)))
         }
     }

@@ -19,13 +19,15 @@ struct InputAndCommandTests {
         await rig.run(until: ClockRig.at(7, 0, 2))
         let id = try #require(rig.lastPlayed?.id)
         // Held since a second before the alarm, released now: the same kernel clock says it began before.
-        let held = ButtonPanel.Command(role: .stop, kind: .long, action: .stop, time: Self.mono(at: ClockRig.at(7, 0, 2)),
-                                       pressedAt: Self.mono(at: ClockRig.at(6, 59, 59)))
+        let held = ButtonPanel.Command(
+            role: .stop, kind: .long, action: .stop, time: Self.mono(at: ClockRig.at(7, 0, 2)),
+            pressedAt: Self.mono(at: ClockRig.at(6, 59, 59)))
         await rig.clock.button(held)
         #expect(try await rig.status().ringing?.id == 1)
         #expect(!rig.sound.calls.contains(.stop(id)))
-        let fresh = ButtonPanel.Command(role: .stop, kind: .short, action: .stop, time: Self.mono(at: ClockRig.at(7, 0, 2)),
-                                        pressedAt: Self.mono(at: ClockRig.at(7, 0, 1)))
+        let fresh = ButtonPanel.Command(
+            role: .stop, kind: .short, action: .stop, time: Self.mono(at: ClockRig.at(7, 0, 2)),
+            pressedAt: Self.mono(at: ClockRig.at(7, 0, 1)))
         await rig.clock.button(fresh)
         #expect(rig.sound.calls.last == .stop(id))
         #expect(rig.store.history.last { $0.kind == "dismissed" }?.detail == "by=button")
@@ -56,8 +58,12 @@ struct InputAndCommandTests {
     @Test func commandsRefuseWithTheRightKindAndSentence() async throws {
         let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)])
         await rig.start()
-        await #expect(throws: ClockError(.refused, "No alarm is ringing.")) { try await rig.clock.handle(.stop(alarm: nil, by: .cli)) }
-        await #expect(throws: ClockError(.notFound, "Alarm 42 does not exist.")) { try await rig.clock.handle(.stop(alarm: 42, by: .cli)) }
+        await #expect(throws: ClockError(.refused, "No alarm is ringing.")) {
+            try await rig.clock.handle(.stop(alarm: nil, by: .cli))
+        }
+        await #expect(throws: ClockError(.notFound, "Alarm 42 does not exist.")) {
+            try await rig.clock.handle(.stop(alarm: 42, by: .cli))
+        }
         await #expect(throws: ClockError(.refused, "No alarm can be snoozed now.")) {
             try await rig.clock.handle(.snooze(alarm: nil, by: .api))
         }
@@ -97,9 +103,12 @@ struct InputAndCommandTests {
         await rig.engineSays(.stopped(id, .finished))
         var seen: [SoundEvent] = []
         for await event in events { seen.append(event) }
-        #expect(seen == [.stream(id, .connecting(url: "http://radio.example/fip")),
-                         .audible(id, source: "station", after: .milliseconds(300)),
-                         .title(id, "Miles Davis — So What"), .stopped(id, .finished)])
+        #expect(
+            seen == [
+                .stream(id, .connecting(url: "http://radio.example/fip")),
+                .audible(id, source: "station", after: .milliseconds(300)),
+                .title(id, "Miles Davis — So What"), .stopped(id, .finished),
+            ])
     }
 
     @Test func anAlarmNeverGoesSilentBecauseTheStoreFails() async throws {

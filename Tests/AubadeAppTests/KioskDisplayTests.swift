@@ -13,8 +13,10 @@ struct KioskDisplayTests {
     /// Dimming 22:00–07:00 at 5 %.
     static func nightSettings(from: String = "22:00", until: String = "07:00", level: Int = 5) -> AppSettings {
         var s = AppSettings()
-        try! s.apply([SettingChange(key: "dimFrom", value: .text(from)), SettingChange(key: "dimUntil", value: .text(until)),
-                      SettingChange(key: "dimLevel", value: .number(level))])
+        try! s.apply([
+            SettingChange(key: "dimFrom", value: .text(from)), SettingChange(key: "dimUntil", value: .text(until)),
+            SettingChange(key: "dimLevel", value: .number(level)),
+        ])
         return s
     }
 
@@ -77,7 +79,9 @@ struct KioskDisplayTests {
         #expect(rig.sound.calls.last == .stop(id))
         live = await rig.live()
         #expect(live.ringing == nil)
-        await #expect(throws: ClockError(.refused, "No alarm is ringing.")) { try await rig.clock.handle(.stop(alarm: nil, by: .api)) }
+        await #expect(throws: ClockError(.refused, "No alarm is ringing.")) {
+            try await rig.clock.handle(.stop(alarm: nil, by: .api))
+        }
         await rig.engineSays(.stopped(id, .requested))
         #expect(await rig.live().ringing == nil)
     }

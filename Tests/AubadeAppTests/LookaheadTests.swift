@@ -11,8 +11,9 @@ import Testing
 struct LookaheadTests {
     @Test func aStationThatCannotBeReachedTheEveningBeforeIsAWarningUntilItCanBe() async throws {
         // 18:00 the evening before a 07:00 station alarm.
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)],
-                           start: ClockRig.at(18, 0, day: -1))
+        let rig = ClockRig(
+            alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)],
+            start: ClockRig.at(18, 0, day: -1))
         rig.precheck.set(PreAlarmCheck.Result(stationProblem: "Pre-alarm check: The station refused the connection."))
         await rig.start()
         await rig.run(until: ClockRig.at(18, 59, day: -1))
@@ -20,7 +21,8 @@ struct LookaheadTests {
         await rig.run(until: ClockRig.at(19, 0, 30, day: -1))
         #expect(rig.jobs.count == 1, "12 hours before, the station is checked")
         await rig.jobs.runAll()
-        let warning = "Alarm Alarm 1 at 07:00: Pre-alarm check: The station refused the connection. Unless that changes, it will start on the tone."
+        let warning =
+            "Alarm Alarm 1 at 07:00: Pre-alarm check: The station refused the connection. Unless that changes, it will start on the tone."
         #expect(try await rig.status().warnings.contains(warning))
         #expect(await rig.live().warnings.contains(warning))
 
@@ -36,8 +38,9 @@ struct LookaheadTests {
     }
 
     @Test func theLastResultStandsUntilThePrecheckTakesOver() async throws {
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)],
-                           start: ClockRig.at(5, 30))
+        let rig = ClockRig(
+            alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)],
+            start: ClockRig.at(5, 30))
         rig.precheck.set(PreAlarmCheck.Result(stationProblem: "Pre-alarm check: No audio arrived."))
         await rig.start()
         await rig.advance(to: ClockRig.at(5, 30, 1))
@@ -55,8 +58,9 @@ struct LookaheadTests {
     @Test func wiFiOnlyOffWiFiIsKnownWithoutTryingTheStation() async throws {
         var settings = AppSettings()
         settings.isWifi = true
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)],
-                           settings: settings, start: ClockRig.at(21, 0, day: -1), network: ClockRig.wired)
+        let rig = ClockRig(
+            alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)],
+            settings: settings, start: ClockRig.at(21, 0, day: -1), network: ClockRig.wired)
         await rig.start()
         await rig.advance(to: ClockRig.at(21, 0, 1, day: -1))
         await rig.jobs.runAll()

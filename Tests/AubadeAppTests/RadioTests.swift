@@ -72,8 +72,9 @@ struct RadioTests {
     }
 
     @Test func aReservedProgrammeChimesOverTheRadioThenTunesToItsStation() async throws {
-        let show = Programme(id: 9, name: "Morning Jazz", begin: try LocalTime(hour: 7, minute: 30),
-                             end: try LocalTime(hour: 8, minute: 0), reserved: true, stationID: 5)
+        let show = Programme(
+            id: 9, name: "Morning Jazz", begin: try LocalTime(hour: 7, minute: 30),
+            end: try LocalTime(hour: 8, minute: 0), reserved: true, stationID: 5)
         let rig = ClockRig(stations: [Self.fip], programmes: [show], start: ClockRig.at(7, 20))
         await rig.start()
         await rig.run(until: ClockRig.at(7, 30))
@@ -88,8 +89,9 @@ struct RadioTests {
     }
 
     @Test func aReservationIsNotTunedWhileAnAlarmRings() async throws {
-        let show = Programme(id: 9, name: "News", begin: try LocalTime(hour: 7, minute: 1),
-                             end: try LocalTime(hour: 7, minute: 30), reserved: true, stationID: 5)
+        let show = Programme(
+            id: 9, name: "News", begin: try LocalTime(hour: 7, minute: 1),
+            end: try LocalTime(hour: 7, minute: 30), reserved: true, stationID: 5)
         let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)], stations: [Self.fip], programmes: [show])
         await rig.start()
         await rig.run(until: ClockRig.at(7, 1))
@@ -106,7 +108,9 @@ struct RadioTests {
         #expect(rig.lastPlayed?.request == .tone(.rising, priority: .radio, volume: 40, limit: .seconds(5)))
         _ = try await rig.clock.handle(.play(source: "FIP", seconds: nil, volume: nil))
         #expect(rig.lastPlayed?.request.content == .stations(Self.fip.addresses))
-        await #expect(throws: ClockError.self) { try await rig.clock.handle(.play(source: "Nowhere FM", seconds: nil, volume: nil)) }
+        await #expect(throws: ClockError.self) {
+            try await rig.clock.handle(.play(source: "Nowhere FM", seconds: nil, volume: nil))
+        }
         await #expect(throws: ClockError(.invalid, "Volume 0 is out of range; use 1 to 100.")) {
             try await rig.clock.handle(.play(source: "FIP", seconds: nil, volume: 0))
         }

@@ -45,7 +45,8 @@ struct StoreBoundTests {
         gate.hold(.checkFile)
         await rig.advance(to: ClockRig.at(6, 59, 50))
         await rig.run(until: ClockRig.at(7, 0))
-        #expect(rig.sound.calls.contains { if case .begin = $0 { true } else { false } }, "the pre-rolled alarm begins at its second")
+        #expect(
+            rig.sound.calls.contains { if case .begin = $0 { true } else { false } }, "the pre-rolled alarm begins at its second")
         let ringing = try #require(rig.lines.all.first { $0.contains("\"event\":\"ringing\"") })
         #expect(ringing.contains("\"late\":false"))
         gate.release()
@@ -83,7 +84,8 @@ struct StoreBoundTests {
 
     /// The rig on a watched in-memory store.
     private static func rig(_ alarms: [Alarm], gate: StoreGate = StoreGate(), counts: CommitCounts = CommitCounts()) throws
-        -> RunningClockRig<WatchedStore> {
+        -> RunningClockRig<WatchedStore>
+    {
         let journal = Journal()
         let time = ManualClock(wall: ClockRig.morning)
         let memory = MemoryClockStore(StoredClock(alarms: alarms), journal: journal, now: { time.now().wall })

@@ -1,8 +1,9 @@
-@testable import AubadeAudio
 import AubadeCore
 import AubadeTesting
 import Foundation
 import Testing
+
+@testable import AubadeAudio
 
 /// libcurl against a real (misbehaving) server on 127.0.0.1.
 @Suite("Stream transfer (libcurl) against the fault server", .serialized)
@@ -32,8 +33,10 @@ struct CurlTransferTests {
 
     /// Runs one transfer to its end — on a thread of its own, as libcurl blocks (the product runs it on its
     /// network thread too).
-    static func fetch(_ url: String, allowLoopback: Bool = true, stall: Duration = .seconds(10),
-                      stopAfter: Int? = nil) async throws -> Outcome {
+    static func fetch(
+        _ url: String, allowLoopback: Bool = true, stall: Duration = .seconds(10),
+        stopAfter: Int? = nil
+    ) async throws -> Outcome {
         var options = CurlTransfer.Options()
         options.policy = AddressPolicy(allowLoopback: allowLoopback)
         options.stallTimeout = stall
@@ -42,10 +45,15 @@ struct CurlTransferTests {
             let transfer = CurlTransfer(url: address, options: options)
             var head: CurlTransfer.Head?
             var body: [UInt8] = []
-            let end = transfer.run(shouldStop: { false }, onHead: { head = $0; return true }, onBody: { bytes in
-                body += bytes
-                return stopAfter.map { body.count < $0 } ?? true
-            })
+            let end = transfer.run(
+                shouldStop: { false },
+                onHead: {
+                    head = $0; return true
+                },
+                onBody: { bytes in
+                    body += bytes
+                    return stopAfter.map { body.count < $0 } ?? true
+                })
             return Outcome(end: end, head: head, body: body)
         }
     }
@@ -90,7 +98,10 @@ struct CurlTransferTests {
     @Test func loopbackIsRefusedUnlessAllowed() async throws {
         let f = try await Fixture()
         let r = try await Self.fetch(f.base + "/mp3", allowLoopback: false)
-        #expect(r.end == .failed("The stream address resolves to a loopback address, which is refused (\(f.base)/mp3).", permanent: true))
+        #expect(
+            r.end
+                == .failed(
+                    "The stream address resolves to a loopback address, which is refused (\(f.base)/mp3).", permanent: true))
         #expect(r.head == nil && r.body.isEmpty)
     }
 
@@ -106,9 +117,16 @@ struct CurlTransferTests {
     @Test func redirectsToOtherSchemesOrLinkLocalAreRefused() async throws {
         let f = try await Fixture()
         let file = try await Self.fetch(f.base + "/to-file")
-        #expect(file.end == .failed("The station redirected to an address that is not http or https (\(f.base)/to-file).", permanent: true))
+        #expect(
+            file.end
+                == .failed("The station redirected to an address that is not http or https (\(f.base)/to-file).", permanent: true)
+        )
         let link = try await Self.fetch(f.base + "/to-linklocal")
-        #expect(link.end == .failed("The stream address resolves to a link-local address, which is refused (\(f.base)/to-linklocal).", permanent: true))
+        #expect(
+            link.end
+                == .failed(
+                    "The stream address resolves to a link-local address, which is refused (\(f.base)/to-linklocal).",
+                    permanent: true))
     }
 
     @Test func aStallIsDetected() async throws {

@@ -1,8 +1,9 @@
-@testable import AubadeAudio
 import AubadeCore
 import AubadeTesting
 import Foundation
 import Testing
+
+@testable import AubadeAudio
 
 /// Plays through a fresh `SoundEngine` on an ALSA `file` card and collects what happened: every event with
 /// the wall time since the first sound began, and the PCM that reached the card (the engine makes its test
@@ -33,24 +34,31 @@ struct EnginePlay {
     /// An engine writing to `device`, else to a new raw file in `dir`; paced like a card unless `paced` is false.
     init(in dir: TemporaryDirectory, device: String? = nil, paced: Bool = true, alternate: String? = nil) {
         card = dir.file("card-\(UUID().uuidString).raw")
-        engine = SoundEngine(options: SoundEngine.Options(sink: SinkOptions(device: device ?? "file:'\(card)',raw",
-                                                                            alternate: alternate, paced: paced)))
+        engine = SoundEngine(
+            options: SoundEngine.Options(
+                sink: SinkOptions(
+                    device: device ?? "file:'\(card)',raw",
+                    alternate: alternate, paced: paced)))
         engine.start()
     }
 
     /// Plays `request` (prepared first, begun at its `ready`, when `prepare`), and collects events until it
     /// stops — or until `act` returns true for an event (it may also stop or start sounds) and the sound then
     /// stops. A watchdog stops a sound that never ends by itself; the test then fails on what it got.
-    func play(_ request: SoundRequest, prepare: Bool = false,
-              act: @escaping @Sendable (SoundEvent, SoundEngine, SoundID) -> Void = { _, _, _ in }) async -> Run {
+    func play(
+        _ request: SoundRequest, prepare: Bool = false,
+        act: @escaping @Sendable (SoundEvent, SoundEngine, SoundID) -> Void = { _, _, _ in }
+    ) async -> Run {
         let id = engine.play(request, paused: prepare)
         return await collect(until: id, begin: prepare ? id : nil, act: act)
     }
 
     /// Collects events until sound `id` stops; then shuts the engine down unless `keepRunning` (another
     /// `collect` follows on the same engine).
-    func collect(until id: SoundID, begin prepared: SoundID? = nil, keepRunning: Bool = false,
-                 act: @escaping @Sendable (SoundEvent, SoundEngine, SoundID) -> Void = { _, _, _ in }) async -> Run {
+    func collect(
+        until id: SoundID, begin prepared: SoundID? = nil, keepRunning: Bool = false,
+        act: @escaping @Sendable (SoundEvent, SoundEngine, SoundID) -> Void = { _, _, _ in }
+    ) async -> Run {
         let engine = self.engine
         let collected = await withTaskGroup(of: [(SoundEvent, ContinuousClock.Instant)]?.self) { group in
             group.addTask {
@@ -80,23 +88,28 @@ struct EnginePlay {
         let start = collected.first { if case .ready = $0.0 { false } else { $0.0.sound != nil } }?.1 ?? .now
         let opens = engine.device.opens
         if !keepRunning { await engine.shutdown() }
-        return Run(events: collected.map(\.0), times: collected.map { ($0.1 - start) / .seconds(1) },
-                   pcm: Signal.samples(card), opens: opens)
+        return Run(
+            events: collected.map(\.0), times: collected.map { ($0.1 - start) / .seconds(1) },
+            pcm: Signal.samples(card), opens: opens)
     }
 
     /// An alarm request like the daemon's: its stations (or the tone), supervised, with the tone at 90.
-    static func alarm(_ stations: [String], seconds: Double, pre: String? = nil, volume: Int = 100,
-                      fadeIn: Duration = .zero) throws -> SoundRequest {
+    static func alarm(
+        _ stations: [String], seconds: Double, pre: String? = nil, volume: Int = 100,
+        fadeIn: Duration = .zero
+    ) throws -> SoundRequest {
         let urls = try stations.map { try StreamURL(parsing: $0) }
-        return SoundRequest(priority: .alarm, content: urls.isEmpty ? .tone(.classic) : .stations(urls), volume: volume,
-                            fadeIn: fadeIn, fallback: .init(tone: .classic, toneVolume: 90, preselected: pre),
-                            limit: .milliseconds(Int64(seconds * 1000)), allowLoopback: true)
+        return SoundRequest(
+            priority: .alarm, content: urls.isEmpty ? .tone(.classic) : .stations(urls), volume: volume,
+            fadeIn: fadeIn, fallback: .init(tone: .classic, toneVolume: 90, preselected: pre),
+            limit: .milliseconds(Int64(seconds * 1000)), allowLoopback: true)
     }
 
     /// A station played for listening (unsupervised) for `seconds` of audio.
     static func radio(_ url: String, seconds: Double?, volume: Int = 100) throws -> SoundRequest {
-        SoundRequest(priority: .radio, content: .stations([try StreamURL(parsing: url)]), volume: volume,
-                     limit: seconds.map { .milliseconds(Int64($0 * 1000)) }, allowLoopback: true)
+        SoundRequest(
+            priority: .radio, content: .stations([try StreamURL(parsing: url)]), volume: volume,
+            limit: seconds.map { .milliseconds(Int64($0 * 1000)) }, allowLoopback: true)
     }
 }
 

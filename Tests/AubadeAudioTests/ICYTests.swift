@@ -1,5 +1,6 @@
-@testable import AubadeAudio
 import Testing
+
+@testable import AubadeAudio
 
 @Suite("ICY metadata")
 struct ICYTests {

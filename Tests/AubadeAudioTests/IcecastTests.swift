@@ -1,8 +1,9 @@
-@testable import AubadeAudio
 import AubadeCore
 import AubadeTesting
 import Foundation
 import Testing
+
+@testable import AubadeAudio
 
 /// A real Icecast2 server fed by ezstream on 127.0.0.1: the audio, the ICY titles, and a reconnect after
 /// the station went off the air and came back — with another track, so the card shows which connection
@@ -28,7 +29,8 @@ struct IcecastTests {
         try await server.start(playing: after)
         // The engine notices, reconnects, and the new connection brings the new title and audio — awaited as
         // events and as what reached the card, however long a busy machine takes.
-        #expect(await events.wait { $0.contains { if case .reconnecting = $0.stream { true } else { false } } }, "\(events.elements)")
+        #expect(
+            await events.wait { $0.contains { if case .reconnecting = $0.stream { true } else { false } } }, "\(events.elements)")
         #expect(await events.wait { $0.contains(.title(id, "Test Artist - Other Song")) }, "\(events.elements)")
         #expect(await Self.cardPlays(660, over: 440, out), "the new track never reached the card")
         rig.engine.stop(id)
@@ -36,9 +38,11 @@ struct IcecastTests {
         await rig.engine.shutdown()
         let seen = events.elements
         #expect(seen.contains(.stopped(id, .requested)))
-        let order = [seen.firstIndex(of: .title(id, "Test Artist - Sine Song")),
-                     seen.firstIndex { if case .reconnecting = $0.stream { true } else { false } },
-                     seen.firstIndex(of: .title(id, "Test Artist - Other Song"))].compactMap { $0 }
+        let order = [
+            seen.firstIndex(of: .title(id, "Test Artist - Sine Song")),
+            seen.firstIndex { if case .reconnecting = $0.stream { true } else { false } },
+            seen.firstIndex(of: .title(id, "Test Artist - Other Song")),
+        ].compactMap { $0 }
         #expect(order.count == 3 && order == order.sorted(), "\(seen)")
         if let firstAudio = seen.first(where: { $0.isAudible }) { figure("Icecast: first audio after", firstAudio.audibleAfter) }
         // The card: the first track's sine, then the second's — audio from both connections, at the level.
@@ -57,7 +61,10 @@ struct IcecastTests {
         while ContinuousClock.now < deadline {
             let frames = Signal.frames(path)
             if frames >= 4410, let tail = Signal.windows(Array(Signal.samples(path).suffix(2 * 4410))).last?.samples,
-               Signal.isTone(frequency, over: other, in: tail) { return true }
+                Signal.isTone(frequency, over: other, in: tail)
+            {
+                return true
+            }
             try? await Task.sleep(for: .milliseconds(200))
         }
         return false

@@ -1,6 +1,7 @@
-@testable import AubadeAudio
 import AubadeCore
 import Testing
+
+@testable import AubadeAudio
 
 @Suite("Playlists and content types")
 struct PlaylistTests {
@@ -9,25 +10,29 @@ struct PlaylistTests {
     }
 
     @Test func plsInNumberOrderWithCRLFAndBOM() throws {
-        let pls = "\u{FEFF}[playlist]\r\nNumberOfEntries=3\r\nFile2=http://b.example/2\r\nTitle2=B\r\n"
+        let pls =
+            "\u{FEFF}[playlist]\r\nNumberOfEntries=3\r\nFile2=http://b.example/2\r\nTitle2=B\r\n"
             + "File1=http://a.example/1\r\n; a comment\r\nFile3=https://c.example:8443/3\r\nVersion=2\r\n"
         #expect(try entries(pls, .pls) == ["http://a.example/1", "http://b.example/2", "https://c.example:8443/3"])
     }
 
     @Test func m3uAndExtendedM3U() throws {
-        #expect(try entries("http://a.example/live\n\n# comment\nhttp://b.example/live\n", .m3u)
+        #expect(
+            try entries("http://a.example/live\n\n# comment\nhttp://b.example/live\n", .m3u)
                 == ["http://a.example/live", "http://b.example/live"])
         let ext = "#EXTM3U\r\n#EXTINF:-1,Radio A\r\nhttp://a.example/live\r\n#EXTINF:-1,Radio B\r\nhttps://b.example/live\r\n"
         #expect(try entries(ext, .m3u) == ["http://a.example/live", "https://b.example/live"])
     }
 
     @Test func relativeEntriesResolveAgainstThePlaylist() throws {
-        #expect(try entries("stream.mp3\n/abs/path.mp3\n", .m3u, base: "http://radio.example/lists/a.m3u")
+        #expect(
+            try entries("stream.mp3\n/abs/path.mp3\n", .m3u, base: "http://radio.example/lists/a.m3u")
                 == ["http://radio.example/lists/stream.mp3", "http://radio.example/abs/path.mp3"])
     }
 
     @Test func unsafeEntriesAreSkippedAndAnEmptyResultIsRefused() throws {
-        #expect(try entries("file:///etc/passwd\nftp://x.example/a\nhttp://u:p@x.example/\nhttp://ok.example/s\n", .m3u)
+        #expect(
+            try entries("file:///etc/passwd\nftp://x.example/a\nhttp://u:p@x.example/\nhttp://ok.example/s\n", .m3u)
                 == ["http://ok.example/s"])
         #expect(throws: PlaylistError.self) { try entries("file:///etc/passwd\n", .m3u) }
         #expect(throws: PlaylistError.self) { try entries("[playlist]\nNumberOfEntries=0\n", .pls) }
@@ -44,8 +49,10 @@ struct PlaylistTests {
         let hls = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nseg1.ts\n"
         let error = #expect(throws: PlaylistError.self) { try entries(hls, .m3u) }
         #expect(error?.description.contains("HLS") == true)
-        #expect(StreamContent.classify(contentType: "application/vnd.apple.mpegurl", url: "http://x.example/a.m3u8",
-                                       prefix: Array(hls.utf8)) == .hls)
+        #expect(
+            StreamContent.classify(
+                contentType: "application/vnd.apple.mpegurl", url: "http://x.example/a.m3u8",
+                prefix: Array(hls.utf8)) == .hls)
     }
 
     @Test(arguments: [
@@ -73,7 +80,9 @@ struct PlaylistTests {
         guard case .unsupported(let why) = StreamContent.classify(contentType: "audio/aacp", url: "http://x.example/", prefix: [])
         else { Issue.record("AAC should be refused"); return }
         #expect(why == "The stream is audio/aacp, which Aubade cannot play; pick the station's MP3 stream.")
-        guard case .unsupported = StreamContent.classify(contentType: nil, url: "http://x.example/", prefix: Array(repeating: 0x41, count: 600))
+        guard
+            case .unsupported = StreamContent.classify(
+                contentType: nil, url: "http://x.example/", prefix: Array(repeating: 0x41, count: 600))
         else { Issue.record("garbage should be refused"); return }
     }
 }

@@ -1,8 +1,9 @@
-@testable import AubadeAudio
 import AubadeCore
 import AubadeTesting
 import Foundation
 import Testing
+
+@testable import AubadeAudio
 
 /// A station played for listening through the engine — libcurl → ICY demux → mpg123 → volume → alsa-lib
 /// `file` plugin — against the fault server on 127.0.0.1, checking what reached the "sound card".
@@ -10,8 +11,10 @@ import Testing
 struct RadioPlayTests {
     /// Plays `url` for `seconds` of audio into a raw file, as fast as the CPU allows (unpaced). The stall
     /// timeout is the product's (10 s): a shorter one could mistake a busy machine's slow server for a stall.
-    static func play(_ url: String, seconds: Double?, in dir: TemporaryDirectory,
-                     act: @escaping @Sendable (SoundEvent, SoundEngine, SoundID) -> Void = { _, _, _ in }) async throws -> EnginePlay.Run {
+    static func play(
+        _ url: String, seconds: Double?, in dir: TemporaryDirectory,
+        act: @escaping @Sendable (SoundEvent, SoundEngine, SoundID) -> Void = { _, _, _ in }
+    ) async throws -> EnginePlay.Run {
         let rig = EnginePlay(in: dir, paced: false)
         return await rig.play(try EnginePlay.radio(url, seconds: seconds), act: act)
     }

@@ -1,8 +1,9 @@
-@testable import AubadeAudio
 import AubadeCore
 import AubadeTesting
 import Foundation
 import Testing
+
+@testable import AubadeAudio
 
 /// Real alsa-lib (its `file` and `null` plugins stand in for a sound card) and real libmpg123.
 @Suite("ALSA sink, tone player, MP3 decoder")
@@ -84,7 +85,8 @@ struct SinkAndDecoderTests {
 
     @Test func mp3DecodesToTheSameSineWhateverTheChunking() async throws {
         let dir = try TemporaryDirectory("mp3")
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try await TestMedia.sineMP3(frequency: 440, seconds: 3, in: dir))))
+        let bytes = [UInt8](
+            try Data(contentsOf: URL(fileURLWithPath: try await TestMedia.sineMP3(frequency: 440, seconds: 3, in: dir))))
         for chunk in [417, 4096, bytes.count] {
             let decoder = try MP3Decoder()
             var pcm: [Int16] = []
@@ -110,7 +112,8 @@ struct SinkAndDecoderTests {
 
     @Test func junkBeforeTheAudioIsSkipped() async throws {
         let dir = try TemporaryDirectory("mp3")
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try await TestMedia.sineMP3(frequency: 440, seconds: 2, in: dir))))
+        var bytes = [UInt8](
+            try Data(contentsOf: URL(fileURLWithPath: try await TestMedia.sineMP3(frequency: 440, seconds: 2, in: dir))))
         bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 13) } + bytes
         let decoder = try MP3Decoder()
         var produced = 0
@@ -134,7 +137,8 @@ struct SinkAndDecoderTests {
                     let garbage = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
                     do {
                         try garbage.withUnsafeBytes { raw in
-                            try decoder.decode(raw) { out throws(AudioError) in if case .pcm(let d) = out { produced += d.count } }
+                            try decoder.decode(raw) { out throws(AudioError) in if case .pcm(let d) = out { produced += d.count }
+                            }
                         }
                     } catch let error as AudioError { failure = error } catch {}
                     pieces += 1
@@ -156,7 +160,9 @@ struct FormatGateTests {
     static let cd = Format(rate: 44_100, channels: 2)
 
     /// Announces `format` (nil: none) then admits `bytes` of 16-bit PCM in it; what the gate said to each.
-    static func step(_ gate: inout FormatGate, _ format: Format?, _ bytes: Int) -> (configure: Bool, admission: FormatGate.Admission) {
+    static func step(_ gate: inout FormatGate, _ format: Format?, _ bytes: Int) -> (
+        configure: Bool, admission: FormatGate.Admission
+    ) {
         let configure = format.map { gate.announce($0) } ?? false
         return (configure, gate.admit(seconds: seconds(bytes, format ?? cd)))
     }

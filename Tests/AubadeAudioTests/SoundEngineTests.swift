@@ -1,9 +1,10 @@
-@testable import AubadeAudio
 import AubadeCore
 import AubadeTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import AubadeAudio
 
 /// The one sound engine through the real alsa-lib `file` plugin, paced at real time like a sound card, against
 /// the fault server on 127.0.0.1: the supervised alarm sound (R16–R18) and the engine's priorities (R13, R14).
@@ -22,11 +23,14 @@ struct SoundEngineTests {
         return !mono.isEmpty && Signal.power(at: 880, mono) > 100 * Signal.power(at: 440, mono)
     }
 
-    static func ring(_ stations: [String], seconds: Double, pre: String? = nil, volume: Int = 100,
-                     fadeIn: Duration = .zero, in dir: TemporaryDirectory) async throws -> EnginePlay.Run {
+    static func ring(
+        _ stations: [String], seconds: Double, pre: String? = nil, volume: Int = 100,
+        fadeIn: Duration = .zero, in dir: TemporaryDirectory
+    ) async throws -> EnginePlay.Run {
         let rig = EnginePlay(in: dir)
-        return await rig.play(try EnginePlay.alarm(stations, seconds: seconds, pre: pre, volume: volume, fadeIn: fadeIn),
-                              prepare: true)
+        return await rig.play(
+            try EnginePlay.alarm(stations, seconds: seconds, pre: pre, volume: volume, fadeIn: fadeIn),
+            prepare: true)
     }
 
     // MARK: Supervision (R16–R18), as the alarm sound always had
@@ -69,9 +73,14 @@ struct SoundEngineTests {
     @Test func aWebPageFallsBackThroughTheAlternateStation() async throws {
         let f = try await CurlTransferTests.Fixture()
         let run = try await Self.ring([f.base + "/html", f.base + "/fast"], seconds: 5, in: f.dir)
-        #expect(run.events.contains { event in
-            if case .fallback(_, "station", "alternate station", "The station sent a web page, not audio.") = event { true } else { false }
-        })
+        #expect(
+            run.events.contains { event in
+                if case .fallback(_, "station", "alternate station", "The station sent a web page, not audio.") = event {
+                    true
+                } else {
+                    false
+                }
+            })
         #expect(run.events.contains { $0.isAudible("alternate station") })
         #expect(run.index { $0.isFallback } < run.index { $0.isAudible })
         #expect(Signal.firstHeard(440, over: 880, in: run.pcm) != nil)
@@ -112,7 +121,8 @@ struct SoundEngineTests {
     @Test func aFailedPreCheckStartsOnTheToneAndTheStationReturnsAfterFifteenSeconds() async throws {
         let f = try await CurlTransferTests.Fixture()
         let run = try await Self.ring([f.base + "/fast"], seconds: 22, pre: "The pre-alarm check failed.", in: f.dir)
-        guard case .fallback(_, "station", "tone", "The pre-alarm check failed.")? = run.events.first(where: { $0.isFallback }) else {
+        guard case .fallback(_, "station", "tone", "The pre-alarm check failed.")? = run.events.first(where: { $0.isFallback })
+        else {
             Issue.record("no pre-selected fallback: \(run.events)")
             return
         }
@@ -176,7 +186,9 @@ struct SoundEngineTests {
                 alarm.set(engine.play(try! EnginePlay.alarm([], seconds: 3), paused: false))
             }
         }
-        #expect(run.events.last?.end.map { if case .preempted = $0 { true } else { false } } == true, "\(run.events.last.map(String.init(describing:)) ?? "")")
+        #expect(
+            run.events.last?.end.map { if case .preempted = $0 { true } else { false } } == true,
+            "\(run.events.last.map(String.init(describing:)) ?? "")")
         #expect(run.opens == 1, "one device for the radio and the alarm: no close and reopen between them")
         let alarmID = try #require(alarm.get())
         let ended = await rig.collect(until: alarmID)
@@ -197,14 +209,17 @@ struct SoundEngineTests {
         let refused = Shared<[SoundID]>([])
         let run = await rig.collect(until: alarm) { event, engine, _ in
             if case .audible(alarm, _, _) = event {
-                refused.set([engine.play(.tone(.chime, priority: .radio, volume: 50), paused: false),
-                             engine.play(.tone(.chime, priority: .chime, volume: 50, limit: .seconds(1)), paused: false)])
+                refused.set([
+                    engine.play(.tone(.chime, priority: .radio, volume: 50), paused: false),
+                    engine.play(.tone(.chime, priority: .chime, volume: 50, limit: .seconds(1)), paused: false),
+                ])
             }
         }
         let ids = refused.get()
         for id in ids {
-            #expect(run.events.contains { if case .stopped(id, .failed(let why)) = $0 { why.contains("alarm") } else { false } },
-                    "\(id) must be refused while the alarm sounds")
+            #expect(
+                run.events.contains { if case .stopped(id, .failed(let why)) = $0 { why.contains("alarm") } else { false } },
+                "\(id) must be refused while the alarm sounds")
         }
         #expect(run.events.last?.end == .finished, "the alarm was never interrupted")
     }
@@ -215,7 +230,9 @@ struct SoundEngineTests {
         let first = rig.engine.play(try EnginePlay.alarm([f.base + "/fast"], seconds: 30), paused: false)
         let second = Shared<SoundID?>(nil)
         let run = await rig.collect(until: first, keepRunning: true) { event, engine, _ in
-            if case .audible(first, _, _) = event { second.set(engine.play(try! EnginePlay.alarm([], seconds: 2), paused: false)) }
+            if case .audible(first, _, _) = event {
+                second.set(engine.play(try! EnginePlay.alarm([], seconds: 2), paused: false))
+            }
         }
         let next = try #require(second.get())
         #expect(run.events.last?.end == .replaced(by: next))

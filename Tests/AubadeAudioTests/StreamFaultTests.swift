@@ -1,10 +1,11 @@
-@testable import AubadeAudio
 import AubadeCore
 import AubadeSystem
 import AubadeTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import AubadeAudio
 
 /// ICY faults served live by the fault server, played end to end (libcurl → ICY demux → mpg123 → alsa-lib
 /// `file` plugin): whatever the metadata does, the audio plays (R23). The reference for "the audio is intact"
@@ -110,8 +111,10 @@ struct StreamFaultTests {
         // behind a length byte of 255, and a title that must not be believed any more.
         // (@5000: the server's shorthand for StreamTitle='AAA…'; with 5000 A's.)
         let blocks = ["StreamTitle='Before';", "@5000", "StreamTitle='After';"]
-        let (events, pcm) = try await Self.play(f, "/mp3-icy?metaint=8192"
-            + blocks.map { "&block=" + ($0.hasPrefix("@") ? $0 : Self.query(Array($0.utf8))) }.joined())
+        let (events, pcm) = try await Self.play(
+            f,
+            "/mp3-icy?metaint=8192"
+                + blocks.map { "&block=" + ($0.hasPrefix("@") ? $0 : Self.query(Array($0.utf8))) }.joined())
         #expect(Self.titles(events) == ["Before"])
         #expect(Self.notices(events) == [StreamFetcher.metadataOff("a metadata block is longer than 4080 bytes")])
         #expect(events.last?.end == .finished)
@@ -132,7 +135,9 @@ struct StreamFaultTests {
         // way the framing is lost, said once, and the audio plays on.
         let notices = Self.notices(events)
         #expect(notices.count == 1, "\(notices)")
-        #expect(notices.first == StreamFetcher.metadataOff("a metadata block holds no Key='…' field, so the icy-metaint interval is wrong")
+        #expect(
+            notices.first
+                == StreamFetcher.metadataOff("a metadata block holds no Key='…' field, so the icy-metaint interval is wrong")
                 || notices.first?.contains("a metadata block is longer than its length byte says") == true, "\(notices)")
         #expect(events.last?.end == .finished)
         #expect(pcm.count == 2 * Self.frames, "\(events)")
@@ -176,9 +181,14 @@ struct MemorySoakTests {
         let seconds = 12.0
         let samples = RSSSamples()
         let began = ContinuousClock.now
-        let r = try await ProcessRunner.run(aubade, ["play", f.base + "/fast?speed=10", "--allow-local", "--for", "\(Int(seconds))s",
-                                               "--json", "--config", f.dir.file("aubade.toml"), "--db", f.dir.file("soak.sqlite")],
-                                      every: 0.2) { pid in
+        let r = try await ProcessRunner.run(
+            aubade,
+            [
+                "play", f.base + "/fast?speed=10", "--allow-local", "--for", "\(Int(seconds))s",
+                "--json", "--config", f.dir.file("aubade.toml"), "--db", f.dir.file("soak.sqlite"),
+            ],
+            every: 0.2
+        ) { pid in
             if let kib = ProcessMemory.residentKiB(pid) { samples.add(ContinuousClock.now - began, kib) }
         }
         #expect(r.status == 0, "\(r.stderr)")

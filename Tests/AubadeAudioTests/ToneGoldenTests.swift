@@ -35,15 +35,15 @@ struct ToneGoldenTests {
 
     static let golden: [Golden] = [
         // The engine's rate and peak (44.1 kHz, 0.7), and two others so that neither parameter is left out.
-        Golden(tone: .classic, rate: 44100, peak: 0.7, digest: 0x526b5dae062a5b45, probes: [0, -4533, 0, 552]),
-        Golden(tone: .chime, rate: 44100, peak: 0.7, digest: 0x1aed0635ee418a95, probes: [0, -3132, -3279, -5921]),
-        Golden(tone: .rising, rate: 44100, peak: 0.7, digest: 0x1075e2a3e91ae0a9, probes: [980, 9672, 13718, -17666]),
-        Golden(tone: .classic, rate: 48000, peak: 0.7, digest: 0x4990fdac0e6c4905, probes: [0, 8321, 15779, 8321]),
-        Golden(tone: .chime, rate: 48000, peak: 0.7, digest: 0xabe2ad3b8b2bf535, probes: [0, -9921, 1830, -3438]),
-        Golden(tone: .rising, rate: 48000, peak: 0.7, digest: 0x843761b5f746166d, probes: [900, 2141, 2772, -5418]),
-        Golden(tone: .classic, rate: 22050, peak: 1.0, digest: 0x6c5b815441999645, probes: [0, -12591, 0, 0]),
-        Golden(tone: .chime, rate: 22050, peak: 1.0, digest: 0x99653d05c5c8bf5d, probes: [0, -8177, 8994, -22405]),
-        Golden(tone: .rising, rate: 22050, peak: 1.0, digest: 0x1f6f70bd79ef2f91, probes: [2792, -8662, 3483, 21121]),
+        Golden(tone: .classic, rate: 44100, peak: 0.7, digest: 0x526b_5dae_062a_5b45, probes: [0, -4533, 0, 552]),
+        Golden(tone: .chime, rate: 44100, peak: 0.7, digest: 0x1aed_0635_ee41_8a95, probes: [0, -3132, -3279, -5921]),
+        Golden(tone: .rising, rate: 44100, peak: 0.7, digest: 0x1075_e2a3_e91a_e0a9, probes: [980, 9672, 13718, -17666]),
+        Golden(tone: .classic, rate: 48000, peak: 0.7, digest: 0x4990_fdac_0e6c_4905, probes: [0, 8321, 15779, 8321]),
+        Golden(tone: .chime, rate: 48000, peak: 0.7, digest: 0xabe2_ad3b_8b2b_f535, probes: [0, -9921, 1830, -3438]),
+        Golden(tone: .rising, rate: 48000, peak: 0.7, digest: 0x8437_61b5_f746_166d, probes: [900, 2141, 2772, -5418]),
+        Golden(tone: .classic, rate: 22050, peak: 1.0, digest: 0x6c5b_8154_4199_9645, probes: [0, -12591, 0, 0]),
+        Golden(tone: .chime, rate: 22050, peak: 1.0, digest: 0x9965_3d05_c5c8_bf5d, probes: [0, -8177, 8994, -22405]),
+        Golden(tone: .rising, rate: 22050, peak: 1.0, digest: 0x1f6f_70bd_79ef_2f91, probes: [2792, -8662, 3483, 21121]),
     ]
 
     @Test(arguments: golden)

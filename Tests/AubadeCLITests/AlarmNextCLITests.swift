@@ -13,7 +13,9 @@ struct AlarmNextCLITests {
 
     @Test func berlinSpringGapAndAutumnOverlap() async throws {
         let cli = try CLIHarness()
-        #expect(try await cli.run(["alarm", "add", "--name", "Early", "--time", "02:30", "--days", "daily", "--tz", "Europe/Berlin"]).status == 0)
+        #expect(
+            try await cli.run(["alarm", "add", "--name", "Early", "--time", "02:30", "--days", "daily", "--tz", "Europe/Berlin"])
+                .status == 0)
         let spring = try await firings(cli, ["--count", "2", "--now", "2026-03-28T12:00:00+01:00"])
         #expect(spring.map { $0["utc"] as? String } == ["2026-03-29T01:30:00Z", "2026-03-30T00:30:00Z"])  // 02:30 → 03:30 CEST
         #expect(spring.first?["local"] as? String == "2026-03-29 03:30 +02:00")
@@ -23,9 +25,15 @@ struct AlarmNextCLITests {
 
     @Test func newYorkAndKathmandu() async throws {
         let cli = try CLIHarness()
-        #expect(try await cli.run(["alarm", "add", "--name", "NY", "--time", "02:15", "--days", "sun", "--tz", "America/New_York"]).status == 0)
-        #expect(try await cli.run(["alarm", "add", "--name", "KTM", "--time", "06:00", "--days", "daily", "--tz", "Asia/Kathmandu"]).status == 0)
-        let ny = try await firings(cli, ["--count", "5", "--now", "2026-03-07T12:00:00-05:00"]).filter { $0["name"] as? String == "NY" }
+        #expect(
+            try await cli.run(["alarm", "add", "--name", "NY", "--time", "02:15", "--days", "sun", "--tz", "America/New_York"])
+                .status == 0)
+        #expect(
+            try await cli.run(["alarm", "add", "--name", "KTM", "--time", "06:00", "--days", "daily", "--tz", "Asia/Kathmandu"])
+                .status == 0)
+        let ny = try await firings(cli, ["--count", "5", "--now", "2026-03-07T12:00:00-05:00"]).filter {
+            $0["name"] as? String == "NY"
+        }
         #expect(ny.first?["utc"] as? String == "2026-03-08T07:15:00Z")  // 02:15 does not exist: 03:15 EDT
         let ktm = try await firings(cli, ["--count", "1", "--now", "2026-06-01T00:00:00+00:00"])
         #expect(ktm.first?["utc"] as? String == "2026-06-01T00:15:00Z")  // +05:45

@@ -25,8 +25,9 @@ struct CLIHarness {
     /// Runs `aubade <args> --db <db>` with the harness's `environment`.
     @discardableResult
     func run(_ args: [String], withDB: Bool = true) async throws -> ProcessResult {
-        try await ProcessRunner.run(binary, args + (withDB ? ["--db", db] : []), environment: environment,
-                              currentDirectory: dir.path)
+        try await ProcessRunner.run(
+            binary, args + (withDB ? ["--db", db] : []), environment: environment,
+            currentDirectory: dir.path)
     }
 
     /// Every row of every table, as text: what "the database did not change" compares.

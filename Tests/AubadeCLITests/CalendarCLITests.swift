@@ -20,8 +20,12 @@ struct CalendarCLITests {
     @Test func importListAndNowAndNextAtChosenInstants() async throws {
         let cli = try CLIHarness()
         _ = try await ok(cli, ["station", "add", "--name", "FIP", "--url", "http://radio.example/fip"])
-        let imported = try await ok(cli, ["program", "import", Self.fixture("berlin.ics"), "--station", "FIP",
-                                          "--now", "2027-03-20T00:00:00Z", "--json"])
+        let imported = try await ok(
+            cli,
+            [
+                "program", "import", Self.fixture("berlin.ics"), "--station", "FIP",
+                "--now", "2027-03-20T00:00:00Z", "--json",
+            ])
         let summary = try cli.json(imported.stdout)
         #expect(summary["count"] as? Int == 7 && summary["added"] as? Int == 7 && summary["kind"] as? String == "programmes")
         let list = try cli.json(try await ok(cli, ["program", "list", "--json"]).stdout)["programmes"] as? [[String: Any]] ?? []
@@ -37,7 +41,8 @@ struct CalendarCLITests {
         #expect(night.stdout.contains("On air: Night Jazz on FIP, Sat 27 Mar 23:00–01:00"))
         // Wednesday: the EXDATE — after the news nothing is on; next is Thursday's show (the news begins with it:
         // the lower id comes first).
-        let wednesday = try cli.json(try await ok(cli, ["program", "now", "--now", "2027-03-24T07:45:00+01:00", "--json"]).stdout)
+        let wednesday = try cli.json(
+            try await ok(cli, ["program", "now", "--now", "2027-03-24T07:45:00+01:00", "--json"]).stdout)
         #expect(wednesday["now"] is NSNull && (wednesday["next"] as? [String: Any])?["name"] as? String == "Morning Show")
     }
 
@@ -47,9 +52,14 @@ struct CalendarCLITests {
         let before = try cli.dump()
         let broken = try await cli.run(["program", "import", Self.fixture("broken.ics")])
         #expect(broken.status == 2)
-        #expect(broken.errorSentence == "\(Self.fixture("broken.ics")), line 14: libical cannot read it: Can't parse as DATE-TIME value in DTSTART property ('2027-03-22 07:00').")
+        #expect(
+            broken.errorSentence
+                == "\(Self.fixture("broken.ics")), line 14: libical cannot read it: Can't parse as DATE-TIME value in DTSTART property ('2027-03-22 07:00')."
+        )
         let json = try await cli.run(["program", "import", Self.fixture("schedule-bad.json")])
-        #expect(json.status == 2 && json.errorSentence?.contains("schedule-bad.json, line 4: the start '25:00'") == true, "\(json.stderr)")
+        #expect(
+            json.status == 2 && json.errorSentence?.contains("schedule-bad.json, line 4: the start '25:00'") == true,
+            "\(json.stderr)")
         let missing = try await cli.run(["program", "import", "nowhere.ics"])
         #expect(missing.status == 2 && missing.errorSentence == "There is no file \(cli.dir.file("nowhere.ics")).")
         #expect(try cli.dump() == before, "nothing half-imported, nothing lost")
@@ -68,11 +78,13 @@ struct CalendarCLITests {
         }
         try write("sun,23:00,01:00,Night Owls,Ray,Late talk")
         _ = try await ok(cli, ["program", "import", "fip.csv", "--station", "FIP"])
-        let programmes = try cli.json(try await ok(cli, ["program", "list", "--json"]).stdout)["programmes"] as? [[String: Any]] ?? []
+        let programmes =
+            try cli.json(try await ok(cli, ["program", "list", "--json"]).stdout)["programmes"] as? [[String: Any]] ?? []
         let owls = try #require(programmes.first { $0["name"] as? String == "Night Owls" }?["id"] as? Int)
         let reserve = try await ok(cli, ["program", "reserve", String(owls), "--remind", "5m"])
         #expect(reserve.stdout.contains("a chime 5m before 23:00, and at 23:00 the radio tunes to FIP"))
-        let tied = try cli.json(try await ok(cli, ["alarm", "add", "--at-programme", String(owls), "--source", "FIP", "--json"]).stdout)
+        let tied = try cli.json(
+            try await ok(cli, ["alarm", "add", "--at-programme", String(owls), "--source", "FIP", "--json"]).stdout)
         #expect(tied["time"] as? String == "23:00" && tied["days"] as? String == "sun" && tied["programme"] as? Int == owls)
 
         // The programme moves: same key (weekday, start and title make it), so the old row is replaced by a new one…
@@ -91,7 +103,8 @@ struct CalendarCLITests {
         _ = try await ok(cli, ["station", "add", "--name", "FIP", "--url", "http://radio.example/fip"])
         let json = cli.dir.file("fip.json")
         func write(_ start: String) throws {
-            let text = #"{"programmes": [{"id": "owls", "title": "Night Owls", "days": "sun", "start": "\#(start)", "end": "01:00"}]}"#
+            let text =
+                #"{"programmes": [{"id": "owls", "title": "Night Owls", "days": "sun", "start": "\#(start)", "end": "01:00"}]}"#
             try Data(text.utf8).write(to: URL(fileURLWithPath: json))
         }
         try write("23:00")
@@ -103,22 +116,31 @@ struct CalendarCLITests {
         #expect(moved["alarmsMoved"] as? [Int] == [1] && moved["reservationsKept"] as? Int == 1 && moved["kept"] as? Int == 1)
         let alarm = try cli.json(try await ok(cli, ["alarm", "list", "--json"]).stdout)["alarms"] as? [[String: Any]] ?? []
         #expect(alarm.first?["time"] as? String == "22:30" && alarm.first?["programmeGone"] as? Bool == false)
-        let programme = try cli.json(try await ok(cli, ["program", "list", "--json"]).stdout)["programmes"] as? [[String: Any]] ?? []
+        let programme =
+            try cli.json(try await ok(cli, ["program", "list", "--json"]).stdout)["programmes"] as? [[String: Any]] ?? []
         #expect(programme.first?["id"] as? Int == 1 && programme.first?["reserved"] as? Bool == true)
     }
 
     @Test func daysOffMakeAWeekdayAlarmSkipAndSayWhy() async throws {
         let cli = try CLIHarness()
-        _ = try await ok(cli, ["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "mon-fri", "--tz", "Europe/Berlin"])
-        _ = try await ok(cli, ["alarm", "add", "--name", "Gym", "--time", "07:30", "--days", "mon-fri", "--no-skip-days-off",
-                               "--tz", "Europe/Berlin"])
+        _ = try await ok(
+            cli, ["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "mon-fri", "--tz", "Europe/Berlin"])
+        _ = try await ok(
+            cli,
+            [
+                "alarm", "add", "--name", "Gym", "--time", "07:30", "--days", "mon-fri", "--no-skip-days-off",
+                "--tz", "Europe/Berlin",
+            ])
         _ = try await ok(cli, ["days-off", "import", Self.fixture("holidays.ics"), "--now", "2027-01-01T00:00:00Z"])
         let away = try await ok(cli, ["days-off", "add", "2027-04-05..2027-04-06", "--name", "Away"])
         #expect(away.stdout.hasPrefix("Added day off 9: Away, 2027-04-05..2027-04-06."))
         let days = try cli.json(try await ok(cli, ["days-off", "list", "--json"]).stdout)["daysOff"] as? [[String: Any]] ?? []
-        #expect(days.count == 9 && days.contains { $0["dates"] as? String == "2027-12-24..2027-12-26" && $0["name"] as? String == "Christmas" })
+        #expect(
+            days.count == 9
+                && days.contains { $0["dates"] as? String == "2027-12-24..2027-12-26" && $0["name"] as? String == "Christmas" })
 
-        let next = try cli.json(try await ok(cli, ["alarm", "next", "--json", "--count", "8", "--now", "2027-03-25T12:00:00+01:00"]).stdout)
+        let next = try cli.json(
+            try await ok(cli, ["alarm", "next", "--json", "--count", "8", "--now", "2027-03-25T12:00:00+01:00"]).stdout)
         let firings = next["firings"] as? [[String: Any]] ?? []
         let work = firings.filter { $0["name"] as? String == "Work" }
         #expect(work.map { $0["date"] as? String ?? "" } == ["2027-03-26", "2027-03-29", "2027-03-30", "2027-03-31"])
@@ -129,9 +151,17 @@ struct CalendarCLITests {
 
         let before = try cli.dump()
         let bad = try await cli.run(["days-off", "add", "2027-12-31..2027-12-01"])
-        #expect(bad.status == 2 && bad.errorSentence == "The day off ends (2027-12-01) before it begins (2027-12-31); give the earlier date first.")
+        #expect(
+            bad.status == 2
+                && bad.errorSentence
+                    == "The day off ends (2027-12-01) before it begins (2027-12-31); give the earlier date first."
+        )
         let notDates = try await cli.run(["days-off", "import", Self.fixture("schedule.csv")])
-        #expect(notDates.status == 2 && notDates.errorSentence?.hasSuffix("days off are read from an iCalendar file (BEGIN:VCALENDAR), such as a public-holiday calendar.") == true)
+        #expect(
+            notDates.status == 2
+                && notDates.errorSentence?.hasSuffix(
+                    "days off are read from an iCalendar file (BEGIN:VCALENDAR), such as a public-holiday calendar.") == true
+        )
         #expect(try cli.dump() == before)
         let removed = try await ok(cli, ["days-off", "rm", "9"])
         #expect(removed.stdout == "Removed day off 9 (Away, 2027-04-05..2027-04-06).\n")
@@ -141,12 +171,18 @@ struct CalendarCLITests {
         let cli = try CLIHarness()
         try FileManager.default.createDirectory(atPath: cli.dir.file("www"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.fixture("holidays.ics"), toPath: cli.dir.file("www/holidays.ics"))
-        let server = try await BackgroundProcess("/usr/bin/python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
-                                                                      "--directory", cli.dir.file("www")])
+        let server = try await BackgroundProcess(
+            "/usr/bin/python3",
+            [
+                "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                "--directory", cli.dir.file("www"),
+            ])
         let port = try #require(server.firstLine.split(separator: " ").drop { $0 != "port" }.dropFirst().first)
         let url = "http://127.0.0.1:\(port)/holidays.ics"
         let refused = try await cli.run(["days-off", "import", url, "--now", "2027-01-01T00:00:00Z"])
-        #expect(refused.status == 1 && refused.errorSentence?.contains("resolves to a loopback address, which is refused") == true, "\(refused.stderr)")
+        #expect(
+            refused.status == 1 && refused.errorSentence?.contains("resolves to a loopback address, which is refused") == true,
+            "\(refused.stderr)")
         let imported = try await ok(cli, ["days-off", "import", url, "--now", "2027-01-01T00:00:00Z", "--allow-local"])
         #expect(imported.stdout.hasPrefix("Imported 8 days off from \(url)"))
         #expect(imported.stdout.contains("It is fetched again every 24h while the clock runs."))
@@ -155,8 +191,10 @@ struct CalendarCLITests {
         let before = try cli.dump()
         let wifiOnly = try await cli.run(["days-off", "import", url, "--allow-local"])
         // This machine's default route is wired (or there is none): Wi-Fi-only refuses the download.
-        #expect(wifiOnly.status == 1 && wifiOnly.errorSentence?.hasPrefix("The calendar is not downloaded: Wi-Fi-only mode is on") == true,
-                "\(wifiOnly.stderr)")
+        #expect(
+            wifiOnly.status == 1
+                && wifiOnly.errorSentence?.hasPrefix("The calendar is not downloaded: Wi-Fi-only mode is on") == true,
+            "\(wifiOnly.stderr)")
         #expect(try cli.dump() == before)
     }
 }

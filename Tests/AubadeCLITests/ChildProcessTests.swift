@@ -35,11 +35,15 @@ struct ChildProcessTests {
             // After "(comm)": state, ppid, pgrp.
             let after = stat.split(separator: ")").last?.split(separator: " ") ?? []
             seen.processGroup = after.count > 2 ? Int32(after[2]) ?? 0 : 0
-            seen.descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).compactMap { Int($0) }.sorted()
+            seen.descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).compactMap {
+                Int($0)
+            }.sorted()
             let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))) ?? Data()
             for entry in environ.split(separator: 0) {
                 let text = String(decoding: entry, as: UTF8.self)
-                if let eq = text.firstIndex(of: "=") { seen.environment[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
+                if let eq = text.firstIndex(of: "=") {
+                    seen.environment[String(text[..<eq])] = String(text[text.index(after: eq)...])
+                }
             }
             return seen
         }

@@ -23,7 +23,9 @@ struct ConcurrentEditCLITests {
     @Test func twentyEditsOfTenAlarmsAtOnceAllTakeEffect() async throws {
         let cli = try CLIHarness()
         for i in 1...10 {
-            #expect(try await cli.run(["alarm", "add", "--name", "Alarm \(i)", "--time", "06:\(10 + i)", "--days", "daily"]).status == 0)
+            #expect(
+                try await cli.run(["alarm", "add", "--name", "Alarm \(i)", "--time", "06:\(10 + i)", "--days", "daily"]).status
+                    == 0)
         }
         var commands: [[String]] = []
         for id in 1...10 {
@@ -33,19 +35,22 @@ struct ConcurrentEditCLITests {
         for (args, result) in zip(commands, try await Self.runTogether(cli, commands)) {
             #expect(result.status == 0, "\(args): \(result.stderr)")
         }
-        let alarms = try #require(try cli.json(try await cli.run(["alarm", "list", "--json"]).stdout)["alarms"] as? [[String: Any]])
+        let alarms = try #require(
+            try cli.json(try await cli.run(["alarm", "list", "--json"]).stdout)["alarms"] as? [[String: Any]])
         #expect(alarms.count == 10)
         for alarm in alarms {
             let id = try #require(alarm["id"] as? Int)
             #expect(alarm["volume"] as? Int == 20 + id && alarm["name"] as? String == "Edited \(id)", "alarm \(id): \(alarm)")
         }
         // The backup copy (R27) holds the final state too.
-        let copy = try #require(try cli.json(try String(contentsOfFile: cli.db + ".schedule.json", encoding: .utf8))["clocks"]
-            as? [[String: Any]])
-        #expect(copy.allSatisfy { row in
-            guard let id = row["clockId"] as? Int else { return false }
-            return row["volume"] as? Int == 20 + id && row["clockName"] as? String == "Edited \(id)"
-        })
+        let copy = try #require(
+            try cli.json(try String(contentsOfFile: cli.db + ".schedule.json", encoding: .utf8))["clocks"]
+                as? [[String: Any]])
+        #expect(
+            copy.allSatisfy { row in
+                guard let id = row["clockId"] as? Int else { return false }
+                return row["volume"] as? Int == 20 + id && row["clockName"] as? String == "Edited \(id)"
+            })
     }
 
     @Test func settingsSetOfTwoKeysAtOnceKeepsBoth() async throws {

@@ -28,10 +28,11 @@ struct ConfigProblemsCLITests {
         try Self.write(Self.badValues, to: bad)
         let r = try await cli.run(["run", "--check-config", "--config", bad])
         #expect(r.status == 2)
-        #expect(Self.stderrLines(r) == [
-            "aubade: Config file \(bad): http.port at line 2 must be a whole number.",
-            "aubade: Config file \(bad): shake.threshold at line 4 must be a number.",
-        ])
+        #expect(
+            Self.stderrLines(r) == [
+                "aubade: Config file \(bad): http.port at line 2 must be a whole number.",
+                "aubade: Config file \(bad): shake.threshold at line 4 must be a number.",
+            ])
         #expect(r.stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: cli.db), "--check-config created the database")
 
@@ -45,16 +46,18 @@ struct ConfigProblemsCLITests {
         try Self.write("[http]\nprot = 9090\n", to: unknown)
         let typo = try await cli.run(["run", "--check-config", "--config", unknown])
         #expect(typo.status == 2)
-        #expect(Self.stderrLines(typo) == [
-            "aubade: Config file \(unknown): unknown key http.prot at line 2 is ignored.",
-            "aubade: Config file \(unknown) has 1 unknown key, which aubade run ignores.",
-        ])
+        #expect(
+            Self.stderrLines(typo) == [
+                "aubade: Config file \(unknown): unknown key http.prot at line 2 is ignored.",
+                "aubade: Config file \(unknown) has 1 unknown key, which aubade run ignores.",
+            ])
 
         let broken = cli.dir.file("broken.toml")
         try Self.write("[http]\nport = 80\nbind = \n", to: broken)
         let syntax = try await cli.run(["run", "--check-config", "--config", broken])
         #expect(syntax.status == 2)
-        #expect(syntax.errorSentence?.hasPrefix("Config file \(broken) is not valid TOML at line 3: ") == true, "\(syntax.stderr)")
+        #expect(
+            syntax.errorSentence?.hasPrefix("Config file \(broken) is not valid TOML at line 3: ") == true, "\(syntax.stderr)")
     }
 
     @Test func doctorListsEveryProblemAndExitsNonZero() async throws {
@@ -70,11 +73,18 @@ struct ConfigProblemsCLITests {
         let text = try await cli.run(["doctor", "--config", bad])
         #expect(text.status == 2)
         let lines = text.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first { $0.hasPrefix("warning  config ") }?.contains("\(bad) has 3 problems (listed below)") == true, "\(lines)")
+        #expect(
+            lines.first { $0.hasPrefix("warning  config ") }?.contains("\(bad) has 3 problems (listed below)") == true, "\(lines)"
+        )
         let block = try #require(lines.firstIndex(of: "Config: \(bad) — 3 problems:"))
-        #expect(Array(lines[block...].prefix(4)) == ["Config: \(bad) — 3 problems:", "  " + messages[0], "  " + messages[1], "  " + unknown])
+        #expect(
+            Array(lines[block...].prefix(4)) == [
+                "Config: \(bad) — 3 problems:", "  " + messages[0], "  " + messages[1], "  " + unknown,
+            ])
         #expect(text.stdout.contains("BUTTON"), "the rest of the report is missing: \(text.stdout)")
-        #expect(text.errorSentence == "Config file \(bad) has 3 problems (listed in the report); aubade run starts with the defaults they name.")
+        #expect(
+            text.errorSentence
+                == "Config file \(bad) has 3 problems (listed in the report); aubade run starts with the defaults they name.")
 
         let json = try await cli.run(["doctor", "--json", "--config", bad])
         #expect(json.status == 2)
@@ -101,10 +111,11 @@ struct ConfigProblemsCLITests {
         try Self.write(Self.badValues, to: bad)
         let r = try await cli.run(["alarm", "add", "--name", "Work", "--time", "07:00", "--days", "daily", "--config", bad])
         #expect(r.status == 2)
-        #expect(Self.stderrLines(r) == [
-            "aubade: Config file \(bad): http.port at line 2 must be a whole number.",
-            "aubade: Config file \(bad): shake.threshold at line 4 must be a number.",
-        ])
+        #expect(
+            Self.stderrLines(r) == [
+                "aubade: Config file \(bad): http.port at line 2 must be a whole number.",
+                "aubade: Config file \(bad): shake.threshold at line 4 must be a number.",
+            ])
         #expect(!FileManager.default.fileExists(atPath: cli.db))
     }
 
@@ -118,9 +129,13 @@ struct ConfigProblemsCLITests {
         try Self.write(good + "\n" + Self.badValues + "\n", to: bad)
         let firstLine = good.split(separator: "\n", omittingEmptySubsequences: false).count + 1
         let start = c.alarmInstant.addingTimeInterval(-3)
-        let d = try await EventProcess(c.cli.binary, ["run", "--json", "--db", c.cli.db, "--config", bad,
-                                                "--fake-time", start.formatted(.iso8601)],
-                                 environment: c.cli.environment)
+        let d = try await EventProcess(
+            c.cli.binary,
+            [
+                "run", "--json", "--db", c.cli.db, "--config", bad,
+                "--fake-time", start.formatted(.iso8601),
+            ],
+            environment: c.cli.environment)
         let ready = try #require(await d.wait(for: "ready", timeout: .seconds(60)), "no ready: \(d.errorOutput)")
         #expect((ready["alarms"] as? String)?.hasPrefix("1 alarm(s) enabled") == true, "\(ready)")
         let problems = [
@@ -148,8 +163,9 @@ struct ConfigProblemsCLITests {
         let cli = try CLIHarness()
         let broken = cli.dir.file("broken.toml")
         try Self.write("[audio\ndevice = \"null\"\n", to: broken)
-        let d = try await EventProcess(cli.binary, ["run", "--json", "--db", cli.db, "--config", broken],
-                                 environment: cli.environment)
+        let d = try await EventProcess(
+            cli.binary, ["run", "--json", "--db", cli.db, "--config", broken],
+            environment: cli.environment)
         let said = await Self.eventually {
             d.errorOutput.contains("aubade: Config file \(broken) is not valid TOML at line 1: ")
                 && d.errorOutput.contains("; every key uses its default.")

@@ -46,9 +46,13 @@ struct DaemonTests {
         /// Starts the daemon with its wall clock `lead` seconds before the alarm time.
         func daemon(lead: Double, extra: [String] = []) async throws -> EventProcess {
             let start = alarmInstant.addingTimeInterval(-lead)
-            return try await EventProcess(cli.binary, ["run", "--json", "--db", cli.db, "--config", config,
-                                                 "--fake-time", start.formatted(.iso8601)] + extra,
-                                    environment: cli.environment)
+            return try await EventProcess(
+                cli.binary,
+                [
+                    "run", "--json", "--db", cli.db, "--config", config,
+                    "--fake-time", start.formatted(.iso8601),
+                ] + extra,
+                environment: cli.environment)
         }
 
         func addAlarm(_ extra: [String]) async throws -> Int64 {
@@ -208,8 +212,9 @@ struct DaemonTests {
         #expect(d.position(of: "audible", where: { ($0["detail"] as? String ?? "").contains("source=station") }) == nil)
         #expect(await c.waitForCard(seconds: 0.5))
         let first = Signal.windows(c.pcm()).first?.samples ?? []
-        #expect(Signal.isTone(880, over: 440, in: first) && Signal.rmsDBFS(first) > -20,
-                "the card's first 100 ms: \(Signal.rmsDBFS(first)) dBFS")
+        #expect(
+            Signal.isTone(880, over: 440, in: first) && Signal.rmsDBFS(first) > -20,
+            "the card's first 100 ms: \(Signal.rmsDBFS(first)) dBFS")
         let late = try #require(Self.number(fallback, "t")) - c.alarmInstant.timeIntervalSince1970
         #expect(late >= 0)
         figure("daemon fallback after a failed pre-check, late by", seconds: late)
@@ -266,7 +271,9 @@ struct DaemonTests {
         #expect(try Self.position(d, "ringing") == Self.position(d, "ringing") { $0["cause"] as? String == "resumed" })
         #expect(d.position(of: "stopped") == nil)
         #expect(try !c.history().contains { $0.kind == "missed" })
-        figure("daemon resumed ringing after READY", seconds: try #require(Self.number(ringing, "t")) - (try #require(Self.number(ready, "t"))))
+        figure(
+            "daemon resumed ringing after READY",
+            seconds: try #require(Self.number(ringing, "t")) - (try #require(Self.number(ready, "t"))))
         _ = try #require(await d.wait(for: "audible"))
         d.signal(SIGTERM)
         _ = await d.waitForExit()
@@ -331,8 +338,10 @@ struct DaemonTests {
         let c = try Clock()
         let radio = try await Radio(in: c.dir)
         try await c.run(["station", "add", "--name", "News FM", "--url", radio.base + "/fast"])
-        let add = try await c.run(["program", "add", "--name", "Morning News", "--begin", "08:00", "--end", "09:00",
-                                   "--station", "News FM", "--json"])
+        let add = try await c.run([
+            "program", "add", "--name", "Morning News", "--begin", "08:00", "--end", "09:00",
+            "--station", "News FM", "--json",
+        ])
         #expect(add.status == 0, "\(add.stderr)")
         let id = try #require(try c.cli.json(add.stdout)["id"] as? Int)
         #expect(try await c.run(["program", "reserve", "\(id)"]).status == 0)
@@ -388,9 +397,13 @@ struct DaemonTests {
         var tv = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         let start = c.alarmInstant.addingTimeInterval(-600)
-        let d = try await EventProcess(c.cli.binary, ["run", "--json", "--db", c.cli.db, "--config", c.config,
-                                                "--fake-time", start.formatted(.iso8601)],
-                                 environment: c.cli.environment.merging(["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"]) { $1 })
+        let d = try await EventProcess(
+            c.cli.binary,
+            [
+                "run", "--json", "--db", c.cli.db, "--config", c.config,
+                "--fake-time", start.formatted(.iso8601),
+            ],
+            environment: c.cli.environment.merging(["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"]) { $1 })
         // recv blocks (up to 1 s a call): on a thread of its own, until three watchdog pings or the watchdog.
         let received = await onThread { () -> [(at: ContinuousClock.Instant, text: String)] in
             var messages: [(at: ContinuousClock.Instant, text: String)] = []
@@ -455,12 +468,16 @@ struct DaemonTests {
         // sound replaces the first's, and nothing stops alarm 1.
         let c = try Clock()
         _ = try await c.addAlarm(["--source", "tone"])
-        #expect(try await c.run(["alarm", "add", "--name", "Second", "--time", "08:01", "--days", "daily", "--source", "tone"]).status == 0)
+        #expect(
+            try await c.run(["alarm", "add", "--name", "Second", "--time", "08:01", "--days", "daily", "--source", "tone"]).status
+                == 0)
         let d = try await c.daemon(lead: -58)
         let first = try #require(await d.wait(for: "ringing") { $0["alarm"] as? Int == 1 })
         #expect(first["source"] as? String == "tone")
         let second = try #require(await d.wait(for: "ringing") { $0["alarm"] as? Int == 2 })
-        #expect(try Self.position(d, "ringing") { $0["alarm"] as? Int == 1 } < Self.position(d, "ringing") { $0["alarm"] as? Int == 2 })
+        #expect(
+            try Self.position(d, "ringing") { $0["alarm"] as? Int == 1 }
+                < Self.position(d, "ringing") { $0["alarm"] as? Int == 2 })
         // Alarm 2 rings at its own time — never before 08:01, and on time by the scheduler's measure; how far
         // after the second is a figure.
         let onset = try #require(Self.number(second, "t")) - c.alarmInstant.timeIntervalSince1970 - 60

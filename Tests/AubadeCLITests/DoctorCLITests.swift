@@ -33,14 +33,16 @@ struct DoctorCLITests {
 
     @Test func showsWhatEachButtonAndAShakeDo() async throws {
         let cli = try CLIHarness()
-        let config = try Self.nullDeviceConfig(cli, extra: """
-            [buttons.short_press]
-            stop = "snooze"
-            [buttons.long_press]
-            sleep = ""
-            [shake]
-            on_other_alarm = "none"
-            """)
+        let config = try Self.nullDeviceConfig(
+            cli,
+            extra: """
+                [buttons.short_press]
+                stop = "snooze"
+                [buttons.long_press]
+                sleep = ""
+                [shake]
+                on_other_alarm = "none"
+                """)
         let r = try await cli.run(["doctor", "--json", "--config", config])
         #expect(r.status == 0, "\(r.stderr)")
         let report = try cli.json(r.stdout)
@@ -67,32 +69,41 @@ struct DoctorCLITests {
         let cli = try CLIHarness()
         let config = cli.dir.file("pi.toml")
         try """
-            [audio]
-            device = "plughw:CARD=AubadeNoSuchCard"
-            allow_local_streams = true
-            [buttons]
-            snooze = "AUBADE_NO_SUCH_LINE"
-            [shake]
-            source = "evdev"
-            device = "/dev/input/aubade-no-such-event"
-            """.write(toFile: config, atomically: true, encoding: .utf8)
-        for args in [["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "mon-fri", "--source", "tone", "--shake"],
-                     ["station", "add", "--name", "Refused", "--url", "http://127.0.0.1:1/stream.mp3"],
-                     ["alarm", "add", "--name", "Radio", "--time", "07:00", "--days", "daily", "--source", "Refused"]] {
+        [audio]
+        device = "plughw:CARD=AubadeNoSuchCard"
+        allow_local_streams = true
+        [buttons]
+        snooze = "AUBADE_NO_SUCH_LINE"
+        [shake]
+        source = "evdev"
+        device = "/dev/input/aubade-no-such-event"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        for args in [
+            ["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "mon-fri", "--source", "tone", "--shake"],
+            ["station", "add", "--name", "Refused", "--url", "http://127.0.0.1:1/stream.mp3"],
+            ["alarm", "add", "--name", "Radio", "--time", "07:00", "--days", "daily", "--source", "Refused"],
+        ] {
             let r = try await cli.run(args + ["--config", config])
             #expect(r.status == 0, "\(args): \(r.stderr)")
         }
         let r = try await cli.run(["doctor", "--json", "--play", "--config", config])
         #expect(r.status == 1, "\(r.stdout)\n\(r.stderr)")
-        #expect(r.errorSentence?.hasPrefix("An alarm would not be heard (daemon): The clock is not running on \(cli.db)") == true,
-                "\(r.stderr)")
+        #expect(
+            r.errorSentence?.hasPrefix("An alarm would not be heard (daemon): The clock is not running on \(cli.db)") == true,
+            "\(r.stderr)")
         let report = try cli.json(r.stdout)
         let checks = try Self.checks(report)
-        #expect(checks.keys.sorted() == ["alarm", "buttons", "clock", "config", "daemon", "database", "disk", "mixer", "network",
-                                         "play", "rtc", "shake", "sound", "station:Refused", "waker"].sorted(), "\(checks.keys)")
-        for (name, status) in [("daemon", "problem"), ("sound", "problem"), ("play", "problem"), ("alarm", "problem"),
-                               ("buttons", "warning"), ("shake", "warning"), ("station:Refused", "warning"), ("waker", "warning"),
-                               ("config", "ok"), ("database", "ok")] {
+        #expect(
+            checks.keys.sorted()
+                == [
+                    "alarm", "buttons", "clock", "config", "daemon", "database", "disk", "mixer", "network",
+                    "play", "rtc", "shake", "sound", "station:Refused", "waker",
+                ].sorted(), "\(checks.keys)")
+        for (name, status) in [
+            ("daemon", "problem"), ("sound", "problem"), ("play", "problem"), ("alarm", "problem"),
+            ("buttons", "warning"), ("shake", "warning"), ("station:Refused", "warning"), ("waker", "warning"),
+            ("config", "ok"), ("database", "ok"),
+        ] {
             #expect(checks[name]?["status"] == status, "\(name): \(String(describing: checks[name]))")
         }
         for (name, check) in checks where check["status"] != "ok" {
@@ -105,7 +116,9 @@ struct DoctorCLITests {
         #expect(checks["daemon"]?["message"] == "The clock is not running on \(cli.db), so no alarm will ring.")
         // No GPIO chip here; on a machine with one, the line is named as not found.
         let buttons = checks["buttons"]?["message"] ?? ""
-        #expect(buttons.contains("no GPIO chip on this machine") || buttons.contains("not found: snooze (AUBADE_NO_SUCH_LINE)"), "\(buttons)")
+        #expect(
+            buttons.contains("no GPIO chip on this machine") || buttons.contains("not found: snooze (AUBADE_NO_SUCH_LINE)"),
+            "\(buttons)")
         #expect(checks["station:Refused"]?["message"]?.contains("would ring the tone instead") == true)
         let alarm = try #require(checks["alarm"]?["message"])
         #expect(alarm.hasPrefix("Work at ") && alarm.contains("would not be heard"), "\(alarm)")
@@ -120,7 +133,8 @@ struct DoctorCLITests {
         let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let checkLines = Array(lines.prefix { !$0.isEmpty })
         #expect(checkLines.count == checks.count - 1, "the text has no play line without --play: \(checkLines)")
-        #expect(checkLines.allSatisfy { line in ["ok ", "warning ", "problem "].contains { line.hasPrefix($0) } }, "\(checkLines)")
+        #expect(
+            checkLines.allSatisfy { line in ["ok ", "warning ", "problem "].contains { line.hasPrefix($0) } }, "\(checkLines)")
         #expect(checkLines.first { $0.hasPrefix("problem  sound ") }?.contains(" Fix: ") == true)
         #expect(text.stdout.contains("\nDetails\n"))
     }
@@ -131,19 +145,22 @@ struct DoctorCLITests {
         let cli = try CLIHarness()
         let config = cli.dir.file("card.toml")
         try """
-            [audio]
-            device = "file:'\(cli.dir.file("card.raw"))',raw"
-            [buttons]
-            snooze = ""
-            stop = ""
-            play_pause = ""
-            sleep = ""
-            """.write(toFile: config, atomically: true, encoding: .utf8)
-        let add = try await cli.run(["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "daily", "--source", "tone",
-                                     "--config", config])
+        [audio]
+        device = "file:'\(cli.dir.file("card.raw"))',raw"
+        [buttons]
+        snooze = ""
+        stop = ""
+        play_pause = ""
+        sleep = ""
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let add = try await cli.run([
+            "alarm", "add", "--name", "Work", "--time", "06:45", "--days", "daily", "--source", "tone",
+            "--config", config,
+        ])
         #expect(add.status == 0, "\(add.stderr)")
-        let daemon = try await EventProcess(cli.binary, ["run", "--json", "--db", cli.db, "--config", config, "--http", "off"],
-                                      environment: cli.environment)
+        let daemon = try await EventProcess(
+            cli.binary, ["run", "--json", "--db", cli.db, "--config", config, "--http", "off"],
+            environment: cli.environment)
         defer { daemon.signal(SIGTERM) }
         #expect(await daemon.wait(for: "ready") != nil, "the daemon did not say ready: \(daemon.errorOutput)")
 
@@ -152,12 +169,15 @@ struct DoctorCLITests {
         let report = try cli.json(r.stdout)
         let checks = try Self.checks(report)
         #expect(checks["daemon"]?["status"] == "ok" && checks["daemon"]?["message"] == "The clock is running on \(cli.db).")
-        #expect(checks["sound"]?["message"]?.hasPrefix("The running clock holds the sound device file:") == true,
-                "\(String(describing: checks["sound"]))")
-        #expect(checks["play"]?["status"] == "ok" && checks["play"]?["message"]?.contains("through the running clock") == true,
-                "\(String(describing: checks["play"]))")
-        #expect(checks["alarm"]?["status"] == "ok" && checks["alarm"]?["message"]?.contains("would be heard: the tone") == true,
-                "\(String(describing: checks["alarm"]))")
+        #expect(
+            checks["sound"]?["message"]?.hasPrefix("The running clock holds the sound device file:") == true,
+            "\(String(describing: checks["sound"]))")
+        #expect(
+            checks["play"]?["status"] == "ok" && checks["play"]?["message"]?.contains("through the running clock") == true,
+            "\(String(describing: checks["play"]))")
+        #expect(
+            checks["alarm"]?["status"] == "ok" && checks["alarm"]?["message"]?.contains("would be heard: the tone") == true,
+            "\(String(describing: checks["alarm"]))")
         #expect(report["heard"] as? Bool == true)
         let daemonReport = try #require(report["daemon"] as? [String: Any])
         #expect(daemonReport["running"] as? Bool == true)

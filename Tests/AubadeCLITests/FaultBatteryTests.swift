@@ -1,8 +1,8 @@
 import AubadeSystem
 import AubadeTesting
 import Foundation
-import Glibc
 import GRDB
+import Glibc
 import Testing
 
 /// What the fault battery found, each run against the real binary on a temp database with alsa-lib's `file`
@@ -30,7 +30,8 @@ struct FaultBatteryTests {
         let id = try await c.addAlarm(["--source", "tone"])
         try Self.lose(c.cli.db, emptyInstead: emptied)
         let d = try await c.daemon(lead: 4)
-        let said = try #require(await d.wait(for: "warning") { ($0["message"] as? String)?.contains("restored from the backup copy") == true })
+        let said = try #require(
+            await d.wait(for: "warning") { ($0["message"] as? String)?.contains("restored from the backup copy") == true })
         #expect((said["message"] as? String)?.contains("1 alarm(s)") == true)
         let ringing = try #require(await d.wait(for: "ringing"))
         #expect(ringing["alarm"] as? Int == Int(id))
@@ -50,13 +51,17 @@ struct FaultBatteryTests {
         _ = try #require(await d.wait(for: "ready"))
         try Self.lose(c.cli.db)
         // The alarm's turn looks at the file first: restored from the copy, said loudly, and it rings.
-        let said = try #require(await d.wait(for: "warning") { ($0["message"] as? String)?.contains("was deleted while the clock ran") == true })
+        let said = try #require(
+            await d.wait(for: "warning") { ($0["message"] as? String)?.contains("was deleted while the clock ran") == true })
         #expect((said["message"] as? String)?.contains("1 alarm(s) were restored") == true)
         _ = try #require(await d.wait(for: "ringing"))
-        #expect(try #require(d.position(of: "warning") { ($0["message"] as? String)?.contains("was deleted") == true })
+        #expect(
+            try #require(d.position(of: "warning") { ($0["message"] as? String)?.contains("was deleted") == true })
                 < d.position(of: "ringing")!)
         #expect(FileManager.default.fileExists(atPath: c.cli.db))
-        let names = try await DatabaseQueue(path: c.cli.db).read { db in try String.fetchAll(db, sql: "SELECT clockName FROM clocks") }
+        let names = try await DatabaseQueue(path: c.cli.db).read { db in
+            try String.fetchAll(db, sql: "SELECT clockName FROM clocks")
+        }
         #expect(names == ["Work"])
         d.signal(SIGTERM)
         #expect(await d.waitForExit() == 0)
@@ -67,7 +72,9 @@ struct FaultBatteryTests {
     @Test func twentyEditsAtOnceAgainstARunningClockAllTakeEffect() async throws {
         let c = try Clock()
         for i in 0..<10 {
-            #expect(try await c.run(["alarm", "add", "--name", "Alarm \(i)", "--time", "06:\(10 + i)", "--days", "daily"]).status == 0)
+            #expect(
+                try await c.run(["alarm", "add", "--name", "Alarm \(i)", "--time", "06:\(10 + i)", "--days", "daily"]).status == 0
+            )
         }
         let d = try await c.daemon(lead: 3600)
         _ = try #require(await d.wait(for: "ready"))
@@ -78,7 +85,8 @@ struct FaultBatteryTests {
         }
         let results = try await ConcurrentEditCLITests.runTogether(c.cli, edits)
         #expect(results.allSatisfy { $0.status == 0 }, "\(results.filter { $0.status != 0 }.map(\.stderr))")
-        let alarms = try #require(try c.cli.json(try await c.run(["alarm", "list", "--json"]).stdout)["alarms"] as? [[String: Any]])
+        let alarms = try #require(
+            try c.cli.json(try await c.run(["alarm", "list", "--json"]).stdout)["alarms"] as? [[String: Any]])
         for alarm in alarms {
             let id = try #require(alarm["id"] as? Int)
             #expect(alarm["name"] as? String == "Edited \(id)" && alarm["volume"] as? Int == 40 + id, "\(alarm)")
@@ -150,8 +158,12 @@ struct FaultBatteryTests {
 
     @Test func tooFewFileDescriptorsAreRefusedInOneSentenceNeverACrash() async throws {
         let c = try Clock()
-        let r = try await ProcessRunner.run("/usr/bin/prlimit", ["--nofile=16", c.cli.binary, "run", "--db", c.cli.db,
-                                                                  "--config", c.config], environment: c.cli.environment)
+        let r = try await ProcessRunner.run(
+            "/usr/bin/prlimit",
+            [
+                "--nofile=16", c.cli.binary, "run", "--db", c.cli.db,
+                "--config", c.config,
+            ], environment: c.cli.environment)
         #expect(r.status == 1, "exit \(r.status) (132 was the SIGILL)")
         #expect(r.errorSentence?.hasPrefix("The clock may open only 16 files at once") == true, "\(r.stderr)")
     }

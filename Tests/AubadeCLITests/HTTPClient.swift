@@ -1,9 +1,10 @@
 import AubadeTesting
 import Foundation
+import Glibc
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Glibc
 
 /// Talks to a running `aubade run --http` as a phone or a script would: plain HTTP requests on 127.0.0.1, and
 /// an event-stream reader on a raw socket (read on a thread of its own, `onThread`).
@@ -27,8 +28,9 @@ struct HTTPClient {
         }
         let (data, response) = try await URLSession.shared.data(for: request)
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return Reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, object: object,
-                     text: String(decoding: data, as: UTF8.self))
+        return Reply(
+            status: (response as? HTTPURLResponse)?.statusCode ?? 0, object: object,
+            text: String(decoding: data, as: UTF8.self))
     }
 
     /// Opens `/api/v1/events` and reads until `until` holds for the text received so far, the server closes, or

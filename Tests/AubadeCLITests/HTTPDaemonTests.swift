@@ -29,8 +29,9 @@ struct HTTPDaemonTests {
         let token = try await Self.token(c, name: "phone")
         let refused = try await http.send("POST", "/api/v1/alarms", json: #"{"name":"Web","time":"08:00"}"#)
         #expect(refused.status == 401)
-        let made = try await http.send("POST", "/api/v1/alarms", token: token,
-                                       json: #"{"name":"Web","time":"08:00","days":"daily","source":"tone","duration":"1m"}"#)
+        let made = try await http.send(
+            "POST", "/api/v1/alarms", token: token,
+            json: #"{"name":"Web","time":"08:00","days":"daily","source":"tone","duration":"1m"}"#)
         #expect(made.status == 201, "\(made.text)")
         let list = try await c.run(["alarm", "list"])
         #expect(list.status == 0 && list.stdout.contains("Web") && list.stdout.contains("08:00"), "\(list.stdout)")
@@ -62,20 +63,28 @@ struct HTTPDaemonTests {
         let offline = try Clock()
         let (d, _) = try await Self.serve(c, lead: 3600)
         let added = try await c.run(["alarm", "add", "--name", "Work", "--time", "07:00", "--days", "mon-fri", "--json"])
-        let addedOffline = try await offline.run(["alarm", "add", "--name", "Work", "--time", "07:00", "--days", "mon-fri", "--json"])
+        let addedOffline = try await offline.run([
+            "alarm", "add", "--name", "Work", "--time", "07:00", "--days", "mon-fri", "--json",
+        ])
         #expect(added.status == 0 && added.stdout == addedOffline.stdout, "\(added.stdout) vs \(addedOffline.stdout)")
-        _ = try #require(await d.wait(for: "edit") { $0["change"] as? String == "alarm 1 saved" }, "the edit went through the clock")
+        _ = try #require(
+            await d.wait(for: "edit") { $0["change"] as? String == "alarm 1 saved" }, "the edit went through the clock")
         let text = try await c.run(["alarm", "edit", "1", "--time", "06:30"])
         #expect(text.stdout == "Changed alarm 1: Work at 06:30, mon-fri, not on days off.\n", "\(text.stdout)")
-        for args in [["alarm", "add", "--name", "Bad", "--time", "25:00"], ["alarm", "edit", "9", "--volume", "50"],
-                     ["settings", "set", "defaultVolume", "5"], ["station", "rm", "Nowhere"]] {
+        for args in [
+            ["alarm", "add", "--name", "Bad", "--time", "25:00"], ["alarm", "edit", "9", "--volume", "50"],
+            ["settings", "set", "defaultVolume", "5"], ["station", "rm", "Nowhere"],
+        ] {
             let viaClock = try await c.run(args)
             let direct = try await offline.run(args)
             #expect(viaClock.status == 2 && viaClock.status == direct.status, "\(args)")
-            #expect(viaClock.errorSentence == direct.errorSentence && viaClock.errorSentence != nil, "\(args): \(viaClock.stderr)")
+            #expect(
+                viaClock.errorSentence == direct.errorSentence && viaClock.errorSentence != nil, "\(args): \(viaClock.stderr)")
         }
         #expect(try await c.run(["station", "add", "--name", "FIP", "--url", "http://radio.example/fip"]).status == 0)
-        #expect(try await c.run(["program", "add", "--name", "Jazz", "--begin", "22:00", "--end", "23:00", "--station", "FIP"]).status == 0)
+        #expect(
+            try await c.run(["program", "add", "--name", "Jazz", "--begin", "22:00", "--end", "23:00", "--station", "FIP"]).status
+                == 0)
         #expect(try await c.run(["program", "reserve", "1"]).stdout.contains("Reserved programme 1 (Jazz)"))
         #expect(try await c.run(["settings", "set", "defaultVolume", "70"]).stdout == "defaultVolume = 70\n")
         #expect(try await c.run(["alarm", "skip-next", "1"]).status == 0)
@@ -84,9 +93,12 @@ struct HTTPDaemonTests {
         #expect(try await c.run(["station", "rm", "FIP"]).stdout == "Deleted station 1 (FIP).\n")
         #expect(try await c.run(["alarm", "rm", "1"]).stdout == "Deleted alarm 1 (Work).\n")
         let changes = d.events.filter { $0["event"] as? String == "edit" }.compactMap { $0["change"] as? String }
-        #expect(changes == ["alarm 1 saved", "alarm 1 saved", "station 1 saved", "programme 1 saved", "programme 1 saved",
-                            "settings saved", "alarm 1 saved", "alarm 1 saved", "programme 1 removed", "station 1 removed",
-                            "alarm 1 removed"], "\(changes)")
+        #expect(
+            changes == [
+                "alarm 1 saved", "alarm 1 saved", "station 1 saved", "programme 1 saved", "programme 1 saved",
+                "settings saved", "alarm 1 saved", "alarm 1 saved", "programme 1 removed", "station 1 removed",
+                "alarm 1 removed",
+            ], "\(changes)")
         d.signal(SIGTERM)
         #expect(await d.waitForExit() == 0)
     }
@@ -99,7 +111,8 @@ struct HTTPDaemonTests {
         _ = try #require(await b.wait(for: "ready"))
         let status = try await second.run(["status", "--json"])
         let warnings = try #require(try second.cli.json(status.stdout)["warnings"] as? [String])
-        #expect(warnings.contains { $0.hasPrefix("The web page and API cannot listen on 127.0.0.1:\(http.port) (") }, "\(warnings)")
+        #expect(
+            warnings.contains { $0.hasPrefix("The web page and API cannot listen on 127.0.0.1:\(http.port) (") }, "\(warnings)")
         #expect(try await second.run(["alarm", "add", "--name", "Still", "--time", "07:00"]).status == 0)
         for d in [a, b] {
             d.signal(SIGTERM)
@@ -163,7 +176,9 @@ struct HTTPDaemonTests {
         #expect(await d.waitForExit() == 0)
         let bad = try await c.run(["run", "--http", "localhost"])
         #expect(bad.status == 2)
-        #expect(bad.errorSentence == "--http 'localhost' is not an address; write it like 127.0.0.1:8080, 0.0.0.0:8080, [::1]:8080, or off.")
+        #expect(
+            bad.errorSentence
+                == "--http 'localhost' is not an address; write it like 127.0.0.1:8080, 0.0.0.0:8080, [::1]:8080, or off.")
     }
 }
 
@@ -199,7 +214,9 @@ struct TokenCLITests {
         #expect(try await cli.run(["token", "new", "--name", "phone"]).status == 0)
         let before = try cli.dump()
         let twice = try await cli.run(["token", "new", "--name", "Phone"])
-        #expect(twice.status == 2 && twice.errorSentence == "A token named 'Phone' already exists; pick another name or revoke that one first.")
+        #expect(
+            twice.status == 2
+                && twice.errorSentence == "A token named 'Phone' already exists; pick another name or revoke that one first.")
         let unknown = try await cli.run(["token", "revoke", "tablet"])
         #expect(unknown.status == 2 && unknown.errorSentence == "No token is named 'tablet'; see 'aubade token list'.")
         #expect(try cli.dump() == before)

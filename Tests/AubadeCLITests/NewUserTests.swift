@@ -44,9 +44,13 @@ struct NewUserTests {
         let c = try Clock()
         let start = c.alarmInstant.addingTimeInterval(-3600)
         // The daemon and the CLI share the harness's runtime folder, as they share the user's on a machine.
-        let d = try await EventProcess(c.cli.binary, ["run", "--json", "--db", c.cli.db, "--config", c.config,
-                                                      "--fake-time", start.formatted(.iso8601)],
-                                       environment: c.cli.environment)
+        let d = try await EventProcess(
+            c.cli.binary,
+            [
+                "run", "--json", "--db", c.cli.db, "--config", c.config,
+                "--fake-time", start.formatted(.iso8601),
+            ],
+            environment: c.cli.environment)
         _ = try #require(await d.wait(for: "ready"))
         #expect(FileManager.default.fileExists(atPath: c.cli.runtime + "/daemon.json"))
         // As `make run` in one terminal and `aubade status` in another: no --db, no --config.
@@ -68,9 +72,13 @@ struct NewUserTests {
         let user = c.dir.file("user-runtime")
         try FileManager.default.createDirectory(atPath: user, withIntermediateDirectories: true)
         let start = c.alarmInstant.addingTimeInterval(-3600)
-        let d = try await EventProcess(c.cli.binary, ["run", "--json", "--db", c.cli.db, "--config", c.config,
-                                                      "--fake-time", start.formatted(.iso8601)],
-                                       environment: c.cli.environment.merging(["XDG_RUNTIME_DIR": user]) { $1 })
+        let d = try await EventProcess(
+            c.cli.binary,
+            [
+                "run", "--json", "--db", c.cli.db, "--config", c.config,
+                "--fake-time", start.formatted(.iso8601),
+            ],
+            environment: c.cli.environment.merging(["XDG_RUNTIME_DIR": user]) { $1 })
         _ = try #require(await d.wait(for: "ready"))
         #expect(FileManager.default.fileExists(atPath: c.cli.runtime + "/daemon.json"))
         #expect(!FileManager.default.fileExists(atPath: user + "/aubade"), "the user's runtime folder was written")
@@ -96,8 +104,9 @@ struct NewUserTests {
         _ = try #require(await d.wait(for: "ready"))
         let sleep = try await c.run(["sleep", "30m", "--source", "Nowhere"])
         #expect(sleep.status == 1)
-        #expect(sleep.errorSentence?.contains("Not playing yet") == true || sleep.errorSentence?.contains("cannot play") == true,
-                "\(sleep.stderr)")
+        #expect(
+            sleep.errorSentence?.contains("Not playing yet") == true || sleep.errorSentence?.contains("cannot play") == true,
+            "\(sleep.stderr)")
         let status = try await c.run(["status"])
         #expect(status.stdout.contains("Nowhere, not playing: "), "\(status.stdout)")
         #expect(!status.stdout.contains("Nowhere, playing"))
@@ -108,8 +117,10 @@ struct NewUserTests {
     @Test func runWithJSONPrintsJSONOnEveryLineAndTheGPIOWarningOnce() async throws {
         let c = try Clock()
         // The config's default buttons on a machine without GPIO (this one, and a laptop).
-        try String(contentsOfFile: c.config, encoding: .utf8).replacingOccurrences(of: "[buttons]\nsnooze = \"\"\nstop = \"\"\nplay_pause = \"\"\nsleep = \"\"", with: "")
-            .write(toFile: c.config, atomically: true, encoding: .utf8)
+        try String(contentsOfFile: c.config, encoding: .utf8).replacingOccurrences(
+            of: "[buttons]\nsnooze = \"\"\nstop = \"\"\nplay_pause = \"\"\nsleep = \"\"", with: ""
+        )
+        .write(toFile: c.config, atomically: true, encoding: .utf8)
         let d = try await c.daemon(lead: 3600)
         _ = try #require(await d.wait(for: "ready"))
         d.signal(SIGTERM)

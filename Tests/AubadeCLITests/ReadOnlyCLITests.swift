@@ -39,7 +39,10 @@ struct ReadOnlyCLITests {
             ["station", "add", "--name", "FIP", "--url", "https://fip.example/live.mp3"],
             ["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "mon-fri", "--source", "FIP"],
             ["alarm", "add", "--name", "Gym", "--time", "05:30", "--days", "sat"],
-            ["program", "add", "--name", "Night Jazz", "--begin", "22:00", "--end", "23:00", "--station", "FIP", "--weekday", "fri"],
+            [
+                "program", "add", "--name", "Night Jazz", "--begin", "22:00", "--end", "23:00", "--station", "FIP", "--weekday",
+                "fri",
+            ],
             ["program", "reserve", "1"],
             ["settings", "set", "defaultVolume", "40"],
         ]
@@ -88,8 +91,11 @@ struct ReadOnlyCLITests {
             #expect(result.status == status, "\(args): \(result.stderr)")
             #expect(result.stderr.contains("aubade: There is no database at \(cli.db) yet; nothing is stored.\n"), "\(args)")
         }
-        #expect(try await cli.run(["alarm", "list"]).stdout == "No alarms. Add one with: aubade alarm add --name Work --time 06:45 --days mon-fri\n")
-        #expect(try cli.json(try await cli.run(["alarm", "list", "--json"]).stdout)["alarms"].map { ($0 as! [Any]).isEmpty } == true)
+        #expect(
+            try await cli.run(["alarm", "list"]).stdout
+                == "No alarms. Add one with: aubade alarm add --name Work --time 06:45 --days mon-fri\n")
+        #expect(
+            try cli.json(try await cli.run(["alarm", "list", "--json"]).stdout)["alarms"].map { ($0 as! [Any]).isEmpty } == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).isEmpty)
     }
 
@@ -99,7 +105,10 @@ struct ReadOnlyCLITests {
         try FileManager.default.removeItem(atPath: cli.db)
         let list = try await cli.run(["alarm", "list"])
         #expect(list.status == 1)
-        #expect(list.stderr.hasPrefix("aubade: The database \(cli.db) is unreadable (it does not exist). Showing the 2 alarm(s) of the backup copy written "))
+        #expect(
+            list.stderr.hasPrefix(
+                "aubade: The database \(cli.db) is unreadable (it does not exist). Showing the 2 alarm(s) of the backup copy written "
+            ))
         #expect(list.stdout.contains("Work") && list.stdout.contains("Gym") && list.stdout.contains("FIP"))
         let stations = try await cli.run(["station", "list"])
         #expect(stations.status == 1 && stations.stdout.contains("FIP") && stations.stderr.contains("Showing the 1 station(s)"))
@@ -111,7 +120,10 @@ struct ReadOnlyCLITests {
 
         let add = try await cli.run(["alarm", "add", "--name", "After", "--time", "07:00", "--days", "daily", "--json"])
         #expect(add.status == 0)
-        #expect(add.stderr.hasPrefix("aubade: The database \(cli.db) was missing or empty; restored 2 alarm(s), 1 station(s), 1 reserved programme(s) and the settings from the backup copy written "))
+        #expect(
+            add.stderr.hasPrefix(
+                "aubade: The database \(cli.db) was missing or empty; restored 2 alarm(s), 1 station(s), 1 reserved programme(s) and the settings from the backup copy written "
+            ))
         #expect(try cli.json(add.stdout)["id"] as? Int == 3)
         let after = try await cli.run(["alarm", "list", "--json"])
         #expect(after.status == 0 && after.stderr.isEmpty)

@@ -36,7 +36,8 @@ struct SettingsCLITests {
     @Test func configAndDatabaseComeFromTheCommandLine() async throws {
         let cli = try CLIHarness()
         let config = cli.dir.file("aubade.toml")
-        try "[paths]\ndatabase = \"\(cli.dir.file("from-config.sqlite"))\"\n[audio]\ndevice = \"null\"\n[clock]\ntime_zone = \"Asia/Kathmandu\"\n"
+        try
+            "[paths]\ndatabase = \"\(cli.dir.file("from-config.sqlite"))\"\n[audio]\ndevice = \"null\"\n[clock]\ntime_zone = \"Asia/Kathmandu\"\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
         let r = try await cli.run(["alarm", "add", "--name", "A", "--time", "06:00", "--config", config], withDB: false)
         #expect(r.status == 0)
@@ -51,10 +52,14 @@ struct SettingsCLITests {
 
         try "[http]\nport = 0\n".write(toFile: config, atomically: true, encoding: .utf8)
         let bad = try await cli.run(["alarm", "list", "--config", config], withDB: false)
-        #expect(bad.status == 2 && bad.errorSentence == "Config file \(config): http.port at line 2 must be from 1 to 65535, not 0.")
+        #expect(
+            bad.status == 2 && bad.errorSentence == "Config file \(config): http.port at line 2 must be from 1 to 65535, not 0.")
         try "[htp]\nport = 1\n".write(toFile: config, atomically: true, encoding: .utf8)
         let typo = try await cli.run(["alarm", "list", "--config", config])
-        #expect(typo.status == 0 && typo.stderr == "aubade: Config file \(config): unknown key [htp] at line 1 is ignored.\n"
-                    + "aubade: There is no database at \(cli.db) yet; nothing is stored.\n")
+        #expect(
+            typo.status == 0
+                && typo.stderr == "aubade: Config file \(config): unknown key [htp] at line 1 is ignored.\n"
+                    + "aubade: There is no database at \(cli.db) yet; nothing is stored.\n"
+        )
     }
 }

@@ -7,7 +7,9 @@ import Testing
 struct SkipNextCLITests {
     @Test func theNextOccurrenceIsSkippedAndCanBeRestored() async throws {
         let cli = try CLIHarness()
-        #expect(try await cli.run(["alarm", "add", "--name", "Work", "--time", "07:00", "--days", "daily", "--tz", "UTC"]).status == 0)
+        #expect(
+            try await cli.run(["alarm", "add", "--name", "Work", "--time", "07:00", "--days", "daily", "--tz", "UTC"]).status == 0
+        )
         let skip = try await cli.run(["alarm", "skip-next", "1", "--json"])
         #expect(skip.status == 0, "\(skip.stderr)")
         let skipped = try #require(try cli.json(skip.stdout)["skipDate"] as? String)

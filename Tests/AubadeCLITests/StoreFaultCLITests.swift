@@ -39,7 +39,10 @@ struct StoreFaultCLITests {
         let before = try cli.dump()
         let add = try await cli.run(["alarm", "add", "--name", "X", "--time", "07:00"])
         #expect(add.status == 1)
-        #expect(add.errorSentence == "The database \(cli.db) has schema version 9, newer than this aubade knows (4); it is open read-only, so upgrade aubade to change it.")
+        #expect(
+            add.errorSentence
+                == "The database \(cli.db) has schema version 9, newer than this aubade knows (4); it is open read-only, so upgrade aubade to change it."
+        )
         #expect(try cli.dump() == before)
     }
 
@@ -53,15 +56,19 @@ struct StoreFaultCLITests {
                 group.addTask {
                     var codes: [Int32] = []
                     for i in 0..<perProcess {
-                        codes.append(try await cli.run(["alarm", "add", "--name", "p\(p)-\(i)", "--time", "06:\(10 + i)",
-                                                  "--days", "daily"]).status)
+                        codes.append(
+                            try await cli.run([
+                                "alarm", "add", "--name", "p\(p)-\(i)", "--time", "06:\(10 + i)",
+                                "--days", "daily",
+                            ]).status)
                     }
                     return codes
                 }
             }
             for try await codes in group { #expect(codes.allSatisfy { $0 == 0 }) }
         }
-        let alarms = try #require(try cli.json(try await cli.run(["alarm", "list", "--json"]).stdout)["alarms"] as? [[String: Any]])
+        let alarms = try #require(
+            try cli.json(try await cli.run(["alarm", "list", "--json"]).stdout)["alarms"] as? [[String: Any]])
         #expect(Set(alarms.compactMap { $0["name"] as? String }).count == 2 * perProcess)
         #expect(Set(alarms.compactMap { $0["id"] as? Int }).count == 2 * perProcess)
     }
@@ -71,12 +78,15 @@ struct StoreFaultCLITests {
     @Test func twoProcessesCreatingTheDatabaseAtOnceBothSucceed() async throws {
         for round in 0..<10 {
             let cli = try CLIHarness()
-            let results = try await ConcurrentEditCLITests.runTogether(cli, [
-                ["alarm", "add", "--name", "A", "--time", "06:10", "--days", "daily"],
-                ["alarm", "add", "--name", "B", "--time", "06:11", "--days", "daily"],
-            ])
+            let results = try await ConcurrentEditCLITests.runTogether(
+                cli,
+                [
+                    ["alarm", "add", "--name", "A", "--time", "06:10", "--days", "daily"],
+                    ["alarm", "add", "--name", "B", "--time", "06:11", "--days", "daily"],
+                ])
             #expect(results.map(\.status) == [0, 0], "round \(round): \(results.map(\.stderr))")
-            let alarms = try #require(try cli.json(try await cli.run(["alarm", "list", "--json"]).stdout)["alarms"] as? [[String: Any]])
+            let alarms = try #require(
+                try cli.json(try await cli.run(["alarm", "list", "--json"]).stdout)["alarms"] as? [[String: Any]])
             #expect(Set(alarms.compactMap { $0["name"] as? String }) == ["A", "B"])
         }
     }

@@ -33,7 +33,9 @@ struct StoreStallTests {
         while phase != "ringing", ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(200))
             let q = try DatabaseQueue(path: c.cli.db)
-            phase = try await q.read { db in try String.fetchOne(db, sql: "SELECT phase FROM alarmState WHERE clockId = ?", arguments: [id]) }
+            phase = try await q.read { db in
+                try String.fetchOne(db, sql: "SELECT phase FROM alarmState WHERE clockId = ?", arguments: [id])
+            }
             try q.close()
         }
         #expect(phase == "ringing")
@@ -66,7 +68,11 @@ final class WriteLock: Sendable {
     }
 
     func release() {
-        guard !done.withLock({ d in defer { d = true }; return d }) else { return }
+        guard
+            !done.withLock({ d in
+                defer { d = true }; return d
+            })
+        else { return }
         released.signal()
     }
 }

@@ -7,8 +7,10 @@ import Testing
 enum Fixtures {
     static func bytes(_ name: String) throws -> [UInt8] {
         let parts = name.split(separator: ".")
-        let url = try #require(Bundle.module.url(forResource: String(parts[0]), withExtension: String(parts[1]),
-                                                 subdirectory: "Fixtures"), "fixture \(name)")
+        let url = try #require(
+            Bundle.module.url(
+                forResource: String(parts[0]), withExtension: String(parts[1]),
+                subdirectory: "Fixtures"), "fixture \(name)")
         return Array(try Data(contentsOf: url))
     }
 
@@ -25,17 +27,20 @@ enum Fixtures {
 
     /// Reads fixture `name` as programmes, on the clock zone `zone`, at `now`.
     static func programmes(_ name: String, zone: String = "Europe/Berlin", now: String) throws -> CalendarImport {
-        try CalendarReader.read(try bytes(name), kind: .programmes, location: "/fixtures/\(name)", station: nil,
-                                options: CalendarReadOptions(clockZone: try Fixtures.zone(zone), now: try instant(now)))
+        try CalendarReader.read(
+            try bytes(name), kind: .programmes, location: "/fixtures/\(name)", station: nil,
+            options: CalendarReadOptions(clockZone: try Fixtures.zone(zone), now: try instant(now)))
     }
 
     /// Reads an inline iCalendar text (lines joined with CRLF) as programmes, expecting a refusal.
     static func refusal(_ lines: [String], kind: CalendarImport.Kind = .programmes) throws -> CalendarError {
         let text = lines.joined(separator: "\r\n") + "\r\n"
         do {
-            _ = try CalendarReader.read(Array(text.utf8), kind: kind, location: "inline.ics", station: nil,
-                                        options: CalendarReadOptions(clockZone: try zone("Europe/Berlin"),
-                                                                     now: try instant("2027-03-20T00:00:00Z")))
+            _ = try CalendarReader.read(
+                Array(text.utf8), kind: kind, location: "inline.ics", station: nil,
+                options: CalendarReadOptions(
+                    clockZone: try zone("Europe/Berlin"),
+                    now: try instant("2027-03-20T00:00:00Z")))
         } catch let error as CalendarError {
             return error
         }

@@ -23,8 +23,8 @@ struct ConfigLoaderTests {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             let t = line.trimmingCharacters(in: .whitespaces)
             guard t.hasPrefix("# "), let eq = t.firstIndex(of: "="),
-                  t[t.index(t.startIndex, offsetBy: 2)..<eq].trimmingCharacters(in: .whitespaces)
-                      .allSatisfy({ $0.isLetter || $0 == "_" })
+                t[t.index(t.startIndex, offsetBy: 2)..<eq].trimmingCharacters(in: .whitespaces)
+                    .allSatisfy({ $0.isLetter || $0 == "_" })
             else { return String(line) }
             uncommented += 1
             return String(t.dropFirst(2))
@@ -42,7 +42,8 @@ struct ConfigLoaderTests {
     }
 
     @Test func valuesAreRead() throws {
-        let loaded = try ConfigLoader.parse("""
+        let loaded = try ConfigLoader.parse(
+            """
             [paths]
             database = "/tmp/a.sqlite"
             [http]
@@ -73,7 +74,8 @@ struct ConfigLoaderTests {
     }
 
     @Test func unknownKeysAreWarningsWithLines() throws {
-        let loaded = try ConfigLoader.parse("""
+        let loaded = try ConfigLoader.parse(
+            """
             [http]
             port = 8081
             prot = 8082
@@ -82,22 +84,29 @@ struct ConfigLoaderTests {
             device = "x"
             """, name: "t.toml")
         #expect(loaded.configuration.http.port == 8081)
-        #expect(loaded.warnings == [
-            "Config file t.toml: unknown key http.prot at line 3 is ignored.",
-            "Config file t.toml: unknown key [sound] at line 5 is ignored.",
-        ])
+        #expect(
+            loaded.warnings == [
+                "Config file t.toml: unknown key http.prot at line 3 is ignored.",
+                "Config file t.toml: unknown key [sound] at line 5 is ignored.",
+            ])
     }
 
     @Test(arguments: [
         ("[http]\nport = \"eighty\"", "Config file t.toml: http.port at line 2 must be a whole number."),
         ("[http]\n\nport = 70000", "Config file t.toml: http.port at line 3 must be from 1 to 65535, not 70000."),
         ("[audio]\ndevice = \"\"", "Config file t.toml: audio.device at line 2 must not be empty."),
-        ("[buttons]\nbias = \"up\"",
-         "Config file t.toml: buttons.bias at line 2 must be one of \"pull-up\", \"pull-down\", \"disable\", \"as-is\", not \"up\"."),
-        ("[buttons]\nstop = \"GPIO 27\"",
-         "Config file t.toml: buttons.stop at line 2 must be a line name like \"GPIO17\", a chip and offset like \"gpiochip0:17\", or \"\"."),
-        ("[clock]\ntime_zone = \"Moon/Base\"",
-         "Config file t.toml: clock.time_zone at line 2 is not a known time zone; use a tz database name such as \"Europe/Berlin\"."),
+        (
+            "[buttons]\nbias = \"up\"",
+            "Config file t.toml: buttons.bias at line 2 must be one of \"pull-up\", \"pull-down\", \"disable\", \"as-is\", not \"up\"."
+        ),
+        (
+            "[buttons]\nstop = \"GPIO 27\"",
+            "Config file t.toml: buttons.stop at line 2 must be a line name like \"GPIO17\", a chip and offset like \"gpiochip0:17\", or \"\"."
+        ),
+        (
+            "[clock]\ntime_zone = \"Moon/Base\"",
+            "Config file t.toml: clock.time_zone at line 2 is not a known time zone; use a tz database name such as \"Europe/Berlin\"."
+        ),
         ("http = 5", "Config file t.toml: http at line 1 must be a table like [http]."),
         ("[shake]\nsustain_seconds = true", "Config file t.toml: shake.sustain_seconds at line 2 must be a number."),
     ])

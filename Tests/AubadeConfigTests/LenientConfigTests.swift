@@ -19,70 +19,116 @@ struct LenientConfigTests {
     }
 
     static let buttons = "the buttons are snooze, stop, play_pause, sleep, volume_up and volume_down"
-    static let actions = #""none", "snooze", "stop", "play-pause", "sleep+N" (N from 1 to 120 minutes), "sleep-cancel", "volume-up", "volume-down""#
+    static let actions =
+        #""none", "snooze", "stop", "play-pause", "sleep+N" (N from 1 to 120 minutes), "sleep-cancel", "volume-up", "volume-down""#
     static let lineSpec = #"must be a line name like "GPIO17", a chip and offset like "gpiochip0:17", or """#
 
     /// (fragment, key, line, the strict sentence, what the lenient sentence adds): every kind of value error.
     @Test(arguments: [
         // wrong type: whole number, string, boolean, number
-        ("[http]\nport = \"eighty\"", "http.port", 2,
-         "Config file t.toml: http.port at line 2 must be a whole number.", "the default 8080 is used"),
-        ("[audio]\ndevice = 5", "audio.device", 2,
-         "Config file t.toml: audio.device at line 2 must be a string in quotes.", "the default \"default\" is used"),
-        ("[audio]\nallow_local_streams = \"yes\"", "audio.allow_local_streams", 2,
-         "Config file t.toml: audio.allow_local_streams at line 2 must be true or false.", "the default false is used"),
-        ("[shake]\nthreshold = true", "shake.threshold", 2,
-         "Config file t.toml: shake.threshold at line 2 must be a number.", "the default 4.0 is used"),
-        ("[buttons]\ndebounce_ms = 2.5", "buttons.debounce_ms", 2,
-         "Config file t.toml: buttons.debounce_ms at line 2 must be a whole number.", "the default 30 is used"),
+        (
+            "[http]\nport = \"eighty\"", "http.port", 2,
+            "Config file t.toml: http.port at line 2 must be a whole number.", "the default 8080 is used"
+        ),
+        (
+            "[audio]\ndevice = 5", "audio.device", 2,
+            "Config file t.toml: audio.device at line 2 must be a string in quotes.", "the default \"default\" is used"
+        ),
+        (
+            "[audio]\nallow_local_streams = \"yes\"", "audio.allow_local_streams", 2,
+            "Config file t.toml: audio.allow_local_streams at line 2 must be true or false.", "the default false is used"
+        ),
+        (
+            "[shake]\nthreshold = true", "shake.threshold", 2,
+            "Config file t.toml: shake.threshold at line 2 must be a number.", "the default 4.0 is used"
+        ),
+        (
+            "[buttons]\ndebounce_ms = 2.5", "buttons.debounce_ms", 2,
+            "Config file t.toml: buttons.debounce_ms at line 2 must be a whole number.", "the default 30 is used"
+        ),
         // out of range, empty
-        ("[http]\n\nport = 70000", "http.port", 3,
-         "Config file t.toml: http.port at line 3 must be from 1 to 65535, not 70000.", "the default 8080 is used"),
-        ("[shake]\npulse_window_seconds = 3", "shake.pulse_window_seconds", 2,
-         "Config file t.toml: shake.pulse_window_seconds at line 2 must be from 0.1 to 2.0, not 3.0.", "the default 0.5 is used"),
-        ("[http]\nbind = \"\"", "http.bind", 2,
-         "Config file t.toml: http.bind at line 2 must not be empty.", "the default \"127.0.0.1\" is used"),
-        ("[calendars]\nrefresh = \"5m\"", "calendars.refresh", 2,
-         "Config file t.toml: calendars.refresh at line 2 must be a duration from 15m to 720h, like \"24h\".",
-         "the default 86400 is used"),
-        ("[calendars]\nhorizon_days = 7", "calendars.horizon_days", 2,
-         "Config file t.toml: calendars.horizon_days at line 2 must be from 14 to 3660, not 7.", "the default 400 is used"),
+        (
+            "[http]\n\nport = 70000", "http.port", 3,
+            "Config file t.toml: http.port at line 3 must be from 1 to 65535, not 70000.", "the default 8080 is used"
+        ),
+        (
+            "[shake]\npulse_window_seconds = 3", "shake.pulse_window_seconds", 2,
+            "Config file t.toml: shake.pulse_window_seconds at line 2 must be from 0.1 to 2.0, not 3.0.",
+            "the default 0.5 is used"
+        ),
+        (
+            "[http]\nbind = \"\"", "http.bind", 2,
+            "Config file t.toml: http.bind at line 2 must not be empty.", "the default \"127.0.0.1\" is used"
+        ),
+        (
+            "[calendars]\nrefresh = \"5m\"", "calendars.refresh", 2,
+            "Config file t.toml: calendars.refresh at line 2 must be a duration from 15m to 720h, like \"24h\".",
+            "the default 86400 is used"
+        ),
+        (
+            "[calendars]\nhorizon_days = 7", "calendars.horizon_days", 2,
+            "Config file t.toml: calendars.horizon_days at line 2 must be from 14 to 3660, not 7.", "the default 400 is used"
+        ),
         // unknown choice
-        ("[buttons]\nbias = \"up\"", "buttons.bias", 2,
-         "Config file t.toml: buttons.bias at line 2 must be one of \"pull-up\", \"pull-down\", \"disable\", \"as-is\", not \"up\".",
-         "the default \"pull-up\" is used"),
-        ("[shake]\non_other_alarm = \"dismiss\"", "shake.on_other_alarm", 2,
-         "Config file t.toml: shake.on_other_alarm at line 2 must be one of \"stop\", \"snooze\", \"none\", not \"dismiss\".",
-         "the default \"snooze\" is used"),
-        ("[shake]\nsource = \"gyro\"", "shake.source", 2,
-         "Config file t.toml: shake.source at line 2 must be one of \"none\", \"iio\", \"evdev\", \"gpio\", not \"gyro\".",
-         "the default \"none\" is used"),
+        (
+            "[buttons]\nbias = \"up\"", "buttons.bias", 2,
+            "Config file t.toml: buttons.bias at line 2 must be one of \"pull-up\", \"pull-down\", \"disable\", \"as-is\", not \"up\".",
+            "the default \"pull-up\" is used"
+        ),
+        (
+            "[shake]\non_other_alarm = \"dismiss\"", "shake.on_other_alarm", 2,
+            "Config file t.toml: shake.on_other_alarm at line 2 must be one of \"stop\", \"snooze\", \"none\", not \"dismiss\".",
+            "the default \"snooze\" is used"
+        ),
+        (
+            "[shake]\nsource = \"gyro\"", "shake.source", 2,
+            "Config file t.toml: shake.source at line 2 must be one of \"none\", \"iio\", \"evdev\", \"gpio\", not \"gyro\".",
+            "the default \"none\" is used"
+        ),
         // bad time zone, bad GPIO line spec
-        ("[clock]\ntime_zone = \"Moon/Base\"", "clock.time_zone", 2,
-         "Config file t.toml: clock.time_zone at line 2 is not a known time zone; use a tz database name such as \"Europe/Berlin\".",
-         "the default \"\" is used"),
-        ("[buttons]\nstop = \"GPIO 27\"", "buttons.stop", 2,
-         "Config file t.toml: buttons.stop at line 2 \(lineSpec).", "the default \"GPIO27\" is used"),
+        (
+            "[clock]\ntime_zone = \"Moon/Base\"", "clock.time_zone", 2,
+            "Config file t.toml: clock.time_zone at line 2 is not a known time zone; use a tz database name such as \"Europe/Berlin\".",
+            "the default \"\" is used"
+        ),
+        (
+            "[buttons]\nstop = \"GPIO 27\"", "buttons.stop", 2,
+            "Config file t.toml: buttons.stop at line 2 \(lineSpec).", "the default \"GPIO27\" is used"
+        ),
         // a section that is not a table
-        ("http = 5", "http", 1,
-         "Config file t.toml: http at line 1 must be a table like [http].", "every key of [http] uses its default"),
-        ("[buttons]\nshort_press = \"stop\"", "buttons.short_press", 2,
-         "Config file t.toml: buttons.short_press at line 2 must be a table like [buttons.short_press].",
-         "every key of [buttons.short_press] uses its default"),
+        (
+            "http = 5", "http", 1,
+            "Config file t.toml: http at line 1 must be a table like [http].", "every key of [http] uses its default"
+        ),
+        (
+            "[buttons]\nshort_press = \"stop\"", "buttons.short_press", 2,
+            "Config file t.toml: buttons.short_press at line 2 must be a table like [buttons.short_press].",
+            "every key of [buttons.short_press] uses its default"
+        ),
         // bad button actions, a misspelt button
-        ("[buttons.short_press]\n\nstop = \"halt\"", "buttons.short_press.stop", 3,
-         "Config file t.toml: buttons.short_press.stop at line 3 must be one of \(actions), not \"halt\".",
-         "the default \"stop\" is used"),
-        ("[buttons.long_press]\nsleep = 7", "buttons.long_press.sleep", 2,
-         "Config file t.toml: buttons.long_press.sleep at line 2 must be a string in quotes.",
-         "the default \"sleep-cancel\" is used"),
-        ("[buttons.long_press]\nsnooze = \"snoozzz\"", "buttons.long_press.snooze", 2,
-         "Config file t.toml: buttons.long_press.snooze at line 2 must be one of \(actions), or \"\" for the short press's action, not \"snoozzz\".",
-         "the default is used: a long press does what the short press does"),
-        ("[buttons.short_press]\nsnoze = \"stop\"", "buttons.short_press.snoze", 2,
-         "Config file t.toml: buttons.short_press.snoze at line 2 is not a button; \(buttons).", "this entry is ignored"),
-        ("[buttons]\nactive_low = true\nlong_press.stopp = \"stop\"", "buttons.long_press.stopp", 3,
-         "Config file t.toml: buttons.long_press.stopp at line 3 is not a button; \(buttons).", "this entry is ignored"),
+        (
+            "[buttons.short_press]\n\nstop = \"halt\"", "buttons.short_press.stop", 3,
+            "Config file t.toml: buttons.short_press.stop at line 3 must be one of \(actions), not \"halt\".",
+            "the default \"stop\" is used"
+        ),
+        (
+            "[buttons.long_press]\nsleep = 7", "buttons.long_press.sleep", 2,
+            "Config file t.toml: buttons.long_press.sleep at line 2 must be a string in quotes.",
+            "the default \"sleep-cancel\" is used"
+        ),
+        (
+            "[buttons.long_press]\nsnooze = \"snoozzz\"", "buttons.long_press.snooze", 2,
+            "Config file t.toml: buttons.long_press.snooze at line 2 must be one of \(actions), or \"\" for the short press's action, not \"snoozzz\".",
+            "the default is used: a long press does what the short press does"
+        ),
+        (
+            "[buttons.short_press]\nsnoze = \"stop\"", "buttons.short_press.snoze", 2,
+            "Config file t.toml: buttons.short_press.snoze at line 2 is not a button; \(buttons).", "this entry is ignored"
+        ),
+        (
+            "[buttons]\nactive_low = true\nlong_press.stopp = \"stop\"", "buttons.long_press.stopp", 3,
+            "Config file t.toml: buttons.long_press.stopp at line 3 is not a button; \(buttons).", "this entry is ignored"
+        ),
     ])
     func eachBadValueIsAProblemWithItsDefault(text: String, key: String, line: Int, refusal: String, fallback: String) throws {
         let lenient = try ConfigLoader.parse(text + Self.rest, name: "t.toml", mode: .lenient)
@@ -145,7 +191,8 @@ struct LenientConfigTests {
     /// A bad button line falls back to the button's own default line, unless another button already took
     /// that line: then the button is off instead of fighting over one line.
     @Test func aBadButtonLineNeverTakesAnotherButtonsLine() throws {
-        let loaded = try ConfigLoader.parse("""
+        let loaded = try ConfigLoader.parse(
+            """
             [buttons]
             snooze = "GPIO27"
             stop = "GPIO 5"
@@ -153,24 +200,28 @@ struct LenientConfigTests {
             """, name: "t.toml", mode: .lenient)
         let b = loaded.configuration.buttons
         #expect(b.snooze == "GPIO27" && b.stop == "" && b.sleep == "GPIO23")
-        #expect(loaded.problemMessages == [
-            "Config file t.toml: buttons.stop at line 3 \(Self.lineSpec); its default \"GPIO27\" is already the snooze button's line, so this button is off.",
-            "Config file t.toml: buttons.sleep at line 4 \(Self.lineSpec); the default \"GPIO23\" is used.",
-        ])
+        #expect(
+            loaded.problemMessages == [
+                "Config file t.toml: buttons.stop at line 3 \(Self.lineSpec); its default \"GPIO27\" is already the snooze button's line, so this button is off.",
+                "Config file t.toml: buttons.sleep at line 4 \(Self.lineSpec); the default \"GPIO23\" is used.",
+            ])
     }
 
     /// `[shake] device` depends on `source`: with a vibration switch it must be a line; a bad one leaves the
     /// switch off. With a bad source (back to "none") the device is not checked as a line.
     @Test func theShakeDeviceFallsBackWithItsSource() throws {
-        let gpio = try ConfigLoader.parse("[shake]\nsource = \"gpio\"\ndevice = \"GPIO 4\"\nthreshold = 6\n", name: "t.toml",
-                                          mode: .lenient)
+        let gpio = try ConfigLoader.parse(
+            "[shake]\nsource = \"gpio\"\ndevice = \"GPIO 4\"\nthreshold = 6\n", name: "t.toml",
+            mode: .lenient)
         #expect(gpio.configuration.shake.source == "gpio" && gpio.configuration.shake.device == "")
         #expect(gpio.configuration.shake.threshold == 6)
-        #expect(gpio.problemMessages == [
-            "Config file t.toml: shake.device at line 3 \(Self.lineSpec); the default \"\" is used, so there is no vibration switch.",
-        ])
-        let badSource = try ConfigLoader.parse("[shake]\nsource = \"gyro\"\ndevice = \"/dev/input/event3\"\n", name: "t.toml",
-                                               mode: .lenient)
+        #expect(
+            gpio.problemMessages == [
+                "Config file t.toml: shake.device at line 3 \(Self.lineSpec); the default \"\" is used, so there is no vibration switch."
+            ])
+        let badSource = try ConfigLoader.parse(
+            "[shake]\nsource = \"gyro\"\ndevice = \"/dev/input/event3\"\n", name: "t.toml",
+            mode: .lenient)
         #expect(badSource.configuration.shake.source == "none")
         #expect(badSource.configuration.shake.device == "/dev/input/event3")
         #expect(badSource.problems.map(\.key) == ["shake.source"])
@@ -205,7 +256,10 @@ struct LenientConfigTests {
         try Data([0x5B, 0x68, 0x74, 0x74, 0x70, 0x5D, 0x0A, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: binary))
         let garbage = try ConfigLoader.load(path: binary, environment: [:], mode: .lenient)
         #expect(garbage.configuration == Configuration())
-        #expect(garbage.problemMessages == ["Config file \(binary) cannot be read (it is not UTF-8 text); every key uses its default."])
+        #expect(
+            garbage.problemMessages == [
+                "Config file \(binary) cannot be read (it is not UTF-8 text); every key uses its default."
+            ])
     }
 
     /// A file read with `.lenient` gives the same values as `.strict` wherever both succeed: the example file.

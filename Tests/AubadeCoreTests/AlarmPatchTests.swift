@@ -8,25 +8,34 @@ struct AlarmPatchTests {
     static func noStations(_ name: String) -> Station? { nil }
 
     @Test func jsonKeysAreTheCLIOptionNamesAndUnknownKeysAreRefused() throws {
-        let json = #"{"name":"Work","time":"06:45","days":"mon-fri","fadeIn":"45s","maxSnoozes":2,"shake":true,"tz":"","enabled":false}"#
+        let json =
+            #"{"name":"Work","time":"06:45","days":"mon-fri","fadeIn":"45s","maxSnoozes":2,"shake":true,"tz":"","enabled":false}"#
         let patch = try JSONDecoder().decode(AlarmPatch.self, from: Data(json.utf8))
-        #expect(patch == AlarmPatch(name: "Work", time: "06:45", days: "mon-fri", fadeIn: "45s", maxSnoozes: 2, shake: true,
-                                    tz: "", enabled: false))
+        #expect(
+            patch
+                == AlarmPatch(
+                    name: "Work", time: "06:45", days: "mon-fri", fadeIn: "45s", maxSnoozes: 2, shake: true,
+                    tz: "", enabled: false))
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        #expect(String(decoding: try encoder.encode(AlarmPatch(volume: 50, fadeIn: "10s")), as: UTF8.self)
-            == #"{"fadeIn":"10s","volume":50}"#)
+        #expect(
+            String(decoding: try encoder.encode(AlarmPatch(volume: 50, fadeIn: "10s")), as: UTF8.self)
+                == #"{"fadeIn":"10s","volume":50}"#)
         #expect(try JSONDecoder().decode(AlarmPatch.self, from: try encoder.encode(patch)) == patch)
         let error = #expect(throws: ValidationError.self) {
             try JSONDecoder().decode(AlarmPatch.self, from: Data(#"{"name":"Work","fadein":"30s"}"#.utf8))
         }
-        #expect(error?.message == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme.")
+        #expect(
+            error?.message
+                == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme."
+        )
         #expect(try JSONDecoder().decode(AlarmPatch.self, from: Data("{}".utf8)).isEmpty)
     }
 
     @Test func applyChangesOnlyTheNamedFields() throws {
-        var alarm = Alarm(name: "Work", time: try LocalTime(parsing: "06:45"), recurrence: .weekly(.workdays),
-                          volume: 70, timeZoneID: "Europe/Berlin")
+        var alarm = Alarm(
+            name: "Work", time: try LocalTime(parsing: "06:45"), recurrence: .weekly(.workdays),
+            volume: 70, timeZoneID: "Europe/Berlin")
         let before = alarm
         try AlarmPatch(volume: 40).apply(to: &alarm, zone: Self.utc, now: Date(), stationNamed: Self.noStations)
         var expected = before
@@ -45,8 +54,9 @@ struct AlarmPatchTests {
         // 2026-05-04 23:30 UTC is 2026-05-05 01:30 in Berlin: 06:00 Berlin is still ahead that day.
         let now = try #require(ISO8601DateFormatter().date(from: "2026-05-04T23:30:00Z"))
         var alarm = Alarm(name: "Trip", time: try LocalTime(parsing: "06:00"), recurrence: .weekly(.all))
-        try AlarmPatch(days: "once", tz: "Europe/Berlin").apply(to: &alarm, zone: Self.utc, now: now,
-                                                                stationNamed: Self.noStations)
+        try AlarmPatch(days: "once", tz: "Europe/Berlin").apply(
+            to: &alarm, zone: Self.utc, now: now,
+            stationNamed: Self.noStations)
         #expect(alarm.recurrence == .once(try LocalDate(parsing: "2026-05-05")))
         try AlarmPatch(date: "2026-06-01").apply(to: &alarm, zone: Self.utc, now: now, stationNamed: Self.noStations)
         #expect(alarm.recurrence == .once(try LocalDate(parsing: "2026-06-01")))

@@ -37,28 +37,38 @@ struct InputDebounceTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "clean press and release", window: 30, edges: [(true, 0), (false, 200)],
-             expected: [(true, 0), (false, 200)]),
-        Case(name: "bouncing contacts give one press and one release, timed at the last bounce", window: 30,
-             edges: [(true, 0), (false, 2), (true, 4), (false, 5), (true, 7), (false, 300), (true, 301), (false, 303)],
-             expected: [(true, 7), (false, 303)]),
-        Case(name: "a glitch shorter than the window is ignored", window: 30, edges: [(true, 100), (false, 110)],
-             expected: []),
-        Case(name: "a press of exactly the window counts", window: 30, edges: [(true, 0), (false, 30)],
-             expected: [(true, 0), (false, 30)]),
-        Case(name: "a press one millisecond shorter does not", window: 30, edges: [(true, 0), (false, 29)],
-             expected: []),
-        Case(name: "a repeated level restarts the settle time", window: 30, edges: [(true, 0), (true, 20)],
-             expected: [(true, 20)]),
-        Case(name: "an edge with an older timestamp is clamped, not reordered", window: 30,
-             edges: [(true, 100), (false, 90)], expected: []),
-        Case(name: "a zero window passes every change at once", window: 0, edges: [(true, 0), (false, 1), (true, 2)],
-             expected: [(true, 0), (false, 1), (true, 2)]),
-        Case(name: "noise on a released line never becomes a press", window: 30,
-             edges: (0..<50).map { ($0 % 2 == 0, $0 * 10) }, expected: []),
-        Case(name: "two separate presses", window: 30,
-             edges: [(true, 0), (false, 100), (true, 500), (false, 2500)],
-             expected: [(true, 0), (false, 100), (true, 500), (false, 2500)]),
+        Case(
+            name: "clean press and release", window: 30, edges: [(true, 0), (false, 200)],
+            expected: [(true, 0), (false, 200)]),
+        Case(
+            name: "bouncing contacts give one press and one release, timed at the last bounce", window: 30,
+            edges: [(true, 0), (false, 2), (true, 4), (false, 5), (true, 7), (false, 300), (true, 301), (false, 303)],
+            expected: [(true, 7), (false, 303)]),
+        Case(
+            name: "a glitch shorter than the window is ignored", window: 30, edges: [(true, 100), (false, 110)],
+            expected: []),
+        Case(
+            name: "a press of exactly the window counts", window: 30, edges: [(true, 0), (false, 30)],
+            expected: [(true, 0), (false, 30)]),
+        Case(
+            name: "a press one millisecond shorter does not", window: 30, edges: [(true, 0), (false, 29)],
+            expected: []),
+        Case(
+            name: "a repeated level restarts the settle time", window: 30, edges: [(true, 0), (true, 20)],
+            expected: [(true, 20)]),
+        Case(
+            name: "an edge with an older timestamp is clamped, not reordered", window: 30,
+            edges: [(true, 100), (false, 90)], expected: []),
+        Case(
+            name: "a zero window passes every change at once", window: 0, edges: [(true, 0), (false, 1), (true, 2)],
+            expected: [(true, 0), (false, 1), (true, 2)]),
+        Case(
+            name: "noise on a released line never becomes a press", window: 30,
+            edges: (0..<50).map { ($0 % 2 == 0, $0 * 10) }, expected: []),
+        Case(
+            name: "two separate presses", window: 30,
+            edges: [(true, 0), (false, 100), (true, 500), (false, 2500)],
+            expected: [(true, 0), (false, 100), (true, 500), (false, 2500)]),
     ]
 
     @Test(arguments: cases)

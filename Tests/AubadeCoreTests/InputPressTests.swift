@@ -18,12 +18,15 @@ struct InputPressTests {
     static let pressCases: [PressCase] = [
         PressCase(name: "short press", down: 0, up: 300, ticks: [], expected: [(.short, 300)]),
         PressCase(name: "just under the long-press time is short", down: 0, up: 999, ticks: [500], expected: [(.short, 999)]),
-        PressCase(name: "long press reported at the threshold while held", down: 0, up: 3000, ticks: [500, 1000, 2000],
-                  expected: [(.long, 1000)]),
+        PressCase(
+            name: "long press reported at the threshold while held", down: 0, up: 3000, ticks: [500, 1000, 2000],
+            expected: [(.long, 1000)]),
         PressCase(name: "long press reported at release without ticks", down: 0, up: 1500, ticks: [], expected: [(.long, 1500)]),
-        PressCase(name: "a long hold is one long press", down: 0, up: 5000, ticks: [1000, 2000],
-                  expected: [(.long, 1000)]),
-        PressCase(name: "a press that began late reports its own start", down: 300, up: 400, ticks: [], expected: [(.short, 400)]),
+        PressCase(
+            name: "a long hold is one long press", down: 0, up: 5000, ticks: [1000, 2000],
+            expected: [(.long, 1000)]),
+        PressCase(
+            name: "a press that began late reports its own start", down: 300, up: 400, ticks: [], expected: [(.short, 400)]),
     ]
 
     @Test(arguments: pressCases)
@@ -70,9 +73,13 @@ struct InputPressTests {
 
     @Test func aBouncySnoozePressIsOneSnooze() {
         var panel = ButtonPanel()
-        let out = drive(&panel, [edge(.snooze, true, 0), edge(.snooze, false, 3), edge(.snooze, true, 5),
-                                 edge(.snooze, false, 250), edge(.snooze, true, 252), edge(.snooze, false, 254)],
-                        until: 2000)
+        let out = drive(
+            &panel,
+            [
+                edge(.snooze, true, 0), edge(.snooze, false, 3), edge(.snooze, true, 5),
+                edge(.snooze, false, 250), edge(.snooze, true, 252), edge(.snooze, false, 254),
+            ],
+            until: 2000)
         #expect(out.map(\.action) == [.snooze])
         #expect(out.first?.kind == .short)
     }
@@ -130,9 +137,13 @@ struct InputPressTests {
     @Test func theMappingIsData() {
         let custom = ButtonMapping(short: [.stop: .none, .snooze: .snooze], long: [.stop: .stop])
         var panel = ButtonPanel(settings: .init(debounce: .milliseconds(10), longPress: .milliseconds(2000), mapping: custom))
-        let out = drive(&panel, [edge(.stop, true, 0), edge(.stop, false, 500), edge(.stop, true, 1000),
-                                 edge(.stop, false, 4000), edge(.volumeUp, true, 5000), edge(.volumeUp, false, 5100)],
-                        until: 6000)
+        let out = drive(
+            &panel,
+            [
+                edge(.stop, true, 0), edge(.stop, false, 500), edge(.stop, true, 1000),
+                edge(.stop, false, 4000), edge(.volumeUp, true, 5000), edge(.volumeUp, false, 5100),
+            ],
+            until: 6000)
         #expect(out.map(\.action) == [.none, .stop, .none])
         #expect(out.map(\.kind) == [.short, .long, .short])
         #expect(ButtonMapping.standard.action(for: .snooze, .long) == .snooze)  // no long entry: the short action
@@ -140,8 +151,10 @@ struct InputPressTests {
         #expect(ButtonMapping.standard.action(for: .playPause, .short) == .playPause)
     }
 
-    @Test(arguments: ["none", "snooze", "stop", "play-pause", "sleep+15", "sleep+1", "sleep+120", "sleep-cancel",
-                      "volume-up", "volume-down"])
+    @Test(arguments: [
+        "none", "snooze", "stop", "play-pause", "sleep+15", "sleep+1", "sleep+120", "sleep-cancel",
+        "volume-up", "volume-down",
+    ])
     func actionsRoundTripThroughTheirNames(_ name: String) throws {
         #expect(try ButtonAction(parsing: name).name == name)
         #expect(try ButtonAction(parsing: " \(name.uppercased()) ").name == name)

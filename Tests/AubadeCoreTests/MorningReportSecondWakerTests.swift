@@ -15,7 +15,10 @@ struct MorningReportSecondWakerTests {
     static let cases: [(end: String, line: String)] = [
         ("end=stop by=button", "Work 07:00 — the daemon did not answer; the second waker rang, stopped by button"),
         ("end=stop by=cli", "Work 07:00 — the daemon did not answer; the second waker rang, stopped from the command line"),
-        ("end=duration by=-", "Work 07:00 — the daemon did not answer; the second waker rang, auto-silenced (on the second waker, after its duration)"),
+        (
+            "end=duration by=-",
+            "Work 07:00 — the daemon did not answer; the second waker rang, auto-silenced (on the second waker, after its duration)"
+        ),
         ("end=snooze by=button", "Work 07:00 — the daemon did not answer; the second waker rang, snoozed 1×, still snoozed"),
     ]
 
@@ -32,6 +35,9 @@ struct MorningReportSecondWakerTests {
             try R.event(600.5, .secondWaker, try Self.waker("end=stop by=cli")),
             try R.event(600.6, .dismissed, d + ", " + HistoryDetail.dismissed(by: .cli)),
         ]
-        #expect(try R.report(events).lines == ["Work 07:00 — the daemon did not answer; the second waker rang, stopped from the command line"])
+        #expect(
+            try R.report(events).lines == [
+                "Work 07:00 — the daemon did not answer; the second waker rang, stopped from the command line"
+            ])
     }
 }

@@ -18,10 +18,13 @@ struct MorningReportTests {
         HistoryDetail.due(try Fixture.instant(text))
     }
 
-    static func report(_ events: [HistoryEvent], names: [Int64: String] = [1: "Work", 2: "Nap"],
-                       since: String = since) throws -> MorningReport {
-        MorningReport.build(events: events, alarmNames: names, since: try Fixture.instant(since),
-                            zone: try Fixture.zone("Europe/Berlin"))
+    static func report(
+        _ events: [HistoryEvent], names: [Int64: String] = [1: "Work", 2: "Nap"],
+        since: String = since
+    ) throws -> MorningReport {
+        MorningReport.build(
+            events: events, alarmNames: names, since: try Fixture.instant(since),
+            zone: try Fixture.zone("Europe/Berlin"))
     }
 
     @Test("the example line: on time, audible, a fallback, two snoozes, stopped by button")
@@ -38,7 +41,10 @@ struct MorningReportTests {
             try Self.event(1230, .dismissed, HistoryDetail.dismissed(by: .button)),
         ]
         let report = try Self.report(events)
-        #expect(report.lines == ["Work 07:00 — rang on time, audible after 0.8 s, fell back to the tone (The station sent a web page, not audio.), snoozed 2×, stopped by button"])
+        #expect(
+            report.lines == [
+                "Work 07:00 — rang on time, audible after 0.8 s, fell back to the tone (The station sent a web page, not audio.), snoozed 2×, stopped by button"
+            ])
         let run = try #require(report.runs.first)
         let scheduled = try Fixture.instant(Self.due)
         #expect(run.alarmID == 1 && run.scheduled == scheduled)
@@ -49,66 +55,135 @@ struct MorningReportTests {
 
     /// Events as (seconds after 07:00, kind, detail); "DUE" in a detail stands for "due <07:00 as ISO>".
     static let lineCases: [(name: String, events: [(Double, HistoryKind, String)], line: String)] = [
-        ("late catch-up, auto-silenced", [(720, .rangLate, "DUE, 12 min late"), (1620, .autoSilenced, "after 15m")],
-         "Work 07:00 — rang 12 min late, not confirmed audible, auto-silenced after 15m"),
+        (
+            "late catch-up, auto-silenced", [(720, .rangLate, "DUE, 12 min late"), (1620, .autoSilenced, "after 15m")],
+            "Work 07:00 — rang 12 min late, not confirmed audible, auto-silenced after 15m"
+        ),
         ("missed, never rung", [(7200, .missed, "DUE")], "Work 07:00 — missed, never rang"),
         ("skipped", [(0, .skipped, "DUE")], "Work 07:00 — skipped (skip-next)"),
-        ("failed pre-check, the tone on time, stopped by shake",
-         [(-300, .precheckFailed, "The station did not answer."), (0, .rang, "DUE"), (0.02, .audible, "after_ms=20"),
-          (30, .dismissed, "shake")],
-         "Work 07:00 — pre-check failed (The station did not answer.), rang on time, audible after 0.0 s, stopped by shake"),
-        ("a passed pre-check says nothing", [(-300, .precheckPassed, ""), (0, .rang, "DUE"), (1.5, .audible, "after_ms=1500"),
-                                             (40, .dismissed, "by=api")],
-         "Work 07:00 — rang on time, audible after 1.5 s, stopped from the web page or API"),
-        ("resumed after a restart, stopped from the CLI", [(300, .resumed, "DUE"), (310, .dismissed, "by=cli")],
-         "Work 07:00 — resumed after a restart, not confirmed audible, stopped from the command line"),
-        ("rang, then a restart resumed it", [(0, .rang, "DUE"), (1, .audible, "after_ms=1000"), (300, .resumed, "DUE"),
-                                              (900, .autoSilenced, "after 15m")],
-         "Work 07:00 — rang on time, audible after 1.0 s, resumed after a restart, auto-silenced after 15m"),
-        ("still snoozed", [(0, .rang, "DUE"), (2, .audible, "after_ms=2000"), (60, .snoozed, "snooze 1 of 3, 9 min")],
-         "Work 07:00 — rang on time, audible after 2.0 s, snoozed 1×, still snoozed"),
+        (
+            "failed pre-check, the tone on time, stopped by shake",
+            [
+                (-300, .precheckFailed, "The station did not answer."), (0, .rang, "DUE"), (0.02, .audible, "after_ms=20"),
+                (30, .dismissed, "shake"),
+            ],
+            "Work 07:00 — pre-check failed (The station did not answer.), rang on time, audible after 0.0 s, stopped by shake"
+        ),
+        (
+            "a passed pre-check says nothing",
+            [
+                (-300, .precheckPassed, ""), (0, .rang, "DUE"), (1.5, .audible, "after_ms=1500"),
+                (40, .dismissed, "by=api"),
+            ],
+            "Work 07:00 — rang on time, audible after 1.5 s, stopped from the web page or API"
+        ),
+        (
+            "resumed after a restart, stopped from the CLI", [(300, .resumed, "DUE"), (310, .dismissed, "by=cli")],
+            "Work 07:00 — resumed after a restart, not confirmed audible, stopped from the command line"
+        ),
+        (
+            "rang, then a restart resumed it",
+            [
+                (0, .rang, "DUE"), (1, .audible, "after_ms=1000"), (300, .resumed, "DUE"),
+                (900, .autoSilenced, "after 15m"),
+            ],
+            "Work 07:00 — rang on time, audible after 1.0 s, resumed after a restart, auto-silenced after 15m"
+        ),
+        (
+            "still snoozed", [(0, .rang, "DUE"), (2, .audible, "after_ms=2000"), (60, .snoozed, "snooze 1 of 3, 9 min")],
+            "Work 07:00 — rang on time, audible after 2.0 s, snoozed 1×, still snoozed"
+        ),
         ("still ringing", [(0, .rang, "DUE")], "Work 07:00 — rang on time, not confirmed audible, still ringing"),
-        ("ringing again after its snooze", [(0, .rang, "DUE"), (60, .snoozed, ""), (600, .snoozeEnded, "DUE")],
-         "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, still ringing"),
-        ("cancelled by an edit during its snooze", [(0, .rang, "DUE"), (60, .snoozed, ""), (120, .cancelled, "edited")],
-         "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, cancelled (edited)"),
-        ("superseded by another alarm", [(0, .rang, "DUE"), (60, .superseded, "alarm 2 took over")],
-         "Work 07:00 — rang on time, not confirmed audible, superseded (alarm 2 took over)"),
-        ("dismissed during its snooze from the API", [(0, .rang, "DUE"), (60, .snoozed, ""),
-                                                      (120, .dismissed, "during its snooze, by=api")],
-         "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, stopped from the web page or API"),
-        ("dismissed with no input named", [(0, .rang, "DUE"), (5, .dismissed, "")],
-         "Work 07:00 — rang on time, not confirmed audible, stopped"),
-        ("dismissed during its snooze, no input named", [(0, .rang, "DUE"), (60, .snoozed, ""), (120, .dismissed, "during its snooze")],
-         "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, stopped (during its snooze)"),
-        ("an unknown input is shown as written", [(0, .rang, "DUE"), (5, .dismissed, "by=elbow")],
-         "Work 07:00 — rang on time, not confirmed audible, stopped (by=elbow)"),
-        ("an unreadable audible detail is shown as written", [(0, .rang, "DUE"), (1, .audible, "after_ms=soon"), (5, .dismissed, "by=button")],
-         "Work 07:00 — rang on time, audible (after_ms=soon), stopped by button"),
-        ("only the first audible counts", [(0, .rang, "DUE"), (0.4, .audible, "after_ms=400"), (30, .audible, "after_ms=900"),
-                                            (40, .dismissed, "by=button")],
-         "Work 07:00 — rang on time, audible after 0.4 s, stopped by button"),
-        ("a fallback in free text", [(0, .rang, "DUE"), (10, .fallback, "Weird text"), (20, .dismissed, "by=button")],
-         "Work 07:00 — rang on time, not confirmed audible, fell back (Weird text), stopped by button"),
-        ("alternate, then the tone, then back on the station",
-         [(0, .rang, "DUE"), (10, .fallback, "to=alternate reason=Connection refused."),
-          (20, .fallback, "to=tone reason=The alternate stalled."), (25, .audible, "after_ms=25000"), (60, .recovered, ""),
-          (90, .dismissed, "by=button")],
-         "Work 07:00 — rang on time, audible after 25.0 s, fell back to the alternate stream (Connection refused.), fell back to the tone (The alternate stalled.), back on the station, stopped by button"),
-        ("an unknown fallback target is kept", [(0, .rang, "DUE"), (10, .fallback, "to=spare-radio reason=x"),
-                                                (20, .dismissed, "by=button")],
-         "Work 07:00 — rang on time, not confirmed audible, fell back to spare-radio (x), stopped by button"),
-        ("warnings and a refused snooze",
-         [(0, .rang, "DUE"), (0, .warning, "Wi-Fi-only mode and no Wi-Fi: playing the tone."), (3, .audible, "after_ms=300"),
-          (60, .snoozeRefused, "all 0 snoozes used"), (70, .snoozeRefused, "all 0 snoozes used"), (80, .dismissed, "by=button")],
-         "Work 07:00 — rang on time, audible after 0.3 s, warning (Wi-Fi-only mode and no Wi-Fi: playing the tone.), snooze refused 2×, stopped by button"),
-        ("its snooze's end missed", [(0, .rang, "DUE"), (60, .snoozed, ""), (3600, .missed, "its snooze ended 51 min ago")],
-         "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, missed (its snooze ended 51 min ago)"),
-        ("auto-silenced with odd text", [(0, .rang, "DUE"), (900, .autoSilenced, "timer")],
-         "Work 07:00 — rang on time, not confirmed audible, auto-silenced (timer)"),
-        ("unknown kinds and alarm-less events are left out",
-         [(0, .rang, "DUE"), (5, .dismissed, "by=button")],
-         "Work 07:00 — rang on time, not confirmed audible, stopped by button"),
+        (
+            "ringing again after its snooze", [(0, .rang, "DUE"), (60, .snoozed, ""), (600, .snoozeEnded, "DUE")],
+            "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, still ringing"
+        ),
+        (
+            "cancelled by an edit during its snooze", [(0, .rang, "DUE"), (60, .snoozed, ""), (120, .cancelled, "edited")],
+            "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, cancelled (edited)"
+        ),
+        (
+            "superseded by another alarm", [(0, .rang, "DUE"), (60, .superseded, "alarm 2 took over")],
+            "Work 07:00 — rang on time, not confirmed audible, superseded (alarm 2 took over)"
+        ),
+        (
+            "dismissed during its snooze from the API",
+            [
+                (0, .rang, "DUE"), (60, .snoozed, ""),
+                (120, .dismissed, "during its snooze, by=api"),
+            ],
+            "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, stopped from the web page or API"
+        ),
+        (
+            "dismissed with no input named", [(0, .rang, "DUE"), (5, .dismissed, "")],
+            "Work 07:00 — rang on time, not confirmed audible, stopped"
+        ),
+        (
+            "dismissed during its snooze, no input named",
+            [(0, .rang, "DUE"), (60, .snoozed, ""), (120, .dismissed, "during its snooze")],
+            "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, stopped (during its snooze)"
+        ),
+        (
+            "an unknown input is shown as written", [(0, .rang, "DUE"), (5, .dismissed, "by=elbow")],
+            "Work 07:00 — rang on time, not confirmed audible, stopped (by=elbow)"
+        ),
+        (
+            "an unreadable audible detail is shown as written",
+            [(0, .rang, "DUE"), (1, .audible, "after_ms=soon"), (5, .dismissed, "by=button")],
+            "Work 07:00 — rang on time, audible (after_ms=soon), stopped by button"
+        ),
+        (
+            "only the first audible counts",
+            [
+                (0, .rang, "DUE"), (0.4, .audible, "after_ms=400"), (30, .audible, "after_ms=900"),
+                (40, .dismissed, "by=button"),
+            ],
+            "Work 07:00 — rang on time, audible after 0.4 s, stopped by button"
+        ),
+        (
+            "a fallback in free text", [(0, .rang, "DUE"), (10, .fallback, "Weird text"), (20, .dismissed, "by=button")],
+            "Work 07:00 — rang on time, not confirmed audible, fell back (Weird text), stopped by button"
+        ),
+        (
+            "alternate, then the tone, then back on the station",
+            [
+                (0, .rang, "DUE"), (10, .fallback, "to=alternate reason=Connection refused."),
+                (20, .fallback, "to=tone reason=The alternate stalled."), (25, .audible, "after_ms=25000"), (60, .recovered, ""),
+                (90, .dismissed, "by=button"),
+            ],
+            "Work 07:00 — rang on time, audible after 25.0 s, fell back to the alternate stream (Connection refused.), fell back to the tone (The alternate stalled.), back on the station, stopped by button"
+        ),
+        (
+            "an unknown fallback target is kept",
+            [
+                (0, .rang, "DUE"), (10, .fallback, "to=spare-radio reason=x"),
+                (20, .dismissed, "by=button"),
+            ],
+            "Work 07:00 — rang on time, not confirmed audible, fell back to spare-radio (x), stopped by button"
+        ),
+        (
+            "warnings and a refused snooze",
+            [
+                (0, .rang, "DUE"), (0, .warning, "Wi-Fi-only mode and no Wi-Fi: playing the tone."),
+                (3, .audible, "after_ms=300"),
+                (60, .snoozeRefused, "all 0 snoozes used"), (70, .snoozeRefused, "all 0 snoozes used"),
+                (80, .dismissed, "by=button"),
+            ],
+            "Work 07:00 — rang on time, audible after 0.3 s, warning (Wi-Fi-only mode and no Wi-Fi: playing the tone.), snooze refused 2×, stopped by button"
+        ),
+        (
+            "its snooze's end missed", [(0, .rang, "DUE"), (60, .snoozed, ""), (3600, .missed, "its snooze ended 51 min ago")],
+            "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, missed (its snooze ended 51 min ago)"
+        ),
+        (
+            "auto-silenced with odd text", [(0, .rang, "DUE"), (900, .autoSilenced, "timer")],
+            "Work 07:00 — rang on time, not confirmed audible, auto-silenced (timer)"
+        ),
+        (
+            "unknown kinds and alarm-less events are left out",
+            [(0, .rang, "DUE"), (5, .dismissed, "by=button")],
+            "Work 07:00 — rang on time, not confirmed audible, stopped by button"
+        ),
     ]
 
     @Test("one line per run", arguments: lineCases)
@@ -128,7 +203,8 @@ struct MorningReportTests {
         let bare = try Self.report([try Self.event(-300, .precheckFailed, "No route to the internet.")])
         #expect(bare.lines == ["Work — pre-check failed (No route to the internet.), not rung yet"])
         let named = try Self.report([try Self.event(-300, .precheckFailed, "\(try Self.dueDetail()): No route to the internet.")])
-        #expect(named.lines == ["Work 07:00 — pre-check failed (\(try Self.dueDetail()): No route to the internet.), not rung yet"])
+        #expect(
+            named.lines == ["Work 07:00 — pre-check failed (\(try Self.dueDetail()): No route to the internet.), not rung yet"])
     }
 
     @Test("runs are grouped by alarm and occurrence, ordered by time, whatever order the events come in")
@@ -177,21 +253,25 @@ struct MorningReportTests {
             try Self.event(600, .rang, HistoryDetail.due(second)),
             try Self.event(610, .dismissed, "by=button"),
         ]
-        #expect(try Self.report(events).lines == [
-            "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, superseded (its occurrence 2026-06-01T05:00:00Z gave way to the next)",
-            "Work 07:10 — rang on time, not confirmed audible, stopped by button",
-        ])
+        #expect(
+            try Self.report(events).lines == [
+                "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, superseded (its occurrence 2026-06-01T05:00:00Z gave way to the next)",
+                "Work 07:10 — rang on time, not confirmed audible, stopped by button",
+            ])
     }
 
     @Test("an unnamed alarm, a zone of its own, and the UTC default")
     func namesAndZones() throws {
-        let events = [try Self.event(0, .rang, try Self.dueDetail(), alarm: 9), try Self.event(5, .dismissed, "by=button", alarm: 9)]
+        let events = [
+            try Self.event(0, .rang, try Self.dueDetail(), alarm: 9), try Self.event(5, .dismissed, "by=button", alarm: 9),
+        ]
         let since = try Fixture.instant(Self.since)
         let utc = MorningReport.build(events: events, alarmNames: [:], since: since)
         #expect(utc.lines == ["Alarm 9 05:00 — rang on time, not confirmed audible, stopped by button"])
-        let tokyo = MorningReport.build(events: events, alarmNames: [9: "Call"], since: since,
-                                        zone: try Fixture.zone("Europe/Berlin"),
-                                        alarmZones: [9: try Fixture.zone("Asia/Tokyo")])
+        let tokyo = MorningReport.build(
+            events: events, alarmNames: [9: "Call"], since: since,
+            zone: try Fixture.zone("Europe/Berlin"),
+            alarmZones: [9: try Fixture.zone("Asia/Tokyo")])
         #expect(tokyo.lines == ["Call 14:00 — rang on time, not confirmed audible, stopped by button"])
     }
 
@@ -205,17 +285,23 @@ struct MorningReportTests {
         h.stop(by: .button)
         try h.run(until: "2026-06-02T04:00:00Z")
         // The next morning: missed because the clock was off past the catch-up window.
-        var late = try SchedulerHarness([try Fixture.alarm("07:00", days: "daily")], at: "2026-06-02T06:00:00Z",
-                                        states: Array(h.storedStates.values))
+        var late = try SchedulerHarness(
+            [try Fixture.alarm("07:00", days: "daily")], at: "2026-06-02T06:00:00Z",
+            states: Array(h.storedStates.values))
         late.start()
-        let report = MorningReport.build(events: h.events + late.events, alarmNames: [1: "Work"],
-                                         since: try Fixture.instant("2026-06-01T00:00:00Z"),
-                                         zone: try Fixture.zone("Europe/Berlin"))
-        #expect(report.lines == [
-            "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, stopped by button",
-            "Work 07:00 — missed, never rang",
-        ])
-        #expect(report.runs.map(\.scheduled) == [try Fixture.instant("2026-06-01T05:00:00Z"), try Fixture.instant("2026-06-02T05:00:00Z")])
+        let report = MorningReport.build(
+            events: h.events + late.events, alarmNames: [1: "Work"],
+            since: try Fixture.instant("2026-06-01T00:00:00Z"),
+            zone: try Fixture.zone("Europe/Berlin"))
+        #expect(
+            report.lines == [
+                "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, stopped by button",
+                "Work 07:00 — missed, never rang",
+            ])
+        #expect(
+            report.runs.map(\.scheduled) == [
+                try Fixture.instant("2026-06-01T05:00:00Z"), try Fixture.instant("2026-06-02T05:00:00Z"),
+            ])
     }
 
     @Test("R38: alarms that rang together are named on each other's lines (from the engine's own history)")
@@ -229,13 +315,15 @@ struct MorningReportTests {
         try h.run(until: "2026-06-01T05:04:00Z")
         h.stop(alarm: 1, by: .button)
         try h.run(until: "2026-06-01T05:20:00Z")
-        let report = MorningReport.build(events: h.events, alarmNames: [1: "Work", 2: "Gym", 3: "Nap"],
-                                         since: try Fixture.instant(Self.since), zone: try Fixture.zone("Europe/Berlin"))
-        #expect(report.lines == [
-            "Work 07:00 — rang on time with Gym, joined by Nap, not confirmed audible, stopped by button",
-            "Gym 07:00 — rang on time with Work, not confirmed audible, auto-silenced after 1m",
-            "Nap 07:02 — rang on time with Work, not confirmed audible, auto-silenced after 10m",
-        ])
+        let report = MorningReport.build(
+            events: h.events, alarmNames: [1: "Work", 2: "Gym", 3: "Nap"],
+            since: try Fixture.instant(Self.since), zone: try Fixture.zone("Europe/Berlin"))
+        #expect(
+            report.lines == [
+                "Work 07:00 — rang on time with Gym, joined by Nap, not confirmed audible, stopped by button",
+                "Gym 07:00 — rang on time with Work, not confirmed audible, auto-silenced after 1m",
+                "Nap 07:02 — rang on time with Work, not confirmed audible, auto-silenced after 10m",
+            ])
         #expect(report.runs[0].rangWith == [.init(alarmID: 2, name: "Gym")])
         #expect(report.runs[0].joinedBy == [.init(alarmID: 3, name: "Nap")])
         #expect(report.runs[2].rangWith == [.init(alarmID: 1, name: "Work")])
@@ -253,11 +341,12 @@ struct MorningReportTests {
             try Self.event(700, .dismissed, "by=button"),
         ]
         let lines = try Self.report(events, names: [1: "Work", 2: "Nap", 3: "Gym"]).lines
-        #expect(lines == [
-            "Work 07:00 — rang on time with Nap, Gym and Alarm 9, not confirmed audible, snoozed 1×, stopped by button",
-            "Nap 07:00 — rang on time with Work, not confirmed audible, still ringing",
-            "Gym 07:00 — rang on time with Work, not confirmed audible, still ringing",
-        ])
+        #expect(
+            lines == [
+                "Work 07:00 — rang on time with Nap, Gym and Alarm 9, not confirmed audible, snoozed 1×, stopped by button",
+                "Nap 07:00 — rang on time with Work, not confirmed audible, still ringing",
+                "Gym 07:00 — rang on time with Work, not confirmed audible, still ringing",
+            ])
     }
 
     @Test("random histories never trap, and every run gets exactly one line starting with its name")
@@ -268,14 +357,17 @@ struct MorningReportTests {
             return Int((seed >> 33) % UInt64(n))
         }
         let kinds = HistoryKind.allCases.map(\.rawValue) + ["", "bogus"]
-        let details = ["", "due", "due 2026-06-01T05:00:00Z", "due garbage", "after_ms=", "after_ms=-5", "after_ms=99999999999",
-                       "to=", "to=tone", "to=tone reason=", "by=", "by=button by=shake", "occurrence 2026-06-01T05:10:00Z",
-                       "🙂 ünïcødé, ;;", "due 2026-06-01T05:00:00Z, 3 min late", "its snooze ended 2 min ago"]
+        let details = [
+            "", "due", "due 2026-06-01T05:00:00Z", "due garbage", "after_ms=", "after_ms=-5", "after_ms=99999999999",
+            "to=", "to=tone", "to=tone reason=", "by=", "by=button by=shake", "occurrence 2026-06-01T05:10:00Z",
+            "🙂 ünïcødé, ;;", "due 2026-06-01T05:00:00Z, 3 min late", "its snooze ended 2 min ago",
+        ]
         let base = try Fixture.instant(Self.due)
         for _ in 0..<300 {
             let events = (0..<next(25)).map { _ in
-                HistoryEvent(at: base.addingTimeInterval(Double(next(7200) - 3600)), alarmID: next(4) == 0 ? nil : Int64(next(3)),
-                             kind: kinds[next(kinds.count)], detail: details[next(details.count)])
+                HistoryEvent(
+                    at: base.addingTimeInterval(Double(next(7200) - 3600)), alarmID: next(4) == 0 ? nil : Int64(next(3)),
+                    kind: kinds[next(kinds.count)], detail: details[next(details.count)])
             }
             let report = MorningReport.build(events: events, alarmNames: [1: "Work"], since: .distantPast)
             #expect(report.lines.count == report.runs.count)
@@ -312,7 +404,8 @@ struct HistoryDetailTests {
         #expect(HistoryDetail.ringing(with: [3]) == "with alarm 3")
         #expect(HistoryDetail.ringing(with: [1, 3]) == "with alarms 1, 3")
         for ids: [Int64] in [[3], [1, 3], [7, 2, 40]] {
-            #expect(HistoryDetail.ringingWith(in: "due 2026-06-01T05:00:00Z, 2 min late, " + HistoryDetail.ringing(with: ids)) == ids)
+            #expect(
+                HistoryDetail.ringingWith(in: "due 2026-06-01T05:00:00Z, 2 min late, " + HistoryDetail.ringing(with: ids)) == ids)
         }
         let rows: [(String, [Int64])] = [
             ("with alarms 1 and 3.", [1, 3]), ("With Alarm 4", [4]), ("due 2026-06-01T05:00:00Z", []),
@@ -321,7 +414,8 @@ struct HistoryDetailTests {
         for (text, ids) in rows {
             #expect(HistoryDetail.ringingWith(in: text) == ids, "\(text)")
         }
-        #expect(HistoryDetail.occurrence(in: "due 2026-06-01T05:00:00Z, with alarm 3") == Date(timeIntervalSince1970: 1_780_290_000))
+        #expect(
+            HistoryDetail.occurrence(in: "due 2026-06-01T05:00:00Z, with alarm 3") == Date(timeIntervalSince1970: 1_780_290_000))
     }
 
     static let occurrences: [(String, String?)] = [

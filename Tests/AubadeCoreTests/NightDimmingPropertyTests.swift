@@ -22,7 +22,9 @@ struct NightDimmingPropertyTests {
         var level: Int
         var events: [(gap: Int, event: Event)]
 
-        var description: String { "start=\(start) zone=\(zone) from=\(String(describing: from)) until=\(String(describing: until)) level=\(level) events=\(events)" }
+        var description: String {
+            "start=\(start) zone=\(zone) from=\(String(describing: from)) until=\(String(describing: until)) level=\(level) events=\(events)"
+        }
     }
 
     static let zones = ["Europe/Berlin", "America/New_York", "UTC", "Asia/Kolkata", "Asia/Kathmandu", "Australia/Lord_Howe"]
@@ -47,8 +49,9 @@ struct NightDimmingPropertyTests {
             }
             events.append((gap: [0, 1, 29, 30, 31, 600, 3599, 7200][int(0...7)], event: event))
         }
-        return Evening(start: base + int(0...(30 * 86_400)), zone: int(0...(zones.count - 1)), from: minute(),
-                       until: minute(), level: int(1...100), events: events)
+        return Evening(
+            start: base + int(0...(30 * 86_400)), zone: int(0...(zones.count - 1)), from: minute(),
+            until: minute(), level: int(1...100), events: events)
     }
 
     static func settings(_ from: Int?, _ until: Int?, _ level: Int) -> NightDimmingSettings {

@@ -16,9 +16,12 @@ struct NightDimmingSettingsTests {
         #expect(!settings.isOn)
     }
 
-    @Test("times in the forms the CLI and the API take",
-          arguments: [("22:00", "22:00"), (" 7:30 ", "07:30"), ("00:00", "00:00"), ("23:59", "23:59"),
-                      ("off", "off"), ("OFF", "off"), (" Off ", "off")])
+    @Test(
+        "times in the forms the CLI and the API take",
+        arguments: [
+            ("22:00", "22:00"), (" 7:30 ", "07:30"), ("00:00", "00:00"), ("23:59", "23:59"),
+            ("off", "off"), ("OFF", "off"), (" Off ", "off"),
+        ])
     func goodTimes(text: String, stored: String) throws {
         for key in [NightDimmingKey.dimFrom, .dimUntil] {
             var settings = try NightDimmingSettings(from: nil, until: nil, level: 10)
@@ -28,21 +31,26 @@ struct NightDimmingSettingsTests {
         }
     }
 
-    @Test("bad times are refused with one sentence naming the setting",
-          arguments: ["25:00", "22h", "", "noon", "22:00:00", "-1:00", "10 pm", "of"])
+    @Test(
+        "bad times are refused with one sentence naming the setting",
+        arguments: ["25:00", "22h", "", "noon", "22:00:00", "-1:00", "10 pm", "of"])
     func badTimes(text: String) {
         for key in [NightDimmingKey.dimFrom, .dimUntil] {
             var settings = NightDimmingSettings()
             let before = settings
-            #expect(throws: ValidationError("Setting \(key.rawValue) takes a time from 00:00 to 23:59, like 22:00, or off, not '\(text)'.")) {
+            #expect(
+                throws: ValidationError(
+                    "Setting \(key.rawValue) takes a time from 00:00 to 23:59, like 22:00, or off, not '\(text)'.")
+            ) {
                 try key.set(text, in: &settings)
             }
             #expect(settings == before)
         }
     }
 
-    @Test("levels in the forms the CLI and the API take",
-          arguments: [("10%", 10), ("10", 10), (" 10 % ", 10), ("1%", 1), ("100%", 100), ("100", 100), ("007", 7)])
+    @Test(
+        "levels in the forms the CLI and the API take",
+        arguments: [("10%", 10), ("10", 10), (" 10 % ", 10), ("1%", 1), ("100%", 100), ("100", 100), ("007", 7)])
     func goodLevels(text: String, level: Int) throws {
         var settings = NightDimmingSettings()
         try NightDimmingKey.dimLevel.set(text, in: &settings)
@@ -64,7 +72,11 @@ struct NightDimmingSettingsTests {
     @Test("zero is refused with its reason", arguments: ["0", "0%", " 0 % ", "00"])
     func zeroLevel(text: String) {
         var settings = NightDimmingSettings()
-        #expect(throws: ValidationError("Setting dimLevel cannot be 0%: many screens go dark at 0, and the clock must stay readable at night; use 1% to 100%.")) {
+        #expect(
+            throws: ValidationError(
+                "Setting dimLevel cannot be 0%: many screens go dark at 0, and the clock must stay readable at night; use 1% to 100%."
+            )
+        ) {
             try NightDimmingKey.dimLevel.set(text, in: &settings)
         }
         #expect(throws: ValidationError.self) { try NightDimmingSettings(from: nil, until: nil, level: 0) }
@@ -77,10 +89,16 @@ struct NightDimmingSettingsTests {
         var settings = NightDimmingSettings()
         try NightDimmingKey.dimFrom.set("22:00", in: &settings)
         let before = settings
-        #expect(throws: ValidationError("dimFrom and dimUntil are both 07:00; night dimming needs two different times, or set dimFrom off.")) {
+        #expect(
+            throws: ValidationError(
+                "dimFrom and dimUntil are both 07:00; night dimming needs two different times, or set dimFrom off.")
+        ) {
             try NightDimmingKey.dimFrom.set("7:00", in: &settings)
         }
-        #expect(throws: ValidationError("dimFrom and dimUntil are both 22:00; night dimming needs two different times, or set dimFrom off.")) {
+        #expect(
+            throws: ValidationError(
+                "dimFrom and dimUntil are both 22:00; night dimming needs two different times, or set dimFrom off.")
+        ) {
             try NightDimmingKey.dimUntil.set("22:00", in: &settings)
         }
         #expect(settings == before)

@@ -8,10 +8,13 @@ struct DimmingRun {
     let origin: Date
     var machine: NightDimming
 
-    init(_ from: String?, _ until: String?, level: Int = 10, zone: String = "Europe/Berlin",
-         origin: String = "2026-01-14T12:00:00+01:00") throws {
-        let settings = try NightDimmingSettings(from: try from.map { try Fixture.time($0) },
-                                                until: try until.map { try Fixture.time($0) }, level: level)
+    init(
+        _ from: String?, _ until: String?, level: Int = 10, zone: String = "Europe/Berlin",
+        origin: String = "2026-01-14T12:00:00+01:00"
+    ) throws {
+        let settings = try NightDimmingSettings(
+            from: try from.map { try Fixture.time($0) },
+            until: try until.map { try Fixture.time($0) }, level: level)
         self.origin = try Fixture.instant(origin)
         machine = NightDimming(settings: settings, zone: try Fixture.zone(zone))
     }
@@ -54,8 +57,10 @@ struct NightDimmingDayTests {
         #expect(start.changed)
         #expect(start.recheckAt == (try Fixture.instant("2026-01-15T07:00:00+01:00")))
 
-        for inside in ["2026-01-14T23:30:00+01:00", "2026-01-15T00:00:00+01:00", "2026-01-15T03:00:00+01:00",
-                       "2026-01-15T06:59:59+01:00"] {
+        for inside in [
+            "2026-01-14T23:30:00+01:00", "2026-01-15T00:00:00+01:00", "2026-01-15T03:00:00+01:00",
+            "2026-01-15T06:59:59+01:00",
+        ] {
             let d = try run.tick(inside)
             #expect(d.target == .night(10), "\(inside)")
             #expect(!d.changed, "\(inside)")
@@ -113,14 +118,18 @@ struct NightDimmingDayTests {
     @Test func changedSettingsApplyAtOnce() throws {
         var run = try DimmingRun("22:00", "07:00")
         #expect(try run.tick("2026-01-14T23:00:00+01:00").target == .night(10))
-        let brighter = run.machine.settingsChanged(try NightDimmingSettings(from: try Fixture.time("22:00"),
-                                                                           until: try Fixture.time("07:00"), level: 25),
-                                                  at: try run.at("2026-01-14T23:00:01+01:00"))
+        let brighter = run.machine.settingsChanged(
+            try NightDimmingSettings(
+                from: try Fixture.time("22:00"),
+                until: try Fixture.time("07:00"), level: 25),
+            at: try run.at("2026-01-14T23:00:01+01:00"))
         #expect(brighter.target == .night(25))
         #expect(brighter.changed)
-        let later = run.machine.settingsChanged(try NightDimmingSettings(from: try Fixture.time("23:30"),
-                                                                        until: try Fixture.time("06:00"), level: 25),
-                                               at: try run.at("2026-01-14T23:00:02+01:00"))
+        let later = run.machine.settingsChanged(
+            try NightDimmingSettings(
+                from: try Fixture.time("23:30"),
+                until: try Fixture.time("06:00"), level: 25),
+            at: try run.at("2026-01-14T23:00:02+01:00"))
         #expect(later.target == .full)
         #expect(later.reason == .day)
         #expect(later.recheckAt == (try Fixture.instant("2026-01-14T23:30:00+01:00")))
@@ -248,8 +257,10 @@ struct NightDimmingEventTests {
         let mono = MonotonicInstant(seconds: 5000)
         _ = run.machine.touched(at: SchedulerTime(wall: wall, mono: mono))
         // The wall clock steps back an hour (still night) while 31 s pass: the wake period is over.
-        let stepped = run.machine.tick(at: SchedulerTime(wall: wall.addingTimeInterval(-3600 + 31),
-                                                         mono: mono + .seconds(31)))
+        let stepped = run.machine.tick(
+            at: SchedulerTime(
+                wall: wall.addingTimeInterval(-3600 + 31),
+                mono: mono + .seconds(31)))
         #expect(stepped.target == .night(10))
         // And a step forward of a day does not end a wake period early.
         _ = run.machine.touched(at: SchedulerTime(wall: wall, mono: mono + .seconds(40)))

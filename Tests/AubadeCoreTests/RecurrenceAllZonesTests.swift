@@ -49,8 +49,8 @@ struct RecurrenceAllZonesTests {
         let tSeconds = Int(t.timeIntervalSince1970)
         // Skip offsets with seconds (LMT) and transitions with another one within a day (not testable here).
         guard before % 60 == 0, after % 60 == 0, before != after,
-              zone.nextDaylightSavingTimeTransition(after: t).map({ $0.timeIntervalSince(t) > 86_400 }) ?? true,
-              zone.nextDaylightSavingTimeTransition(after: t.addingTimeInterval(-86_400)) == t
+            zone.nextDaylightSavingTimeTransition(after: t).map({ $0.timeIntervalSince(t) > 86_400 }) ?? true,
+            zone.nextDaylightSavingTimeTransition(after: t.addingTimeInterval(-86_400)) == t
         else { return 0 }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
@@ -62,13 +62,17 @@ struct RecurrenceAllZonesTests {
             guard let date = LocalDate(dayNumber: dayNumber) else { continue }
             let time = try LocalTime(hour: (wall - dayNumber * 86_400) / 3600, minute: (wall - dayNumber * 86_400) % 3600 / 60)
             let readings = [before, after].map { wall - $0 }.filter { instant in
-                [before, after].contains { zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))) == $0 && wall - instant == $0 }
+                [before, after].contains {
+                    zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))) == $0 && wall - instant == $0
+                }
             }
             let expected = readings.min() ?? (wall - before)
             let got = resolver.instant(of: date, at: time)
-            #expect(Int(got.timeIntervalSince1970) == expected, "\(zone.identifier) \(date) \(time) near \(t.formatted(.iso8601))")
+            #expect(
+                Int(got.timeIntervalSince1970) == expected, "\(zone.identifier) \(date) \(time) near \(t.formatted(.iso8601))")
             let shown = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: got)
-            let showsWall = shown.year == date.year && shown.month == date.month && shown.day == date.day
+            let showsWall =
+                shown.year == date.year && shown.month == date.month && shown.day == date.day
                 && shown.hour == time.hour && shown.minute == time.minute
             #expect(showsWall == !readings.isEmpty, "\(zone.identifier) \(date) \(time): Calendar shows \(shown)")
             checked += 1

@@ -75,40 +75,64 @@ struct RecurrenceDSTTests {
 
     static let sequences: [(zone: String, days: String, time: String, after: String, utc: [String])] = [
         // R2: 03-29 rings once, at 03:30 +02:00, not on the next day.
-        ("Europe/Berlin", "daily", "02:30", "2026-03-27T12:00:00Z",
-         ["2026-03-28T01:30:00Z", "2026-03-29T01:30:00Z", "2026-03-30T00:30:00Z", "2026-03-31T00:30:00Z"]),
+        (
+            "Europe/Berlin", "daily", "02:30", "2026-03-27T12:00:00Z",
+            ["2026-03-28T01:30:00Z", "2026-03-29T01:30:00Z", "2026-03-30T00:30:00Z", "2026-03-31T00:30:00Z"]
+        ),
         // R3: 10-25 rings at the first 02:30 (+02:00) only; the next is 10-26 02:30 +01:00.
-        ("Europe/Berlin", "daily", "02:30", "2026-10-24T12:00:00Z",
-         ["2026-10-25T00:30:00Z", "2026-10-26T01:30:00Z", "2026-10-27T01:30:00Z"]),
+        (
+            "Europe/Berlin", "daily", "02:30", "2026-10-24T12:00:00Z",
+            ["2026-10-25T00:30:00Z", "2026-10-26T01:30:00Z", "2026-10-27T01:30:00Z"]
+        ),
         // R3: asked right after the first 02:30, the answer is the next date, not the second 02:30 (01:30Z).
         ("Europe/Berlin", "daily", "02:30", "2026-10-25T00:30:00Z", ["2026-10-26T01:30:00Z", "2026-10-27T01:30:00Z"]),
         // R4: set on Friday before the change, Monday's 07:00 is 07:00 CEST.
-        ("Europe/Berlin", "mon-fri", "07:00", "2026-03-27T12:00:00Z",
-         ["2026-03-30T05:00:00Z", "2026-03-31T05:00:00Z", "2026-04-01T05:00:00Z"]),
-        ("America/New_York", "daily", "01:30", "2026-10-31T12:00:00Z",
-         ["2026-11-01T05:30:00Z", "2026-11-02T06:30:00Z", "2026-11-03T06:30:00Z"]),
+        (
+            "Europe/Berlin", "mon-fri", "07:00", "2026-03-27T12:00:00Z",
+            ["2026-03-30T05:00:00Z", "2026-03-31T05:00:00Z", "2026-04-01T05:00:00Z"]
+        ),
+        (
+            "America/New_York", "daily", "01:30", "2026-10-31T12:00:00Z",
+            ["2026-11-01T05:30:00Z", "2026-11-02T06:30:00Z", "2026-11-03T06:30:00Z"]
+        ),
         ("America/New_York", "daily", "01:30", "2026-11-01T05:30:00Z", ["2026-11-02T06:30:00Z", "2026-11-03T06:30:00Z"]),
-        ("America/New_York", "daily", "02:30", "2026-03-07T12:00:00Z",
-         ["2026-03-08T07:30:00Z", "2026-03-09T06:30:00Z", "2026-03-10T06:30:00Z"]),
+        (
+            "America/New_York", "daily", "02:30", "2026-03-07T12:00:00Z",
+            ["2026-03-08T07:30:00Z", "2026-03-09T06:30:00Z", "2026-03-10T06:30:00Z"]
+        ),
         ("America/New_York", "mon-fri", "07:00", "2026-03-06T12:00:00Z", ["2026-03-09T11:00:00Z", "2026-03-10T11:00:00Z"]),
         // Midnight DST change: 09-06 00:30 does not exist; it rings at 01:30 -03:00 the same date.
-        ("America/Santiago", "daily", "00:30", "2026-09-04T12:00:00Z",
-         ["2026-09-05T04:30:00Z", "2026-09-06T04:30:00Z", "2026-09-07T03:30:00Z"]),
+        (
+            "America/Santiago", "daily", "00:30", "2026-09-04T12:00:00Z",
+            ["2026-09-05T04:30:00Z", "2026-09-06T04:30:00Z", "2026-09-07T03:30:00Z"]
+        ),
         // 04-04 23:30 happens twice (clocks go from 24:00 back to 23:00): once, at -03:00.
-        ("America/Santiago", "daily", "23:30", "2026-04-03T12:00:00Z",
-         ["2026-04-04T02:30:00Z", "2026-04-05T02:30:00Z", "2026-04-06T03:30:00Z"]),
-        ("America/Havana", "daily", "00:30", "2026-10-31T12:00:00Z",
-         ["2026-11-01T04:30:00Z", "2026-11-02T05:30:00Z", "2026-11-03T05:30:00Z"]),
+        (
+            "America/Santiago", "daily", "23:30", "2026-04-03T12:00:00Z",
+            ["2026-04-04T02:30:00Z", "2026-04-05T02:30:00Z", "2026-04-06T03:30:00Z"]
+        ),
+        (
+            "America/Havana", "daily", "00:30", "2026-10-31T12:00:00Z",
+            ["2026-11-01T04:30:00Z", "2026-11-02T05:30:00Z", "2026-11-03T05:30:00Z"]
+        ),
         // 2011-12-30 was skipped: its 07:00 and 12-31's 07:00 are one instant, rung once.
-        ("Pacific/Apia", "daily", "07:00", "2011-12-28T12:00:00Z",
-         ["2011-12-28T17:00:00Z", "2011-12-29T17:00:00Z", "2011-12-30T17:00:00Z", "2011-12-31T17:00:00Z"]),
-        ("Pacific/Apia", "fri", "07:00", "2011-12-20T12:00:00Z",
-         ["2011-12-23T17:00:00Z", "2011-12-30T17:00:00Z", "2012-01-05T17:00:00Z"]),
-        ("Australia/Lord_Howe", "daily", "01:45", "2026-04-03T12:00:00Z",
-         ["2026-04-03T14:45:00Z", "2026-04-04T14:45:00Z", "2026-04-05T15:15:00Z"]),
+        (
+            "Pacific/Apia", "daily", "07:00", "2011-12-28T12:00:00Z",
+            ["2011-12-28T17:00:00Z", "2011-12-29T17:00:00Z", "2011-12-30T17:00:00Z", "2011-12-31T17:00:00Z"]
+        ),
+        (
+            "Pacific/Apia", "fri", "07:00", "2011-12-20T12:00:00Z",
+            ["2011-12-23T17:00:00Z", "2011-12-30T17:00:00Z", "2012-01-05T17:00:00Z"]
+        ),
+        (
+            "Australia/Lord_Howe", "daily", "01:45", "2026-04-03T12:00:00Z",
+            ["2026-04-03T14:45:00Z", "2026-04-04T14:45:00Z", "2026-04-05T15:15:00Z"]
+        ),
         ("Australia/Lord_Howe", "sun", "02:15", "2026-09-30T12:00:00Z", ["2026-10-03T15:45:00Z", "2026-10-10T15:15:00Z"]),
-        ("Australia/Sydney", "sat,sun", "02:30", "2026-04-01T12:00:00Z",
-         ["2026-04-03T15:30:00Z", "2026-04-04T15:30:00Z", "2026-04-10T16:30:00Z"]),
+        (
+            "Australia/Sydney", "sat,sun", "02:30", "2026-04-01T12:00:00Z",
+            ["2026-04-03T15:30:00Z", "2026-04-04T15:30:00Z", "2026-04-10T16:30:00Z"]
+        ),
         ("Asia/Kathmandu", "mon", "05:45", "2026-06-14T12:00:00Z", ["2026-06-15T00:00:00Z", "2026-06-22T00:00:00Z"]),
     ]
 
@@ -129,8 +153,9 @@ struct RecurrenceDSTTests {
     @Test("the preview lists the same firings", arguments: sequences)
     func preview(_ row: (zone: String, days: String, time: String, after: String, utc: [String])) throws {
         let alarm = try Fixture.alarm(row.time, days: row.days, zone: row.zone)
-        let firings = AlarmSchedule.upcoming([alarm], after: try Fixture.instant(row.after), count: row.utc.count,
-                                             defaultZone: try Fixture.zone("UTC"))
+        let firings = AlarmSchedule.upcoming(
+            [alarm], after: try Fixture.instant(row.after), count: row.utc.count,
+            defaultZone: try Fixture.zone("UTC"))
         #expect(firings.map(\.occurrence.instant) == (try row.utc.map(Fixture.instant)))
         #expect(firings.allSatisfy { $0.zone.identifier == row.zone && $0.alarmID == 1 })
     }
@@ -148,8 +173,10 @@ struct RecurrenceDSTTests {
     @Test("R2: the spring-forward occurrence keeps its own date")
     func gapKeepsItsDate() throws {
         let alarm = try Fixture.alarm("02:30", days: "daily", zone: "Europe/Berlin")
-        let o = try #require(AlarmSchedule.next(of: alarm, after: try Fixture.instant("2026-03-28T12:00:00Z"),
-                                                 defaultZone: try Fixture.zone("UTC")))
+        let o = try #require(
+            AlarmSchedule.next(
+                of: alarm, after: try Fixture.instant("2026-03-28T12:00:00Z"),
+                defaultZone: try Fixture.zone("UTC")))
         #expect(o.date == (try Fixture.date("2026-03-29")))
         #expect(o.instant == (try Fixture.instant("2026-03-29T01:30:00Z")))
     }
@@ -161,31 +188,42 @@ struct RecurrenceDSTTests {
         let first = AlarmSchedule.next(of: alarm, after: try Fixture.instant("2026-03-01T00:00:00Z"), defaultZone: utc)
         #expect(first?.instant == (try Fixture.instant("2026-03-29T01:30:00Z")))
         #expect(AlarmSchedule.next(of: alarm, after: try Fixture.instant("2026-03-29T01:30:00Z"), defaultZone: utc) == nil)
-        let previous = AlarmSchedule.previous(of: alarm, atOrBefore: try Fixture.instant("2026-04-02T00:00:00Z"),
-                                              defaultZone: utc)
+        let previous = AlarmSchedule.previous(
+            of: alarm, atOrBefore: try Fixture.instant("2026-04-02T00:00:00Z"),
+            defaultZone: utc)
         #expect(previous?.instant == (try Fixture.instant("2026-03-29T01:30:00Z")))
     }
 
     @Test("skip-next passes over exactly the skipped date")
     func skipDate() throws {
         let alarm = try Fixture.alarm("07:00", days: "daily", zone: "Europe/Berlin", skip: "2026-03-30")
-        let firings = AlarmSchedule.upcoming([alarm], after: try Fixture.instant("2026-03-29T12:00:00Z"), count: 2,
-                                             defaultZone: try Fixture.zone("UTC"))
-        #expect(firings.map(\.occurrence.instant) == [try Fixture.instant("2026-03-31T05:00:00Z"),
-                                                       try Fixture.instant("2026-04-01T05:00:00Z")])
-        let raw = AlarmSchedule.next(of: alarm, after: try Fixture.instant("2026-03-29T12:00:00Z"),
-                                     defaultZone: try Fixture.zone("UTC"))
+        let firings = AlarmSchedule.upcoming(
+            [alarm], after: try Fixture.instant("2026-03-29T12:00:00Z"), count: 2,
+            defaultZone: try Fixture.zone("UTC"))
+        #expect(
+            firings.map(\.occurrence.instant) == [
+                try Fixture.instant("2026-03-31T05:00:00Z"),
+                try Fixture.instant("2026-04-01T05:00:00Z"),
+            ])
+        let raw = AlarmSchedule.next(
+            of: alarm, after: try Fixture.instant("2026-03-29T12:00:00Z"),
+            defaultZone: try Fixture.zone("UTC"))
         #expect(raw?.date == (try Fixture.date("2026-03-30")), "without honouringSkip the skipped date is still named")
     }
 
     @Test("occurrences in a range are ascending and unique, also across the Apia skipped date")
     func rangeIsUnique() throws {
         let alarm = try Fixture.alarm("07:00", days: "daily", zone: "Pacific/Apia")
-        let all = AlarmSchedule.occurrences(of: alarm, after: try Fixture.instant("2011-12-28T00:00:00Z"),
-                                            through: try Fixture.instant("2012-01-01T00:00:00Z"),
-                                            defaultZone: try Fixture.zone("UTC"))
-        #expect(all.map(\.instant) == (try ["2011-12-28T17:00:00Z", "2011-12-29T17:00:00Z", "2011-12-30T17:00:00Z",
-                                            "2011-12-31T17:00:00Z"].map(Fixture.instant)))
+        let all = AlarmSchedule.occurrences(
+            of: alarm, after: try Fixture.instant("2011-12-28T00:00:00Z"),
+            through: try Fixture.instant("2012-01-01T00:00:00Z"),
+            defaultZone: try Fixture.zone("UTC"))
+        #expect(
+            all.map(\.instant)
+                == (try [
+                    "2011-12-28T17:00:00Z", "2011-12-29T17:00:00Z", "2011-12-30T17:00:00Z",
+                    "2011-12-31T17:00:00Z",
+                ].map(Fixture.instant)))
         #expect(all.map(\.date.description) == ["2011-12-28", "2011-12-29", "2011-12-30", "2012-01-01"])
     }
 
@@ -196,10 +234,15 @@ struct RecurrenceDSTTests {
         let b = try Fixture.alarm(id: 2, "06:30", days: "mon-fri")
         let off = try Fixture.alarm(id: 3, "06:00", days: "daily", enabled: false)
         // 2026-06-13 is a Saturday.
-        let firings = AlarmSchedule.upcoming([a, b, off], after: try Fixture.instant("2026-06-13T12:00:00Z"),
-                                             count: 4, defaultZone: utc)
+        let firings = AlarmSchedule.upcoming(
+            [a, b, off], after: try Fixture.instant("2026-06-13T12:00:00Z"),
+            count: 4, defaultZone: utc)
         #expect(firings.map(\.alarmID) == [1, 2, 1, 2])
-        #expect(firings.map(\.occurrence.instant) == (try ["2026-06-14T07:00:00Z", "2026-06-15T06:30:00Z",
-                                                           "2026-06-15T07:00:00Z", "2026-06-16T06:30:00Z"].map(Fixture.instant)))
+        #expect(
+            firings.map(\.occurrence.instant)
+                == (try [
+                    "2026-06-14T07:00:00Z", "2026-06-15T06:30:00Z",
+                    "2026-06-15T07:00:00Z", "2026-06-16T06:30:00Z",
+                ].map(Fixture.instant)))
     }
 }

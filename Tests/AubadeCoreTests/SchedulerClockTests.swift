@@ -107,16 +107,23 @@ struct SchedulerClockTests {
 
     @Test("R1: after a zone change an alarm without a zone rings at its wall time in the new zone")
     func zoneChange() throws {
-        var h = try SchedulerHarness([try Fixture.alarm(id: 1, "07:00", duration: 60),
-                                      try Fixture.alarm(id: 2, "07:30", zone: "Europe/Berlin", duration: 60)],
-                                     at: "2026-06-15T04:00:00Z")
+        var h = try SchedulerHarness(
+            [
+                try Fixture.alarm(id: 1, "07:00", duration: 60),
+                try Fixture.alarm(id: 2, "07:30", zone: "Europe/Berlin", duration: 60),
+            ],
+            at: "2026-06-15T04:00:00Z")
         h.start()
         try h.changeZone("Asia/Tokyo")  // 13:00 in Tokyo
         try h.run(until: "2026-06-16T06:00:00Z")
         // Alarm 1 at 07:00 Tokyo (22:00Z); alarm 2 keeps Berlin's 07:30 (05:30Z) both days.
         #expect(h.rings.map(\.request.alarmID) == [2, 1, 2])
-        #expect(h.rings.map(\.at) == (try ["2026-06-15T05:30:00Z", "2026-06-15T22:00:00Z",
-                                           "2026-06-16T05:30:00Z"].map(Fixture.instant)))
+        #expect(
+            h.rings.map(\.at)
+                == (try [
+                    "2026-06-15T05:30:00Z", "2026-06-15T22:00:00Z",
+                    "2026-06-16T05:30:00Z",
+                ].map(Fixture.instant)))
     }
 
     @Test("R1: moving west after the alarm rang does not ring it again the same local day")

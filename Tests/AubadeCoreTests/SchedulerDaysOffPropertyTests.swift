@@ -31,20 +31,25 @@ struct SchedulerDaysOffPropertyTests {
         var alarms: [Alarm] = []
         for id in 1...Int64(int(1...4)) {
             let time = try! LocalTime(hour: [0, 1, 2, 3, 6, 7, 23][int(0...6)], minute: [0, 15, 30, 59][int(0...3)])
-            let recurrence: Recurrence = switch int(0...5) {
-            case 0: .once(first.adding(days: int(0...41)))
-            case 1: .weekly(.all)
-            case 2, 3: .weekly(.workdays)
-            default: .weekly(Weekdays(rawValue: int(1...127)))
-            }
-            alarms.append(Alarm(id: id, name: "A\(id)", time: time, recurrence: recurrence, durationSeconds: 60 * int(1...15),
-                                timeZoneID: int(0...2) == 0 ? zones[int(0...3)] : nil, skipDaysOff: int(0...3) > 0))
+            let recurrence: Recurrence =
+                switch int(0...5) {
+                case 0: .once(first.adding(days: int(0...41)))
+                case 1: .weekly(.all)
+                case 2, 3: .weekly(.workdays)
+                default: .weekly(Weekdays(rawValue: int(1...127)))
+                }
+            alarms.append(
+                Alarm(
+                    id: id, name: "A\(id)", time: time, recurrence: recurrence, durationSeconds: 60 * int(1...15),
+                    timeZoneID: int(0...2) == 0 ? zones[int(0...3)] : nil, skipDaysOff: int(0...3) > 0))
         }
         var days: [DayOff] = []
         for i in 0..<int(0...6) {
             let from = first.adding(days: int(0...41))
-            days.append(DayOff(id: Int64(i + 1), first: from, last: from.adding(days: [0, 0, 0, 1, 2, 9][int(0...5)]),
-                               name: ["Holiday", "Away", "Bridge day"][int(0...2)] + " \(i + 1)"))
+            days.append(
+                DayOff(
+                    id: Int64(i + 1), first: from, last: from.adding(days: [0, 0, 0, 1, 2, 9][int(0...5)]),
+                    name: ["Holiday", "Away", "Bridge day"][int(0...2)] + " \(i + 1)"))
         }
         return Case(zone: zone, alarms: alarms, daysOff: days)
     }
@@ -76,8 +81,9 @@ struct SchedulerDaysOffPropertyTests {
         let from = try Fixture.instant(start)
         let through = end.addingTimeInterval(-3600)
         func inside(_ t: Date) -> Bool { t > from && t <= through }
-        let foretold = AlarmSchedule.upcoming(c.alarms, after: from, count: 500, defaultZone: zone, before: through.addingTimeInterval(1),
-                                              daysOff: days, includeSkipped: true)
+        let foretold = AlarmSchedule.upcoming(
+            c.alarms, after: from, count: 500, defaultZone: zone, before: through.addingTimeInterval(1),
+            daysOff: days, includeSkipped: true)
         func due(_ e: HistoryEvent) -> Date? {
             (try? Date(String(e.detail.dropFirst(4).prefix { $0 != "," }), strategy: .iso8601))
         }

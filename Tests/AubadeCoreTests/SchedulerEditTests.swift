@@ -101,8 +101,9 @@ struct SchedulerEditTests {
         try h.run(until: "2026-06-15T05:20:00Z")
         #expect(h.rings.isEmpty)
         // A restart within G must not catch it up either: the edit stored it as handled.
-        var fresh = try SchedulerHarness(Array(h.storedAlarms.values), at: "2026-06-15T05:20:00Z",
-                                         states: Array(h.storedStates.values))
+        var fresh = try SchedulerHarness(
+            Array(h.storedAlarms.values), at: "2026-06-15T05:20:00Z",
+            states: Array(h.storedStates.values))
         fresh.start()
         #expect(fresh.rings.isEmpty)
         try fresh.run(until: "2026-06-16T05:00:30Z")
@@ -141,8 +142,9 @@ struct SchedulerEditTests {
 
     @Test("R11: alarms are independent — editing one leaves the other's snooze and schedule alone")
     func independence() throws {
-        var h = try SchedulerHarness([try Fixture.alarm(id: 1, "07:00"), try Fixture.alarm(id: 2, "08:00")],
-                                     at: "2026-06-15T04:59:00Z")
+        var h = try SchedulerHarness(
+            [try Fixture.alarm(id: 1, "07:00"), try Fixture.alarm(id: 2, "08:00")],
+            at: "2026-06-15T04:59:00Z")
         h.start()
         try h.run(until: "2026-06-15T05:00:30Z")
         h.snooze()

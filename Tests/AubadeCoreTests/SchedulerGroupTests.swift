@@ -33,8 +33,11 @@ struct SchedulerGroupTests {
         #expect(silenced.map(\.alarmID) == [2, 1])
         #expect(silenced.map(\.at) == (try ["2026-06-15T06:01:00Z", "2026-06-15T06:05:00Z"].map(Fixture.instant)))
         // B's stop says A rings on (no silencing); A's stop is the one that silences.
-        #expect(h.stops == [StopRinging(alarmID: 2, reason: .autoSilenced, othersStillRinging: [1]),
-                            StopRinging(alarmID: 1, reason: .autoSilenced)])
+        #expect(
+            h.stops == [
+                StopRinging(alarmID: 2, reason: .autoSilenced, othersStillRinging: [1]),
+                StopRinging(alarmID: 1, reason: .autoSilenced),
+            ])
         #expect(h.silencedAt == [try Fixture.instant("2026-06-15T06:05:00Z")])
         #expect(h.silences.isEmpty)
         #expect(h.storedStates[1]?.phase == .idle && h.storedStates[2]?.phase == .idle)
@@ -67,12 +70,16 @@ struct SchedulerGroupTests {
 
     @Test("stop without an id dismisses every member, one stop each, only the last silencing, all named by input")
     func stopTheGroup() throws {
-        var h = try Self.ringingPair(work: try Fixture.alarm(id: 1, "08:00"), gym: try Fixture.alarm(id: 2, "08:01"),
-                                     at: "2026-06-15T06:02:00Z")
+        var h = try Self.ringingPair(
+            work: try Fixture.alarm(id: 1, "08:00"), gym: try Fixture.alarm(id: 2, "08:01"),
+            at: "2026-06-15T06:02:00Z")
         let actions = h.stop(by: .button)
         let stops = actions.compactMap { if case .stopRinging(let s) = $0 { s } else { nil } }
-        #expect(stops == [StopRinging(alarmID: 1, reason: .dismissed, by: .button, othersStillRinging: [2]),
-                          StopRinging(alarmID: 2, reason: .dismissed, by: .button)])
+        #expect(
+            stops == [
+                StopRinging(alarmID: 1, reason: .dismissed, by: .button, othersStillRinging: [2]),
+                StopRinging(alarmID: 2, reason: .dismissed, by: .button),
+            ])
         #expect(h.sounding == nil && h.engine.ringingAlarmIDs.isEmpty)
         #expect(h.events(.dismissed).map(\.detail) == ["by=button", "by=button"])
         #expect(h.storedStates.values.allSatisfy { $0.phase == .idle })
@@ -80,8 +87,9 @@ struct SchedulerGroupTests {
 
     @Test("stop with an id dismisses that alarm only; the sound goes on for the other")
     func stopOneMember() throws {
-        var h = try Self.ringingPair(work: try Fixture.alarm(id: 1, "08:00"), gym: try Fixture.alarm(id: 2, "08:01"),
-                                     at: "2026-06-15T06:02:00Z")
+        var h = try Self.ringingPair(
+            work: try Fixture.alarm(id: 1, "08:00"), gym: try Fixture.alarm(id: 2, "08:01"),
+            at: "2026-06-15T06:02:00Z")
         // Gym's sound plays; stopping Gym by id leaves Work ringing, and the sound does not stop.
         h.stop(alarm: 2, by: .api)
         #expect(h.stops == [StopRinging(alarmID: 2, reason: .dismissed, by: .api, othersStillRinging: [1])])
@@ -128,8 +136,9 @@ struct SchedulerGroupTests {
 
     @Test("R15: a press whose edge came before a member started ringing is ignored for that member only")
     func heldAcrossAJoin() throws {
-        var h = try SchedulerHarness([try Fixture.alarm(id: 1, "08:00"), try Fixture.alarm(id: 2, "08:01")],
-                                     at: "2026-06-15T05:00:00Z")
+        var h = try SchedulerHarness(
+            [try Fixture.alarm(id: 1, "08:00"), try Fixture.alarm(id: 2, "08:01")],
+            at: "2026-06-15T05:00:00Z")
         h.start()
         try h.run(until: "2026-06-15T06:00:30Z")
         let heldSince = h.now.mono
@@ -162,8 +171,9 @@ struct SchedulerGroupTests {
         var old = try SchedulerHarness([work, gym], at: "2026-06-15T05:00:00Z")
         old.start()
         try old.run(until: "2026-06-15T06:04:00Z")
-        var h = try SchedulerHarness(Array(old.storedAlarms.values), at: "2026-06-15T06:06:00Z",
-                                     states: Array(old.storedStates.values), monoOrigin: 77)
+        var h = try SchedulerHarness(
+            Array(old.storedAlarms.values), at: "2026-06-15T06:06:00Z",
+            states: Array(old.storedStates.values), monoOrigin: 77)
         h.start()
         #expect(h.engine.ringingAlarmIDs == [1, 2])
         #expect(h.rings.map(\.request.alarmID) == [2], "the latest started is the one left sounding")

@@ -22,8 +22,10 @@ struct SchedulerHarness {
     /// Wall instants at which the player went silent (the last ringing alarm stopped).
     var silencedAt: [Date] = []
 
-    init(_ alarms: [Alarm], zone: String = "Europe/Berlin", at wall: String, settings: AppSettings = AppSettings(),
-         states: [AlarmRunState] = [], monoOrigin: Double = 1_000) throws {
+    init(
+        _ alarms: [Alarm], zone: String = "Europe/Berlin", at wall: String, settings: AppSettings = AppSettings(),
+        states: [AlarmRunState] = [], monoOrigin: Double = 1_000
+    ) throws {
         engine = AlarmScheduler(alarms: alarms, states: states, settings: settings, defaultZone: try Fixture.zone(zone))
         now = SchedulerTime(wall: try Fixture.instant(wall), mono: MonotonicInstant(seconds: monoOrigin))
         for alarm in alarms { if let id = alarm.id { storedAlarms[id] = alarm } }
@@ -36,12 +38,16 @@ struct SchedulerHarness {
     mutating func start() -> [SchedulerAction] { take(engine.start(at: now)) }
 
     @discardableResult
-    mutating func snooze(alarm: Int64? = nil, pressedAt: MonotonicInstant? = nil, by input: DismissInput? = nil) -> [SchedulerAction] {
+    mutating func snooze(alarm: Int64? = nil, pressedAt: MonotonicInstant? = nil, by input: DismissInput? = nil)
+        -> [SchedulerAction]
+    {
         take(engine.snoozePressed(at: now, alarmID: alarm, pressedAt: pressedAt, by: input))
     }
 
     @discardableResult
-    mutating func stop(alarm: Int64? = nil, pressedAt: MonotonicInstant? = nil, by input: DismissInput? = nil) -> [SchedulerAction] {
+    mutating func stop(alarm: Int64? = nil, pressedAt: MonotonicInstant? = nil, by input: DismissInput? = nil)
+        -> [SchedulerAction]
+    {
         take(engine.stopPressed(at: now, alarmID: alarm, pressedAt: pressedAt, by: input))
     }
 
@@ -140,8 +146,9 @@ struct SchedulerHarness {
             silencedAt.append(now.wall)
             if !engine.ringingAlarmIDs.isEmpty { silences.append(now.wall) }
         }
-        #expect((sounding != nil) == !engine.ringingAlarmIDs.isEmpty,
-                "the player must sound exactly while some alarm rings: \(String(describing: sounding)) vs \(engine.ringingAlarmIDs)")
+        #expect(
+            (sounding != nil) == !engine.ringingAlarmIDs.isEmpty,
+            "the player must sound exactly while some alarm rings: \(String(describing: sounding)) vs \(engine.ringingAlarmIDs)")
         if actions.contains(where: { if case .ring = $0 { true } else { false } }) {
             #expect(sounding == engine.soundingAlarmID, "a ring sounds the alarm that started most recently")
         }
@@ -172,10 +179,12 @@ struct SchedulerHarness {
 
     /// Every ring, with the wall time it was asked at.
     var rings: [(at: Date, request: RingRequest)] {
-        batches.flatMap { batch in batch.actions.compactMap { a -> (Date, RingRequest)? in
-            if case .ring(let r) = a { return (batch.at.wall, r) }
-            return nil
-        } }
+        batches.flatMap { batch in
+            batch.actions.compactMap { a -> (Date, RingRequest)? in
+                if case .ring(let r) = a { return (batch.at.wall, r) }
+                return nil
+            }
+        }
     }
 
     var stops: [StopRinging] {

@@ -23,8 +23,10 @@ struct SchedulerPropertyTests {
             seen["member ended, others rang on", default: 0] += run.quietEnds
         }
         // The scenarios must exercise every path, or the agreement above proves little.
-        let kinds: [HistoryKind] = [.rang, .rangLate, .resumed, .snoozed, .snoozeRefused, .snoozeEnded, .dismissed,
-                                    .autoSilenced, .missed, .superseded, .cancelled, .clockStep]
+        let kinds: [HistoryKind] = [
+            .rang, .rangLate, .resumed, .snoozed, .snoozeRefused, .snoozeEnded, .dismissed,
+            .autoSilenced, .missed, .superseded, .cancelled, .clockStep,
+        ]
         for kind in kinds.map(\.rawValue) + ["rang with others", "member ended, others rang on"] {
             #expect(seen[kind, default: 0] >= 3, "\(kind) happened \(seen[kind, default: 0]) times: \(seen)")
         }
@@ -75,27 +77,29 @@ struct Scenario: CustomStringConvertible, Sendable {
     static let generator = Generator<Scenario, Shrink.None<Scenario>> { rng in
         func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
         func rule() -> ReferenceModel.Rule {
-            ReferenceModel.Rule(hour: int(5...8), minute: [0, 0, 5, 30, 59][int(0...4)],
-                                days: Weekdays(rawValue: int(1...127)), enabled: int(0...5) > 0,
-                                duration: 60 * int(1...20), snoozeMinutes: int(1...12), maxSnoozes: int(0...3))
+            ReferenceModel.Rule(
+                hour: int(5...8), minute: [0, 0, 5, 30, 59][int(0...4)],
+                days: Weekdays(rawValue: int(1...127)), enabled: int(0...5) > 0,
+                duration: 60 * int(1...20), snoozeMinutes: int(1...12), maxSnoozes: int(0...3))
         }
         var commands: [(Int, Command)] = [(0, .create(rule()))]
         for _ in 0..<int(4...28) {
             let at = int(0...(days * 86_400))
             let slot = Target.slot(int(0...3))
-            let command: Command = switch int(0...13) {
-            case 0, 1: .create(rule())
-            case 2: .retime(slot, hour: int(5...8), minute: [0, 5, 30, 59][int(0...3)])
-            case 3: .redays(slot, days: Weekdays(rawValue: int(1...127)))
-            case 4: .relabel(slot)
-            case 5: .enable(slot)
-            case 6: .disable(slot)
-            case 7: .delete(slot)
-            case 8, 9: .step(seconds: [-86_400, -7_200, -600, -60, 60, 600, 25 * 60, 45 * 60, 7_200, 86_400][int(0...9)])
-            case 10: .restart
-            case 11: .stepPastNext(past: [0, 59, 60, 600, 1_799, 1_800, 1_801, 3_000, 4_000][int(0...8)])
-            default: .create(rule())
-            }
+            let command: Command =
+                switch int(0...13) {
+                case 0, 1: .create(rule())
+                case 2: .retime(slot, hour: int(5...8), minute: [0, 5, 30, 59][int(0...3)])
+                case 3: .redays(slot, days: Weekdays(rawValue: int(1...127)))
+                case 4: .relabel(slot)
+                case 5: .enable(slot)
+                case 6: .disable(slot)
+                case 7: .delete(slot)
+                case 8, 9: .step(seconds: [-86_400, -7_200, -600, -60, 60, 600, 25 * 60, 45 * 60, 7_200, 86_400][int(0...9)])
+                case 10: .restart
+                case 11: .stepPastNext(past: [0, 59, 60, 600, 1_799, 1_800, 1_801, 3_000, 4_000][int(0...8)])
+                default: .create(rule())
+                }
             commands.append((at, command))
         }
         let reactions: [Reaction] = (0..<200).map { _ in
@@ -108,8 +112,9 @@ struct Scenario: CustomStringConvertible, Sendable {
             default: .ignore
             }
         }
-        return Scenario(commands: commands.sorted { $0.0 < $1.0 }, reactions: reactions,
-                        catchUpWindow: [1_800, 1_800, 600, 3_600][int(0...3)])
+        return Scenario(
+            commands: commands.sorted { $0.0 < $1.0 }, reactions: reactions,
+            catchUpWindow: [1_800, 1_800, 600, 3_600][int(0...3)])
     }
 }
 
@@ -149,8 +154,9 @@ struct SimulationRun {
     }
 
     var now: SchedulerTime {
-        SchedulerTime(wall: Date(timeIntervalSince1970: TimeInterval(model.wall(real))),
-                      mono: MonotonicInstant(seconds: monoOrigin + Double(real)))
+        SchedulerTime(
+            wall: Date(timeIntervalSince1970: TimeInterval(model.wall(real))),
+            mono: MonotonicInstant(seconds: monoOrigin + Double(real)))
     }
 
     mutating func play() throws {
@@ -246,8 +252,9 @@ struct SimulationRun {
             model.restart(at: real)
             monoOrigin += 10_000
             sounding = nil
-            engine = AlarmScheduler(alarms: Array(storedAlarms.values), states: Array(storedStates.values),
-                                    settings: settings, defaultZone: zone)
+            engine = AlarmScheduler(
+                alarms: Array(storedAlarms.values), states: Array(storedStates.values),
+                settings: settings, defaultZone: zone)
             take(engine.start(at: now))
         }
     }
@@ -281,8 +288,10 @@ struct SimulationRun {
             case .stopRinging(let stop):
                 if stop.silencesPlayer { sounding = nil } else { quietEnds += 1 }
             case .record(let event):
-                history.append(ReferenceModel.Entry(at: real, kind: event.kind, id: event.alarmID,
-                                                    with: HistoryDetail.ringingWith(in: event.detail)))
+                history.append(
+                    ReferenceModel.Entry(
+                        at: real, kind: event.kind, id: event.alarmID,
+                        with: HistoryDetail.ringingWith(in: event.detail)))
                 checkRing(event)
             case .wakeMe(let w): wake = w
             case .snoozeRefused: break
@@ -299,13 +308,14 @@ struct SimulationRun {
         case .dismiss(let after): reactions.append((real + after, .pressStop))
         case .restart(let after): reactions.append((real + after, .restart))
         case .edit(let after, let kind):
-            let command: Scenario.Command = switch kind {
-            case 0: .relabel(.id(id))
-            case 1: .retime(.id(id), hour: 5 + reactionIndex % 4, minute: 30)
-            case 2: .disable(.id(id))
-            case 3: .delete(.id(id))
-            default: .redays(.id(id), days: Weekdays(rawValue: 1 + reactionIndex % 127))
-            }
+            let command: Scenario.Command =
+                switch kind {
+                case 0: .relabel(.id(id))
+                case 1: .retime(.id(id), hour: 5 + reactionIndex % 4, minute: 30)
+                case 2: .disable(.id(id))
+                case 3: .delete(.id(id))
+                default: .redays(.id(id), days: Weekdays(rawValue: 1 + reactionIndex % 127))
+                }
             reactions.append((real + after, command))
         case .stepDay(let after): reactions.append((real + after, .step(seconds: 86_400)))
         case .ignore: break
@@ -315,13 +325,15 @@ struct SimulationRun {
     /// Independent of the model: a rung occurrence is a real, enabled, not yet rung occurrence, due ≤ G ago.
     private mutating func checkRing(_ event: HistoryEvent) {
         guard event.kind == HistoryKind.rang.rawValue || event.kind == HistoryKind.rangLate.rawValue,
-              let id = event.alarmID else { return }
+            let id = event.alarmID
+        else { return }
         let key = "\(id) \(event.detail.prefix(24))"
         #expect(!rang.contains(key), "occurrence rang twice: \(key) in \(scenario)")
         rang.insert(key)
         // The record says "due <ISO-8601>[, N min late]"; the state may already have moved on in this batch.
         guard let alarm = engine.alarms[id],
-              let occurrence = try? Date(String(event.detail.dropFirst(4).prefix(20)), strategy: .iso8601) else {
+            let occurrence = try? Date(String(event.detail.dropFirst(4).prefix(20)), strategy: .iso8601)
+        else {
             Issue.record("rang an unknown alarm \(id) or an unreadable occurrence: \(event.detail)")
             return
         }
@@ -329,9 +341,10 @@ struct SimulationRun {
         let lag = Int(event.at.timeIntervalSince(occurrence))
         #expect(lag >= 0 && lag <= scenario.catchUpWindow, "rang \(lag) s after its occurrence")
         let o = Int(occurrence.timeIntervalSince1970)
-        let rule = ReferenceModel.Rule(hour: alarm.time.hour, minute: alarm.time.minute,
-                                       days: { if case .weekly(let d) = alarm.recurrence { d } else { [] } }(),
-                                       enabled: true, duration: 0, snoozeMinutes: 0, maxSnoozes: 0)
+        let rule = ReferenceModel.Rule(
+            hour: alarm.time.hour, minute: alarm.time.minute,
+            days: { if case .weekly(let d) = alarm.recurrence { d } else { [] } }(),
+            enabled: true, duration: 0, snoozeMinutes: 0, maxSnoozes: 0)
         #expect(ReferenceModel.occurrences(rule, after: o - 1, through: o) == [o], "not an occurrence of the rule")
     }
 
@@ -339,10 +352,13 @@ struct SimulationRun {
     /// sounds exactly while some alarm is within its duration and neither snoozed nor dismissed.
     private func check() throws {
         // R13, R38: the model's group is exactly the alarms within their duration, not snoozed or dismissed.
-        #expect((sounding != nil) == !model.ringing.isEmpty,
-                "t+\(real): the player is \(sounding == nil ? "silent" : "sounding") while \(model.ringing.map(\.id)) ring in \(scenario)")
-        #expect(engine.ringingAlarmIDs == model.ringing.map(\.id),
-                "t+\(real): engine rings \(engine.ringingAlarmIDs), model \(model.ringing.map(\.id)) in \(scenario)")
+        #expect(
+            (sounding != nil) == !model.ringing.isEmpty,
+            "t+\(real): the player is \(sounding == nil ? "silent" : "sounding") while \(model.ringing.map(\.id)) ring in \(scenario)"
+        )
+        #expect(
+            engine.ringingAlarmIDs == model.ringing.map(\.id),
+            "t+\(real): engine rings \(engine.ringingAlarmIDs), model \(model.ringing.map(\.id)) in \(scenario)")
         if rangInLastBatch {
             #expect(sounding == engine.soundingAlarmID, "t+\(real): a ring sounds the latest started alarm in \(scenario)")
         }

@@ -206,8 +206,11 @@ struct ReferenceModel {
     mutating func save(_ id: Int64, _ rule: Rule, at real: Int) {
         let old = rules[id]
         rules[id] = rule
-        let timing = old.map { $0.hour != rule.hour || $0.minute != rule.minute || $0.days != rule.days
-            || $0.enabled != rule.enabled } ?? true
+        let timing =
+            old.map {
+                $0.hour != rule.hour || $0.minute != rule.minute || $0.days != rule.days
+                    || $0.enabled != rule.enabled
+            } ?? true
         if timing {
             if old != nil { cancel(id, at: real) }
             if rule.enabled { arm(id, at: real) }

@@ -6,10 +6,13 @@ import Testing
 /// origin) to resume ringing or a snooze. The fresh harness starts from what the old one "stored".
 @Suite("Scheduler: restart from stored state (R6, R9)")
 struct SchedulerRestartTests {
-    private func restart(_ old: SchedulerHarness, at wall: String,
-                         settings: AppSettings = AppSettings()) throws -> SchedulerHarness {
-        try SchedulerHarness(Array(old.storedAlarms.values), at: wall, settings: settings,
-                             states: Array(old.storedStates.values), monoOrigin: 77)
+    private func restart(
+        _ old: SchedulerHarness, at wall: String,
+        settings: AppSettings = AppSettings()
+    ) throws -> SchedulerHarness {
+        try SchedulerHarness(
+            Array(old.storedAlarms.values), at: wall, settings: settings,
+            states: Array(old.storedStates.values), monoOrigin: 77)
     }
 
     @Test("mid-ring: a fresh engine resumes ringing for the rest of the duration")
@@ -87,8 +90,11 @@ struct SchedulerRestartTests {
         #expect(h.rings.count == 1)
         #expect(h.rings.first?.request.late == true)
         #expect(h.rings.first?.request.occurrence == (try Fixture.instant("2026-06-15T05:00:00Z")))
-        #expect(h.events(.missed).map(\.detail) == ["due 2026-06-12T05:00:00Z", "due 2026-06-13T05:00:00Z",
-                                                   "due 2026-06-14T05:00:00Z"])
+        #expect(
+            h.events(.missed).map(\.detail) == [
+                "due 2026-06-12T05:00:00Z", "due 2026-06-13T05:00:00Z",
+                "due 2026-06-14T05:00:00Z",
+            ])
     }
 
     @Test("R6: back after more than G: missed, never rung")
@@ -129,11 +135,14 @@ struct SchedulerRestartTests {
     @Test("an alarm changed while no engine ran is not caught up for its old occurrence")
     func changedWhileDown() throws {
         let alarm = try Fixture.alarm("07:00")
-        var engine = AlarmScheduler(alarms: [alarm], states: [], settings: AppSettings(),
-                                    defaultZone: try Fixture.zone("Europe/Berlin"),
-                                    alarmsUpdatedAt: [1: try Fixture.instant("2026-06-15T05:10:00Z")])
-        let actions = engine.start(at: SchedulerTime(wall: try Fixture.instant("2026-06-15T05:15:00Z"),
-                                                     mono: MonotonicInstant(seconds: 5)))
+        var engine = AlarmScheduler(
+            alarms: [alarm], states: [], settings: AppSettings(),
+            defaultZone: try Fixture.zone("Europe/Berlin"),
+            alarmsUpdatedAt: [1: try Fixture.instant("2026-06-15T05:10:00Z")])
+        let actions = engine.start(
+            at: SchedulerTime(
+                wall: try Fixture.instant("2026-06-15T05:15:00Z"),
+                mono: MonotonicInstant(seconds: 5)))
         #expect(!actions.contains { if case .ring = $0 { true } else { false } })
     }
 }

@@ -138,9 +138,10 @@ struct SchedulerTests {
         h.start()
         try h.run(until: "2026-06-15T05:00:30Z")
         var alarm = try #require(h.storedAlarms[1])
-        let date = AlarmSchedule.skipNextDate(of: alarm, after: h.now.wall,
-                                              lastHandled: h.storedStates[1]?.lastHandledOccurrence,
-                                              defaultZone: try Fixture.zone("Europe/Berlin"))
+        let date = AlarmSchedule.skipNextDate(
+            of: alarm, after: h.now.wall,
+            lastHandled: h.storedStates[1]?.lastHandledOccurrence,
+            defaultZone: try Fixture.zone("Europe/Berlin"))
         #expect(date == (try Fixture.date("2026-06-16")))
         alarm.skipDate = date
         h.save(alarm)
@@ -197,8 +198,12 @@ struct SchedulerTests {
         let batch = try #require(h.batches.first { $0.at.wall == (try? Fixture.instant("2026-06-15T05:05:00Z")) })
         // B's ring comes first; A's stop then says B rings on, so the player keeps B's sound.
         let ring = try #require(batch.actions.firstIndex { if case .ring(let r) = $0 { r.alarmID == 2 } else { false } })
-        let stop = try #require(batch.actions.firstIndex(of: .stopRinging(StopRinging(alarmID: 1, reason: .autoSilenced,
-                                                                                       othersStillRinging: [2]))))
+        let stop = try #require(
+            batch.actions.firstIndex(
+                of: .stopRinging(
+                    StopRinging(
+                        alarmID: 1, reason: .autoSilenced,
+                        othersStillRinging: [2]))))
         #expect(ring < stop)
         // A had ended before B started, so B rang alone.
         #expect(h.events(.rang).last?.detail == "due 2026-06-15T05:05:00Z")

@@ -1,6 +1,7 @@
-@testable import AubadeCore
 import Foundation
 import Testing
+
+@testable import AubadeCore
 
 /// The night-dimming keys as settings: read and written like every other key, applied together in one change,
 /// and coded in messages without ever carrying a level of 0 or two equal times.
@@ -34,7 +35,9 @@ struct SettingsDimmingKeysTests {
         var s = AppSettings()
         let before = s
         #expect(throws: ValidationError("Setting dimLevel takes a brightness from 1% to 100%, like 10%, not '101'.")) {
-            try s.apply([SettingChange(key: "defaultVolume", value: .number(20)), SettingChange(key: "dimLevel", value: .number(101))])
+            try s.apply([
+                SettingChange(key: "defaultVolume", value: .number(20)), SettingChange(key: "dimLevel", value: .number(101)),
+            ])
         }
         #expect(s == before)
     }

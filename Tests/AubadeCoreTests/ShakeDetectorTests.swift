@@ -8,8 +8,10 @@ struct ShakeDetectorTests {
     static let g = ShakeSettings.gravity
 
     /// Samples at `rate` Hz from `start` for `seconds`, acceleration given by `f(t)` (seconds → x, y, z).
-    static func signal(from start: Double = 0, seconds: Double, rate: Double = 50,
-                       _ f: (Double) -> (Double, Double, Double)) -> [AccelerationReading] {
+    static func signal(
+        from start: Double = 0, seconds: Double, rate: Double = 50,
+        _ f: (Double) -> (Double, Double, Double)
+    ) -> [AccelerationReading] {
         (0..<Int((seconds * rate).rounded())).map { i in
             let t = start + Double(i) / rate
             let (x, y, z) = f(t)
@@ -22,15 +24,19 @@ struct ShakeDetectorTests {
     }
 
     /// A side-to-side shake along x of amplitude `a` m/s² at `hz`.
-    static func shake(from start: Double = 0, seconds: Double, hz: Double = 4, a: Double = 10,
-                      rate: Double = 50) -> [AccelerationReading] {
+    static func shake(
+        from start: Double = 0, seconds: Double, hz: Double = 4, a: Double = 10,
+        rate: Double = 50
+    ) -> [AccelerationReading] {
         signal(from: start, seconds: seconds, rate: rate) { t in (a * sin(2 * .pi * hz * (t - start)), 0, g) }
     }
 
     /// The times (s) at which shakes were recognised.
     static func shakes(_ readings: [AccelerationReading], _ settings: ShakeSettings = ShakeSettings()) -> [Double] {
         var d = ShakeDetector(settings: settings)
-        return readings.compactMap { d.process($0) ? Double($0.time.components.seconds) + Double($0.time.components.attoseconds) / 1e18 : nil }
+        return readings.compactMap {
+            d.process($0) ? Double($0.time.components.seconds) + Double($0.time.components.attoseconds) / 1e18 : nil
+        }
     }
 
     @Test func aClockAtRestIsNeverShaken() {
@@ -160,10 +166,18 @@ struct ShakeDetectorTests {
         let cases: [(String, [(Bool, Int)], [Int])] = [
             ("continuous", (0...20).map { (true, $0 * 100) }, [1500]),
             ("dip of 400 ms bridged", [(true, 0), (true, 300), (false, 500), (true, 700), (true, 1100), (true, 1500)], [1500]),
-            ("dip of 500 ms starts over", [(true, 0), (true, 300), (true, 800), (true, 1200), (true, 1600), (true, 2000),
-                                           (true, 2300)], [2300]),
-            ("latched while it goes on, fires again after a pause", (0...20).map { (true, $0 * 100) }
-                + [(false, 2500)] + (30...46).map { (true, $0 * 100) }, [1500, 4500]),
+            (
+                "dip of 500 ms starts over",
+                [
+                    (true, 0), (true, 300), (true, 800), (true, 1200), (true, 1600), (true, 2000),
+                    (true, 2300),
+                ], [2300]
+            ),
+            (
+                "latched while it goes on, fires again after a pause",
+                (0...20).map { (true, $0 * 100) }
+                    + [(false, 2500)] + (30...46).map { (true, $0 * 100) }, [1500, 4500]
+            ),
             ("inactive only", (0...20).map { (false, $0 * 100) }, []),
         ]
         for (name, steps, expected) in cases {
@@ -202,8 +216,8 @@ struct ShakeDetectorTests {
     @Test func thePulseWindowAndCountAreTunable() {
         let sparse = Self.pulses(seconds: 3, hz: 4)
         #expect(Self.vibrationShakes(sparse, ShakeSettings(pulseWindow: .seconds(1))).count == 1)  // 4 per 1 s
-        #expect(Self.vibrationShakes(sparse, ShakeSettings(minimumPulses: 2)).count == 1)          // 2 per 0.5 s
-        #expect(Self.vibrationShakes(sparse, ShakeSettings(window: .seconds(1))).isEmpty)           // accelerometer only
+        #expect(Self.vibrationShakes(sparse, ShakeSettings(minimumPulses: 2)).count == 1)  // 2 per 0.5 s
+        #expect(Self.vibrationShakes(sparse, ShakeSettings(window: .seconds(1))).isEmpty)  // accelerometer only
     }
 
     @Test func vibrationShorterThanTheSustainTimeIsNot() {

@@ -181,10 +181,11 @@ struct Trace {
             let jitter = rng.uniform(-0.0015, 0.0015)
             let (dx, dy, dz) = f(nominal - clock + jitter)
             func q(_ v: Double) -> Double { (v / Trace.lsb).rounded() * Trace.lsb }
-            let s = AccelerationSample(time: .nanoseconds(Int64((nominal + jitter + 10) * 1e9)),
-                                       x: q(Trace.rest.x + dx + noise * rng.gaussian()),
-                                       y: q(Trace.rest.y + dy + noise * rng.gaussian()),
-                                       z: q(Trace.rest.z + dz + noise * rng.gaussian()))
+            let s = AccelerationSample(
+                time: .nanoseconds(Int64((nominal + jitter + 10) * 1e9)),
+                x: q(Trace.rest.x + dx + noise * rng.gaussian()),
+                y: q(Trace.rest.y + dy + noise * rng.gaussian()),
+                z: q(Trace.rest.z + dz + noise * rng.gaussian()))
             readings.append(.sample(s))
         }
         clock += Double(n) / rate

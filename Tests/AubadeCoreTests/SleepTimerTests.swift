@@ -69,8 +69,9 @@ struct SleepTimerTests {
 
     @Test("fade clamping, no fade and volume limits", arguments: shapes)
     func shape(_ s: (duration: Int, fade: Int, volume: Int, effectiveFade: Int, full: Int, checks: [(Double, Int)])) {
-        let timer = SleepTimer(duration: .seconds(s.duration), fade: .seconds(s.fade), volume: s.volume,
-                               startedAt: Self.start)
+        let timer = SleepTimer(
+            duration: .seconds(s.duration), fade: .seconds(s.fade), volume: s.volume,
+            startedAt: Self.start)
         #expect(timer.fade == .seconds(s.effectiveFade))
         #expect(timer.fullVolume == s.full)
         #expect(timer.endsAt == Self.start + .seconds(s.duration))

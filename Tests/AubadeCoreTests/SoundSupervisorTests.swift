@@ -29,17 +29,23 @@ struct SoundSupervisorTests {
         var s = SoundSupervisor(stationCount: 1, startedAt: Self.t(0))
         _ = s.update(now: Self.t(2), heard: true)
         #expect(s.update(now: Self.t(11.9), heard: false).isEmpty)
-        #expect(s.update(now: Self.t(12), heard: false) ==
-                [.fallBack(from: .station(0), to: .tone, reason: "The station went silent for 10 s.")])
+        #expect(
+            s.update(now: Self.t(12), heard: false) == [
+                .fallBack(from: .station(0), to: .tone, reason: "The station went silent for 10 s.")
+            ])
     }
 
     @Test func aKnowableFailureBeforeAudioFallsBackAtOnceThroughTheAlternate() {
         var s = SoundSupervisor(stationCount: 2, startedAt: Self.t(0))
-        #expect(s.update(now: Self.t(0.2), heard: false, failure: "Connection refused.") ==
-                [.fallBack(from: .station(0), to: .station(1), reason: "Connection refused.")])
+        #expect(
+            s.update(now: Self.t(0.2), heard: false, failure: "Connection refused.") == [
+                .fallBack(from: .station(0), to: .station(1), reason: "Connection refused.")
+            ])
         #expect(s.stationToFetch == 1)
-        #expect(s.update(now: Self.t(0.5), heard: false, failure: "The station sent a web page, not audio.") ==
-                [.fallBack(from: .station(1), to: .tone, reason: "The station sent a web page, not audio.")])
+        #expect(
+            s.update(now: Self.t(0.5), heard: false, failure: "The station sent a web page, not audio.") == [
+                .fallBack(from: .station(1), to: .tone, reason: "The station sent a web page, not audio.")
+            ])
         #expect(s.current == .tone && s.stationToFetch == 0)
     }
 
@@ -48,8 +54,10 @@ struct SoundSupervisorTests {
         var s = SoundSupervisor(stationCount: 1, startedAt: Self.t(0))
         _ = s.update(now: Self.t(1), heard: true)
         #expect(s.update(now: Self.t(2), heard: false, failure: "The station closed the stream.").isEmpty)
-        #expect(s.update(now: Self.t(11), heard: false, failure: "Connection refused.") ==
-                [.fallBack(from: .station(0), to: .tone, reason: "Connection refused.")])
+        #expect(
+            s.update(now: Self.t(11), heard: false, failure: "Connection refused.") == [
+                .fallBack(from: .station(0), to: .tone, reason: "Connection refused.")
+            ])
     }
 
     @Test func aFailedPreCheckStartsOnTheTone() {

@@ -35,7 +35,8 @@ struct CalendarRefreshTests {
                     throw CalendarFetchError(.failed, "The server answered HTTP 404 (\(url.text)).")
                 }
                 guard text.utf8.count <= maxBytes else {
-                    throw CalendarFetchError(.failed, "\(url.text) sends more than \(maxBytes >> 20) MiB; that is not a calendar this clock reads.")
+                    throw CalendarFetchError(
+                        .failed, "\(url.text) sends more than \(maxBytes >> 20) MiB; that is not a calendar this clock reads.")
                 }
                 return Array(text.utf8)
             }
@@ -103,7 +104,8 @@ struct CalendarRefreshTests {
         rig.time.advance(by: .seconds(86_400 + 60))
         _ = await rig.clock.refreshCalendars()
         let moved = try #require(try rig.store.programmes().first { $0.name == "Jazz" })
-        #expect(try moved.id == jazz.id && moved.begin == LocalTime(parsing: "22:30") && moved.reserved && moved.remindSeconds == 300)
+        #expect(
+            try moved.id == jazz.id && moved.begin == LocalTime(parsing: "22:30") && moved.reserved && moved.remindSeconds == 300)
         #expect(String(decoding: try rig.store.calendarCache.read(cache), as: UTF8.self) == Self.schedule(jazzAt: "2230"))
 
         // The server fails: the warning says so, and the programmes and the cached copy stay the last good ones.
@@ -114,7 +116,10 @@ struct CalendarRefreshTests {
         #expect(warning.contains(url.text) && warning.contains("HTTP 404"), "\(warning)")
         #expect(try rig.store.programmes().first { $0.name == "Jazz" }?.begin == (try LocalTime(parsing: "22:30")))
         #expect(String(decoding: try rig.store.calendarCache.read(cache), as: UTF8.self) == Self.schedule(jazzAt: "2230"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: rig.store.calendarCache.folder).filter { $0.hasPrefix("incoming-") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: rig.store.calendarCache.folder).filter {
+                $0.hasPrefix("incoming-")
+            }.isEmpty)
 
         // It comes back: the next refresh works and the warning goes.
         try served.put("radio.ics", Self.schedule(jazzAt: "2230"))
@@ -143,7 +148,8 @@ struct CalendarRefreshTests {
         rig.time.advance(by: .seconds(86_400 + 60))
         _ = await rig.clock.refreshCalendars()
         #expect(try await warnings(rig).contains { $0.contains("was not refreshed: Wi-Fi-only mode is on") })
-        #expect(try rig.store.programmes().first { $0.name == "Jazz" }?.begin == (try LocalTime(parsing: "22:00")), "nothing fetched")
+        #expect(
+            try rig.store.programmes().first { $0.name == "Jazz" }?.begin == (try LocalTime(parsing: "22:00")), "nothing fetched")
 
         rig.network.set(ClockRig.wifi)
         rig.time.advance(by: .seconds(86_400 + 60))
@@ -155,7 +161,8 @@ struct CalendarRefreshTests {
         let served = try await Served()
         try served.put("radio.ics", Self.schedule(jazzAt: "2200"))
         let rig = try await Self.rig(served, calendars: CalendarOptions(refresh: .seconds(30 * 86_400), horizonDays: 20))
-        _ = try await rig.clock.importCalendar(from: try StreamURL(parsing: served.base + "/radio.ics"), kind: .programmes, station: "FIP")
+        _ = try await rig.clock.importCalendar(
+            from: try StreamURL(parsing: served.base + "/radio.ics"), kind: .programmes, station: "FIP")
         let before = try #require(try rig.store.calendarSources().first?.expandedThrough)
         #expect(before.description == "2027-03-21")
         #expect(try rig.store.programmes().first { $0.name == "Morning" }?.dates?.last == before)
@@ -166,7 +173,9 @@ struct CalendarRefreshTests {
         let after = try #require(try rig.store.calendarSources().first?.expandedThrough)
         #expect(after.description == "2027-04-01")
         let morning = try #require(try rig.store.programmes().first { $0.name == "Morning" })
-        #expect(morning.dates?.first?.description == "2027-03-11" && morning.dates?.last == after, "past dates dropped, new ones added")
+        #expect(
+            morning.dates?.first?.description == "2027-03-11" && morning.dates?.last == after,
+            "past dates dropped, new ones added")
         let left = try await warnings(rig)
         #expect(left.isEmpty, "\(left)")
     }

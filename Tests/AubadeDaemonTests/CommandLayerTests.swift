@@ -54,8 +54,12 @@ struct CommandLayerTests {
         guard case .stations(let stations) = try await rig.ask(.stations) else { throw RigError("stations") }
         #expect(stations.stations.map(\.name) == ["FIP"])
         guard case .settings(let settings) = try await rig.ask(.settings) else { throw RigError("settings") }
-        #expect(settings["defaultVolume"] == .int(60) && settings["isWifi"] == .bool(false) && settings["fallbackTone"] == .string("classic"))
-        await #expect(throws: ClockError(.invalid, "--count 0 is out of range; use 1 to 100.")) { try await rig.ask(.nextFirings(count: 0)) }
+        #expect(
+            settings["defaultVolume"] == .int(60) && settings["isWifi"] == .bool(false)
+                && settings["fallbackTone"] == .string("classic"))
+        await #expect(throws: ClockError(.invalid, "--count 0 is out of range; use 1 to 100.")) {
+            try await rig.ask(.nextFirings(count: 0))
+        }
     }
 
     @Test func nextFiringsMarkASkippedOccurrenceAndSayWhatRingsTomorrow() async throws {
@@ -64,7 +68,8 @@ struct CommandLayerTests {
         guard case .next(let none) = try await rig.ask(.nextFirings(count: 3)) else { throw RigError("next") }
         #expect(none.firings.isEmpty && none.tomorrow == "No alarm tomorrow.")
         guard case .alarm(let work) = try await rig.edit(.addAlarm(AlarmPatch(name: "Work", time: "07:30", days: "mon-fri"))),
-              let id = work.id else { throw RigError("alarm") }
+            let id = work.id
+        else { throw RigError("alarm") }
         try await rig.edit(.skipNext(id: id, undo: false))  // today's 07:30
         guard case .next(let next) = try await rig.ask(.nextFirings(count: 2)) else { throw RigError("next") }
         #expect(next.firings.map(\.local) == ["Tue 24 Nov 07:30", "Wed 25 Nov 07:30"])
@@ -83,7 +88,8 @@ struct CommandLayerTests {
         try await rig.edit(.addStation(StationFields(name: "FIP", url: "http://radio.example/fip")))
         try await rig.edit(.addStation(StationFields(name: "Jazz", url: "http://radio.example/jazz")))
         try await rig.edit(.addProgramme(ProgrammeFields(name: "Night", begin: "22:00", end: "01:00", station: "FIP")))
-        try await rig.edit(.addProgramme(ProgrammeFields(name: "News", begin: "06:00", end: "06:30", station: "FIP", weekday: "wed")))
+        try await rig.edit(
+            .addProgramme(ProgrammeFields(name: "News", begin: "06:00", end: "06:30", station: "FIP", weekday: "wed")))
         try await rig.edit(.addProgramme(ProgrammeFields(name: "Blue", begin: "23:45", end: "23:50", station: "Jazz")))
         guard case .onAir(let fip) = try await rig.ask(.programmeNow(station: "fip")) else { throw RigError("onAir") }
         #expect(fip.now?.name == "Night" && fip.next?.name == "News")
@@ -100,7 +106,8 @@ struct CommandLayerTests {
         let rig = try SQLiteRig()
         await rig.start()
         guard case .alarm(let work) = try await rig.edit(.addAlarm(AlarmPatch(name: "Work", time: "07:00", days: "daily"))),
-              let id = work.id else { throw RigError("alarm") }
+            let id = work.id
+        else { throw RigError("alarm") }
         rig.time.advance(to: ClockRig.at(7, 0))
         _ = await rig.clock.tick()
         _ = try await rig.clock.handle(.stop(alarm: nil, by: .api))
@@ -112,7 +119,9 @@ struct CommandLayerTests {
         #expect(reports.reports[0].lines.count == 1 && reports.reports[0].lines[0].hasPrefix("Work 07:00 — rang on time"))
         #expect(reports.reports[0].lines[0].hasSuffix("stopped from the web page or API"), "\(reports.reports[0].lines)")
         #expect(reports.reports[1].lines.isEmpty)
-        await #expect(throws: ClockError(.invalid, "Reports cover 1 to 31 days, not 40.")) { try await rig.ask(.reports(days: 40)) }
+        await #expect(throws: ClockError(.invalid, "Reports cover 1 to 31 days, not 40.")) {
+            try await rig.ask(.reports(days: 40))
+        }
     }
 
     @Test func aPairingCodeIsSixDigitsValidTwoMinutesOneAtATimeAndUsedOnce() async throws {
@@ -129,7 +138,9 @@ struct CommandLayerTests {
         await #expect(throws: ClockError(.invalid, "Token name is empty; give it a few words.")) {
             try await rig.clock.handle(.pair(code: second.code, name: " "))
         }
-        guard case .paired(let token) = try await rig.clock.handle(.pair(code: second.code, name: "phone")) else { throw RigError("pair") }
+        guard case .paired(let token) = try await rig.clock.handle(.pair(code: second.code, name: "phone")) else {
+            throw RigError("pair")
+        }
         #expect(token.name == "phone" && rig.clock.tokens.verify(token.token, at: Date())?.name == "phone")
         #expect(try rig.reread().tokens().map(\.name) == ["phone"])
         await #expect(throws: wrong) { try await rig.clock.handle(.pair(code: second.code, name: "again")) }

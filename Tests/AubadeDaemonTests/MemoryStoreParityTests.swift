@@ -12,13 +12,15 @@ struct MemoryStoreParityTests {
     static let now = Date(timeIntervalSince1970: 1_795_503_000)  // Tuesday 2026-11-24 06:50 UTC
 
     static func programme(_ key: String, _ name: String, begin: String) throws -> Programme {
-        Programme(name: name, begin: try LocalTime(parsing: begin), end: try LocalTime(parsing: "23:00"),
-                  weekday: .wednesday, importKey: key)
+        Programme(
+            name: name, begin: try LocalTime(parsing: begin), end: try LocalTime(parsing: "23:00"),
+            weekday: .wednesday, importKey: key)
     }
 
     static func calendar(hash: String, _ programmes: [Programme]) -> CalendarImport {
-        CalendarImport(kind: .programmes, location: "http://radio.example/week.ics", station: "FIP", format: "ics",
-                       contentHash: hash, programmes: programmes)
+        CalendarImport(
+            kind: .programmes, location: "http://radio.example/week.ics", station: "FIP", format: "ics",
+            contentHash: hash, programmes: programmes)
     }
 
     /// What each store answered to an edit: its outcome, or its refusal's sentence.
@@ -61,16 +63,36 @@ struct MemoryStoreParityTests {
             .addDayOff(DayOffFields(dates: "2026-12-24..2026-12-26", name: "Christmas")),
             .addDayOff(DayOffFields(dates: "24.12.2026")),
             .removeDayOff(id: 5),
-            .importCalendar(Self.calendar(hash: "one", [try Self.programme("a", "Jazz", begin: "22:00"),
-                                                         try Self.programme("b", "News", begin: "21:00")])),
+            .importCalendar(
+                Self.calendar(
+                    hash: "one",
+                    [
+                        try Self.programme("a", "Jazz", begin: "22:00"),
+                        try Self.programme("b", "News", begin: "21:00"),
+                    ])),
             .reserveProgramme(id: 2, reserved: true, remindSeconds: 600),
             .addAlarm(AlarmPatch(name: "Jazz alarm", atProgramme: "2")),
-            .importCalendar(Self.calendar(hash: "one", [try Self.programme("a", "Jazz", begin: "22:00"),
-                                                         try Self.programme("b", "News", begin: "21:00")])),
-            .importCalendar(Self.calendar(hash: "two", [try Self.programme("a", "Jazz", begin: "22:30"),
-                                                         try Self.programme("c", "Talk", begin: "20:00")])),
-            .importCalendar(Self.calendar(hash: "three", [try Self.programme("a", "Jazz", begin: "22:30"),
-                                                           try Self.programme("a", "Jazz again", begin: "23:00")])),
+            .importCalendar(
+                Self.calendar(
+                    hash: "one",
+                    [
+                        try Self.programme("a", "Jazz", begin: "22:00"),
+                        try Self.programme("b", "News", begin: "21:00"),
+                    ])),
+            .importCalendar(
+                Self.calendar(
+                    hash: "two",
+                    [
+                        try Self.programme("a", "Jazz", begin: "22:30"),
+                        try Self.programme("c", "Talk", begin: "20:00"),
+                    ])),
+            .importCalendar(
+                Self.calendar(
+                    hash: "three",
+                    [
+                        try Self.programme("a", "Jazz", begin: "22:30"),
+                        try Self.programme("a", "Jazz again", begin: "23:00"),
+                    ])),
             .importCalendar(Self.calendar(hash: "four", [try Self.programme("c", "Talk", begin: "20:00")])),
             .removeProgramme(id: 1),
             .removeProgramme(id: 1),
@@ -90,15 +112,18 @@ struct MemoryStoreParityTests {
         #expect(m.calendarSources == s.calendarSources)
         #expect(m.alarmUpdateTimes == s.alarmUpdateTimes)
         #expect(memory.history.contains { $0.detail.hasPrefix("The programme Jazz (2) is gone") }, "\(memory.history)")
-        #expect(try memory.events(limit: 10, since: .distantPast).map(\.detail)
-                    == sqlite.events(limit: 10, since: .distantPast).map(\.detail))
+        #expect(
+            try memory.events(limit: 10, since: .distantPast).map(\.detail)
+                == sqlite.events(limit: 10, since: .distantPast).map(\.detail))
     }
 
     @Test func tokensAreMadeAndRefusedAsTheSQLiteStoreDoes() throws {
         let dir = try TemporaryDirectory("parity")
         let sqlite = SQLiteClockStore(try Store.open(path: dir.file("aubade.sqlite"), now: { Self.now }))
         let memory = MemoryClockStore(now: { Self.now })
-        for (name, replacing) in [("phone", false), ("Phone", false), ("phone", true), (nil, false), (" ", false)] as [(String?, Bool)] {
+        for (name, replacing) in [("phone", false), ("Phone", false), ("phone", true), (nil, false), (" ", false)]
+            as [(String?, Bool)]
+        {
             var answers: [String] = []
             for store in [memory, sqlite] as [any ClockStore] {
                 do throws(StoreError) {

@@ -16,18 +16,22 @@ struct SQLiteRig {
     let store: Store
     let base: RunningClockRig<SQLiteClockStore>
 
-    init(start: Date = ClockRig.morning, backlight: any Backlight = NullBacklight(),
-         calendars: CalendarOptions = CalendarOptions(), served: CalendarRefreshTests.Served? = nil,
-         prepare: (Store) throws -> Void = { _ in }) throws {
+    init(
+        start: Date = ClockRig.morning, backlight: any Backlight = NullBacklight(),
+        calendars: CalendarOptions = CalendarOptions(), served: CalendarRefreshTests.Served? = nil,
+        prepare: (Store) throws -> Void = { _ in }
+    ) throws {
         dir = try TemporaryDirectory("sqlite-rig")
         // The store's own clock is the rig's, as `MemoryClockStore`'s is: nothing depends on the machine's date.
         let time = ManualClock(wall: start)
         store = try Store.open(path: dir.file("aubade.sqlite"), now: { time.now().wall })
         try prepare(store)
-        let loader = CalendarLoader(cache: store.calendarCache, allowLoopback: true, horizonDays: calendars.horizonDays,
-                                    download: served?.download ?? CalendarLoader.curl)
-        base = try RunningClockRig(store: SQLiteClockStore(store), time: time, backlight: backlight,
-                                   calendars: calendars, fetcher: loader)
+        let loader = CalendarLoader(
+            cache: store.calendarCache, allowLoopback: true, horizonDays: calendars.horizonDays,
+            download: served?.download ?? CalendarLoader.curl)
+        base = try RunningClockRig(
+            store: SQLiteClockStore(store), time: time, backlight: backlight,
+            calendars: calendars, fetcher: loader)
     }
 
     subscript<T>(dynamicMember path: KeyPath<RunningClockRig<SQLiteClockStore>, T>) -> T { base[keyPath: path] }

@@ -15,12 +15,16 @@ struct HandoffFileTests {
         f.alternate = LongText("file:'/tmp/a b.raw',raw")
         f.activeLow = false
         f.bias = LongText("pull-down")
-        f.buttons = [ButtonLine(duty: .stop, line: LongText("GPIO27")), ButtonLine(duty: .snooze, line: LongText("gpiochip0:17"))]
+        f.buttons = [
+            ButtonLine(duty: .stop, line: LongText("GPIO27")), ButtonLine(duty: .snooze, line: LongText("gpiochip0:17")),
+        ]
         f.entries = [
-            HandoffEntry(alarm: 1, occurrence: 1_764_057_600_000, due: 1_764_057_600_000, volume: 90, durationSeconds: 900,
-                         snoozeSeconds: 540, maxSnoozes: 3, tone: .classic, name: ShortText("Work day")),
-            HandoffEntry(alarm: 7, occurrence: 1_764_050_400_000, round: 2, due: 1_764_051_480_000, volume: 55,
-                         durationSeconds: 60, snoozeSeconds: 300, maxSnoozes: 5, tone: .rising, name: ShortText("Flight ✈ early")),
+            HandoffEntry(
+                alarm: 1, occurrence: 1_764_057_600_000, due: 1_764_057_600_000, volume: 90, durationSeconds: 900,
+                snoozeSeconds: 540, maxSnoozes: 3, tone: .classic, name: ShortText("Work day")),
+            HandoffEntry(
+                alarm: 7, occurrence: 1_764_050_400_000, round: 2, due: 1_764_051_480_000, volume: 55,
+                durationSeconds: 60, snoozeSeconds: 300, maxSnoozes: 5, tone: .rising, name: ShortText("Flight ✈ early")),
         ]
         return f
     }
@@ -57,18 +61,18 @@ struct HandoffFileTests {
 
     @Test func unknownLinesAreSkippedAndBadEntriesDropped() {
         let text = """
-        aubade-next-alarm 1
-        daemon 12 34
-        written 5
-        colour blue
-        entry 1 1000 0 1000 90 600 540 3 classic Good
-        entry 2 1000 0 1000 190 600 540 3 classic volume out of range
-        entry 3 1000 0 1000 90 600 540 3 trumpet unknown tone
-        entry 4 x 0 1000 90 600 540 3 classic not a number
-        entry 5 1000 0 1000 90
-        end
+            aubade-next-alarm 1
+            daemon 12 34
+            written 5
+            colour blue
+            entry 1 1000 0 1000 90 600 540 3 classic Good
+            entry 2 1000 0 1000 190 600 540 3 classic volume out of range
+            entry 3 1000 0 1000 90 600 540 3 trumpet unknown tone
+            entry 4 x 0 1000 90 600 540 3 classic not a number
+            entry 5 1000 0 1000 90
+            end
 
-        """
+            """
         var f = NextAlarmFile()
         #expect(Array(text.utf8).withUnsafeBytes { f.read($0) })
         #expect(f.entries.map { $0.alarm } == [1])
@@ -108,8 +112,10 @@ struct HandoffFileTests {
         s.snoozed = Self.sample().entries[1]
         s.quietThrough = 30
         for i in 0..<10 {
-            s.remember(WakerRing(alarm: Int64(i), occurrence: 10, round: 0, started: 20, ended: 40, end: .stop, by: .button,
-                                 killedDaemon: i == 9 ? 4242 : 0, device: LongText("hw:0")))
+            s.remember(
+                WakerRing(
+                    alarm: Int64(i), occurrence: 10, round: 0, started: 20, ended: 40, end: .stop, by: .button,
+                    killedDaemon: i == 9 ? 4242 : 0, device: LongText("hw:0")))
         }
         s.problem = LongText("The sound device default cannot be opened.")
         let bytes = Self.text(s.write)

@@ -23,8 +23,10 @@ struct WakerDecisionTests {
         return h
     }
 
-    static func decide(_ entries: [HandoffEntry], _ records: [HeartbeatRecord] = [], state: WakerStateFile = WakerStateFile(),
-                       at now: Int64) -> WakerDecision.Verdict {
+    static func decide(
+        _ entries: [HandoffEntry], _ records: [HeartbeatRecord] = [], state: WakerStateFile = WakerStateFile(),
+        at now: Int64
+    ) -> WakerDecision.Verdict {
         WakerDecision.decide(next: file(entries), heartbeat: beat(records), state: state, now: now, grace: grace)
     }
 
@@ -36,8 +38,10 @@ struct WakerDecisionTests {
 
     @Test func withNoFileOrNoEntriesItGuardsNothing() {
         #expect(Self.decide([], at: Self.t0) == .idle)
-        #expect(WakerDecision.decide(next: NextAlarmFile(), heartbeat: HeartbeatFile(), state: WakerStateFile(),
-                                     now: Self.t0, grace: Self.grace) == .idle)
+        #expect(
+            WakerDecision.decide(
+                next: NextAlarmFile(), heartbeat: HeartbeatFile(), state: WakerStateFile(),
+                now: Self.t0, grace: Self.grace) == .idle)
     }
 
     static let instants: [(offset: Int64, expected: String)] = [
@@ -62,7 +66,8 @@ struct WakerDecisionTests {
     }
 
     @Test func theEarliestRingIsArmedAndTiesGoToTheLowerAlarmID() {
-        let later = HandoffEntry(alarm: 2, occurrence: Self.t0 + 3_600_000, due: Self.t0 + 3_600_000, volume: 90, durationSeconds: 60)
+        let later = HandoffEntry(
+            alarm: 2, occurrence: Self.t0 + 3_600_000, due: Self.t0 + 3_600_000, volume: 90, durationSeconds: 60)
         let same = HandoffEntry(alarm: 3, occurrence: Self.t0, due: Self.t0, volume: 90, durationSeconds: 60)
         #expect(Self.decide([later, Self.work], at: Self.t0) == .wait(Self.work, at: Self.t0 + Self.grace))
         #expect(Self.decide([same, later, Self.work], at: Self.t0) == .wait(Self.work, at: Self.t0 + Self.grace))
@@ -120,30 +125,36 @@ struct WakerDecisionTests {
 
     @Test(arguments: ownEnds)
     func aRingTheWakerEndedIsNotRungAgain(end: WakerEnd, round: Int, open: Bool) {
-        let ring = WakerRing(alarm: 1, occurrence: Self.t0, round: 0, started: Self.t0 + Self.grace,
-                             ended: Self.t0 + 120_000, end: end)
+        let ring = WakerRing(
+            alarm: 1, occurrence: Self.t0, round: 0, started: Self.t0 + Self.grace,
+            ended: Self.t0 + 120_000, end: end)
         var entry = Self.work
         entry.round = round
         let now = Self.t0 + 130_000
-        #expect(WakerDecision.isOpen(entry, heartbeat: HeartbeatFile(), state: Self.state([ring]), now: now,
-                                     grace: Self.grace) == open)
+        #expect(
+            WakerDecision.isOpen(
+                entry, heartbeat: HeartbeatFile(), state: Self.state([ring]), now: now,
+                grace: Self.grace) == open)
     }
 
     @Test func aPersonsStopCoversEveryRingDueByThen() {
         let other = HandoffEntry(alarm: 2, occurrence: Self.t0 + 30_000, due: Self.t0 + 30_000, volume: 90, durationSeconds: 600)
-        let afterwards = HandoffEntry(alarm: 3, occurrence: Self.t0 + 600_000, due: Self.t0 + 600_000, volume: 90,
-                                      durationSeconds: 600)
+        let afterwards = HandoffEntry(
+            alarm: 3, occurrence: Self.t0 + 600_000, due: Self.t0 + 600_000, volume: 90,
+            durationSeconds: 600)
         let s = Self.state([], quietThrough: Self.t0 + 100_000)
-        #expect(Self.decide([Self.work, other, afterwards], state: s, at: Self.t0 + 100_000)
-            == .wait(afterwards, at: afterwards.due + Self.grace))
+        #expect(
+            Self.decide([Self.work, other, afterwards], state: s, at: Self.t0 + 100_000)
+                == .wait(afterwards, at: afterwards.due + Self.grace))
     }
 
     @Test func theWakersOwnSnoozeRingsASnoozeLengthAfterThePress() {
         let pressed = Self.t0 + 120_000
         let next = Self.work.snoozed(at: pressed, grace: Self.grace)
         #expect(next.round == 1 && next.ringsAt(grace: Self.grace) == pressed + 540_000)
-        let snoozeRing = WakerRing(alarm: 1, occurrence: Self.t0, round: 0, started: Self.t0 + Self.grace, ended: pressed,
-                                   end: .snooze, by: .button)
+        let snoozeRing = WakerRing(
+            alarm: 1, occurrence: Self.t0, round: 0, started: Self.t0 + Self.grace, ended: pressed,
+            end: .snooze, by: .button)
         let s = Self.state([snoozeRing], quietThrough: pressed, snoozed: next)
         // The daemon's file still lists round 0 (it is down): that one is over; the waker's round 1 is armed.
         #expect(Self.decide([Self.work], state: s, at: pressed + 1) == .wait(next, at: pressed + 540_000))

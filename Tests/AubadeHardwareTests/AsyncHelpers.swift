@@ -14,7 +14,9 @@ func collect<T: Sendable>(_ stream: AsyncStream<T>, count: Int, timeout: Duratio
     await withTaskGroup(of: Void.self) { group in
         group.addTask {
             for await element in stream {
-                let n = box.elements.withLock { $0.append(element); return $0.count }
+                let n = box.elements.withLock {
+                    $0.append(element); return $0.count
+                }
                 if n == count { break }
             }
         }

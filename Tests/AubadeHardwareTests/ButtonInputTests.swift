@@ -21,36 +21,43 @@ struct ButtonInputTests {
     ])
 
     @Test func edgesArriveAsButtonEdgesAfterTheInitialLevels() async {
-        let input = await ButtonInput.open([.snooze: Self.request(.snooze, .named("GPIO17")),
-                                            .playPause: Self.request(.playPause, .chipOffset(chip: "gpiochip0", offset: 22))],
-                                           gpio: gpio, logger: Self.logger)
+        let input = await ButtonInput.open(
+            [
+                .snooze: Self.request(.snooze, .named("GPIO17")),
+                .playPause: Self.request(.playPause, .chipOffset(chip: "gpiochip0", offset: 22)),
+            ],
+            gpio: gpio, logger: Self.logger)
         #expect(input.warning == nil)
         #expect(input.roles == [.snooze, .playPause])
         gpio.emit(label: "snooze", active: true, at: .milliseconds(100))
         gpio.emit(label: "snooze", active: false, at: .milliseconds(180))
         let edges = await collect(input.edges, count: 4)
-        #expect(edges == [
-            ButtonEdge(role: .snooze, pressed: false, time: .zero, isInitial: true),
-            ButtonEdge(role: .playPause, pressed: true, time: .zero, isInitial: true),
-            ButtonEdge(role: .snooze, pressed: true, time: .milliseconds(100)),
-            ButtonEdge(role: .snooze, pressed: false, time: .milliseconds(180)),
-        ])
+        #expect(
+            edges == [
+                ButtonEdge(role: .snooze, pressed: false, time: .zero, isInitial: true),
+                ButtonEdge(role: .playPause, pressed: true, time: .zero, isInitial: true),
+                ButtonEdge(role: .snooze, pressed: true, time: .milliseconds(100)),
+                ButtonEdge(role: .snooze, pressed: false, time: .milliseconds(180)),
+            ])
         input.stop()
         #expect(gpio.watches.last?.isStopped == true)
     }
 
     @Test func missingAndBusyLinesTurnOnlyTheirButtonsOffWithOneWarning() async {
-        let input = await ButtonInput.open([
-            .snooze: Self.request(.snooze, .named("GPIO17")),
-            .stop: Self.request(.stop, .named("GPIO99")),
-            .sleep: Self.request(.sleep, .named("GPIO23")),
-            .volumeUp: Self.request(.volumeUp, .chipOffset(chip: "gpiochip7", offset: 1)),
-        ], gpio: gpio, logger: Self.logger)
+        let input = await ButtonInput.open(
+            [
+                .snooze: Self.request(.snooze, .named("GPIO17")),
+                .stop: Self.request(.stop, .named("GPIO99")),
+                .sleep: Self.request(.sleep, .named("GPIO23")),
+                .volumeUp: Self.request(.volumeUp, .chipOffset(chip: "gpiochip7", offset: 1)),
+            ], gpio: gpio, logger: Self.logger)
         #expect(input.roles == [.snooze])
         let warning = input.warning ?? ""
         #expect(warning.hasPrefix("Button(s) stop, sleep, volume-up are off: "))
         #expect(warning.contains("GPIO line GPIO99 (stop) is not available: no line named GPIO99"))
-        #expect(warning.contains("GPIO line GPIO23 (sleep) is not available: request failed: Device or resource busy (in use by gpio-keys)."))
+        #expect(
+            warning.contains(
+                "GPIO line GPIO23 (sleep) is not available: request failed: Device or resource busy (in use by gpio-keys)."))
         #expect(warning.contains("GPIO line gpiochip7:1 (volume-up) is not available: gpiod_chip_open_lookup(gpiochip7) failed"))
         gpio.emit(label: "snooze", active: true, at: .milliseconds(5))
         let edges = await collect(input.edges, count: 2)
@@ -67,9 +74,12 @@ struct ButtonInputTests {
     }
 
     @Test func noGPIOAtAllIsAWarningToo() async {
-        let input = await ButtonInput.open([.stop: Self.request(.stop, .named("GPIO27"))], gpio: NullGPIO(),
-                                           logger: Self.logger)
-        #expect(input.warning == "Buttons are off: GPIO line(s) GPIO27 (stop) cannot be watched: GPIO is not available on this machine.")
+        let input = await ButtonInput.open(
+            [.stop: Self.request(.stop, .named("GPIO27"))], gpio: NullGPIO(),
+            logger: Self.logger)
+        #expect(
+            input.warning
+                == "Buttons are off: GPIO line(s) GPIO27 (stop) cannot be watched: GPIO is not available on this machine.")
         input.stop()
     }
 
@@ -97,11 +107,16 @@ struct ButtonInputTests {
     }
 
     @Test func bouncyPressesThroughThePanelBecomeCommands() async {
-        let input = await ButtonInput.open([.snooze: Self.request(.snooze, .named("GPIO17")),
-                                            .stop: Self.request(.stop, .named("GPIO27"))], gpio: gpio, logger: Self.logger)
+        let input = await ButtonInput.open(
+            [
+                .snooze: Self.request(.snooze, .named("GPIO17")),
+                .stop: Self.request(.stop, .named("GPIO27")),
+            ], gpio: gpio, logger: Self.logger)
         // Snooze: a bouncy press; stop: held 1.5 s (a long press).
-        for (label, active, ms) in [("snooze", true, 10), ("snooze", false, 12), ("snooze", true, 14), ("snooze", false, 200),
-                                    ("stop", true, 1000), ("stop", false, 2500)] {
+        for (label, active, ms) in [
+            ("snooze", true, 10), ("snooze", false, 12), ("snooze", true, 14), ("snooze", false, 200),
+            ("stop", true, 1000), ("stop", false, 2500),
+        ] {
             gpio.emit(label: label, active: active, at: .milliseconds(ms))
         }
         let edges = await collect(input.edges, count: 8)

@@ -14,8 +14,9 @@ struct EvdevAccelerometerTests {
     }
 
     static func syn(_ ms: Int, dropped: Bool = false) -> InputEvent {
-        InputEvent(time: .seconds(100) + .milliseconds(ms), type: InputEvent.typeSyn,
-                   code: dropped ? InputEvent.synDropped : InputEvent.synReport, value: 0)
+        InputEvent(
+            time: .seconds(100) + .milliseconds(ms), type: InputEvent.typeSyn,
+            code: dropped ? InputEvent.synDropped : InputEvent.synReport, value: 0)
     }
 
     /// A report of all three axes at `ms`.
@@ -49,10 +50,11 @@ struct EvdevAccelerometerTests {
         let readings = await Self.all(EvdevAccelerometer(devicePath: path, countsPerG: 256))
         _ = dir
         let k = Self.g / 256
-        #expect(readings == [
-            .sample(AccelerationSample(time: .seconds(100), x: 10 * k, y: -5 * k, z: 256 * k)),
-            .sample(AccelerationSample(time: .seconds(100) + .milliseconds(10), x: 20 * k, y: -5 * k, z: 256 * k)),
-        ])
+        #expect(
+            readings == [
+                .sample(AccelerationSample(time: .seconds(100), x: 10 * k, y: -5 * k, z: 256 * k)),
+                .sample(AccelerationSample(time: .seconds(100) + .milliseconds(10), x: 20 * k, y: -5 * k, z: 256 * k)),
+            ])
     }
 
     @Test func withoutAResolutionTheScaleIsCalibratedAtRest() async throws {
@@ -63,9 +65,10 @@ struct EvdevAccelerometerTests {
         let readings = await Self.all(EvdevAccelerometer(devicePath: path))
         _ = dir
         #expect(readings.count == 6)
-        #expect(readings.prefix(5).allSatisfy {
-            if case .failed(_, let reason) = $0 { reason == "calibrating the accelerometer's scale from rest" } else { false }
-        })
+        #expect(
+            readings.prefix(5).allSatisfy {
+                if case .failed(_, let reason) = $0 { reason == "calibrating the accelerometer's scale from rest" } else { false }
+            })
         guard case .sample(let s) = readings.last else {
             Issue.record("no sample after calibration")
             return
@@ -75,15 +78,22 @@ struct EvdevAccelerometerTests {
 
     @Test func droppedEventsAreAFailedReadingAndTheRestOfThatReportIsDiscarded() async throws {
         var events = Self.report(0, 0, 256, at: 0)
-        events += [Self.abs(InputEvent.absX, 999, 5), Self.syn(5, dropped: true), Self.abs(InputEvent.absX, 500, 6),
-                   Self.syn(7)]
+        events += [
+            Self.abs(InputEvent.absX, 999, 5), Self.syn(5, dropped: true), Self.abs(InputEvent.absX, 500, 6),
+            Self.syn(7),
+        ]
         events += Self.report(1, 1, 256, at: 20)
         let (dir, path) = try Self.file(events)
         let readings = await Self.all(EvdevAccelerometer(devicePath: path, countsPerG: 256))
         _ = dir
         #expect(readings.count == 3)
-        #expect(readings.count == 3 && readings[1] == .failed(time: .seconds(100) + .milliseconds(5),
-                                                               reason: "the input device dropped events (SYN_DROPPED)"))
+        #expect(
+            readings.count == 3
+                && readings[1]
+                    == .failed(
+                        time: .seconds(100) + .milliseconds(5),
+                        reason: "the input device dropped events (SYN_DROPPED)")
+        )
         guard case .sample(let s) = readings.last else {
             Issue.record("no sample after the drop")
             return
@@ -122,9 +132,9 @@ struct EvdevAccelerometerTests {
             try "\(name)\n".write(toFile: "\(base)/name", atomically: true, encoding: .utf8)
         }
         try device(0, abs: "0", props: "0", name: "Power Button")
-        try device(1, abs: "30000000007", props: "0", name: "Joystick")   // X, Y, Z and more
+        try device(1, abs: "30000000007", props: "0", name: "Joystick")  // X, Y, Z and more
         try device(3, abs: "7", props: "40", name: "ADXL34x accelerometer")  // INPUT_PROP_ACCELEROMETER
-        try device(2, abs: "3", props: "0", name: "Touchpad")              // only X and Y
+        try device(2, abs: "3", props: "0", name: "Touchpad")  // only X and Y
         let found = EvdevAccelerometer.all(root: dir.path)
         #expect(found.map(\.devicePath) == ["/dev/input/event3", "/dev/input/event1"])
         #expect(found.first?.description == "evdev accelerometer /dev/input/event3 (ADXL34x accelerometer)")

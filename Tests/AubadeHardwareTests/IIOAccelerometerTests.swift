@@ -21,8 +21,10 @@ struct IIOAccelerometerTests {
     }
 
     /// An MPU-6050 at rest, as its driver shows it: ±2 g range, 16384 counts per g.
-    static let mpu6050 = ["name": "mpu6050", "in_accel_x_raw": "120", "in_accel_y_raw": "-64", "in_accel_z_raw": "16384",
-                          "in_accel_scale": "0.000598", "in_anglvel_x_raw": "3"]
+    static let mpu6050 = [
+        "name": "mpu6050", "in_accel_x_raw": "120", "in_accel_y_raw": "-64", "in_accel_z_raw": "16384",
+        "in_accel_scale": "0.000598", "in_anglvel_x_raw": "3",
+    ]
 
     @Test func rawTimesScaleGivesMetresPerSecondSquared() throws {
         let dir = try TemporaryDirectory("iio")
@@ -40,9 +42,13 @@ struct IIOAccelerometerTests {
 
     @Test func perAxisScalesAndOffsetsFollowTheIIORule() throws {
         let dir = try TemporaryDirectory("iio")
-        try Self.device(0, in: dir, ["in_accel_x_raw": "10", "in_accel_y_raw": "20", "in_accel_z_raw": "250",
-                                     "in_accel_x_scale": "0.5", "in_accel_scale": "0.0383", "in_accel_z_offset": "6",
-                                     "in_accel_offset": "-2"])
+        try Self.device(
+            0, in: dir,
+            [
+                "in_accel_x_raw": "10", "in_accel_y_raw": "20", "in_accel_z_raw": "250",
+                "in_accel_x_scale": "0.5", "in_accel_scale": "0.0383", "in_accel_z_offset": "6",
+                "in_accel_offset": "-2",
+            ])
         let reading = IIOAccelerometer(devicePath: "/\(Self.devices)/iio:device0", root: dir.path).readOnce(timeout: .seconds(1))
         guard case .sample(let s) = reading else {
             Issue.record("no sample: \(reading)")

@@ -38,8 +38,10 @@ struct LibGPIODTests {
     }
 
     @Test func severalLinesOnAMachineWithoutAChipAreOneSentence() async {
-        let requests = [GPIOLineRequest(label: "snooze", address: .named("GPIO17")),
-                        GPIOLineRequest(label: "stop", address: .chipOffset(chip: "gpiochip9", offset: 1))]
+        let requests = [
+            GPIOLineRequest(label: "snooze", address: .named("GPIO17")),
+            GPIOLineRequest(label: "stop", address: .chipOffset(chip: "gpiochip9", offset: 1)),
+        ]
         await #expect {
             _ = try await gpio.watch(requests)
         } throws: { error in
@@ -68,7 +70,9 @@ struct LibGPIODTests {
         ]
         let input = await ButtonInput.open(lines, gpio: gpio, logger: Logger(label: "test"))
         #expect(input.roles.isEmpty)
-        #expect(input.warning == "Buttons are off: this machine has no GPIO chip, so GPIO17 (snooze), GPIO27 (stop) cannot be requested")
+        #expect(
+            input.warning
+                == "Buttons are off: this machine has no GPIO chip, so GPIO17 (snooze), GPIO27 (stop) cannot be requested")
         input.stop()
         #expect(await finishes(input.edges))
     }

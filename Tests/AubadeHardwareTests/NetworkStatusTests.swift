@@ -25,28 +25,42 @@ struct NetworkStatusTests {
         return dir
     }
 
-    static func v4(_ iface: String, dest: String = "00000000", flags: String = "0003", metric: Int, mask: String = "00000000") -> String {
+    static func v4(_ iface: String, dest: String = "00000000", flags: String = "0003", metric: Int, mask: String = "00000000")
+        -> String
+    {
         "\(iface)\t\(dest)\t0102A8C0\t\(flags)\t0\t0\t\(metric)\t\(mask)\t0\t0\t0"
     }
 
-    static func v6(_ iface: String, dest: String = String(repeating: "0", count: 32), len: String = "00", metric: Int,
-                   flags: String = "00000003") -> String {
+    static func v6(
+        _ iface: String, dest: String = String(repeating: "0", count: 32), len: String = "00", metric: Int,
+        flags: String = "00000003"
+    ) -> String {
         "\(dest) \(len) \(String(repeating: "0", count: 32)) 00 fe800000000000000000000000000001 \(String(format: "%08x", metric)) 00000001 00000000 \(flags) \(iface)"
     }
 
     @Test func theLowestMetricDefaultRouteWinsAndItsInterfaceIsDescribed() throws {
-        let route = [Self.header, Self.v4("eth0", metric: 202), Self.v4("wlan0", metric: 303),
-                     Self.v4("eth0", dest: "0002A8C0", flags: "0001", metric: 0, mask: "00FFFFFF")].joined(separator: "\n")
-        let ipv6 = [Self.v6("wlan0", metric: 600), Self.v6("lo", metric: 0xffffffff, flags: "00200200"),
-                    Self.v6("eth0", dest: "fe800000000000000000000000000000", len: "40", metric: 256)].joined(separator: "\n")
-        let dir = try Self.tree(route: route, ipv6: ipv6,
-                                interfaces: ["eth0": (nil, "up"), "wlan0": ("phy80211", "up")])
+        let route = [
+            Self.header, Self.v4("eth0", metric: 202), Self.v4("wlan0", metric: 303),
+            Self.v4("eth0", dest: "0002A8C0", flags: "0001", metric: 0, mask: "00FFFFFF"),
+        ].joined(separator: "\n")
+        let ipv6 = [
+            Self.v6("wlan0", metric: 600), Self.v6("lo", metric: 0xffff_ffff, flags: "00200200"),
+            Self.v6("eth0", dest: "fe800000000000000000000000000000", len: "40", metric: 256),
+        ].joined(separator: "\n")
+        let dir = try Self.tree(
+            route: route, ipv6: ipv6,
+            interfaces: ["eth0": (nil, "up"), "wlan0": ("phy80211", "up")])
         let snapshot = SysfsNetworkStatus(root: dir.path).current()
         #expect(snapshot.ipv4 == .init(family: .ipv4, interface: "eth0", metric: 202, isWireless: false, operState: "up"))
         #expect(snapshot.ipv6 == .init(family: .ipv6, interface: "wlan0", metric: 600, isWireless: true, operState: "up"))
         #expect(snapshot.problems.isEmpty)
         let decision = NetworkPolicy.streaming(wifiOnly: true, network: snapshot)
-        #expect(decision == .refuse(reason: "Wi-Fi-only mode is on, but the IPv4 default route goes through eth0, which is not a wireless interface."))
+        #expect(
+            decision
+                == .refuse(
+                    reason:
+                        "Wi-Fi-only mode is on, but the IPv4 default route goes through eth0, which is not a wireless interface.")
+        )
     }
 
     @Test func aWirelessDefaultRouteAllowsStreamingInWifiOnlyMode() throws {
@@ -60,15 +74,16 @@ struct NetworkStatusTests {
 
     @Test func rejectRoutesAndLoopbackAreNotDefaultRoutes() throws {
         let route = [Self.header, Self.v4("eth0", flags: "0201", metric: 0), Self.v4("lo", metric: 0)].joined(separator: "\n")
-        let dir = try Self.tree(route: route, ipv6: Self.v6("lo", metric: 0xffffffff, flags: "00200200"), interfaces: [:])
+        let dir = try Self.tree(route: route, ipv6: Self.v6("lo", metric: 0xffff_ffff, flags: "00200200"), interfaces: [:])
         let snapshot = SysfsNetworkStatus(root: dir.path).current()
         #expect(snapshot.routes.isEmpty)
         #expect(snapshot.problems.isEmpty)
     }
 
     @Test func anInterfaceWithoutOperstateReadsAsUnreadable() throws {
-        let dir = try Self.tree(route: [Self.header, Self.v4("wlan0", metric: 1)].joined(separator: "\n"), ipv6: nil,
-                                interfaces: [:])
+        let dir = try Self.tree(
+            route: [Self.header, Self.v4("wlan0", metric: 1)].joined(separator: "\n"), ipv6: nil,
+            interfaces: [:])
         let snapshot = SysfsNetworkStatus(root: dir.path).current()
         #expect(snapshot.ipv4?.operState == "")
         #expect(snapshot.ipv4?.isWireless == false)
@@ -78,7 +93,9 @@ struct NetworkStatusTests {
         let dir = try Self.tree(route: nil, ipv6: nil, interfaces: [:])
         let snapshot = SysfsNetworkStatus(root: dir.path).current()
         #expect(snapshot.problems.count == 1)
-        #expect(snapshot.problems.first?.hasPrefix("The IPv4 route table cannot be read (\(dir.path)/proc/net/route: No such file or directory).") == true)
+        #expect(
+            snapshot.problems.first?.hasPrefix(
+                "The IPv4 route table cannot be read (\(dir.path)/proc/net/route: No such file or directory).") == true)
     }
 
     @Test func thisMachinesOwnTablesParse() {
@@ -111,7 +128,11 @@ struct NetworkStatusTests {
         seen.cancel()
         #expect(seen.elements.map { $0.ipv4?.interface } == [nil, "wlan0"])
         let null = NullNetworkStatus().current()
-        #expect(NetworkPolicy.streaming(wifiOnly: true, network: null)
-                == .refuse(reason: "Wi-Fi-only mode is on and the default route cannot be checked: The network status is not available on this machine."))
+        #expect(
+            NetworkPolicy.streaming(wifiOnly: true, network: null)
+                == .refuse(
+                    reason:
+                        "Wi-Fi-only mode is on and the default route cannot be checked: The network status is not available on this machine."
+                ))
     }
 }

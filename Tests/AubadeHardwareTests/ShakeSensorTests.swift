@@ -36,11 +36,13 @@ struct ShakeSensorTests {
 
     @Test func aFailingAccelerometerIsNoShake() async {
         let failing = FakeAccelerometer(trace: (0..<500).map { .failed(time: .milliseconds($0 * 20), reason: "EIO") })
-        let shakes = await collect(AccelerometerShakeSensor(accelerometer: failing).shakes(), count: 1,
-                                   timeout: .milliseconds(300))
+        let shakes = await collect(
+            AccelerometerShakeSensor(accelerometer: failing).shakes(), count: 1,
+            timeout: .milliseconds(300))
         #expect(shakes.isEmpty)
-        let none = await collect(AccelerometerShakeSensor(accelerometer: NullAccelerometer()).shakes(), count: 1,
-                                 timeout: .milliseconds(100))
+        let none = await collect(
+            AccelerometerShakeSensor(accelerometer: NullAccelerometer()).shakes(), count: 1,
+            timeout: .milliseconds(100))
         #expect(none.isEmpty)
     }
 

@@ -1,9 +1,10 @@
-@testable import AubadeHardware
 import AubadeCore
 import AubadeTesting
 import Foundation
 import Glibc
 import Testing
+
+@testable import AubadeHardware
 
 /// The screen's backlight on fake /sys trees: each device is a folder under sys/devices/… with its
 /// attribute files, linked from sys/class/backlight as the kernel does.
@@ -24,8 +25,10 @@ struct SysfsBacklightTests {
         for device in devices {
             let real = dir.file("sys/devices/platform/panel/backlight/\(device.name)")
             try fm.createDirectory(atPath: real, withIntermediateDirectories: true)
-            for (file, value) in [("max_brightness", device.max), ("brightness", device.brightness),
-                                  ("type", device.type), ("bl_power", device.power)] {
+            for (file, value) in [
+                ("max_brightness", device.max), ("brightness", device.brightness),
+                ("type", device.type), ("bl_power", device.power),
+            ] {
                 if let value { try "\(value)\n".write(toFile: "\(real)/\(file)", atomically: false, encoding: .utf8) }
             }
             try fm.createSymbolicLink(atPath: dir.file("sys/class/backlight/\(device.name)"), withDestinationPath: real)
@@ -80,10 +83,13 @@ struct SysfsBacklightTests {
         #expect(try backlight.read() == backlight.found)
     }
 
-    @Test("percent to raw: never 0 from set, 100 is the maximum",
-          arguments: [(1, [1: 1, 10: 1, 50: 1, 100: 1, 0: 1, -3: 1]),
-                      (255, [1: 3, 10: 26, 50: 128, 99: 252, 100: 255, 0: 3, 250: 255]),
-                      (4095, [1: 41, 10: 410, 50: 2048, 100: 4095, 0: 41])])
+    @Test(
+        "percent to raw: never 0 from set, 100 is the maximum",
+        arguments: [
+            (1, [1: 1, 10: 1, 50: 1, 100: 1, 0: 1, -3: 1]),
+            (255, [1: 3, 10: 26, 50: 128, 99: 252, 100: 255, 0: 3, 250: 255]),
+            (4095, [1: 41, 10: 410, 50: 2048, 100: 4095, 0: 41]),
+        ])
     func rawLevels(max: Int, expected: [Int: Int]) throws {
         let dir = try Self.tree([Device(name: "panel", max: "\(max)", brightness: "\(max)")])
         let backlight = try SysfsBacklight.open(root: dir.path)
@@ -106,14 +112,19 @@ struct SysfsBacklightTests {
         let named = try SysfsBacklight.open(root: dir.path, name: "rpi_backlight")
         #expect(named.name == "rpi_backlight")
         #expect(named.maxBrightness == 255)
-        #expect(Self.openError(dir, name: "intel_backlight")?.message
-                == "The backlight 'intel_backlight' is not in /sys/class/backlight (found: 10-0045, rpi_backlight); night dimming dims only the page.")
+        #expect(
+            Self.openError(dir, name: "intel_backlight")?.message
+                == "The backlight 'intel_backlight' is not in /sys/class/backlight (found: 10-0045, rpi_backlight); night dimming dims only the page."
+        )
     }
 
     @Test func firmwareBeatsPlatformBeatsRawWhateverTheNames() throws {
-        let dir = try Self.tree([Device(name: "a_raw", type: "raw"), Device(name: "m_unknown", type: nil),
-                                 Device(name: "z_firmware", type: "firmware"), Device(name: "p_platform", type: "platform")])
-        #expect(SysfsBacklight.choose(["a_raw", "m_unknown", "p_platform", "z_firmware"], root: dir.path)
+        let dir = try Self.tree([
+            Device(name: "a_raw", type: "raw"), Device(name: "m_unknown", type: nil),
+            Device(name: "z_firmware", type: "firmware"), Device(name: "p_platform", type: "platform"),
+        ])
+        #expect(
+            SysfsBacklight.choose(["a_raw", "m_unknown", "p_platform", "z_firmware"], root: dir.path)
                 == ["z_firmware", "p_platform", "a_raw", "m_unknown"])
         #expect(try SysfsBacklight.open(root: dir.path).name == "z_firmware")
     }
@@ -127,12 +138,16 @@ struct SysfsBacklightTests {
         #expect(Self.openError(alone)?.message == "The backlight a_broken cannot be used: \(missing): No such file or directory.")
 
         let zero = try Self.tree([Device(name: "dark", max: "0")])
-        #expect(Self.openError(zero)?.message
-                == "The backlight dark cannot be used: \(zero.file("sys/class/backlight/dark/max_brightness")) is 0, so it cannot be dimmed.")
+        #expect(
+            Self.openError(zero)?.message
+                == "The backlight dark cannot be used: \(zero.file("sys/class/backlight/dark/max_brightness")) is 0, so it cannot be dimmed."
+        )
 
         let garbage = try Self.tree([Device(name: "odd", brightness: "bright")])
-        #expect(Self.openError(garbage)?.message
-                == "The backlight odd cannot be read: \(garbage.file("sys/class/backlight/odd/brightness")): 'bright' is not a whole number.")
+        #expect(
+            Self.openError(garbage)?.message
+                == "The backlight odd cannot be read: \(garbage.file("sys/class/backlight/odd/brightness")): 'bright' is not a whole number."
+        )
     }
 
     @Test func anUnreadableOrUnwritableBrightnessIsASentenceNotACrash() throws {
@@ -153,7 +168,10 @@ struct SysfsBacklightTests {
         let dir = try Self.tree([Device(name: "panel")])
         let backlight = try SysfsBacklight.open(root: dir.path)
         try FileManager.default.removeItem(atPath: dir.file("sys/devices/platform/panel/backlight/panel"))
-        #expect(throws: BacklightError("The backlight panel has gone (\(dir.file("sys/class/backlight/panel/brightness")): No such file or directory).")) {
+        #expect(
+            throws: BacklightError(
+                "The backlight panel has gone (\(dir.file("sys/class/backlight/panel/brightness")): No such file or directory).")
+        ) {
             try backlight.set(percent: 50)
         }
     }
@@ -164,7 +182,11 @@ struct SysfsBacklightTests {
         let file = dir.file("sys/class/backlight/panel/brightness")
         #expect(chmod(file, 0o444) == 0)
         let backlight = try SysfsBacklight.open(root: dir.path)
-        #expect(throws: BacklightError("The clock may not change the backlight panel (\(file): Permission denied); a udev rule must give the aubade group write access to its brightness and bl_power.")) {
+        #expect(
+            throws: BacklightError(
+                "The clock may not change the backlight panel (\(file): Permission denied); a udev rule must give the aubade group write access to its brightness and bl_power."
+            )
+        ) {
             try backlight.set(percent: 10)
         }
         #expect(try Self.contents(dir, "panel", "brightness") == "200\n")
@@ -176,14 +198,20 @@ struct SysfsBacklightTests {
         let file = dir.file("sys/class/backlight/rpi_backlight/brightness")
         let real = dir.file("sys/devices/platform/panel/backlight/rpi_backlight")
         for code in [EACCES, EPERM] {
-            #expect(backlight.sentence(for: .init(path: file, code: code))
-                    == "The clock may not change the backlight rpi_backlight (\(file): \(String(cString: strerror(code)))); a udev rule must give the aubade group write access to its brightness and bl_power.")
+            #expect(
+                backlight.sentence(for: .init(path: file, code: code))
+                    == "The clock may not change the backlight rpi_backlight (\(file): \(String(cString: strerror(code)))); a udev rule must give the aubade group write access to its brightness and bl_power."
+            )
         }
-        #expect(backlight.sentence(for: .init(path: file, code: EROFS))
-                == "The backlight rpi_backlight cannot be changed: /sys is read-only for the clock (\(file): Read-only file system); with ProtectKernelTunables=yes the service needs ReadWritePaths=\(real).")
-        #expect(backlight.sentence(for: .init(path: file, code: ENODEV))
+        #expect(
+            backlight.sentence(for: .init(path: file, code: EROFS))
+                == "The backlight rpi_backlight cannot be changed: /sys is read-only for the clock (\(file): Read-only file system); with ProtectKernelTunables=yes the service needs ReadWritePaths=\(real)."
+        )
+        #expect(
+            backlight.sentence(for: .init(path: file, code: ENODEV))
                 == "The backlight rpi_backlight has gone (\(file): No such device).")
-        #expect(backlight.sentence(for: .init(path: file, code: EINVAL))
+        #expect(
+            backlight.sentence(for: .init(path: file, code: EINVAL))
                 == "The backlight rpi_backlight did not take the new brightness (\(file): Invalid argument).")
     }
 

@@ -9,8 +9,11 @@ import Testing
 /// The evdev reader against a real kernel input device made with uinput. Skipped, with the reason shown by
 /// the test runner, where the kernel has no uinput (this build machine: no /dev/uinput, no input subsystem
 /// devices) — the QEMU harness of issue 7 runs it.
-@Suite("evdev accelerometer on a real uinput device",
-       .enabled(if: UInputDevice.isAvailable, "no writable /dev/uinput on this machine (kernel without CONFIG_INPUT_UINPUT, or no permission)"))
+@Suite(
+    "evdev accelerometer on a real uinput device",
+    .enabled(
+        if: UInputDevice.isAvailable,
+        "no writable /dev/uinput on this machine (kernel without CONFIG_INPUT_UINPUT, or no permission)"))
 struct UInputAccelerometerTests {
     @Test func theReaderDecodesWhatTheKernelDelivers() async throws {
         let device = try await onThread { try UInputDevice(resolution: 256) }  // waits for udev's node
@@ -57,8 +60,8 @@ final class UInputDevice: Sendable {
 
     static let devCreate = ioc(0, 1, 0)
     static let devDestroy = ioc(0, 2, 0)
-    static let devSetup = ioc(1, 3, 92)        // struct uinput_setup
-    static let absSetup = ioc(1, 4, 28)        // struct uinput_abs_setup
+    static let devSetup = ioc(1, 3, 92)  // struct uinput_setup
+    static let absSetup = ioc(1, 4, 28)  // struct uinput_abs_setup
     static let setEvBit = ioc(1, 100, 4)
     static let setAbsBit = ioc(1, 103, 4)
     static let setPropBit = ioc(1, 110, 4)
@@ -85,9 +88,9 @@ final class UInputDevice: Sendable {
             var setup = [UInt8](repeating: 0, count: 28)
             setup.withUnsafeMutableBytes { p in
                 p.storeBytes(of: UInt16(axis), toByteOffset: 0, as: UInt16.self)
-                p.storeBytes(of: Int32(-1024), toByteOffset: 8, as: Int32.self)   // minimum
-                p.storeBytes(of: Int32(1024), toByteOffset: 12, as: Int32.self)   // maximum
-                p.storeBytes(of: resolution, toByteOffset: 24, as: Int32.self)    // resolution
+                p.storeBytes(of: Int32(-1024), toByteOffset: 8, as: Int32.self)  // minimum
+                p.storeBytes(of: Int32(1024), toByteOffset: 12, as: Int32.self)  // maximum
+                p.storeBytes(of: resolution, toByteOffset: 24, as: Int32.self)  // resolution
             }
             try check(Self.ioctlBytes(fd, Self.absSetup, &setup), "UI_ABS_SETUP")
         }
@@ -122,9 +125,10 @@ final class UInputDevice: Sendable {
     }
 
     func send(x: Int32, y: Int32, z: Int32) {
-        let events = [(InputEvent.absX, x), (InputEvent.absY, y), (InputEvent.absZ, z)].map {
-            InputEvent(time: .zero, type: InputEvent.typeAbs, code: $0.0, value: $0.1)
-        } + [InputEvent(time: .zero, type: InputEvent.typeSyn, code: InputEvent.synReport, value: 0)]
+        let events =
+            [(InputEvent.absX, x), (InputEvent.absY, y), (InputEvent.absZ, z)].map {
+                InputEvent(time: .zero, type: InputEvent.typeAbs, code: $0.0, value: $0.1)
+            } + [InputEvent(time: .zero, type: InputEvent.typeSyn, code: InputEvent.synReport, value: 0)]
         let bytes = events.flatMap { $0.encoded() }
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }

@@ -18,8 +18,12 @@ struct APICalendarTests {
 
     /// The fixtures served by `python3 -m http.server`.
     static func serve() async throws -> (BackgroundProcess, String) {
-        let server = try await BackgroundProcess("/usr/bin/python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
-                                                                      "--directory", fixtures.path])
+        let server = try await BackgroundProcess(
+            "/usr/bin/python3",
+            [
+                "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                "--directory", fixtures.path,
+            ])
         let port = try #require(server.firstLine.split(separator: " ").drop { $0 != "port" }.dropFirst().first)
         return (server, "http://127.0.0.1:\(port)")
     }
@@ -34,13 +38,19 @@ struct APICalendarTests {
                 try await client.execute(uri: uri, method: .post, headers: rig.auth, body: ByteBuffer(json: json))
             }
             let imported = try await post("/api/v1/programmes/import", #"{"url":"\#(base)/berlin.ics","station":"FIP"}"#)
-            #expect(imported.status == .ok && imported.object["count"] as? Int == 7 && imported.object["kind"] as? String == "programmes")
+            #expect(
+                imported.status == .ok && imported.object["count"] as? Int == 7
+                    && imported.object["kind"] as? String == "programmes")
             let holidays = try await post("/api/v1/days-off/import", #"{"url":"\#(base)/holidays.ics"}"#)
             #expect(holidays.status == .ok && holidays.object["kind"] as? String == "daysOff")
             let missing = try await post("/api/v1/programmes/import", #"{"url":"\#(base)/nothing.ics"}"#)
             #expect(missing.status == .internalServerError && missing.error?.message.contains("answered HTTP 404") == true)
             let broken = try await post("/api/v1/programmes/import", #"{"url":"\#(base)/broken.ics"}"#)
-            #expect(broken.status == .badRequest && broken.error?.message == "\(base)/broken.ics, line 14: libical cannot read it: Can't parse as DATE-TIME value in DTSTART property ('2027-03-22 07:00').")
+            #expect(
+                broken.status == .badRequest
+                    && broken.error?.message
+                        == "\(base)/broken.ics, line 14: libical cannot read it: Can't parse as DATE-TIME value in DTSTART property ('2027-03-22 07:00')."
+            )
             let ftp = try await post("/api/v1/programmes/import", #"{"url":"ftp://radio.example/x.ics"}"#)
             #expect(ftp.status == .badRequest)
             let typo = try await post("/api/v1/days-off/import", #"{"url":"\#(base)/holidays.ics","station":"FIP"}"#)
@@ -48,12 +58,17 @@ struct APICalendarTests {
 
             let sources = try await client.execute(uri: "/api/v1/calendars", method: .get)
             let list = sources.object["calendars"] as? [[String: Any]] ?? []
-            #expect(list.map { $0["kind"] as? String } == ["programmes", "daysOff"] && list.first?["station"] as? String == "FIP")
+            #expect(
+                list.map { $0["kind"] as? String } == ["programmes", "daysOff"] && list.first?["station"] as? String == "FIP")
 
             let added = try await post("/api/v1/days-off", #"{"dates":"2026-12-24..2026-12-26","name":"Christmas"}"#)
             #expect(added.status == .created && added.object["dates"] as? String == "2026-12-24..2026-12-26")
             let bad = try await post("/api/v1/days-off", #"{"dates":"24.12.2026"}"#)
-            #expect(bad.status == .badRequest && bad.error?.message == "The day off's date '24.12.2026' is not a valid date; use YYYY-MM-DD, e.g. 2026-12-24.")
+            #expect(
+                bad.status == .badRequest
+                    && bad.error?.message
+                        == "The day off's date '24.12.2026' is not a valid date; use YYYY-MM-DD, e.g. 2026-12-24."
+            )
             let days = try await client.execute(uri: "/api/v1/days-off", method: .get).object["daysOff"] as? [[String: Any]] ?? []
             #expect(days.first?["name"] as? String == "Christmas")
             let id = try #require(added.object["id"] as? Int)
@@ -73,7 +88,8 @@ struct APICalendarTests {
                 try await client.execute(uri: uri, method: .post, headers: rig.auth, body: ByteBuffer(json: json))
             }
             _ = try await post("/api/v1/programmes/import", #"{"url":"\#(base)/schedule.json","station":"FIP"}"#)
-            let programmes = try await client.execute(uri: "/api/v1/programmes", method: .get).object["programmes"] as? [[String: Any]] ?? []
+            let programmes =
+                try await client.execute(uri: "/api/v1/programmes", method: .get).object["programmes"] as? [[String: Any]] ?? []
             let jazz = try #require(programmes.first { $0["name"] as? String == "Jazz" })
             #expect(jazz["timeZone"] as? String == "Europe/Paris" && jazz["source"] as? String == "\(base)/schedule.json")
             let jazzID = try #require(jazz["id"] as? Int)
@@ -81,7 +97,9 @@ struct APICalendarTests {
             // 22:15 in Paris: Jazz (daily 22:00–23:00) is on air; a "+" written %2B.
             let onAir = try await client.execute(uri: "/api/v1/programmes/now?at=2026-11-24T22:15:00%2B01:00", method: .get)
             let now = try #require(onAir.object["now"] as? [String: Any])
-            #expect(now["name"] as? String == "Jazz" && now["begins"] as? Double == 1_795_554_000 && now["ends"] as? Double == 1_795_557_600)
+            #expect(
+                now["name"] as? String == "Jazz" && now["begins"] as? Double == 1_795_554_000
+                    && now["ends"] as? Double == 1_795_557_600)
             let badAt = try await client.execute(uri: "/api/v1/programmes/now?at=tonight", method: .get)
             #expect(badAt.status == .badRequest)
 
@@ -91,7 +109,9 @@ struct APICalendarTests {
             #expect(badLead.status == .badRequest)
 
             let tied = try await post("/api/v1/alarms", #"{"atProgramme":\#(jazzID),"source":"FIP"}"#)
-            #expect(tied.status == .created && tied.object["programme"] as? Int == jazzID && tied.object["time"] as? String == "22:00")
+            #expect(
+                tied.status == .created && tied.object["programme"] as? Int == jazzID && tied.object["time"] as? String == "22:00"
+            )
             #expect(tied.object["timeZone"] as? String == "Europe/Paris" && tied.object["skipDaysOff"] as? Bool == false)
             let next = try await client.execute(uri: "/api/v1/alarms/next?count=1", method: .get)
             let firing = (next.object["firings"] as? [[String: Any]])?.first
@@ -101,10 +121,14 @@ struct APICalendarTests {
 
             // 07:50 in Paris: Le Matin (06:00–09:00) is on air; Jazz is not.
             let sleep = try await post("/api/v1/sleep", #"{"untilEndOf":"on-air"}"#)
-            #expect(sleep.status == .ok && (sleep.object["message"] as? String)?.hasPrefix("Until Le Matin ends at 09:00 (1h10m).") == true,
-                    "\(sleep.text)")
+            #expect(
+                sleep.status == .ok
+                    && (sleep.object["message"] as? String)?.hasPrefix("Until Le Matin ends at 09:00 (1h10m).") == true,
+                "\(sleep.text)")
             let notOnAir = try await post("/api/v1/sleep", #"{"untilEndOf":\#(jazzID)}"#)
-            #expect(notOnAir.status == .conflict && notOnAir.error?.message == "Programme \(jazzID) (Jazz) is not on air now. It begins Tue 24 Nov 22:00.")
+            #expect(
+                notOnAir.status == .conflict
+                    && notOnAir.error?.message == "Programme \(jazzID) (Jazz) is not on air now. It begins Tue 24 Nov 22:00.")
             let both = try await post("/api/v1/sleep", #"{"untilEndOf":\#(jazzID),"seconds":600}"#)
             #expect(both.status == .badRequest && both.error?.message == "Give 'seconds' or 'untilEndOf', not both.")
         }

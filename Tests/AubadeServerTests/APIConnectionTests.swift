@@ -25,10 +25,11 @@ struct APIConnectionTests {
         let group = ServiceGroup(services: [service], logger: logger)
         let task = Task { try await group.run() }
         do {
-            let port = await withWatchdog(.seconds(60)) { () -> Int? in
-                var next = ports.makeAsyncIterator()
-                return await next.next()
-            } ?? nil
+            let port =
+                await withWatchdog(.seconds(60)) { () -> Int? in
+                    var next = ports.makeAsyncIterator()
+                    return await next.next()
+                } ?? nil
             try await body(try #require(port, "the server listens"))
         } catch {
             await group.triggerGracefulShutdown()
@@ -82,7 +83,9 @@ struct APIConnectionTests {
             // …and the open page's stop is taken.
             kiosk.send(Self.request("POST", "/api/v1/alarm/stop", port: port, token: rig.token))
             let stop = await onThread { kiosk.readResponse() }
-            #expect(stop?.hasPrefix("HTTP/1.1 200 OK") == true && stop?.contains(#""message":"Stopped.""#) == true, "\(stop ?? "no reply")")
+            #expect(
+                stop?.hasPrefix("HTTP/1.1 200 OK") == true && stop?.contains(#""message":"Stopped.""#) == true,
+                "\(stop ?? "no reply")")
             #expect(rig.sound.calls.contains(.stop(ringing.id)))
             // The open page goes on being served; the 71st client, though, has had no answer: it is not taken
             // while the others hold their places (the server had every chance to, over these round trips).
@@ -121,8 +124,9 @@ struct APIConnectionTests {
             // ends have already arrived.
             let answer = await onThread { waiting.readUntilClosed() }
             #expect(answer?.hasPrefix("HTTP/1.1 200 OK") == true, "\(answer ?? "no reply within the watchdog")")
-            #expect(silent.prefix(APIServer.maxConnections).contains { $0.hasInput },
-                    "a first client's end came before the answer to the one beyond the bound")
+            #expect(
+                silent.prefix(APIServer.maxConnections).contains { $0.hasInput },
+                "a first client's end came before the answer to the one beyond the bound")
             // Every silent client — those served at first and those that waited in the backlog — is closed by the
             // server, without a byte of reply.
             let received = await onThread { RawSocket.waitUntilAllClosed(silent) }

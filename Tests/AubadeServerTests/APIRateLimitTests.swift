@@ -1,6 +1,5 @@
 import AubadeApp
 import AubadeCore
-@testable import AubadeServer
 import AubadeStore
 import AubadeTesting
 import Foundation
@@ -9,6 +8,8 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
+@testable import AubadeServer
 
 /// R31's lockout, stepped through on a manual wall clock the server judges failures by: five wrong tokens within
 /// a minute lock an address out for a minute (429 with Retry-After), a valid token works throughout, and the
@@ -44,11 +45,14 @@ struct APIRateLimitTests {
             let stillLocked = try await guess()
             #expect(stillLocked.status == .tooManyRequests && retryAfter(stillLocked) == 30)
             let tokenless = try await client.execute(uri: "/api/v1/alarms", method: .get)
-            #expect(tokenless.status == .tooManyRequests && retryAfter(tokenless) == 30, "a read from the clock's own machine too")
-            let read = try await client.execute(uri: "/api/v1/alarms", method: .get, headers: [.authorization: "Bearer \(rig.token)"])
+            #expect(
+                tokenless.status == .tooManyRequests && retryAfter(tokenless) == 30, "a read from the clock's own machine too")
+            let read = try await client.execute(
+                uri: "/api/v1/alarms", method: .get, headers: [.authorization: "Bearer \(rig.token)"])
             #expect(read.status == .ok)
-            let change = try await client.execute(uri: "/api/v1/alarms", method: .post, headers: rig.auth,
-                                                  body: ByteBuffer(json: #"{"name":"Work","time":"07:30"}"#))
+            let change = try await client.execute(
+                uri: "/api/v1/alarms", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"name":"Work","time":"07:30"}"#))
             #expect(change.status == .created, "\(change.text)")
             #expect(try await client.execute(uri: "/api/v1/openapi.json", method: .get).status == .ok, "the document stays open")
 

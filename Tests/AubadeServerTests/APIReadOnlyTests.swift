@@ -33,15 +33,19 @@ struct APIReadOnlyTests {
             guard let item = item as? [String: Any], let get = item["get"] as? [String: Any] else { continue }
             let parameters = (item["parameters"] as? [[String: Any]] ?? []) + (get["parameters"] as? [[String: Any]] ?? [])
             for parameter in parameters {
-                #expect(parameter["name"] is String && parameter["in"] is String, "GET \(path): a parameter without a name or place: \(parameter)")
+                #expect(
+                    parameter["name"] is String && parameter["in"] is String,
+                    "GET \(path): a parameter without a name or place: \(parameter)")
             }
             func names(_ place: String) -> [String] {
                 parameters.filter { $0["in"] as? String == place }.compactMap { $0["name"] as? String }
             }
             let ok = (get["responses"] as? [String: Any])?["200"] as? [String: Any]
             let types = (ok?["content"] as? [String: Any])?.keys.map { $0 } ?? []
-            operations.append(Operation(path: path, pathParameters: names("path"), queryParameters: names("query"),
-                                        isEventStream: types.contains("text/event-stream")))
+            operations.append(
+                Operation(
+                    path: path, pathParameters: names("path"), queryParameters: names("query"),
+                    isEventStream: types.contains("text/event-stream")))
         }
         return operations.sorted { $0.path < $1.path }
     }
@@ -64,13 +68,19 @@ struct APIReadOnlyTests {
                 return reply.object
             }
             var ids: [String: Int] = [:]
-            ids["stations"] = try #require(try await post("/api/v1/stations", #"{"name":"FIP","url":"http://radio.example/fip"}"#)["id"] as? Int)
-            ids["alarms"] = try #require(try await post("/api/v1/alarms", #"{"name":"Radio","time":"08:15","days":"mon-fri","source":"FIP"}"#)["id"] as? Int)
-            let programme = try #require(try await post("/api/v1/programmes",
-                                                        #"{"name":"Late jazz","begin":"21:00","end":"22:00","station":"FIP"}"#)["id"] as? Int)
+            ids["stations"] = try #require(
+                try await post("/api/v1/stations", #"{"name":"FIP","url":"http://radio.example/fip"}"#)["id"] as? Int)
+            ids["alarms"] = try #require(
+                try await post("/api/v1/alarms", #"{"name":"Radio","time":"08:15","days":"mon-fri","source":"FIP"}"#)["id"]
+                    as? Int)
+            let programme = try #require(
+                try await post(
+                    "/api/v1/programmes",
+                    #"{"name":"Late jazz","begin":"21:00","end":"22:00","station":"FIP"}"#)["id"] as? Int)
             ids["programmes"] = programme
             _ = try await post("/api/v1/programmes/\(programme)/reserve", "{}")
-            ids["days-off"] = try #require(try await post("/api/v1/days-off", #"{"dates":"2026-12-24..2026-12-26","name":"Christmas"}"#)["id"] as? Int)
+            ids["days-off"] = try #require(
+                try await post("/api/v1/days-off", #"{"dates":"2026-12-24..2026-12-26","name":"Christmas"}"#)["id"] as? Int)
             _ = try await post("/api/v1/days-off/import", #"{"url":"\#(base)/holidays.ics"}"#)
             // History: the 07:00 alarm rings and is stopped from the API.
             await rig.ringAtSeven()
@@ -88,26 +98,31 @@ struct APIReadOnlyTests {
                 for name in operation.pathParameters {
                     let segments = operation.path.split(separator: "/")
                     let collection = try #require(segments.firstIndex(of: "{\(name)}").map { String(segments[$0 - 1]) })
-                    let id = try #require(name == "id" ? ids[collection] : nil,
-                                          "GET \(operation.path): no row of '\(collection)' made for {\(name)}; make one above")
+                    let id = try #require(
+                        name == "id" ? ids[collection] : nil,
+                        "GET \(operation.path): no row of '\(collection)' made for {\(name)}; make one above")
                     uri = uri.replacingOccurrences(of: "{\(name)}", with: String(id))
                 }
                 var query: [String] = []
                 for name in operation.queryParameters {
-                    let value = try #require(Self.querySamples[name], "GET \(operation.path): no sample for the query parameter '\(name)'")
+                    let value = try #require(
+                        Self.querySamples[name], "GET \(operation.path): no sample for the query parameter '\(name)'")
                     query.append("\(name)=\(value)")
                 }
                 let variants = query.isEmpty ? [uri] : [uri, uri + "?" + query.joined(separator: "&")]
                 for target in variants {
                     if operation.isEventStream {
                         let port = try #require(client.port)
-                        let first = try #require(await EventStreamReader.firstEvent(port: port, path: target,
-                                                                                    headers: ["Authorization": "Bearer \(rig.token)"]),
-                                                 "GET \(target): no first event")
+                        let first = try #require(
+                            await EventStreamReader.firstEvent(
+                                port: port, path: target,
+                                headers: ["Authorization": "Bearer \(rig.token)"]),
+                            "GET \(target): no first event")
                         #expect(first.head.hasPrefix("HTTP/1.1 200"), "GET \(target): \(first.head)")
                         #expect(first.event.hasPrefix("event: state\ndata: {"), "GET \(target): \(first.event)")
                     } else {
-                        let reply = try await client.execute(uri: target, method: .get, headers: [.authorization: "Bearer \(rig.token)"])
+                        let reply = try await client.execute(
+                            uri: target, method: .get, headers: [.authorization: "Bearer \(rig.token)"])
                         #expect(reply.status == .ok, "GET \(target): \(reply.status) \(reply.text)")
                         #expect(!reply.body.readableBytesView.isEmpty, "GET \(target) answered nothing")
                     }
@@ -159,7 +174,9 @@ struct StoredClock {
         let folder = URL(fileURLWithPath: rig.dir.path)
         let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
         while let url = walker?.nextObject() as? URL {
-            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true, !url.path.hasSuffix("-shm") else { continue }
+            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true, !url.path.hasSuffix("-shm") else {
+                continue
+            }
             files[String(url.path.dropFirst(folder.path.count))] = try Data(contentsOf: url)
         }
     }
@@ -173,11 +190,14 @@ struct StoredClock {
         #expect(other.daysOff == daysOff, "days off \(when)", sourceLocation: sourceLocation)
         #expect(other.calendarSources == calendarSources, "calendar sources \(when)", sourceLocation: sourceLocation)
         #expect(other.tokens == tokens, "tokens \(when)", sourceLocation: sourceLocation)
-        #expect(other.events == events, "history events recorded \(when): \(other.events.filter { !events.contains($0) })",
-                sourceLocation: sourceLocation)
+        #expect(
+            other.events == events, "history events recorded \(when): \(other.events.filter { !events.contains($0) })",
+            sourceLocation: sourceLocation)
         #expect(other.files.keys.sorted() == files.keys.sorted(), "files \(when)", sourceLocation: sourceLocation)
         for (name, data) in files where other.files[name] != data {
-            Issue.record("\(name) changed \(when) (\(data.count) → \(other.files[name]?.count ?? 0) bytes)", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(name) changed \(when) (\(data.count) → \(other.files[name]?.count ?? 0) bytes)", sourceLocation: sourceLocation
+            )
         }
     }
 }

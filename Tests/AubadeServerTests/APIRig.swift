@@ -27,7 +27,9 @@ struct APIRig {
 
     static let morning = Date(timeIntervalSince1970: 1_795_503_000)
 
-    init(settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0), prepare: (Store) throws -> Void = { _ in }) async throws {
+    init(settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0), prepare: (Store) throws -> Void = { _ in })
+        async throws
+    {
         dir = try TemporaryDirectory("api")
         // The store's own clock is the rig's: what `prepare` writes is dated on the test's morning, whatever the
         // machine's date (an alarm made "after" 07:00 would not ring at 07:00, R11).
@@ -35,10 +37,12 @@ struct APIRig {
         store = try Store.open(path: dir.file("aubade.sqlite"), now: { time.now().wall })
         try prepare(store)
         token = try store.createToken(name: "test").secret
-        base = try RunningClockRig(store: SQLiteClockStore(store), time: time,
-                                   network: NetworkSnapshot(),
-                                   fetcher: CalendarLoader(cache: store.calendarCache, allowLoopback: true,
-                                                           horizonDays: CalendarOptions().horizonDays))
+        base = try RunningClockRig(
+            store: SQLiteClockStore(store), time: time,
+            network: NetworkSnapshot(),
+            fetcher: CalendarLoader(
+                cache: store.calendarCache, allowLoopback: true,
+                horizonDays: CalendarOptions().horizonDays))
         self.settings = settings
         await base.start()
     }
@@ -74,7 +78,8 @@ extension TestResponse {
 
     /// The error's kind and sentence.
     var error: (kind: String, message: String)? {
-        guard let e = object["error"] as? [String: Any], let kind = e["kind"] as? String, let message = e["message"] as? String else {
+        guard let e = object["error"] as? [String: Any], let kind = e["kind"] as? String, let message = e["message"] as? String
+        else {
             return nil
         }
         return (kind, message)

@@ -1,7 +1,6 @@
 import AubadeApp
 import AubadeAppTesting
 import AubadeCore
-@testable import AubadeServer
 import AubadeStore
 import Foundation
 import HTTPTypes
@@ -9,6 +8,8 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
+@testable import AubadeServer
 
 /// Every route of the API against a real clock on a SQLite file, served on 127.0.0.1.
 @Suite("API routes")
@@ -18,7 +19,8 @@ struct APIRouteTests {
         let (_, routes) = APIServer.router(clock: rig.clock, settings: rig.settings)
         let documented = OpenAPIDocument.operations()
         #expect(routes.count == Set(routes).count, "no route registered twice")
-        #expect(Set(routes).subtracting(documented).isEmpty, "registered but not documented: \(Set(routes).subtracting(documented))")
+        #expect(
+            Set(routes).subtracting(documented).isEmpty, "registered but not documented: \(Set(routes).subtracting(documented))")
         #expect(documented.subtracting(routes).isEmpty, "documented but not registered: \(documented.subtracting(routes))")
         #expect(routes.count >= 36)
         try await rig.app.test(.live) { client in
@@ -30,8 +32,9 @@ struct APIRouteTests {
     @Test func alarmsAreCreatedListedChangedSkippedAndDeleted() async throws {
         let rig = try await APIRig()
         try await rig.app.test(.live) { client in
-            let made = try await client.execute(uri: "/api/v1/alarms", method: .post, headers: rig.auth,
-                                                body: ByteBuffer(json: #"{"name":"Work","time":"07:30","days":"mon-fri","volume":70}"#))
+            let made = try await client.execute(
+                uri: "/api/v1/alarms", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"name":"Work","time":"07:30","days":"mon-fri","volume":70}"#))
             #expect(made.status == .created)
             let id = try #require(made.object["id"] as? Int)
             #expect(made.object["days"] as? String == "mon,tue,wed,thu,fri" && made.object["volume"] as? Int == 70)
@@ -40,23 +43,26 @@ struct APIRouteTests {
             let list = try await client.execute(uri: "/api/v1/alarms", method: .get)
             #expect((list.object["alarms"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Work"])
             #expect(try await client.execute(uri: "/api/v1/alarms/\(id)", method: .get).object["time"] as? String == "07:30")
-            let patched = try await client.execute(uri: "/api/v1/alarms/\(id)", method: .patch, headers: rig.auth,
-                                                   body: ByteBuffer(json: #"{"time":"07:45","shake":true}"#))
+            let patched = try await client.execute(
+                uri: "/api/v1/alarms/\(id)", method: .patch, headers: rig.auth,
+                body: ByteBuffer(json: #"{"time":"07:45","shake":true}"#))
             #expect(patched.object["time"] as? String == "07:45" && patched.object["shakeToStop"] as? Bool == true)
             let off = try await client.execute(uri: "/api/v1/alarms/\(id)/disable", method: .post, headers: rig.auth)
             #expect(off.object["enabled"] as? Bool == false)
             let on = try await client.execute(uri: "/api/v1/alarms/\(id)/enable", method: .post, headers: rig.auth)
             #expect(on.object["enabled"] as? Bool == true)
-            let skipped = try await client.execute(uri: "/api/v1/alarms/\(id)/skip-next", method: .post, headers: rig.auth,
-                                                   body: ByteBuffer(json: "{}"))
+            let skipped = try await client.execute(
+                uri: "/api/v1/alarms/\(id)/skip-next", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: "{}"))
             #expect(skipped.object["skipDate"] as? String == "2026-11-24")
             let next = try await client.execute(uri: "/api/v1/alarms/next?count=2", method: .get)
             let firings = try #require(next.object["firings"] as? [[String: Any]])
             #expect(firings.map { $0["skipped"] as? Bool } == [true, false])
             #expect(firings.first?["local"] as? String == "Tue 24 Nov 07:45")
             #expect(next.object["tomorrow"] as? String == "Tomorrow: Work at 07:45.")
-            let undone = try await client.execute(uri: "/api/v1/alarms/\(id)/skip-next", method: .post, headers: rig.auth,
-                                                  body: ByteBuffer(json: #"{"undo":true}"#))
+            let undone = try await client.execute(
+                uri: "/api/v1/alarms/\(id)/skip-next", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"undo":true}"#))
             #expect(undone.object["skipDate"] == nil)
             let deleted = try await client.execute(uri: "/api/v1/alarms/\(id)", method: .delete, headers: rig.auth)
             #expect(deleted.status == .ok && deleted.object["deleted"] as? Int == id)
@@ -64,7 +70,8 @@ struct APIRouteTests {
             #expect(gone.status == .notFound && gone.error?.message == "No alarm has id \(id).")
             let noID = try await client.execute(uri: "/api/v1/alarms/abc", method: .get)
             #expect(noID.status == .badRequest && noID.error?.message == "'abc' is not an id; ids are whole numbers.")
-            let empty = try await client.execute(uri: "/api/v1/alarms/1", method: .patch, headers: rig.auth, body: ByteBuffer(json: "{}"))
+            let empty = try await client.execute(
+                uri: "/api/v1/alarms/1", method: .patch, headers: rig.auth, body: ByteBuffer(json: "{}"))
             #expect(empty.status == .badRequest && empty.error?.message == "Name at least one field to change.")
         }
     }
@@ -73,8 +80,9 @@ struct APIRouteTests {
         let rig = try await APIRig()
         let label = "<script>alert(1)</script>"
         try await rig.app.test(.live) { client in
-            let made = try await client.execute(uri: "/api/v1/alarms", method: .post, headers: rig.auth,
-                                                body: ByteBuffer(json: #"{"name":"\#(label)","time":"07:30"}"#))
+            let made = try await client.execute(
+                uri: "/api/v1/alarms", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"name":"\#(label)","time":"07:30"}"#))
             #expect(made.status == .created)
             #expect(made.headers[.contentType] == "application/json; charset=utf-8")
             #expect(made.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
@@ -94,10 +102,16 @@ struct APIRouteTests {
             let badTime = try await post(#"{"name":"Work","time":"25:00"}"#)
             #expect(badTime.status == .badRequest && badTime.error?.kind == "invalid")
             #expect(badTime.error?.message == "Alarm time '25:00' is not a valid time; use HH:MM from 00:00 to 23:59.")
-            #expect(try await post(#"{"name":"Work"}"#).error?.message == "An alarm needs a time: add --time HH:MM, e.g. --time 06:45.")
-            #expect(try await post(#"{"name":"Work","time":"07:00","fadein":"5s"}"#).error?.message
-                    == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme.")
-            #expect(try await post(#"{"name":"Work","time":"07:00","volume":"loud"}"#).error?.message == "The field 'volume' must be a number.")
+            #expect(
+                try await post(#"{"name":"Work"}"#).error?.message
+                    == "An alarm needs a time: add --time HH:MM, e.g. --time 06:45.")
+            #expect(
+                try await post(#"{"name":"Work","time":"07:00","fadein":"5s"}"#).error?.message
+                    == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme."
+            )
+            #expect(
+                try await post(#"{"name":"Work","time":"07:00","volume":"loud"}"#).error?.message
+                    == "The field 'volume' must be a number.")
             let malformed = try await post(#"{"name":"Work","#)
             #expect(malformed.status == .badRequest && malformed.error?.message == "The body is not valid JSON.")
             #expect(try rig.store.alarms().isEmpty)
@@ -107,41 +121,55 @@ struct APIRouteTests {
     @Test func stationsProgrammesAndSettings() async throws {
         let rig = try await APIRig()
         try await rig.app.test(.live) { client in
-            let fip = try await client.execute(uri: "/api/v1/stations", method: .post, headers: rig.auth,
-                                               body: ByteBuffer(json: #"{"name":"FIP","url":"http://radio.example/fip","alternate":"http://radio.example/fip2"}"#))
+            let fip = try await client.execute(
+                uri: "/api/v1/stations", method: .post, headers: rig.auth,
+                body: ByteBuffer(
+                    json: #"{"name":"FIP","url":"http://radio.example/fip","alternate":"http://radio.example/fip2"}"#))
             #expect(fip.status == .created && fip.object["alternateUrl"] as? String == "http://radio.example/fip2")
             let sid = try #require(fip.object["id"] as? Int)
-            let twice = try await client.execute(uri: "/api/v1/stations", method: .post, headers: rig.auth,
-                                                 body: ByteBuffer(json: #"{"name":"fip","url":"http://radio.example/x"}"#))
+            let twice = try await client.execute(
+                uri: "/api/v1/stations", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"name":"fip","url":"http://radio.example/x"}"#))
             #expect(twice.status == .conflict && twice.error?.kind == "conflict")
             #expect(twice.error?.message == "A station named 'fip' already exists; pick another name.")
-            let badURL = try await client.execute(uri: "/api/v1/stations", method: .post, headers: rig.auth,
-                                                  body: ByteBuffer(json: #"{"name":"X","url":"ftp://radio.example/x"}"#))
+            let badURL = try await client.execute(
+                uri: "/api/v1/stations", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"name":"X","url":"ftp://radio.example/x"}"#))
             #expect(badURL.status == .badRequest)
             #expect(try await client.execute(uri: "/api/v1/stations", method: .get).object["stations"] as? [Any] != nil)
-            let show = try await client.execute(uri: "/api/v1/programmes", method: .post, headers: rig.auth,
-                                                body: ByteBuffer(json: #"{"name":"Morning","begin":"06:30","end":"07:30","station":"FIP"}"#))
-            #expect(show.status == .created && show.object["stationName"] as? String == "FIP" && show.object["when"] as? String == "daily")
+            let show = try await client.execute(
+                uri: "/api/v1/programmes", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"name":"Morning","begin":"06:30","end":"07:30","station":"FIP"}"#))
+            #expect(
+                show.status == .created && show.object["stationName"] as? String == "FIP"
+                    && show.object["when"] as? String == "daily")
             let pid = try #require(show.object["id"] as? Int)
             let reserved = try await client.execute(uri: "/api/v1/programmes/\(pid)/reserve", method: .post, headers: rig.auth)
             #expect(reserved.object["reserved"] as? Bool == true)
             let onAir = try await client.execute(uri: "/api/v1/programmes/now?station=FIP", method: .get)
             #expect((onAir.object["now"] as? [String: Any])?["name"] as? String == "Morning")
             #expect(onAir.object.keys.contains("next"))
-            let unreserved = try await client.execute(uri: "/api/v1/programmes/\(pid)/reserve", method: .delete, headers: rig.auth)
+            let unreserved = try await client.execute(
+                uri: "/api/v1/programmes/\(pid)/reserve", method: .delete, headers: rig.auth)
             #expect(unreserved.object["reserved"] as? Bool == false)
             let listed = try await client.execute(uri: "/api/v1/programmes", method: .get)
             #expect((listed.object["programmes"] as? [[String: Any]])?.count == 1)
-            #expect(try await client.execute(uri: "/api/v1/programmes/\(pid)", method: .delete, headers: rig.auth).object["deleted"] as? Int == pid)
-            #expect(try await client.execute(uri: "/api/v1/stations/\(sid)", method: .delete, headers: rig.auth).object["deleted"] as? Int == sid)
+            #expect(
+                try await client.execute(uri: "/api/v1/programmes/\(pid)", method: .delete, headers: rig.auth).object["deleted"]
+                    as? Int == pid)
+            #expect(
+                try await client.execute(uri: "/api/v1/stations/\(sid)", method: .delete, headers: rig.auth).object["deleted"]
+                    as? Int == sid)
             let settings = try await client.execute(uri: "/api/v1/settings", method: .get)
             #expect(settings.object["defaultVolume"] as? Int == 60 && settings.object["isWifi"] as? Bool == false)
-            let changed = try await client.execute(uri: "/api/v1/settings", method: .patch, headers: rig.auth,
-                                                   body: ByteBuffer(json: #"{"isWifi":true,"sleepDuration":900,"fadeIn":"45s"}"#))
+            let changed = try await client.execute(
+                uri: "/api/v1/settings", method: .patch, headers: rig.auth,
+                body: ByteBuffer(json: #"{"isWifi":true,"sleepDuration":900,"fadeIn":"45s"}"#))
             #expect(changed.object["isWifi"] as? Bool == true && changed.object["sleepDuration"] as? Int == 900)
             #expect(changed.object["fadeIn"] as? Int == 45)
-            let refused = try await client.execute(uri: "/api/v1/settings", method: .patch, headers: rig.auth,
-                                                   body: ByteBuffer(json: #"{"defaultVolume":5}"#))
+            let refused = try await client.execute(
+                uri: "/api/v1/settings", method: .patch, headers: rig.auth,
+                body: ByteBuffer(json: #"{"defaultVolume":5}"#))
             #expect(refused.error?.message == "Setting defaultVolume takes a whole number from 10 to 100, not '5'.")
             #expect(try rig.store.settings().sleepSeconds == 900 && rig.store.settings().defaultVolume == 60)
         }
@@ -151,14 +179,19 @@ struct APIRouteTests {
         let rig = try await APIRig()
         try await rig.app.test(.live) { client in
             // 06:50 is inside 06:00–08:00; the keys come in any order in the JSON object and are checked together.
-            let set = try await client.execute(uri: "/api/v1/settings", method: .patch, headers: rig.auth,
-                                               body: ByteBuffer(json: #"{"dimUntil":"06:00","dimFrom":"08:00","dimLevel":"5%"}"#))
-            #expect(set.status == .ok && set.object["dimFrom"] as? String == "08:00" && set.object["dimLevel"] as? Int == 5, "\(set.text)")
-            let swapped = try await client.execute(uri: "/api/v1/settings", method: .patch, headers: rig.auth,
-                                                   body: ByteBuffer(json: #"{"dimFrom":"06:00","dimUntil":"08:00"}"#))
+            let set = try await client.execute(
+                uri: "/api/v1/settings", method: .patch, headers: rig.auth,
+                body: ByteBuffer(json: #"{"dimUntil":"06:00","dimFrom":"08:00","dimLevel":"5%"}"#))
+            #expect(
+                set.status == .ok && set.object["dimFrom"] as? String == "08:00" && set.object["dimLevel"] as? Int == 5,
+                "\(set.text)")
+            let swapped = try await client.execute(
+                uri: "/api/v1/settings", method: .patch, headers: rig.auth,
+                body: ByteBuffer(json: #"{"dimFrom":"06:00","dimUntil":"08:00"}"#))
             #expect(swapped.status == .ok && swapped.object["dimUntil"] as? String == "08:00", "\(swapped.text)")
-            let zero = try await client.execute(uri: "/api/v1/settings", method: .patch, headers: rig.auth,
-                                                body: ByteBuffer(json: #"{"dimLevel":0}"#))
+            let zero = try await client.execute(
+                uri: "/api/v1/settings", method: .patch, headers: rig.auth,
+                body: ByteBuffer(json: #"{"dimLevel":0}"#))
             #expect(zero.status == .badRequest && zero.error?.message.hasPrefix("Setting dimLevel cannot be 0%") == true)
             var updates = await rig.clock.liveUpdates().makeAsyncIterator()
             #expect(await updates.next()?.dimmed == true)
@@ -174,38 +207,51 @@ struct APIRouteTests {
     @Test func playerSleepRingAndTheAlarmButtons() async throws {
         let rig = try await APIRig()
         try await rig.app.test(.live) { client in
-            let play = try await client.execute(uri: "/api/v1/player/play", method: .post, headers: rig.auth,
-                                                body: ByteBuffer(json: #"{"source":"tone","seconds":30,"volume":40}"#))
+            let play = try await client.execute(
+                uri: "/api/v1/player/play", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"source":"tone","seconds":30,"volume":40}"#))
             #expect(play.status == .ok && play.object["label"] as? String != nil && play.object["sound"] as? Int != nil)
-            let volume = try await client.execute(uri: "/api/v1/player/volume", method: .post, headers: rig.auth,
-                                                  body: ByteBuffer(json: #"{"volume":55}"#))
+            let volume = try await client.execute(
+                uri: "/api/v1/player/volume", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"volume":55}"#))
             #expect(volume.object["message"] as? String == "The radio plays at volume 55.")
-            let loud = try await client.execute(uri: "/api/v1/player/volume", method: .post, headers: rig.auth,
-                                                body: ByteBuffer(json: #"{"volume":150}"#))
+            let loud = try await client.execute(
+                uri: "/api/v1/player/volume", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"volume":150}"#))
             #expect(loud.error?.message == "Volume 150 is out of range; use 1 to 100.")
             #expect(try await client.execute(uri: "/api/v1/player/stop", method: .post, headers: rig.auth).status == .ok)
             let notPlaying = try await client.execute(uri: "/api/v1/player/stop", method: .post, headers: rig.auth)
-            #expect(notPlaying.status == .conflict && notPlaying.error?.kind == "refused" && notPlaying.error?.message == "The radio is not playing.")
-            let sleep = try await client.execute(uri: "/api/v1/sleep", method: .post, headers: rig.auth,
-                                                 body: ByteBuffer(json: #"{"seconds":600,"source":"tone"}"#))
+            #expect(
+                notPlaying.status == .conflict && notPlaying.error?.kind == "refused"
+                    && notPlaying.error?.message == "The radio is not playing.")
+            let sleep = try await client.execute(
+                uri: "/api/v1/sleep", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"seconds":600,"source":"tone"}"#))
             #expect(sleep.status == .ok && sleep.object["sound"] != nil)
-            let extend = try await client.execute(uri: "/api/v1/sleep/extend", method: .post, headers: rig.auth,
-                                                  body: ByteBuffer(json: #"{"minutes":15}"#))
+            let extend = try await client.execute(
+                uri: "/api/v1/sleep/extend", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"minutes":15}"#))
             #expect(extend.object["message"] as? String == "The sleep timer runs 15 minutes longer.")
-            #expect(try await client.execute(uri: "/api/v1/sleep", method: .delete, headers: rig.auth).object["message"] as? String
+            #expect(
+                try await client.execute(uri: "/api/v1/sleep", method: .delete, headers: rig.auth).object["message"] as? String
                     == "The sleep timer is cancelled.")
-            let ring = try await client.execute(uri: "/api/v1/ring", method: .post, headers: rig.auth,
-                                                body: ByteBuffer(json: #"{"source":"tone","seconds":3}"#))
+            let ring = try await client.execute(
+                uri: "/api/v1/ring", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"source":"tone","seconds":3}"#))
             #expect(ring.object["message"] as? String == "Ringing tone for 3s.", "\(ring.text)")
-            let both = try await client.execute(uri: "/api/v1/ring", method: .post, headers: rig.auth,
-                                                body: ByteBuffer(json: #"{"alarm":1,"source":"tone","seconds":3}"#))
+            let both = try await client.execute(
+                uri: "/api/v1/ring", method: .post, headers: rig.auth,
+                body: ByteBuffer(json: #"{"alarm":1,"source":"tone","seconds":3}"#))
             #expect(both.error?.message == "Give an alarm id or --source, not both and not neither.")
             // Stop ends a ring test as it would an alarm (the kiosk's Stop); then there is nothing to stop.
             let stopTest = try await client.execute(uri: "/api/v1/alarm/stop", method: .post, headers: rig.auth)
-            #expect(stopTest.status == .ok && stopTest.object["message"] as? String == "The ring test is stopped.", "\(stopTest.text)")
+            #expect(
+                stopTest.status == .ok && stopTest.object["message"] as? String == "The ring test is stopped.", "\(stopTest.text)"
+            )
             let stop = try await client.execute(uri: "/api/v1/alarm/stop", method: .post, headers: rig.auth)
             #expect(stop.status == .conflict && stop.error?.message == "No alarm is ringing.")
-            let snooze = try await client.execute(uri: "/api/v1/alarm/snooze", method: .post, headers: rig.auth, body: ByteBuffer(json: "{}"))
+            let snooze = try await client.execute(
+                uri: "/api/v1/alarm/snooze", method: .post, headers: rig.auth, body: ByteBuffer(json: "{}"))
             #expect(snooze.error?.message == "No alarm can be snoozed now.")
         }
     }
@@ -217,8 +263,11 @@ struct APIRouteTests {
         await rig.ringAtSeven()
         try await rig.app.test(.live) { client in
             let status = try await client.execute(uri: "/api/v1/status", method: .get)
-            #expect(status.object["running"] as? Bool == true && (status.object["ringing"] as? [String: Any])?["name"] as? String == "Work")
-            let stop = try await client.execute(uri: "/api/v1/alarm/stop", method: .post, headers: rig.auth, body: ByteBuffer(json: #"{"alarm":1}"#))
+            #expect(
+                status.object["running"] as? Bool == true
+                    && (status.object["ringing"] as? [String: Any])?["name"] as? String == "Work")
+            let stop = try await client.execute(
+                uri: "/api/v1/alarm/stop", method: .post, headers: rig.auth, body: ByteBuffer(json: #"{"alarm":1}"#))
             #expect(stop.object["message"] as? String == "Stopped.")
             let history = try await client.execute(uri: "/api/v1/history?limit=2", method: .get)
             let events = try #require(history.object["events"] as? [[String: Any]])
@@ -231,7 +280,9 @@ struct APIRouteTests {
             let badDays = try await client.execute(uri: "/api/v1/reports?days=x", method: .get)
             #expect(badDays.error?.message == "The parameter 'days' must be a whole number, not 'x'.")
             let unknown = try await client.execute(uri: "/api/v1/nothing", method: .get)
-            #expect(unknown.status == .notFound && unknown.error?.message == "There is no GET /api/v1/nothing in the API; see /api/v1/openapi.json.")
+            #expect(
+                unknown.status == .notFound
+                    && unknown.error?.message == "There is no GET /api/v1/nothing in the API; see /api/v1/openapi.json.")
         }
     }
 

@@ -33,8 +33,11 @@ enum EventStreamReader {
                 guard let headEnd = text.range(of: "\r\n\r\n") else { continue }
                 let body = text[headEnd.upperBound...]
                 // The body is chunked: each chunk's size line comes before the event's text.
-                guard let start = body.range(of: "event: "), let end = body[start.lowerBound...].range(of: "\n\n") else { continue }
-                return FirstEvent(head: String(text[..<headEnd.lowerBound]), event: String(body[start.lowerBound..<end.lowerBound]))
+                guard let start = body.range(of: "event: "), let end = body[start.lowerBound...].range(of: "\n\n") else {
+                    continue
+                }
+                return FirstEvent(
+                    head: String(text[..<headEnd.lowerBound]), event: String(body[start.lowerBound..<end.lowerBound]))
             }
             return nil
         }

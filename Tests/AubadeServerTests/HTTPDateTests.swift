@@ -1,6 +1,7 @@
-@testable import AubadeServer
 import Foundation
 import Testing
+
+@testable import AubadeServer
 
 /// The `Date` header the daemon's server writes without a per-second timer.
 @Suite("HTTP Date header")

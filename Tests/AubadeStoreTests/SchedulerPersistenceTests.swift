@@ -26,16 +26,19 @@ struct SchedulerPersistenceTests {
     }
 
     func engine(_ store: Store) throws -> AlarmScheduler {
-        AlarmScheduler(alarms: try store.alarms(), states: try store.runStates(), settings: try store.settings(),
-                       defaultZone: utc, alarmsUpdatedAt: try store.alarmUpdateTimes())
+        AlarmScheduler(
+            alarms: try store.alarms(), states: try store.runStates(), settings: try store.settings(),
+            defaultZone: utc, alarmsUpdatedAt: try store.alarmUpdateTimes())
     }
 
     @Test func aRingAndASnoozeSurviveARestart() throws {
         let dir = try TemporaryDirectory("persist")
         let t0 = Date(timeIntervalSince1970: 1_800_003_600)  // 2027-01-15T09:00:00Z, a Friday
         let store = try Store.open(path: dir.file("a.sqlite"), now: { t0 - 86_400 })
-        let alarm = try store.insert(Alarm(name: "Work", time: try LocalTime(parsing: "09:00"), recurrence: .weekly(.all),
-                                           durationSeconds: 900, snoozeMinutes: 5, timeZoneID: "UTC"))
+        let alarm = try store.insert(
+            Alarm(
+                name: "Work", time: try LocalTime(parsing: "09:00"), recurrence: .weekly(.all),
+                durationSeconds: 900, snoozeMinutes: 5, timeZoneID: "UTC"))
         let id = alarm.id!
 
         var first = try engine(store)

@@ -1,8 +1,9 @@
 import AubadeCore
-@testable import AubadeStore
 import AubadeTesting
 import Foundation
 import Testing
+
+@testable import AubadeStore
 
 /// `Store.apply`: every kind of user edit through the one function, its refusals with the CLI's sentences,
 /// nothing changed by a refused edit.
@@ -47,7 +48,9 @@ struct StoreApplyTests {
             try apply(f, .addAlarm(AlarmPatch(name: "Work", time: "25:00")))
         }
         #expect(throws: StoreError.notFound(what: "alarm", id: 7)) { try apply(f, .editAlarm(id: 7, AlarmPatch(volume: 50))) }
-        #expect(throws: StoreError.invalid("No station is named 'FIP'; see 'aubade station list'.")) { try apply(f, .removeStation("FIP")) }
+        #expect(throws: StoreError.invalid("No station is named 'FIP'; see 'aubade station list'.")) {
+            try apply(f, .removeStation("FIP"))
+        }
         #expect(throws: StoreError.invalid("Setting defaultVolume takes a whole number from 10 to 100, not '5'.")) {
             try apply(f, .setSettings([SettingChange(key: "defaultVolume", value: .number(5))]))
         }
@@ -56,15 +59,21 @@ struct StoreApplyTests {
 
     @Test func stationsProgrammesAndReservations() throws {
         let f = try StoreFixture()
-        guard case .station(let fip) = try apply(f, .addStation(StationFields(name: "FIP", url: "http://radio.example/fip"))) else { return }
+        guard case .station(let fip) = try apply(f, .addStation(StationFields(name: "FIP", url: "http://radio.example/fip")))
+        else { return }
         #expect(throws: StoreError.conflict("A station named 'fip' already exists; pick another name.")) {
             try apply(f, .addStation(StationFields(name: "fip", url: "http://radio.example/other")))
         }
         #expect(throws: StoreError.invalid("No station is named 'Jazz'; see 'aubade station list'.")) {
             try apply(f, .addProgramme(ProgrammeFields(name: "Night", begin: "22:00", end: "23:00", station: "Jazz")))
         }
-        guard case .programme(let night) = try apply(f, .addProgramme(ProgrammeFields(
-            name: "Night", begin: "22:00", end: "01:00", station: "FIP", weekday: "fri"))) else { return }
+        guard
+            case .programme(let night) = try apply(
+                f,
+                .addProgramme(
+                    ProgrammeFields(
+                        name: "Night", begin: "22:00", end: "01:00", station: "FIP", weekday: "fri")))
+        else { return }
         #expect(night.stationID == fip.id && night.weekday == .friday && !night.reserved)
         let pid = try #require(night.id)
         guard case .programme(let reserved) = try apply(f, .reserveProgramme(id: pid, reserved: true)) else { return }
@@ -76,13 +85,25 @@ struct StoreApplyTests {
 
     @Test func settingsTakeTextOrJSONValuesAllOrNone() throws {
         let f = try StoreFixture()
-        guard case .settings(let s) = try apply(f, .setSettings([
-            SettingChange(key: "sleepDuration", value: .number(900)), SettingChange(key: "isWifi", value: .bool(true)),
-            SettingChange(key: "fadeIn", value: .text("45s")),
-        ])) else { return }
+        guard
+            case .settings(let s) = try apply(
+                f,
+                .setSettings([
+                    SettingChange(key: "sleepDuration", value: .number(900)), SettingChange(key: "isWifi", value: .bool(true)),
+                    SettingChange(key: "fadeIn", value: .text("45s")),
+                ]))
+        else { return }
         #expect(s.sleepSeconds == 900 && s.isWifi && s.fadeInSeconds == 45)
-        #expect(throws: StoreError.invalid("Unknown setting 'volume'; known settings are isWifi, defaultVolume, snoozeMinutes, maxSnoozes, alarmDuration, fadeIn, fallbackTone, toneVolume, catchUp, sleepDuration, sleepFade, sleepVolume, dimFrom, dimUntil, dimLevel.")) {
-            try apply(f, .setSettings([SettingChange(key: "defaultVolume", value: .number(20)), SettingChange(key: "volume", value: .number(20))]))
+        #expect(
+            throws: StoreError.invalid(
+                "Unknown setting 'volume'; known settings are isWifi, defaultVolume, snoozeMinutes, maxSnoozes, alarmDuration, fadeIn, fallbackTone, toneVolume, catchUp, sleepDuration, sleepFade, sleepVolume, dimFrom, dimUntil, dimLevel."
+            )
+        ) {
+            try apply(
+                f,
+                .setSettings([
+                    SettingChange(key: "defaultVolume", value: .number(20)), SettingChange(key: "volume", value: .number(20)),
+                ]))
         }
         #expect(try f.store.settings().defaultVolume == 60, "the first change of a refused batch is not kept")
         #expect(throws: StoreError.invalid("Setting sleepDuration '30s' is out of range; use 1m to 12h.")) {

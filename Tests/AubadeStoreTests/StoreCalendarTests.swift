@@ -1,9 +1,10 @@
 import AubadeCore
-@testable import AubadeStore
 import AubadeTesting
 import Foundation
 import GRDB
 import Testing
+
+@testable import AubadeStore
 
 /// Schema version 4 (issue 13): imported programmes replaced by source with their reservations kept, alarms
 /// that follow a programme, days off — each change one transaction (R26), the backup copy carrying what an
@@ -17,17 +18,21 @@ struct StoreCalendarTests {
     static func d(_ s: String) throws -> LocalDate { try LocalDate(parsing: s) }
 
     /// A station calendar's rows as AubadeCalendar reads them: keys a, b, c.
-    static func calendar(_ rows: [(key: String, name: String, begin: String, end: String, dates: [String])],
-                         hash: String, location: String = "https://radio.test/schedule.ics") throws -> CalendarImport {
+    static func calendar(
+        _ rows: [(key: String, name: String, begin: String, end: String, dates: [String])],
+        hash: String, location: String = "https://radio.test/schedule.ics"
+    ) throws -> CalendarImport {
         var programmes: [Programme] = []
         for r in rows {
-            var p = Programme(name: r.name, begin: try t(r.begin), end: try t(r.end), timeZoneID: "Europe/Berlin", importKey: r.key)
+            var p = Programme(
+                name: r.name, begin: try t(r.begin), end: try t(r.end), timeZoneID: "Europe/Berlin", importKey: r.key)
             let dates = try r.dates.map(d)
             if dates.count == 1 { p.date = dates[0] } else { p.dates = dates }
             programmes.append(p)
         }
-        return CalendarImport(kind: .programmes, location: location, station: "FIP", format: "ics", contentHash: hash,
-                              programmes: programmes)
+        return CalendarImport(
+            kind: .programmes, location: location, station: "FIP", format: "ics", contentHash: hash,
+            programmes: programmes)
     }
 
     static func fixture() throws -> StoreFixture {
@@ -47,22 +52,28 @@ struct StoreCalendarTests {
 
     @Test func aReimportKeepsIdsAndReservationsOfProgrammesFoundAgain() throws {
         let f = try Self.fixture()
-        let first = try imported(f, try Self.calendar([
-            ("a", "Morning", "07:00", "09:00", ["2027-03-15", "2027-03-16"]),
-            ("b", "Jazz", "22:00", "23:00", ["2027-03-19", "2027-03-26"]),
-            ("c", "Talk", "12:00", "13:00", ["2027-03-17"]),
-        ], hash: "one"))
+        let first = try imported(
+            f,
+            try Self.calendar(
+                [
+                    ("a", "Morning", "07:00", "09:00", ["2027-03-15", "2027-03-16"]),
+                    ("b", "Jazz", "22:00", "23:00", ["2027-03-19", "2027-03-26"]),
+                    ("c", "Talk", "12:00", "13:00", ["2027-03-17"]),
+                ], hash: "one"))
         #expect(first.count == 3 && first.added == 3 && !first.unchanged)
         let byKey = Dictionary(try f.store.programmes().map { ($0.importKey!, $0) }, uniquingKeysWith: { a, _ in a })
         let jazz = try #require(byKey["b"])
         #expect(jazz.stationID != nil && jazz.importSource == "https://radio.test/schedule.ics")
         _ = try apply(f, .reserveProgramme(id: jazz.id!, reserved: true, remindSeconds: 300))
 
-        let second = try imported(f, try Self.calendar([
-            ("a", "Morning", "07:00", "09:00", ["2027-03-15", "2027-03-16"]),
-            ("b", "Jazz at Night", "22:30", "23:30", ["2027-03-19", "2027-03-26"]),
-            ("d", "News", "08:00", "08:15", ["2027-03-18"]),
-        ], hash: "two"))
+        let second = try imported(
+            f,
+            try Self.calendar(
+                [
+                    ("a", "Morning", "07:00", "09:00", ["2027-03-15", "2027-03-16"]),
+                    ("b", "Jazz at Night", "22:30", "23:30", ["2027-03-19", "2027-03-26"]),
+                    ("d", "News", "08:00", "08:15", ["2027-03-18"]),
+                ], hash: "two"))
         #expect(second.added == 1 && second.updated == 2 && second.removed == 1 && second.reservationsKept == 1)
         let after = Dictionary(try f.store.programmes().map { ($0.importKey!, $0) }, uniquingKeysWith: { a, _ in a })
         #expect(Set(after.keys) == ["a", "b", "d"])
@@ -85,7 +96,8 @@ struct StoreCalendarTests {
         // Its time is the programme's: setting it is refused until untied.
         #expect(throws: StoreError.self) { try apply(f, .editAlarm(id: alarm.id!, AlarmPatch(time: "05:00"))) }
 
-        let moved = try imported(f, try Self.calendar([("b", "Jazz", "07:00", "08:00", ["2027-03-19", "2027-04-02"])], hash: "two"))
+        let moved = try imported(
+            f, try Self.calendar([("b", "Jazz", "07:00", "08:00", ["2027-03-19", "2027-04-02"])], hash: "two"))
         #expect(moved.alarmsMoved == [alarm.id!])
         let following = try f.store.alarm(id: alarm.id!)
         let newAirings = try ["2027-03-19", "2027-04-02"].map(Self.d)
@@ -94,12 +106,14 @@ struct StoreCalendarTests {
         let gone = try imported(f, try Self.calendar([("x", "Other", "09:00", "10:00", ["2027-03-20"])], hash: "three"))
         #expect(gone.alarmsOrphaned == [alarm.id!])
         let orphan = try f.store.alarm(id: alarm.id!)
-        #expect(try orphan.programme?.gone == true && orphan.time == Self.t("07:00") && orphan.enabled,
-                "it keeps ringing at the programme's last known time")
+        #expect(
+            try orphan.programme?.gone == true && orphan.time == Self.t("07:00") && orphan.enabled,
+            "it keeps ringing at the programme's last known time")
         let warning = try #require(try f.store.events().first { $0.kind == HistoryKind.warning.rawValue })
         #expect(warning.detail.contains("The programme Jazz") && warning.detail.contains("is gone"))
         // Untied, it takes a time of its own again.
-        guard case .alarm(let untied) = try apply(f, .editAlarm(id: alarm.id!, AlarmPatch(days: "mon-fri", atProgramme: "none"))) else { return }
+        guard case .alarm(let untied) = try apply(f, .editAlarm(id: alarm.id!, AlarmPatch(days: "mon-fri", atProgramme: "none")))
+        else { return }
         #expect(untied.programme == nil && untied.recurrence == .weekly(.workdays))
     }
 
@@ -113,8 +127,9 @@ struct StoreCalendarTests {
         #expect(try f.store.queue.read { db in try Int.fetchOne(db, sql: "SELECT total_changes()") } == before)
 
         let programmes = try f.store.programmes()
-        var twice = try Self.calendar([("a", "Morning", "07:00", "09:00", ["2027-03-15"]), ("a", "Other", "10:00", "11:00", ["2027-03-15"])],
-                                      hash: "two")
+        var twice = try Self.calendar(
+            [("a", "Morning", "07:00", "09:00", ["2027-03-15"]), ("a", "Other", "10:00", "11:00", ["2027-03-15"])],
+            hash: "two")
         #expect(throws: StoreError.invalid("Two programmes of the calendar share the key 'a'; each needs its own UID.")) {
             try apply(f, .importCalendar(twice))
         }
@@ -127,15 +142,23 @@ struct StoreCalendarTests {
 
     @Test func daysOffAreTypedImportedReplacedAndRemoved() throws {
         let f = try Self.fixture()
-        guard case .dayOff(let typed) = try apply(f, .addDayOff(DayOffFields(dates: "2027-08-09..2027-08-20", name: "Away"))) else { return }
+        guard case .dayOff(let typed) = try apply(f, .addDayOff(DayOffFields(dates: "2027-08-09..2027-08-20", name: "Away")))
+        else { return }
         #expect(typed.rangeText == "2027-08-09..2027-08-20" && typed.importSource == nil)
-        #expect(throws: StoreError.invalid("The day off ends (2027-08-01) before it begins (2027-08-09); give the earlier date first.")) {
+        #expect(
+            throws: StoreError.invalid(
+                "The day off ends (2027-08-01) before it begins (2027-08-09); give the earlier date first.")
+        ) {
             try apply(f, .addDayOff(DayOffFields(dates: "2027-08-09..2027-08-01")))
         }
-        let holidays = CalendarImport(kind: .daysOff, location: "/etc/holidays.ics", format: "ics", contentHash: "h1", daysOff: [
-            DayOff(first: try Self.d("2027-12-24"), last: try Self.d("2027-12-26"), name: "Christmas", importKey: "x@2027-12-24"),
-            DayOff(first: try Self.d("2027-01-01"), last: try Self.d("2027-01-01"), name: "New Year", importKey: "n@2027-01-01"),
-        ])
+        let holidays = CalendarImport(
+            kind: .daysOff, location: "/etc/holidays.ics", format: "ics", contentHash: "h1",
+            daysOff: [
+                DayOff(
+                    first: try Self.d("2027-12-24"), last: try Self.d("2027-12-26"), name: "Christmas", importKey: "x@2027-12-24"),
+                DayOff(
+                    first: try Self.d("2027-01-01"), last: try Self.d("2027-01-01"), name: "New Year", importKey: "n@2027-01-01"),
+            ])
         let first = try imported(f, holidays)
         #expect(first.count == 2 && first.kind == .daysOff)
         var next = holidays
@@ -151,8 +174,13 @@ struct StoreCalendarTests {
 
     @Test func theBackupCopyCarriesDaysOffAndFollowedProgrammesAndAFormat3CopyStillLoads() throws {
         let f = try Self.fixture()
-        _ = try imported(f, try Self.calendar([("b", "Jazz", "06:30", "07:30", ["2027-03-19", "2027-03-26"]),
-                                               ("c", "Talk", "12:00", "13:00", ["2027-03-17"])], hash: "one"))
+        _ = try imported(
+            f,
+            try Self.calendar(
+                [
+                    ("b", "Jazz", "06:30", "07:30", ["2027-03-19", "2027-03-26"]),
+                    ("c", "Talk", "12:00", "13:00", ["2027-03-17"]),
+                ], hash: "one"))
         let jazz = try #require(try f.store.programmes().first { $0.importKey == "b" })
         _ = try apply(f, .addAlarm(AlarmPatch(atProgramme: String(jazz.id!))))
         _ = try apply(f, .addAlarm(AlarmPatch(name: "Work", time: "06:45", days: "mon-fri")))
@@ -165,7 +193,8 @@ struct StoreCalendarTests {
 
         // The copy of a clock before version 4: no days off, no new alarm columns.
         let path = f.path + ".schedule.json"
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
         object["formatVersion"] = 3
         object["daysOff"] = nil
         var clocks = try #require(object["clocks"] as? [[String: Any]])

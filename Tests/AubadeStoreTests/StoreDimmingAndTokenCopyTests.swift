@@ -1,9 +1,10 @@
 import AubadeCore
-@testable import AubadeStore
 import AubadeTesting
 import Foundation
 import GRDB
 import Testing
+
+@testable import AubadeStore
 
 /// Schema version 3 (night dimming in `appSet`), the settings edit that takes the three dimming keys as one,
 /// and the backup copy's device tokens (format 3).
@@ -39,10 +40,17 @@ struct StoreDimmingAndTokenCopyTests {
         // From 22:00–07:00 to 07:00–22:00: setting dimFrom 07:00 first would make the two equal on the way.
         let turned = try set(f, [("dimFrom", .text("07:00")), ("dimUntil", .text("22:00"))])
         #expect(turned.nightDimming.window?.description == "07:00–22:00")
-        #expect(throws: StoreError.invalid("dimFrom and dimUntil are both 22:00; night dimming needs two different times, or set dimFrom off.")) {
+        #expect(
+            throws: StoreError.invalid(
+                "dimFrom and dimUntil are both 22:00; night dimming needs two different times, or set dimFrom off.")
+        ) {
             try set(f, [("dimFrom", .text("22:00"))])
         }
-        #expect(throws: StoreError.invalid("Setting dimLevel cannot be 0%: many screens go dark at 0, and the clock must stay readable at night; use 1% to 100%.")) {
+        #expect(
+            throws: StoreError.invalid(
+                "Setting dimLevel cannot be 0%: many screens go dark at 0, and the clock must stay readable at night; use 1% to 100%."
+            )
+        ) {
             try set(f, [("dimLevel", .number(0)), ("defaultVolume", .number(20))])
         }
         #expect(try f.store.settings().nightDimming.window?.description == "07:00–22:00", "a refused edit changes nothing")

@@ -45,7 +45,9 @@ struct StoreEditTests {
             },
             { [ids] in
                 for round in 0..<rounds {
-                    for id in ids { try other.updateAlarm(id: id, zone: Self.utc, now: Date(), AlarmPatch(name: "Renamed \(round)")) }
+                    for id in ids {
+                        try other.updateAlarm(id: id, zone: Self.utc, now: Date(), AlarmPatch(name: "Renamed \(round)"))
+                    }
                 }
             },
         ])
@@ -63,9 +65,10 @@ struct StoreEditTests {
         start.volume = 10
         let id = try f.store.insert(start).id!
         let perConnection = 40
-        try Self.together([f.store, other].map { store in
-            { for _ in 0..<perConnection { try store.updateAlarm(id: id) { alarm, _ in alarm.volume += 1 } } }
-        })
+        try Self.together(
+            [f.store, other].map { store in
+                { for _ in 0..<perConnection { try store.updateAlarm(id: id) { alarm, _ in alarm.volume += 1 } } }
+            })
         #expect(try f.store.alarm(id: id).volume == 10 + 2 * perConnection)
     }
 
@@ -95,9 +98,11 @@ struct StoreEditTests {
         let f = try StoreFixture()
         let fip = try f.store.insert(try Station(name: "FIP", url: try StreamURL(parsing: "https://fip.example/live")))
         let id = try f.store.insert(try f.sampleAlarm()).id!
-        let saved = try f.store.updateAlarm(id: id, zone: Self.utc, now: Date(), AlarmPatch(
-            time: "07:10", days: "sat,sun", source: "fip", duration: "20m", fadeIn: "45s", snooze: "10m", maxSnoozes: 4,
-            shake: false, tz: ""))
+        let saved = try f.store.updateAlarm(
+            id: id, zone: Self.utc, now: Date(),
+            AlarmPatch(
+                time: "07:10", days: "sat,sun", source: "fip", duration: "20m", fadeIn: "45s", snooze: "10m", maxSnoozes: 4,
+                shake: false, tz: ""))
         #expect(saved.time == (try LocalTime(parsing: "07:10")) && saved.recurrence == .weekly(.weekend))
         #expect(saved.sound == .station(id: fip.id!) && saved.durationSeconds == 1200 && saved.fadeInSeconds == 45)
         #expect(saved.snoozeMinutes == 10 && saved.maxSnoozes == 4 && !saved.shakeToStop && saved.timeZoneID == nil)
@@ -107,8 +112,10 @@ struct StoreEditTests {
         let refusals: [(AlarmPatch, String)] = [
             (AlarmPatch(time: "25:61"), "Alarm time '25:61' is not a valid time; use HH:MM from 00:00 to 23:59."),
             (AlarmPatch(date: "2030-01-01"), "A date only goes with --days once; repeating alarms ring on weekdays."),
-            (AlarmPatch(source: "Nowhere FM"),
-             "Sound 'Nowhere FM' is neither tone, a saved station nor an http(s) URL; list stations with 'aubade station list'."),
+            (
+                AlarmPatch(source: "Nowhere FM"),
+                "Sound 'Nowhere FM' is neither tone, a saved station nor an http(s) URL; list stations with 'aubade station list'."
+            ),
             (AlarmPatch(volume: 5), "Volume 5 is out of range; use 10 to 100."),
             (AlarmPatch(snooze: "90s"), "Snooze length '90s' must be whole minutes, like 9m."),
             (AlarmPatch(tz: "Mars/Base"), "Time zone 'Mars/Base' is unknown; use a tz database name such as Europe/Berlin."),
@@ -127,9 +134,10 @@ struct StoreEditTests {
     @Test func aTimingPatchDropsAPendingSnoozeAndALabelPatchKeepsIt() throws {
         let f = try StoreFixture()
         let id = try f.store.insert(try f.sampleAlarm()).id!
-        let snoozed = AlarmRunState(alarmID: id, phase: .snoozed, occurrence: Date(timeIntervalSince1970: 1_000),
-                                    snoozedUntil: Date(timeIntervalSince1970: 1_540), snoozeCount: 1,
-                                    lastHandledOccurrence: Date(timeIntervalSince1970: 900))
+        let snoozed = AlarmRunState(
+            alarmID: id, phase: .snoozed, occurrence: Date(timeIntervalSince1970: 1_000),
+            snoozedUntil: Date(timeIntervalSince1970: 1_540), snoozeCount: 1,
+            lastHandledOccurrence: Date(timeIntervalSince1970: 900))
         try f.store.save(snoozed)
         try f.store.updateAlarm(id: id, zone: Self.utc, now: Date(), AlarmPatch(name: "Renamed", volume: 80))
         #expect(try f.store.runStates() == [snoozed])
@@ -161,7 +169,9 @@ struct StoreEditTests {
 
     @Test func insertingAPatchTakesTheSettingsDefaultsAndRingsOnceWithoutDays() throws {
         let f = try StoreFixture()
-        try f.store.updateSettings { $0.defaultVolume = 35; $0.alarmDurationSeconds = 1200 }
+        try f.store.updateSettings {
+            $0.defaultVolume = 35; $0.alarmDurationSeconds = 1200
+        }
         let now = try #require(ISO8601DateFormatter().date(from: "2026-05-04T08:00:00Z"))
         let a = try f.store.insertAlarm(zone: Self.utc, now: now, AlarmPatch(name: "Dentist", time: "07:30", enabled: false))
         #expect(a.id != nil && a.volume == 35 && a.durationSeconds == 1200 && !a.enabled)
@@ -175,9 +185,13 @@ struct StoreEditTests {
 
     @Test func reservingAProgrammeWithoutStationIsRefusedInTheStore() throws {
         let f = try StoreFixture()
-        let loose = try f.store.insert([Programme(name: "Loose", begin: try LocalTime(parsing: "22:00"),
-                                                  end: try LocalTime(parsing: "23:00"))])[0]
-        #expect(throws: StoreError.invalid("Programme \(loose.id!) (Loose) has no station to tune to, so it cannot be reserved.")) {
+        let loose = try f.store.insert([
+            Programme(
+                name: "Loose", begin: try LocalTime(parsing: "22:00"),
+                end: try LocalTime(parsing: "23:00"))
+        ])[0]
+        #expect(throws: StoreError.invalid("Programme \(loose.id!) (Loose) has no station to tune to, so it cannot be reserved."))
+        {
             try f.store.setReserved(true, programmeID: loose.id!)
         }
         #expect(try f.store.setReserved(false, programmeID: loose.id!).reserved == false)

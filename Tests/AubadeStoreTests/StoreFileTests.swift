@@ -1,9 +1,10 @@
 import AubadeCore
-@testable import AubadeStore
 import AubadeTesting
 import Foundation
 import GRDB
 import Testing
+
+@testable import AubadeStore
 
 @Suite("Store files: creation, faults, versions, concurrency")
 struct StoreFileTests {
@@ -16,16 +17,21 @@ struct StoreFileTests {
             store.close()
             let q = try DatabaseQueue(path: p)
             let (version, journal, clocks, programs, appSet, others, settingsRows) = try q.read { db in
-                (try Int.fetchOne(db, sql: "PRAGMA user_version"), try String.fetchOne(db, sql: "PRAGMA journal_mode"),
-                 try db.columns(in: "clocks").map(\.name), try db.columns(in: "programs").map(\.name),
-                 try db.columns(in: "appSet").map(\.name),
-                 try ["stations", "alarmState", "events"].allSatisfy { try db.tableExists($0) },
-                 try Int.fetchOne(db, sql: "SELECT count(*) FROM appSet"))
+                (
+                    try Int.fetchOne(db, sql: "PRAGMA user_version"), try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+                    try db.columns(in: "clocks").map(\.name), try db.columns(in: "programs").map(\.name),
+                    try db.columns(in: "appSet").map(\.name),
+                    try ["stations", "alarmState", "events"].allSatisfy { try db.tableExists($0) },
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM appSet")
+                )
             }
             #expect(version == Store.schemaVersion)
             #expect(journal == "wal")
-            #expect(clocks.prefix(8) == ["clockId", "clockName", "startTime", "durationTime", "repeated", "onceDate",
-                                         "isShaked", "isOpened"])
+            #expect(
+                clocks.prefix(8) == [
+                    "clockId", "clockName", "startTime", "durationTime", "repeated", "onceDate",
+                    "isShaked", "isOpened",
+                ])
             #expect(clocks.contains("clockMusic"))
             #expect(programs.prefix(5) == ["progId", "progName", "beginTime", "endTime", "isOrdered"])
             #expect(appSet.contains("isWifi"))
@@ -104,7 +110,9 @@ struct StoreFileTests {
         let store = try Store.open(path: f.path)
         #expect(store.readOnlyReason == .schemaTooNew(path: f.path, found: 7, known: Store.schemaVersion))
         #expect(try store.alarms().count == 1)
-        #expect(throws: StoreError.schemaTooNew(path: f.path, found: 7, known: Store.schemaVersion)) { try store.insert(try f.sampleAlarm()) }
+        #expect(throws: StoreError.schemaTooNew(path: f.path, found: 7, known: Store.schemaVersion)) {
+            try store.insert(try f.sampleAlarm())
+        }
         #expect(store.readOnlyReason!.description.contains("newer than this aubade knows (\(Store.schemaVersion))"))
     }
 
@@ -140,8 +148,10 @@ struct StoreFileTests {
             for (w, store) in [f.store, other].enumerated() {
                 group.addTask {
                     for i in 0..<perWriter {
-                        try store.insert(Alarm(name: "w\(w)-\(i)", time: try LocalTime(hour: 6, minute: i % 60),
-                                               recurrence: .weekly(.all)))
+                        try store.insert(
+                            Alarm(
+                                name: "w\(w)-\(i)", time: try LocalTime(hour: 6, minute: i % 60),
+                                recurrence: .weekly(.all)))
                     }
                 }
             }

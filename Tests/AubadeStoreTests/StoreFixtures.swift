@@ -15,8 +15,9 @@ struct StoreFixture {
     }
 
     func sampleAlarm(_ name: String = "Work", _ time: String = "06:45") throws -> Alarm {
-        Alarm(name: name, time: try LocalTime(parsing: time), recurrence: .weekly(.workdays), durationSeconds: 600,
-              shakeToStop: true, sound: .tone, volume: 70, fadeInSeconds: 20, snoozeMinutes: 5, maxSnoozes: 2,
-              skipDate: try LocalDate(parsing: "2026-12-25"), timeZoneID: "Europe/Berlin")
+        Alarm(
+            name: name, time: try LocalTime(parsing: time), recurrence: .weekly(.workdays), durationSeconds: 600,
+            shakeToStop: true, sound: .tone, volume: 70, fadeInSeconds: 20, snoozeMinutes: 5, maxSnoozes: 2,
+            skipDate: try LocalDate(parsing: "2026-12-25"), timeZoneID: "Europe/Berlin")
     }
 }

@@ -1,9 +1,10 @@
 import AubadeCore
-@testable import AubadeStore
 import AubadeTesting
 import Foundation
 import GRDB
 import Testing
+
+@testable import AubadeStore
 
 /// Schema version 2 (R28: every past version migrated, one transaction per step) and the device tokens.
 @Suite("Store: migrations to version 2 and device tokens")
@@ -14,12 +15,13 @@ struct StoreMigrationAndTokenTests {
         let q = try DatabaseQueue(path: path)
         try q.write { db in
             try Schema.applySteps(from: 0, through: version, db)
-            try db.execute(sql: """
-                INSERT INTO stations (name, url, createdAt, updatedAt) VALUES ('FIP', 'http://radio.example/fip', '2026-01-01', '2026-01-01');
-                INSERT INTO clocks (clockName, startTime, durationTime, repeated, clockMusic, volume, fadeInSeconds,
-                                    snoozeMinutes, maxSnoozes, createdAt, updatedAt)
-                VALUES ('Work', '06:45', 900, 'mon,tue,wed,thu,fri', 'station:1', 60, 30, 9, 3, '2026-01-01', '2026-01-01');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO stations (name, url, createdAt, updatedAt) VALUES ('FIP', 'http://radio.example/fip', '2026-01-01', '2026-01-01');
+                    INSERT INTO clocks (clockName, startTime, durationTime, repeated, clockMusic, volume, fadeInSeconds,
+                                        snoozeMinutes, maxSnoozes, createdAt, updatedAt)
+                    VALUES ('Work', '06:45', 900, 'mon,tue,wed,thu,fri', 'station:1', 60, 30, 9, 3, '2026-01-01', '2026-01-01');
+                    """)
         }
         try q.close()
         return path
@@ -61,7 +63,9 @@ struct StoreMigrationAndTokenTests {
         let (token, secret) = try f.store.createToken(name: "phone")
         #expect(secret.hasPrefix("aubade_") && secret.count == 50)
         #expect(token.hash == TokenSecret.hash(secret) && token.hash.count == 64)
-        let raw = try Data(contentsOf: URL(fileURLWithPath: f.path)) + ((try? Data(contentsOf: URL(fileURLWithPath: f.path + "-wal"))) ?? Data())
+        let raw =
+            try Data(contentsOf: URL(fileURLWithPath: f.path))
+            + ((try? Data(contentsOf: URL(fileURLWithPath: f.path + "-wal"))) ?? Data())
         #expect(raw.range(of: Data(secret.utf8)) == nil, "the token's text is never written")
         #expect(raw.range(of: Data(token.hash.utf8)) != nil)
         #expect(TokenSecret.equal(token.hash, TokenSecret.hash(secret)))
@@ -72,7 +76,8 @@ struct StoreMigrationAndTokenTests {
     @Test func tokenNamesAreUniqueDefaultedAndRevokedByNameOrID() throws {
         let f = try StoreFixture()
         _ = try f.store.createToken(name: "phone")
-        #expect(throws: StoreError.conflict("A token named 'Phone' already exists; pick another name or revoke that one first.")) {
+        #expect(throws: StoreError.conflict("A token named 'Phone' already exists; pick another name or revoke that one first."))
+        {
             try f.store.createToken(name: "Phone")
         }
         #expect(throws: StoreError.invalid("Token name is empty; give it a few words.")) { try f.store.createToken(name: "  ") }
@@ -80,7 +85,9 @@ struct StoreMigrationAndTokenTests {
         #expect(unnamed.name == "token 2")
         #expect(try f.store.revokeToken("PHONE").name == "phone")
         #expect(try f.store.revokeToken(String(unnamed.id)).id == unnamed.id)
-        #expect(throws: StoreError.invalid("No token is named 'tablet'; see 'aubade token list'.")) { try f.store.revokeToken("tablet") }
+        #expect(throws: StoreError.invalid("No token is named 'tablet'; see 'aubade token list'.")) {
+            try f.store.revokeToken("tablet")
+        }
         #expect(throws: StoreError.notFound(what: "token", id: 9)) { try f.store.revokeToken("9") }
         #expect(try f.store.tokens().isEmpty)
         let again = try f.store.createToken(name: "phone").token

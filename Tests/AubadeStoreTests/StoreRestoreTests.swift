@@ -25,23 +25,35 @@ struct StoreRestoreTests {
             path = dir.file("aubade.sqlite")
             let store = try Store.open(path: path)
             let fip = try store.insert(try Station(name: "FIP", url: try StreamURL(parsing: "https://fip.example/live")))
-            let jazz = try store.insert(try Station(name: "Jazz", url: try StreamURL(parsing: "https://jazz.example/a"),
-                                                    alternateURL: try StreamURL(parsing: "https://jazz.example/b")))
+            let jazz = try store.insert(
+                try Station(
+                    name: "Jazz", url: try StreamURL(parsing: "https://jazz.example/a"),
+                    alternateURL: try StreamURL(parsing: "https://jazz.example/b")))
             let utc = TimeZone(identifier: "UTC")!
             _ = try store.insertAlarm(zone: utc, now: Date(), AlarmPatch(name: "Gone", time: "05:00", days: "daily"))
-            let work = try store.insertAlarm(zone: utc, now: Date(), AlarmPatch(
-                name: "Work", time: "06:45", days: "mon-fri", source: "FIP", volume: 70, shake: true))
-            let nap = try store.insertAlarm(zone: utc, now: Date(), AlarmPatch(
-                name: "Nap", time: "14:00", days: "once", date: "2030-01-02", tz: "Europe/Berlin", enabled: false))
+            let work = try store.insertAlarm(
+                zone: utc, now: Date(),
+                AlarmPatch(
+                    name: "Work", time: "06:45", days: "mon-fri", source: "FIP", volume: 70, shake: true))
+            let nap = try store.insertAlarm(
+                zone: utc, now: Date(),
+                AlarmPatch(
+                    name: "Nap", time: "14:00", days: "once", date: "2030-01-02", tz: "Europe/Berlin", enabled: false))
             try store.deleteAlarm(id: 1)  // so the ids kept are 2, 3 and 4, not 1...3
-            let weekend = try store.insertAlarm(zone: utc, now: Date(), AlarmPatch(
-                name: "Weekend", time: "09:00", days: "sat,sun"))
-            settings = try store.updateSettings { $0.defaultVolume = 45; $0.isWifi = true }
+            let weekend = try store.insertAlarm(
+                zone: utc, now: Date(),
+                AlarmPatch(
+                    name: "Weekend", time: "09:00", days: "sat,sun"))
+            settings = try store.updateSettings {
+                $0.defaultVolume = 45; $0.isWifi = true
+            }
             let programmes = try store.insert([
-                Programme(name: "Night Jazz", begin: try LocalTime(parsing: "22:00"), end: try LocalTime(parsing: "23:00"),
-                          stationID: jazz.id, weekday: .friday),
-                Programme(name: "Matin", begin: try LocalTime(parsing: "07:00"), end: try LocalTime(parsing: "09:00"),
-                          stationID: fip.id),
+                Programme(
+                    name: "Night Jazz", begin: try LocalTime(parsing: "22:00"), end: try LocalTime(parsing: "23:00"),
+                    stationID: jazz.id, weekday: .friday),
+                Programme(
+                    name: "Matin", begin: try LocalTime(parsing: "07:00"), end: try LocalTime(parsing: "09:00"),
+                    stationID: fip.id),
             ])
             reserved = try store.setReserved(true, programmeID: programmes[0].id!)
             store.close()
@@ -59,10 +71,15 @@ struct StoreRestoreTests {
             #expect(try store.programmes() == [reserved])  // only reserved programmes are in the copy
             #expect(try store.runStates().isEmpty)
             let event = try #require(try store.events().first)
-            #expect(event.kind == "warning" && event.detail.hasPrefix(
-                "The database was missing or empty; 3 alarm(s), 2 station(s), 1 reserved or followed programme(s), 0 day(s) off and the settings were restored"))
+            #expect(
+                event.kind == "warning"
+                    && event.detail.hasPrefix(
+                        "The database was missing or empty; 3 alarm(s), 2 station(s), 1 reserved or followed programme(s), 0 day(s) off and the settings were restored"
+                    ))
             // New rows continue after the restored ids; the station an alarm plays is still known by id.
-            #expect(try store.insertAlarm(zone: TimeZone(identifier: "UTC")!, now: Date(), AlarmPatch(name: "New", time: "08:00")).id == 5)
+            #expect(
+                try store.insertAlarm(zone: TimeZone(identifier: "UTC")!, now: Date(), AlarmPatch(name: "New", time: "08:00")).id
+                    == 5)
             #expect(throws: StoreError.self) { try store.deleteStation(id: stations[0].id!) }  // Work plays it
         }
     }
@@ -122,8 +139,11 @@ struct StoreRestoreTests {
         let opened = try Store.openRestoringBackup(path: saved.path)
         defer { opened.store.close() }
         #expect(opened.restored == nil)
-        #expect(opened.backupProblem == .unreadable(path: saved.path + ".schedule.json",
-                                                    reason: "the schedule backup copy cannot be read"))
+        #expect(
+            opened.backupProblem
+                == .unreadable(
+                    path: saved.path + ".schedule.json",
+                    reason: "the schedule backup copy cannot be read"))
         #expect(try opened.store.alarms().isEmpty)
     }
 
@@ -142,9 +162,10 @@ struct StoreRestoreTests {
         let saved = try Saved()
         try FileManager.default.removeItem(atPath: saved.path)
         let results = ResultBox()
-        try StoreEditTests.together((0..<2).map { _ in
-            { results.add(try Store.openRestoringBackup(path: saved.path)) }
-        })
+        try StoreEditTests.together(
+            (0..<2).map { _ in
+                { results.add(try Store.openRestoringBackup(path: saved.path)) }
+            })
         let opened = results.all
         #expect(opened.count == 2)
         #expect(opened.filter { $0.restored != nil }.count == 1)
@@ -157,7 +178,8 @@ struct StoreRestoreTests {
     @Test func aFormat1CopyWithoutProgrammesStillLoadsAndRestores() throws {
         let saved = try Saved()
         let copyPath = saved.path + ".schedule.json"
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: copyPath))) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: copyPath))) as? [String: Any])
         #expect(object["formatVersion"] as? Int == 4 && (object["programs"] as? [Any])?.count == 1)
         object["formatVersion"] = nil
         object["programs"] = nil

@@ -52,8 +52,10 @@ struct StoreRoundTripTests {
 
     @Test func stations() throws {
         let f = try StoreFixture()
-        let s = try f.store.insert(try Station(name: "Radio Paradise", url: try StreamURL(parsing: "https://rp.example/mp3"),
-                                              alternateURL: try StreamURL(parsing: "http://rp2.example/mp3")))
+        let s = try f.store.insert(
+            try Station(
+                name: "Radio Paradise", url: try StreamURL(parsing: "https://rp.example/mp3"),
+                alternateURL: try StreamURL(parsing: "http://rp2.example/mp3")))
         #expect(try f.store.station(id: s.id!) == s)
         #expect(try f.store.station(named: "radio paradise") == s)
         #expect(throws: StoreError.self) {
@@ -71,10 +73,12 @@ struct StoreRoundTripTests {
     @Test func programmesAllOrNothingAndReservation() throws {
         let f = try StoreFixture()
         let st = try f.store.insert(try Station(name: "FIP", url: try StreamURL(parsing: "https://fip.example/live")))
-        let p1 = Programme(name: "Jazz à FIP", begin: try LocalTime(parsing: "21:00"), end: try LocalTime(parsing: "23:00"),
-                           stationID: st.id, weekday: .friday, host: "Bruno", details: "Late jazz", importSource: "fip.json")
-        let p2 = Programme(name: "Matin", begin: try LocalTime(parsing: "07:00"), end: try LocalTime(parsing: "09:00"),
-                           stationID: st.id, date: try LocalDate(parsing: "2026-12-01"))
+        let p1 = Programme(
+            name: "Jazz à FIP", begin: try LocalTime(parsing: "21:00"), end: try LocalTime(parsing: "23:00"),
+            stationID: st.id, weekday: .friday, host: "Bruno", details: "Late jazz", importSource: "fip.json")
+        let p2 = Programme(
+            name: "Matin", begin: try LocalTime(parsing: "07:00"), end: try LocalTime(parsing: "09:00"),
+            stationID: st.id, date: try LocalDate(parsing: "2026-12-01"))
         let saved = try f.store.insert([p1, p2])
         #expect(saved.count == 2)
         var expected = p1
@@ -110,8 +114,9 @@ struct StoreRoundTripTests {
         let f = try StoreFixture()
         let a = try f.store.insert(try f.sampleAlarm())
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-        let state = AlarmRunState(alarmID: a.id!, phase: .snoozed, occurrence: t0, ringingSince: t0 + 5,
-                                  snoozedUntil: t0 + 305, snoozeCount: 1, lastHandledOccurrence: t0 - 86_400)
+        let state = AlarmRunState(
+            alarmID: a.id!, phase: .snoozed, occurrence: t0, ringingSince: t0 + 5,
+            snoozedUntil: t0 + 305, snoozeCount: 1, lastHandledOccurrence: t0 - 86_400)
         try f.store.save(state, recording: HistoryEvent(at: t0 + 5, alarmID: a.id, kind: "snoozed", detail: "button"))
         #expect(try f.store.runStates() == [state])
         try f.store.record(HistoryEvent(at: t0 + 400, alarmID: nil, kind: "clock-step", detail: "+3600 s"))
@@ -128,8 +133,9 @@ struct StoreRoundTripTests {
         let f = try StoreFixture()
         var a = try f.store.insert(try f.sampleAlarm())
         let lastRung = Date(timeIntervalSince1970: 1_800_000_000)
-        let snoozed = AlarmRunState(alarmID: a.id!, phase: .snoozed, occurrence: Date(), snoozedUntil: Date() + 300,
-                                    snoozeCount: 1, lastHandledOccurrence: lastRung)
+        let snoozed = AlarmRunState(
+            alarmID: a.id!, phase: .snoozed, occurrence: Date(), snoozedUntil: Date() + 300,
+            snoozeCount: 1, lastHandledOccurrence: lastRung)
         let idle = AlarmRunState(alarmID: a.id!, lastHandledOccurrence: lastRung)
         try f.store.save(snoozed)
         a.name = "Renamed"

@@ -51,8 +51,11 @@ struct SystemdNotifierTests {
         notifier.stopping()
         let bytes: [UInt8] = Array("STATUS=by bytes".utf8)
         bytes.withUnsafeBytes { notifier.send($0) }
-        #expect(listener.received() == ["READY=1", "READY=1\nSTATUS=armed for 07:00", "WATCHDOG=1", "STATUS=ringing alarm 3",
-                                        "EXTEND_TIMEOUT_USEC=15000000", "STOPPING=1", "STATUS=by bytes"])
+        #expect(
+            listener.received() == [
+                "READY=1", "READY=1\nSTATUS=armed for 07:00", "WATCHDOG=1", "STATUS=ringing alarm 3",
+                "EXTEND_TIMEOUT_USEC=15000000", "STOPPING=1", "STATUS=by bytes",
+            ])
     }
 
     @Test func anAtNamesAnAbstractSocket() throws {

@@ -13,10 +13,11 @@ struct ThreadTests {
         let release = BlockingQueue<Bool>()
         let seen = Mutex<String?>(nil)
         let name = "aubade-t\(UInt16.random(in: 1000...9999))"  // 13 bytes: kept whole
-        #expect(NamedThread.start(name) {
-            seen.withLock { $0 = NamedThread.currentName }
-            _ = release.take()
-        })
+        #expect(
+            NamedThread.start(name) {
+                seen.withLock { $0 = NamedThread.currentName }
+                _ = release.take()
+            })
         #expect(await threadAppears(name), "threads: \(threadNames())")
         release.post(true)
         #expect(seen.withLock { $0 } == name)
@@ -72,14 +73,16 @@ struct ThreadTests {
         for k in 1...3 { queue.post(k) }
         #expect(queue.take(waitingAtMost: .zero) == [1, 2, 3])
         // A consumer waiting without a limit is woken by a post from another thread, then by the close.
-        let taken = Task { await runBlocking("aubade.consumer") { () -> [[Int]] in
-            var batches: [[Int]] = []
-            while true {
-                let batch = queue.take()
-                if batch.isEmpty { return batches }
-                batches.append(batch)
+        let taken = Task {
+            await runBlocking("aubade.consumer") { () -> [[Int]] in
+                var batches: [[Int]] = []
+                while true {
+                    let batch = queue.take()
+                    if batch.isEmpty { return batches }
+                    batches.append(batch)
+                }
             }
-        } }
+        }
         queue.post(4)
         queue.post(5)
         queue.close()

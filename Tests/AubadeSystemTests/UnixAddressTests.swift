@@ -15,7 +15,10 @@ struct UnixAddressTests {
         #expect(Int(address.length) == MemoryLayout<sa_family_t>.size + 29 + 1)
         let (family, path) = address.withSockaddr { sa, _ in
             sa.withMemoryRebound(to: sockaddr_un.self, capacity: 1) { un in
-                (Int32(un.pointee.sun_family), withUnsafeBytes(of: un.pointee.sun_path) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) })
+                (
+                    Int32(un.pointee.sun_family),
+                    withUnsafeBytes(of: un.pointee.sun_path) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                )
             }
         }
         #expect(family == AF_UNIX)

@@ -11,26 +11,26 @@ import Testing
 @Suite("Second waker: nothing allocated after start (R35)", .serialized)
 struct WakerAllocationTests {
     static let counter = """
-    #define _GNU_SOURCE
-    #include <stddef.h>
-    #include <stdio.h>
-    #include <unistd.h>
-    extern void *__libc_malloc(size_t);
-    extern void *__libc_calloc(size_t, size_t);
-    extern void *__libc_realloc(void *, size_t);
-    extern void *__libc_memalign(size_t, size_t);
-    static long count;
-    static void add(void) { __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED); }
-    void *malloc(size_t n) { add(); return __libc_malloc(n); }
-    void *calloc(size_t a, size_t b) { add(); return __libc_calloc(a, b); }
-    void *realloc(void *p, size_t n) { add(); return __libc_realloc(p, n); }
-    int posix_memalign(void **p, size_t a, size_t n) { add(); *p = __libc_memalign(a, n); return *p ? 0 : 12; }
-    void *aligned_alloc(size_t a, size_t n) { add(); return __libc_memalign(a, n); }
-    void *memalign(size_t a, size_t n) { add(); return __libc_memalign(a, n); }
-    __attribute__((destructor)) static void report(void) {
-        char b[64]; int k = snprintf(b, sizeof b, "MALLOCS %ld\\n", count); write(2, b, k);
-    }
-    """
+        #define _GNU_SOURCE
+        #include <stddef.h>
+        #include <stdio.h>
+        #include <unistd.h>
+        extern void *__libc_malloc(size_t);
+        extern void *__libc_calloc(size_t, size_t);
+        extern void *__libc_realloc(void *, size_t);
+        extern void *__libc_memalign(size_t, size_t);
+        static long count;
+        static void add(void) { __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED); }
+        void *malloc(size_t n) { add(); return __libc_malloc(n); }
+        void *calloc(size_t a, size_t b) { add(); return __libc_calloc(a, b); }
+        void *realloc(void *p, size_t n) { add(); return __libc_realloc(p, n); }
+        int posix_memalign(void **p, size_t a, size_t n) { add(); *p = __libc_memalign(a, n); return *p ? 0 : 12; }
+        void *aligned_alloc(size_t a, size_t n) { add(); return __libc_memalign(a, n); }
+        void *memalign(size_t a, size_t n) { add(); return __libc_memalign(a, n); }
+        __attribute__((destructor)) static void report(void) {
+            char b[64]; int k = snprintf(b, sizeof b, "MALLOCS %ld\\n", count); write(2, b, k);
+        }
+        """
 
     /// 08:00 tomorrow, Unix ms: the fake instant every run starts at.
     static let start: Int64 = {
@@ -74,9 +74,13 @@ struct WakerAllocationTests {
         }
 
         func start() async throws -> EventProcess {
-            try await EventProcess(waker, ["--json", "--db", db, "--grace", "1s", "--fake-time",
-                                     Date(timeIntervalSince1970: Double(WakerAllocationTests.start) / 1000).formatted(.iso8601)],
-                             environment: ["LD_PRELOAD": shim])
+            try await EventProcess(
+                waker,
+                [
+                    "--json", "--db", db, "--grace", "1s", "--fake-time",
+                    Date(timeIntervalSince1970: Double(WakerAllocationTests.start) / 1000).formatted(.iso8601),
+                ],
+                environment: ["LD_PRELOAD": shim])
         }
 
         /// Stops the waker and returns its allocation count.
@@ -84,7 +88,8 @@ struct WakerAllocationTests {
             w.signal(SIGTERM)
             #expect(await w.waitForExit() == 0)
             guard let line = w.errorOutput.split(separator: "\n").first(where: { $0.hasPrefix("MALLOCS ") }),
-                  let n = Int(line.dropFirst(8)) else { throw RigError("no count in \(w.errorOutput)") }
+                let n = Int(line.dropFirst(8))
+            else { throw RigError("no count in \(w.errorOutput)") }
             return n
         }
     }

@@ -25,7 +25,9 @@ struct WakerEndToEndTests {
         try await rig.sleep(untilBeforeAlarm: 10, on: clock)
         d.signal(SIGSTOP)  // ten seconds before the alarm: the daemon holds the card and answers nothing
         let frozenAt = clock.now()
-        try #require(frozenAt < rig.alarmInstant.timeIntervalSince1970 - 1, "the machine was too slow to freeze the daemon before its alarm")
+        try #require(
+            frozenAt < rig.alarmInstant.timeIntervalSince1970 - 1,
+            "the machine was too slow to freeze the daemon before its alarm")
         figure("waker: the daemon frozen before its alarm by", "\(rig.alarmInstant.timeIntervalSince1970 - frozenAt) s")
         let ringing = try #require(await w.wait(for: "ringing"))
         #expect(ringing["alarm"] as? Int == Int(id))
@@ -61,8 +63,9 @@ struct WakerEndToEndTests {
         let status = try await rig.cli(["status", "--json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
         let lines = report["report"] as? [String] ?? []
-        #expect(lines.contains { $0.contains("the daemon did not answer; the second waker rang") && $0.contains("stopped") },
-                "\(lines)")
+        #expect(
+            lines.contains { $0.contains("the daemon did not answer; the second waker rang") && $0.contains("stopped") },
+            "\(lines)")
         #expect((report["ringing"] as? [String: Any]) == nil, "\(report)")
         d.signal(SIGTERM)
         #expect(await d.waitForExit() == 0)
@@ -88,8 +91,9 @@ struct WakerEndToEndTests {
         // Every start now fails (R27: never run with zero alarms silently): restarted as systemd would.
         var starts = 0
         while w.position(of: "ringing") == nil && starts < 300 {
-            let r = try await ProcessRunner.run(rig.aubade, ["run", "--db", rig.db, "--config", rig.config, "--http", "off"],
-                                                environment: rig.environment)
+            let r = try await ProcessRunner.run(
+                rig.aubade, ["run", "--db", rig.db, "--config", rig.config, "--http", "off"],
+                environment: rig.environment)
             #expect(r.status == 1, "a start on the broken database: \(r.status) \(r.stderr)")
             starts += 1
         }
@@ -156,14 +160,23 @@ struct WakerEndToEndTests {
         _ = try #require(await d.wait(for: "ready"))
         d.signal(SIGTERM)
         #expect(await d.waitForExit() == 0)
-        let before = try await ProcessRunner.run(rig.wakerBinary, ["--check", "--db", rig.db, "--grace", "\(WakerRig.grace)s",
-                                                                   "--fake-time", rig.fakeTime(lead: 60)])
+        let before = try await ProcessRunner.run(
+            rig.wakerBinary,
+            [
+                "--check", "--db", rig.db, "--grace", "\(WakerRig.grace)s",
+                "--fake-time", rig.fakeTime(lead: 60),
+            ])
         #expect(before.status == 0)
-        #expect(before.stdout.contains("Would: ring alarm \(id) (Work), due \(rig.alarmInstant.formatted(.iso8601))"),
-                "\(before.stdout)")
+        #expect(
+            before.stdout.contains("Would: ring alarm \(id) (Work), due \(rig.alarmInstant.formatted(.iso8601))"),
+            "\(before.stdout)")
         #expect(before.stdout.contains("not running"))
-        let after = try await ProcessRunner.run(rig.wakerBinary, ["--check", "--json", "--db", rig.db, "--grace", "\(WakerRig.grace)s",
-                                                                  "--fake-time", rig.fakeTime(lead: -10)])
+        let after = try await ProcessRunner.run(
+            rig.wakerBinary,
+            [
+                "--check", "--json", "--db", rig.db, "--grace", "\(WakerRig.grace)s",
+                "--fake-time", rig.fakeTime(lead: -10),
+            ])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])
         #expect(object["would"] as? String == "ring" && object["alarm"] as? Int == Int(id), "\(object)")
         #expect(WakerRig.number(object, "at") == rig.ringsAt)

@@ -22,7 +22,8 @@ struct WakerRig {
     init() throws {
         dir = try TemporaryDirectory("waker")
         guard let aubade = ProcessRunner.builtExecutable("aubade"),
-              let waker = ProcessRunner.builtExecutable("aubade-waker") else {
+            let waker = ProcessRunner.builtExecutable("aubade-waker")
+        else {
             throw RigError("The aubade and aubade-waker binaries are not built beside the tests; run 'swift build' first.")
         }
         self.aubade = aubade
@@ -47,16 +48,20 @@ struct WakerRig {
     /// `aubade <args> --db <db> --config <config>`.
     @discardableResult
     func cli(_ args: [String]) async throws -> ProcessResult {
-        try await ProcessRunner.run(aubade, args + ["--db", db, "--config", config], environment: environment,
-                                    currentDirectory: dir.path)
+        try await ProcessRunner.run(
+            aubade, args + ["--db", db, "--config", config], environment: environment,
+            currentDirectory: dir.path)
     }
 
     /// Adds the tone alarm "Work" at 08:00 daily, lasting 2 minutes; its id.
     func addAlarm() async throws -> Int64 {
-        let r = try await cli(["alarm", "add", "--name", "Work", "--time", "08:00", "--days", "daily", "--source", "tone",
-                               "--duration", "2m", "--json"])
+        let r = try await cli([
+            "alarm", "add", "--name", "Work", "--time", "08:00", "--days", "daily", "--source", "tone",
+            "--duration", "2m", "--json",
+        ])
         guard r.status == 0, let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
-              let id = object["id"] as? Int else { throw RigError("alarm add failed: \(r.stderr)") }
+            let id = object["id"] as? Int
+        else { throw RigError("alarm add failed: \(r.stderr)") }
         return Int64(id)
     }
 
@@ -64,17 +69,22 @@ struct WakerRig {
 
     /// The daemon, its wall clock `lead` seconds before the alarm.
     func daemon(lead: Double) async throws -> EventProcess {
-        try await EventProcess(aubade, ["run", "--json", "--db", db, "--config", config, "--fake-time", fakeTime(lead: lead)],
-                         environment: environment)
+        try await EventProcess(
+            aubade, ["run", "--json", "--db", db, "--config", config, "--fake-time", fakeTime(lead: lead)],
+            environment: environment)
     }
 
     /// The waker on the same database, its wall clock started at `wall` (Unix seconds), with the tests' grace.
     func waker(at wall: Double) async throws -> EventProcess {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return try await EventProcess(wakerBinary, ["--json", "--db", db, "--grace", "\(WakerRig.grace)s",
-                                              "--fake-time", f.string(from: Date(timeIntervalSince1970: wall))],
-                                environment: environment)
+        return try await EventProcess(
+            wakerBinary,
+            [
+                "--json", "--db", db, "--grace", "\(WakerRig.grace)s",
+                "--fake-time", f.string(from: Date(timeIntervalSince1970: wall)),
+            ],
+            environment: environment)
     }
 
     /// A daemon's wall clock as its `ready` line gave it, when that line arrived: a waker started later must start
@@ -133,7 +143,8 @@ struct WakerRig {
     /// The state letter of process `pid` in /proc ("T" stopped, "S" sleeping…), nil when it is gone.
     static func processState(_ pid: Int32) -> String? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
+            let close = text.lastIndex(of: ")")
+        else { return nil }
         return text[text.index(close, offsetBy: 2)...].split(separator: " ").first.map(String.init)
     }
 }

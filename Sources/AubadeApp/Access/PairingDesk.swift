@@ -13,8 +13,9 @@ final class PairingDesk {
         var generator = SystemRandomNumberGenerator()
         let number = Int.random(in: 0...999_999, using: &generator)
         let digits = String(number)
-        let code = PairingCode(code: String(repeating: "0", count: 6 - digits.count) + digits,
-                               expiresAt: now.addingTimeInterval(PairingDesk.lifetime))
+        let code = PairingCode(
+            code: String(repeating: "0", count: 6 - digits.count) + digits,
+            expiresAt: now.addingTimeInterval(PairingDesk.lifetime))
         current = code
         return code
     }

@@ -1,4 +1,4 @@
-public import AubadeCore
+import AubadeCore
 import AubadeSystemAsync
 import Foundation
 
@@ -46,7 +46,10 @@ extension RunningClock {
                 return
             } catch {
                 let since = source.importedAt.formatted(.iso8601)
-                board.set(key, "The calendar \(source.location) was not refreshed: \(error.message) What was imported on \(since) stays in use.")
+                board.set(
+                    key,
+                    "The calendar \(source.location) was not refreshed: \(error.message) What was imported on \(since) stays in use."
+                )
                 effects.emit("calendar", ["source": source.location, "error": error.message])
             }
         }
@@ -54,7 +57,8 @@ extension RunningClock {
             do throws(ClockError) {
                 try await reimport(source, from: .cached(source), expanding: true)
             } catch {
-                board.set(key + "-copy", "The cached copy of the calendar \(source.location) cannot be read again: \(error.message)")
+                board.set(
+                    key + "-copy", "The cached copy of the calendar \(source.location) cannot be read again: \(error.message)")
             }
         }
     }
@@ -72,8 +76,12 @@ extension RunningClock {
         }
         if !expanding, calendar.contentHash == source.contentHash {
             let count = source.kind == .programmes ? "programme rows" : "days off"
-            effects.emit("calendar", ["source": source.location, "unchanged": true,
-                                          "message": "\(source.location) has not changed; its \(count) stay as imported."])
+            effects.emit(
+                "calendar",
+                [
+                    "source": source.location, "unchanged": true,
+                    "message": "\(source.location) has not changed; its \(count) stay as imported.",
+                ])
             return
         }
         let result = try await apply(.importCalendar(calendar), deps.time.now())
@@ -85,7 +93,9 @@ extension RunningClock {
 
     /// Why a download may not happen now (Wi-Fi-only and the route), or nil.
     func downloadRefusal() -> String? {
-        if case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: catalogue.settings.isWifi, network: deps.network.current()) {
+        if case .refuse(let reason) = NetworkPolicy.streaming(
+            wifiOnly: catalogue.settings.isWifi, network: deps.network.current())
+        {
             return reason
         }
         return nil
@@ -110,7 +120,8 @@ struct CalendarRefreshPlan {
     /// The sources due at `now`, each with whether it is downloaded (a URL source whose refresh is due) and
     /// whether its expansion is due (its cached copy is read again if the download does not happen).
     func due(_ sources: [CalendarSource], attempts: [Int64: Date], at now: Date)
-        -> [(source: CalendarSource, download: Bool, expand: Bool)] {
+        -> [(source: CalendarSource, download: Bool, expand: Bool)]
+    {
         sources.compactMap { source in
             let download = source.isURL && now >= downloadDue(source, attempts)
             let expand = now >= expansionDue(source, attempts)

@@ -7,17 +7,22 @@ extension NextFirings {
     /// the occurrences passed over, marked `skipped` with their reason (skip-next; "skipped: Christmas Day" for a
     /// day off), and the programme on air at each on the alarm's station. `tomorrow` names the alarms that will
     /// ring on the clock's next local date, and those skipped.
-    public static func build(_ alarms: [Alarm], after now: Date, count: Int, zone: TimeZone, daysOff: DaysOff = .none,
-                             programmes: [Programme] = []) -> NextFirings {
+    public static func build(
+        _ alarms: [Alarm], after now: Date, count: Int, zone: TimeZone, daysOff: DaysOff = .none,
+        programmes: [Programme] = []
+    ) -> NextFirings {
         let guide = ProgrammeGuide(programmes: programmes, zone: zone)
         let byID = Dictionary(alarms.compactMap { a in a.id.map { ($0, a) } }, uniquingKeysWith: { a, _ in a })
-        let firings = AlarmSchedule.upcoming(alarms.filter { $0.id != nil }, after: now, count: count, defaultZone: zone,
-                                             daysOff: daysOff, includeSkipped: true).compactMap { f -> Entry? in
+        let firings = AlarmSchedule.upcoming(
+            alarms.filter { $0.id != nil }, after: now, count: count, defaultZone: zone,
+            daysOff: daysOff, includeSkipped: true
+        ).compactMap { f -> Entry? in
             guard let id = f.alarmID, let alarm = byID[id] else { return nil }
-            return Entry(alarm: id, name: f.alarmName, at: f.occurrence.instant,
-                         local: DaemonStatus.clock(f.occurrence.instant, f.zone, date: true), skipped: f.skip != nil,
-                         reason: f.skip?.sentence,
-                         onAir: f.skip == nil ? guide.onAir(for: alarm, at: f.occurrence.instant)?.programme.name : nil)
+            return Entry(
+                alarm: id, name: f.alarmName, at: f.occurrence.instant,
+                local: DaemonStatus.clock(f.occurrence.instant, f.zone, date: true), skipped: f.skip != nil,
+                reason: f.skip?.sentence,
+                onAir: f.skip == nil ? guide.onAir(for: alarm, at: f.occurrence.instant)?.programme.name : nil)
         }
         return NextFirings(firings: firings, tomorrow: tomorrowSentence(alarms, now: now, zone: zone, daysOff: daysOff))
     }
@@ -27,14 +32,17 @@ extension NextFirings {
         let calendar = ZoneCalendar(zone)
         guard let tomorrow = LocalDate(dayNumber: calendar.localDayNumber(of: now) + 1) else { return "No alarm tomorrow." }
         let start = calendar.instant(of: tomorrow, at: LocalTime.midnight)
-        let end = LocalDate(dayNumber: tomorrow.dayNumber + 1).map { calendar.instant(of: $0, at: LocalTime.midnight) }
+        let end =
+            LocalDate(dayNumber: tomorrow.dayNumber + 1).map { calendar.instant(of: $0, at: LocalTime.midnight) }
             ?? start.addingTimeInterval(86_400)
         var ringing: [(Date, String)] = []
         var skipped: [String] = []
         for alarm in alarms where alarm.enabled {
             let alarmZone = AlarmSchedule.zone(of: alarm, defaultZone: zone)
-            for o in AlarmSchedule.occurrences(of: alarm, after: start.addingTimeInterval(-0.001), through: end.addingTimeInterval(-0.001),
-                                               defaultZone: zone) {
+            for o in AlarmSchedule.occurrences(
+                of: alarm, after: start.addingTimeInterval(-0.001), through: end.addingTimeInterval(-0.001),
+                defaultZone: zone)
+            {
                 switch AlarmSchedule.skipReason(of: alarm, on: o.date, daysOff: daysOff) {
                 case .skipNext: skipped.append("\(alarm.name) skipped once")
                 case .dayOff(let name): skipped.append("\(alarm.name) skipped: \(name)")

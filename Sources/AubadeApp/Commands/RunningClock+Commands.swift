@@ -1,4 +1,4 @@
-public import AubadeCore
+import AubadeCore
 import Foundation
 
 extension RunningClock {
@@ -106,8 +106,10 @@ extension RunningClock {
     /// Stop or Snooze, whatever asked — a button, the kiosk, the CLI, the API, the second waker: the ringing
     /// alarm (or `alarm`) is dismissed or snoozed; with nothing ringing a ring test ends, else `idle` says.
     /// `pressedAt`: when a button press began (R15).
-    func dismiss(_ intent: DismissIntent, alarm: Int64?, by: DismissInput, pressedAt: MonotonicInstant?, idle: WhenIdle,
-                 _ now: SchedulerTime) throws(ClockError) -> ClockReply {
+    func dismiss(
+        _ intent: DismissIntent, alarm: Int64?, by: DismissInput, pressedAt: MonotonicInstant?, idle: WhenIdle,
+        _ now: SchedulerTime
+    ) throws(ClockError) -> ClockReply {
         if alarm == nil, !runner.isRinging, stopRingTest() { return .done("The ring test is stopped.") }
         switch intent {
         case .stop:
@@ -150,12 +152,14 @@ extension RunningClock {
                 throw ClockError(.invalid, error.message)
             }
         }
-        let plan = try test.plan(alarm: alarm, source: source, settings: catalogue.settings, station: { catalogue.stations[$0] },
-                                 network: { deps.network.current() }, allowLoopback: options.allowLoopback)
+        let plan = try test.plan(
+            alarm: alarm, source: source, settings: catalogue.settings, station: { catalogue.stations[$0] },
+            network: { deps.network.current() }, allowLoopback: options.allowLoopback)
         radio.cancel(reason: "stopped by a ring test", now)  // the test sounds as an alarm would
         let id = effects.play(plan.request)
         ringTest = RingTestSound(id: id, alarm: test.alarm, source: plan.description, startedAt: now.wall.rounded)
-        return .sound(id, label: plan.description, message: "Ringing \(plan.description) for \(DurationText.format(test.seconds)).")
+        return .sound(
+            id, label: plan.description, message: "Ringing \(plan.description) for \(DurationText.format(test.seconds)).")
     }
 
     private func known(_ alarm: Int64?) throws(ClockError) {
@@ -172,10 +176,11 @@ extension RunningClock {
         let names = Dictionary(scheduler.alarms.map { ($0.key, $0.value.name) }, uniquingKeysWith: { a, _ in a })
         let next = runner.next.map { DaemonStatus.NextAlarm(id: $0.id, name: names[$0.id] ?? "", at: $0.instant) }
         let ringing = runner.ringing.map { r in
-            DaemonStatus.Ringing(id: r.alarmID, name: names[r.alarmID] ?? "", source: r.source,
-                                 sinceSeconds: (now.mono - r.startedAt).inSeconds,
-                                 audibleAfterSeconds: r.audibleAfter?.inSeconds, notAudible: r.silentBecause,
-                                 fallbacks: r.fallbacks)
+            DaemonStatus.Ringing(
+                id: r.alarmID, name: names[r.alarmID] ?? "", source: r.source,
+                sinceSeconds: (now.mono - r.startedAt).inSeconds,
+                audibleAfterSeconds: r.audibleAfter?.inSeconds, notAudible: r.silentBecause,
+                fallbacks: r.fallbacks)
         }
         let snoozed = scheduler.states.values.filter { $0.phase == .snoozed }.compactMap { state in
             state.snoozedUntil.map { DaemonStatus.Snoozed(id: state.alarmID, until: $0) }
@@ -186,19 +191,24 @@ extension RunningClock {
         let read = HistoryRead()
         let ticket = worker.submit { read.events = try? $0.events(limit: 500, since: since) }
         let events = !worker.isStalled && ticket.wait(upTo: StoreWorker.bound) ? read.events ?? [] : []
-        let zones = Dictionary(scheduler.alarms.compactMap { id, alarm in
-            alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }
-        }, uniquingKeysWith: { a, _ in a })
-        let report = MorningReport.build(events: events, alarmNames: names, since: since, zone: scheduler.defaultZone,
-                                         alarmZones: zones).lines
+        let zones = Dictionary(
+            scheduler.alarms.compactMap { id, alarm in
+                alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }
+            }, uniquingKeysWith: { a, _ in a })
+        let report = MorningReport.build(
+            events: events, alarmNames: names, since: since, zone: scheduler.defaultZone,
+            alarmZones: zones
+        ).lines
         let device = deps.sound.device
-        return DaemonStatus(now: now.wall, zone: scheduler.defaultZone.identifier, next: next, ringing: ringing,
-                            snoozed: snoozed, radio: radio.status(now),
-                            sound: DaemonStatus.Sound(device: device.name ?? options.primaryDevice, open: device.isOpen,
-                                                      problem: device.problem),
-                            warnings: board.list.filter { !$0.hasPrefix("The sound device fails") },
-                            clockSynchronised: deps.isClockSynchronised(), report: report,
-                            waker: runner.handoff.map { SecondWaker.status(databasePath: $0.setup.databasePath) })
+        return DaemonStatus(
+            now: now.wall, zone: scheduler.defaultZone.identifier, next: next, ringing: ringing,
+            snoozed: snoozed, radio: radio.status(now),
+            sound: DaemonStatus.Sound(
+                device: device.name ?? options.primaryDevice, open: device.isOpen,
+                problem: device.problem),
+            warnings: board.list.filter { !$0.hasPrefix("The sound device fails") },
+            clockSynchronised: deps.isClockSynchronised(), report: report,
+            waker: runner.handoff.map { SecondWaker.status(databasePath: $0.setup.databasePath) })
     }
 }
 
@@ -207,7 +217,8 @@ extension RunningClock {
     /// given source, else the programme's station. Refused when the programme is unknown or not on air, or when it
     /// ends in less than a minute or more than 12 hours (the sleep timer's range).
     func sleepUntilEnd(of id: Int64?, source: String?, _ now: SchedulerTime) throws(ClockError)
-        -> (seconds: Int, source: String?, sentence: String) {
+        -> (seconds: Int, source: String?, sentence: String)
+    {
         let zone = runner.scheduler.defaultZone
         let airing: ProgrammeGuide.Airing
         if let id {
@@ -226,7 +237,8 @@ extension RunningClock {
                 programmes = programmes.filter { $0.stationID == station.id }
             }
             guard let a = ProgrammeGuide(programmes: programmes, zone: zone).onAir(at: now.wall) else {
-                throw ClockError(.refused, "No programme is on air now\(source.map { " on \($0)" } ?? ""); give a programme's id.")
+                throw ClockError(
+                    .refused, "No programme is on air now\(source.map { " on \($0)" } ?? ""); give a programme's id.")
             }
             airing = a
         }
@@ -234,7 +246,8 @@ extension RunningClock {
         let name = airing.programme.name
         guard seconds >= 60 else { throw ClockError(.refused, "\(name) ends in less than a minute.") }
         guard seconds <= 12 * 3600 else {
-            throw ClockError(.refused, "\(name) ends in more than 12 hours, longer than a sleep timer runs; give a duration instead.")
+            throw ClockError(
+                .refused, "\(name) ends in more than 12 hours, longer than a sleep timer runs; give a duration instead.")
         }
         let station = airing.programme.stationID.flatMap { catalogue.stations[$0]?.name }
         let end = DaemonStatus.clock(airing.end, airing.programme.zone(clockZone: zone), date: false)

@@ -79,7 +79,8 @@ extension EditOutcome {
         case .programme(let p): "programme \(p.id ?? 0) saved"
         case .programmeRemoved(let p): "programme \(p.id ?? 0) removed"
         case .settings: "settings saved"
-        case .imported(let summary): "\(summary.count) \(summary.kind == .programmes ? "programme(s)" : "day(s) off") imported from \(summary.location)"
+        case .imported(let summary):
+            "\(summary.count) \(summary.kind == .programmes ? "programme(s)" : "day(s) off") imported from \(summary.location)"
         case .dayOff(let d): "day off \(d.id ?? 0) saved"
         case .dayOffRemoved(let d): "day off \(d.id ?? 0) removed"
         }

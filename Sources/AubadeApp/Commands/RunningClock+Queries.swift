@@ -9,10 +9,14 @@ extension RunningClock {
         switch query {
         case .alarms:
             let guide = ProgrammeGuide(programmes: catalogue.programmes, zone: runner.scheduler.defaultZone)
-            return .alarms(AlarmList(sortedAlarms.map { a in
-                AlarmDocument(a, stationNames: names, next: a.id.flatMap { runner.scheduler.nextRinging(of: $0, after: now.wall)?.instant },
-                              guide: guide)
-            }))
+            return .alarms(
+                AlarmList(
+                    sortedAlarms.map { a in
+                        AlarmDocument(
+                            a, stationNames: names,
+                            next: a.id.flatMap { runner.scheduler.nextRinging(of: $0, after: now.wall)?.instant },
+                            guide: guide)
+                    }))
         case .alarm(let id):
             guard let alarm = runner.scheduler.alarms[id] else { throw ClockError(StoreError.notFound(what: "alarm", id: id)) }
             return .alarm(AlarmDocument(alarm, stationNames: names))
@@ -20,8 +24,10 @@ extension RunningClock {
             guard ClockQuery.countRange.contains(count) else {
                 throw ClockError(.invalid, "--count \(count) is out of range; use 1 to 100.")
             }
-            return .next(NextFirings.build(sortedAlarms, after: now.wall, count: count, zone: runner.scheduler.defaultZone,
-                                           daysOff: runner.scheduler.daysOff, programmes: catalogue.programmes))
+            return .next(
+                NextFirings.build(
+                    sortedAlarms, after: now.wall, count: count, zone: runner.scheduler.defaultZone,
+                    daysOff: runner.scheduler.daysOff, programmes: catalogue.programmes))
         case .stations:
             let stations = catalogue.stations.values.sorted { $0.name.lowercased() < $1.name.lowercased() }
             return .stations(StationList(stations.map(StationDocument.init)))
@@ -30,11 +36,14 @@ extension RunningClock {
         case .programmeNow(let station, let at):
             return .onAir(try onAir(station: station, at: at ?? now.wall))
         case .daysOff:
-            return .daysOff(DayOffList(catalogue.daysOff.sorted { ($0.first, $0.id ?? 0) < ($1.first, $1.id ?? 0) }.map(DayOffDocument.init)))
+            return .daysOff(
+                DayOffList(catalogue.daysOff.sorted { ($0.first, $0.id ?? 0) < ($1.first, $1.id ?? 0) }.map(DayOffDocument.init)))
         case .calendars:
-            return .calendars(CalendarSourceList(catalogue.calendarSources.map { s in
-                CalendarSourceDocument(s, stationNames: names, problem: board.warnings["calendar-\(s.id)"])
-            }))
+            return .calendars(
+                CalendarSourceList(
+                    catalogue.calendarSources.map { s in
+                        CalendarSourceDocument(s, stationNames: names, problem: board.warnings["calendar-\(s.id)"])
+                    }))
         case .settings:
             return .settings(SettingsDocument.make(catalogue.settings))
         case .history(let limit):
@@ -83,8 +92,9 @@ extension RunningClock {
         }
         let guide = ProgrammeGuide(programmes: programmes, zone: runner.scheduler.defaultZone)
         let names = stationNames
-        return OnAirDocument(now: guide.onAir(at: now).map { ProgramDocument($0, stationNames: names) },
-                             next: guide.next(after: now).map { ProgramDocument($0, stationNames: names) })
+        return OnAirDocument(
+            now: guide.onAir(at: now).map { ProgramDocument($0, stationNames: names) },
+            next: guide.next(after: now).map { ProgramDocument($0, stationNames: names) })
     }
 
     /// One report per local date of the last `days` (today first): each alarm run of that date, a line each.
@@ -96,9 +106,10 @@ extension RunningClock {
         let since = calendar.instant(of: first, at: .midnight)
         let events = try await events(limit: 5000, since: since.addingTimeInterval(-86_400))
         let names = Dictionary(runner.scheduler.alarms.map { ($0.key, $0.value.name) }, uniquingKeysWith: { a, _ in a })
-        let zones = Dictionary(runner.scheduler.alarms.compactMap { id, alarm in
-            alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }
-        }, uniquingKeysWith: { a, _ in a })
+        let zones = Dictionary(
+            runner.scheduler.alarms.compactMap { id, alarm in
+                alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }
+            }, uniquingKeysWith: { a, _ in a })
         let report = MorningReport.build(events: events, alarmNames: names, since: since, zone: zone, alarmZones: zones)
         var byDay: [Int: [String]] = [:]
         for run in report.runs {

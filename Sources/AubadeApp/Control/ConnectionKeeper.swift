@@ -1,5 +1,5 @@
 public import NIOCore
-public import Synchronization
+import Synchronization
 
 /// Holds each accepted connection's async wrapper (a `NIOAsyncChannel`) until its channel has closed, for both
 /// servers (the control socket and the HTTP face).

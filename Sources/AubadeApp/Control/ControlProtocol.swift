@@ -60,7 +60,8 @@ public enum ControlClient {
 
         public var description: String {
             switch self {
-            case .notRunning(let path): "The clock is not running on this database (no daemon at \(path)); start it with 'aubade run'."
+            case .notRunning(let path):
+                "The clock is not running on this database (no daemon at \(path)); start it with 'aubade run'."
             case .failed(let why): "The running clock did not answer: \(why)"
             }
         }
@@ -89,7 +90,9 @@ public enum ControlClient {
     }
 
     /// Sends `request` to the daemon of `databasePath`; read the reply (and events) from the exchange.
-    public static func open(_ request: ControlProtocol.Request, databasePath: String, timeout: Int = 10) throws(Failure) -> Exchange {
+    public static func open(_ request: ControlProtocol.Request, databasePath: String, timeout: Int = 10) throws(Failure)
+        -> Exchange
+    {
         let path = ControlProtocol.socketPath(forDatabase: databasePath)
         let fd: Int32
         do throws(UnixSocket.Failure) { fd = try UnixSocket.connect(path, timeout: timeout) } catch {
@@ -104,7 +107,8 @@ public enum ControlClient {
 
     /// Sends `command` and returns the clock's reply, or its refusal as `ClockError`.
     public static func send(_ command: ClockCommand, databasePath: String, timeout: Int = 10) throws(Failure)
-        -> Result<ClockReply, ClockError> {
+        -> Result<ClockReply, ClockError>
+    {
         let exchange = try open(ControlProtocol.Request(command), databasePath: databasePath, timeout: timeout)
         guard let line = exchange.next() else { throw .failed("no reply within \(timeout) s.") }
         if let reply = line.reply { return .success(reply) }

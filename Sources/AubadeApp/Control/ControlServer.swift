@@ -30,8 +30,10 @@ public final class ControlServer: Sendable {
     public static let requestDeadline: Duration = .seconds(5)
     static let maxConnections = 64
 
-    private init(path: String, channel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>, registry: ConnectionRegistry,
-                 keeper: ConnectionKeeper, group: MultiThreadedEventLoopGroup) {
+    private init(
+        path: String, channel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>, registry: ConnectionRegistry,
+        keeper: ConnectionKeeper, group: MultiThreadedEventLoopGroup
+    ) {
         self.path = path
         self.channel = channel
         self.registry = registry
@@ -42,7 +44,8 @@ public final class ControlServer: Sendable {
     /// Binds the socket for `databasePath` (mode 0600, a listen backlog of 256). `requestDeadline` is the
     /// daemon's 5 s unless a test needs another.
     public static func bind(databasePath: String, requestDeadline: Duration = ControlServer.requestDeadline)
-        async throws(Failure) -> ControlServer {
+        async throws(Failure) -> ControlServer
+    {
         let path = ControlProtocol.socketPath(forDatabase: databasePath)
         if let probe = try? UnixSocket.connect(path, timeout: 2) {
             close(probe)
@@ -114,8 +117,10 @@ public final class ControlServer: Sendable {
 
     /// Reads one request, answers it, and for a followed sound streams its events until it stops or the
     /// client goes away (which stops a `play` or `ring`: Ctrl-C in `aubade play`).
-    private static func answer(_ connection: NIOAsyncChannel<String, String>, clock: RunningClock,
-                               registry: ConnectionRegistry) async {
+    private static func answer(
+        _ connection: NIOAsyncChannel<String, String>, clock: RunningClock,
+        registry: ConnectionRegistry
+    ) async {
         try? await connection.executeThenClose { inbound, outbound in
             var lines = inbound.makeAsyncIterator()
             guard let line = try await lines.next() else { return }
@@ -145,7 +150,9 @@ public final class ControlServer: Sendable {
             let clientGone = await withTaskGroup(of: Bool.self) { group in
                 group.addTask {
                     for await event in events {
-                        do { try await outbound.write(ControlProtocol.encode(ControlProtocol.Reply(event: event))) } catch { break }
+                        do { try await outbound.write(ControlProtocol.encode(ControlProtocol.Reply(event: event))) } catch {
+                            break
+                        }
                     }
                     let ended = !Task.isCancelled
                     channel.close(promise: nil)
@@ -156,7 +163,9 @@ public final class ControlServer: Sendable {
                 return !(await group.next() ?? false)
             }
             // Listening and ring tests belong to their client; a sleep timer outlives the command that started it.
-            if clientGone, request.command.endsWithClient { _ = try? await clock.send(.command(.stopSound(sound), follow: false)) }
+            if clientGone, request.command.endsWithClient {
+                _ = try? await clock.send(.command(.stopSound(sound), follow: false))
+            }
         }
     }
 }
@@ -215,7 +224,8 @@ final class ConnectionRegistry: Sendable {
             s.entries[key] = Entry(channel: channel, stage: .waiting)
             s.order.append(key)
             guard s.entries.count > limit,
-                  let i = s.order.firstIndex(where: { s.entries[$0]?.stage == .waiting && $0 != key }) else { return nil }
+                let i = s.order.firstIndex(where: { s.entries[$0]?.stage == .waiting && $0 != key })
+            else { return nil }
             // The victim leaves the count now, not when its task ends: connections admitted before that
             // must each close another one, or a burst of them would outgrow the bound.
             let victim = s.order.remove(at: i)

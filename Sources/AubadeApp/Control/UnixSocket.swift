@@ -13,8 +13,11 @@ enum UnixSocket {
     static func address(_ path: String) throws(Failure) -> UnixAddress {
         do throws(Errno) {
             return try UnixAddress(path: path)
-        } catch where error.code == ENAMETOOLONG {
-            throw Failure(description: "The control socket path \(path) is longer than \(UnixAddress.capacity - 1) bytes; use a shorter database path.")
+        } catch  where error.code == ENAMETOOLONG {
+            throw Failure(
+                description:
+                    "The control socket path \(path) is longer than \(UnixAddress.capacity - 1) bytes; use a shorter database path."
+            )
         } catch {
             throw Failure(description: "The control socket path \(path) cannot be used (\(error)).")
         }

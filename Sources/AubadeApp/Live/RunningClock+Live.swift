@@ -29,8 +29,9 @@ extension RunningClock {
     /// After every input: the kiosk's screen follows the alarm's ringing, the settings and the night's schedule
     /// (a ringing alarm lights it in the same turn that starts it).
     func followDisplay(_ now: SchedulerTime) {
-        display.follow(ringing: runner.isRinging || ringTest != nil, settings: catalogue.settings.nightDimming,
-                       zone: runner.scheduler.defaultZone, now)
+        display.follow(
+            ringing: runner.isRinging || ringTest != nil, settings: catalogue.settings.nightDimming,
+            zone: runner.scheduler.defaultZone, now)
     }
 
     /// After every input: the live state, handed to every subscriber when it changed.
@@ -51,28 +52,33 @@ extension RunningClock {
         if let r = runner.ringing, !ids.contains(r.alarmID) { ids.append(r.alarmID) }
         if let first = ids.first {
             let r = runner.ringing
-            let since = scheduler.states[first]?.ringingSince
+            let since =
+                scheduler.states[first]?.ringingSince
                 ?? r.map { now.wall.addingTimeInterval(-(now.mono - $0.startedAt).inSeconds).rounded } ?? now.wall.rounded
-            ringing = LiveState.Ringing(alarms: ids.map { LiveState.AlarmRef(id: $0, name: name($0)) }, test: false,
-                                        source: r?.source ?? "",
-                                        audible: r.map { $0.audibleAfter != nil && $0.silentBecause == nil } ?? false,
-                                        notAudible: r?.silentBecause, since: since)
+            ringing = LiveState.Ringing(
+                alarms: ids.map { LiveState.AlarmRef(id: $0, name: name($0)) }, test: false,
+                source: r?.source ?? "",
+                audible: r.map { $0.audibleAfter != nil && $0.silentBecause == nil } ?? false,
+                notAudible: r?.silentBecause, since: since)
         } else if let test = ringTest {
-            ringing = LiveState.Ringing(alarms: test.alarm.map { [LiveState.AlarmRef(id: $0, name: name($0))] } ?? [],
-                                        test: true, source: test.source, audible: test.audible,
-                                        notAudible: deps.sound.device.isOpen ? nil : deps.sound.device.problem,
-                                        since: test.startedAt)
+            ringing = LiveState.Ringing(
+                alarms: test.alarm.map { [LiveState.AlarmRef(id: $0, name: name($0))] } ?? [],
+                test: true, source: test.source, audible: test.audible,
+                notAudible: deps.sound.device.isOpen ? nil : deps.sound.device.problem,
+                since: test.startedAt)
         }
         let radio = self.radio.status(now).map { s in
-            LiveState.Radio(kind: s.kind, source: s.source, state: s.state, problem: s.problem, title: s.title,
-                            endsAt: s.remainingSeconds.map { now.wall.addingTimeInterval($0).rounded }, volume: s.volume)
+            LiveState.Radio(
+                kind: s.kind, source: s.source, state: s.state, problem: s.problem, title: s.title,
+                endsAt: s.remainingSeconds.map { now.wall.addingTimeInterval($0).rounded }, volume: s.volume)
         }
         let next = runner.next.map { LiveState.Next(id: $0.id, name: name($0.id), at: $0.instant) }
         let synchronised = deps.isClockSynchronised()
-        return LiveState(now: now.wall, zone: scheduler.defaultZone.identifier, ringing: ringing, radio: radio, next: next,
-                         warnings: (synchronised ? [] : [DaemonStatus.notSynchronised]) + board.list,
-                         clockSynchronised: synchronised, dimmed: display.dimmed,
-                         pairing: pairing.valid(at: now.wall))
+        return LiveState(
+            now: now.wall, zone: scheduler.defaultZone.identifier, ringing: ringing, radio: radio, next: next,
+            warnings: (synchronised ? [] : [DaemonStatus.notSynchronised]) + board.list,
+            clockSynchronised: synchronised, dimmed: display.dimmed,
+            pairing: pairing.valid(at: now.wall))
     }
 }
 

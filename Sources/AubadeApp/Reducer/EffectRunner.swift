@@ -32,8 +32,10 @@ final class EffectRunner {
     /// How late a sound may begin before its `ringing` line and the history say it began late.
     static let lateAfter: TimeInterval = 1
 
-    init(worker: StoreWorker, sound: any SoundPort, output: DaemonOutput, time: any ClockTime, jobs: any BackgroundJobs,
-         board: StatusBoard) {
+    init(
+        worker: StoreWorker, sound: any SoundPort, output: DaemonOutput, time: any ClockTime, jobs: any BackgroundJobs,
+        board: StatusBoard
+    ) {
         self.worker = worker
         self.sound = sound
         self.output = output
@@ -115,12 +117,18 @@ final class EffectRunner {
         let now = time.now().wall
         let lateBy = note.due.map { now.timeIntervalSince($0) } ?? 0
         let late = note.late || lateBy >= EffectRunner.lateAfter
-        output.emit("ringing", ["alarm": note.alarmID, "source": note.source, "cause": note.cause, "late": late,
-                                "late_s": lateBy >= EffectRunner.lateAfter ? (lateBy * 10).rounded() / 10 : nil,
-                                "occurrence": note.occurrence.timeIntervalSince1970])
+        output.emit(
+            "ringing",
+            [
+                "alarm": note.alarmID, "source": note.source, "cause": note.cause, "late": late,
+                "late_s": lateBy >= EffectRunner.lateAfter ? (lateBy * 10).rounded() / 10 : nil,
+                "occurrence": note.occurrence.timeIntervalSince1970,
+            ])
         if !note.late, lateBy >= EffectRunner.lateAfter {
-            effects.record(HistoryEvent(at: now, alarmID: note.alarmID, kind: HistoryKind.warning.rawValue,
-                                        detail: "The alarm began \(String(format: "%.1f", lateBy)) s after its time."))
+            effects.record(
+                HistoryEvent(
+                    at: now, alarmID: note.alarmID, kind: HistoryKind.warning.rawValue,
+                    detail: "The alarm began \(String(format: "%.1f", lateBy)) s after its time."))
         }
     }
 
@@ -167,7 +175,10 @@ final class EffectRunner {
     private func settle() {
         guard let last = inFlight.last, !last.ticket.isDone else { return collect() }
         if worker.isStalled || !last.ticket.wait(upTo: StoreWorker.bound) {
-            board.set("store-slow", "The database did not answer within \(StoreWorker.bound.formatted()); the clock goes on without waiting for it, and saves when it answers.")
+            board.set(
+                "store-slow",
+                "The database did not answer within \(StoreWorker.bound.formatted()); the clock goes on without waiting for it, and saves when it answers."
+            )
         }
         collect()
     }

@@ -46,7 +46,8 @@ final class StoreWorker: Sendable {
     }
 
     /// Runs `body` on the store's thread and returns its result; the caller is suspended, not blocked.
-    func perform<T: Sendable>(_ body: @escaping @Sendable (any ClockStore) throws(StoreError) -> T) async throws(StoreError) -> T {
+    func perform<T: Sendable>(_ body: @escaping @Sendable (any ClockStore) throws(StoreError) -> T) async throws(StoreError) -> T
+    {
         let result: Result<T, StoreError> = await withCheckedContinuation { continuation in
             queue.push { store in
                 do throws(StoreError) {

@@ -18,9 +18,11 @@ public enum AlarmPlanning {
 
     /// The plan of `sound`. `network` is read only when there is something to stream (Wi-Fi-only reads the
     /// route as it is when the stream would start).
-    public static func plan(sound: SoundSource, station: (Int64) -> Station?, settings: AppSettings,
-                            network: () -> NetworkSnapshot, volume: Int, fadeInSeconds: Int, allowLoopback: Bool,
-                            knownFailure: String? = nil, limit: Duration? = nil) -> Plan {
+    public static func plan(
+        sound: SoundSource, station: (Int64) -> Station?, settings: AppSettings,
+        network: () -> NetworkSnapshot, volume: Int, fadeInSeconds: Int, allowLoopback: Bool,
+        knownFailure: String? = nil, limit: Duration? = nil
+    ) -> Plan {
         var urls: [StreamURL] = []
         var description = "tone"
         var preselected: String?
@@ -46,11 +48,13 @@ public enum AlarmPlanning {
                 preselected = knownFailure
             }
         }
-        let fallback = SoundRequest.Fallback(tone: settings.fallbackTone, toneVolume: settings.toneVolume,
-                                             preselected: preselected)
+        let fallback = SoundRequest.Fallback(
+            tone: settings.fallbackTone, toneVolume: settings.toneVolume,
+            preselected: preselected)
         let content: SoundRequest.Content = urls.isEmpty ? .tone(settings.fallbackTone) : .stations(urls)
-        let request = SoundRequest(priority: .alarm, content: content, volume: volume, fadeIn: .seconds(fadeInSeconds),
-                                   fallback: fallback, limit: limit, allowLoopback: allowLoopback)
+        let request = SoundRequest(
+            priority: .alarm, content: content, volume: volume, fadeIn: .seconds(fadeInSeconds),
+            fallback: fallback, limit: limit, allowLoopback: allowLoopback)
         return Plan(request: request, description: description)
     }
 }
@@ -59,18 +63,22 @@ extension RingTest {
     /// The plan of this ring test, the same whether the running clock rings it or `aubade ring` does without a
     /// daemon: an alarm's sound at its volume and fade-in (`alarm`), or `source` at the default volume; a volume
     /// out of range or a station that does not exist is refused in one sentence.
-    public func plan(alarm: Alarm?, source: SoundSource?, settings: AppSettings, station: (Int64) -> Station?,
-                     network: () -> NetworkSnapshot, allowLoopback: Bool) throws(ClockError) -> AlarmPlanning.Plan {
+    public func plan(
+        alarm: Alarm?, source: SoundSource?, settings: AppSettings, station: (Int64) -> Station?,
+        network: () -> NetworkSnapshot, allowLoopback: Bool
+    ) throws(ClockError) -> AlarmPlanning.Plan {
         guard let sound = alarm?.sound ?? source else {
             throw ClockError(.invalid, "Give an alarm id or --source, not both and not neither.")
         }
         let level = volume ?? alarm?.volume ?? settings.defaultVolume
         guard Alarm.volumeRange.contains(level) else {
-            throw ClockError(.invalid, "Volume \(level) is out of range; use \(Alarm.volumeRange.lowerBound)-\(Alarm.volumeRange.upperBound).")
+            throw ClockError(
+                .invalid, "Volume \(level) is out of range; use \(Alarm.volumeRange.lowerBound)-\(Alarm.volumeRange.upperBound).")
         }
         if case .station(let id) = sound, station(id) == nil { throw ClockError(.notFound, "Station \(id) does not exist.") }
-        return AlarmPlanning.plan(sound: sound, station: station, settings: settings, network: network, volume: level,
-                                  fadeInSeconds: alarm?.fadeInSeconds ?? settings.fadeInSeconds, allowLoopback: allowLoopback,
-                                  limit: .seconds(seconds))
+        return AlarmPlanning.plan(
+            sound: sound, station: station, settings: settings, network: network, volume: level,
+            fadeInSeconds: alarm?.fadeInSeconds ?? settings.fadeInSeconds, allowLoopback: allowLoopback,
+            limit: .seconds(seconds))
     }
 }

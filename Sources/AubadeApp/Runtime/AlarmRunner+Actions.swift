@@ -46,17 +46,22 @@ extension AlarmRunner {
             effects.begin(sound)
         } else {
             if let stale = prepared.removeValue(forKey: request.alarmID) { effects.stop(stale.sound) }
-            plan = self.plan(sound: request.sound, volume: request.volume, fadeInSeconds: request.fadeInSeconds,
-                             alarmID: request.alarmID, occurrence: request.occurrence)
+            plan = self.plan(
+                sound: request.sound, volume: request.volume, fadeInSeconds: request.fadeInSeconds,
+                alarmID: request.alarmID, occurrence: request.occurrence)
             sound = effects.play(plan.request)
         }
         let device = deps.sound.device
-        ringing = Ringing(alarmID: request.alarmID, occurrence: request.occurrence, sound: sound, source: plan.description,
-                          startedAt: now.mono, silentBecause: device.isOpen ? nil : device.problem ?? "The sound device is not open.")
+        ringing = Ringing(
+            alarmID: request.alarmID, occurrence: request.occurrence, sound: sound, source: plan.description,
+            startedAt: now.mono, silentBecause: device.isOpen ? nil : device.problem ?? "The sound device is not open.")
         ringingChanged(true)
-        effects.append(.rang(RingNote(alarmID: request.alarmID, occurrence: request.occurrence, source: plan.description,
-                                      cause: request.cause.rawValue, late: request.late,
-                                      due: request.cause == .scheduled ? request.occurrence : nil)))
+        effects.append(
+            .rang(
+                RingNote(
+                    alarmID: request.alarmID, occurrence: request.occurrence, source: plan.description,
+                    cause: request.cause.rawValue, late: request.late,
+                    due: request.cause == .scheduled ? request.occurrence : nil)))
         if let silent = ringing?.silentBecause { notAudible(request.alarmID, silent, now) }
         noteAlternate(device.name, alarm: request.alarmID, now)
     }
@@ -64,15 +69,20 @@ extension AlarmRunner {
     /// An alarm stopped ringing. The sound goes silent only when no other alarm of the group still rings
     /// (R38); otherwise it plays on, counted for the member that started last.
     private func stopRinging(_ stop: StopRinging, by: DismissInput?) {
-        let who = switch stop.reason {
-        case .autoSilenced: "auto"
-        case .dismissed, .snoozed: (stop.by ?? by ?? .cli).rawValue
-        case .edited, .disabled, .removed: "edit"
-        }
+        let who =
+            switch stop.reason {
+            case .autoSilenced: "auto"
+            case .dismissed, .snoozed: (stop.by ?? by ?? .cli).rawValue
+            case .edited, .disabled, .removed: "edit"
+            }
         guard stop.silencesPlayer else {
             if ringing?.alarmID == stop.alarmID, let next = scheduler.soundingAlarmID { ringing?.alarmID = next }
-            effects.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who,
-                                     "ringing_on": stop.othersStillRinging.map(String.init).joined(separator: ",")])
+            effects.emit(
+                "stopped",
+                [
+                    "alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who,
+                    "ringing_on": stop.othersStillRinging.map(String.init).joined(separator: ","),
+                ])
             return
         }
         if let ringing {
@@ -87,17 +97,20 @@ extension AlarmRunner {
     func plan(sound: SoundSource, volume: Int, fadeInSeconds: Int, alarmID: Int64?, occurrence: Date?) -> AlarmPlanning.Plan {
         var knownFailure: String?
         if let alarmID, let check = prechecks[alarmID], check.occurrence == occurrence { knownFailure = check.failure }
-        return AlarmPlanning.plan(sound: sound, station: { catalogue.stations[$0] }, settings: catalogue.settings,
-                                  network: { deps.network.current() }, volume: volume, fadeInSeconds: fadeInSeconds,
-                                  allowLoopback: options.allowLoopback, knownFailure: knownFailure)
+        return AlarmPlanning.plan(
+            sound: sound, station: { catalogue.stations[$0] }, settings: catalogue.settings,
+            network: { deps.network.current() }, volume: volume, fadeInSeconds: fadeInSeconds,
+            allowLoopback: options.allowLoopback, knownFailure: knownFailure)
     }
 
     // MARK: Inputs
 
     /// Snoozes the sounding alarm (or `alarmID`). `pressedAt`: when the press began (R15). True when it snoozed.
     @discardableResult
-    func snooze(by input: DismissInput, alarmID: Int64? = nil, pressedAt: MonotonicInstant? = nil,
-                _ now: SchedulerTime) -> Bool {
+    func snooze(
+        by input: DismissInput, alarmID: Int64? = nil, pressedAt: MonotonicInstant? = nil,
+        _ now: SchedulerTime
+    ) -> Bool {
         let actions = scheduler.snoozePressed(at: now, alarmID: alarmID, pressedAt: pressedAt, by: input)
         perform(actions, now, by: input)
         refresh(now)
@@ -106,8 +119,10 @@ extension AlarmRunner {
 
     /// Dismisses the sounding alarm (or `alarmID`, including its pending snooze). True when it stopped one.
     @discardableResult
-    func stop(by input: DismissInput, alarmID: Int64? = nil, pressedAt: MonotonicInstant? = nil,
-              _ now: SchedulerTime) -> Bool {
+    func stop(
+        by input: DismissInput, alarmID: Int64? = nil, pressedAt: MonotonicInstant? = nil,
+        _ now: SchedulerTime
+    ) -> Bool {
         let actions = scheduler.stopPressed(at: now, alarmID: alarmID, pressedAt: pressedAt, by: input)
         perform(actions, now, by: input)
         refresh(now)

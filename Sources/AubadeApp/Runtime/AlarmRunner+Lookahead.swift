@@ -16,16 +16,22 @@ extension AlarmRunner {
     /// minutes before (R20), which takes over the warning.
     func lookAhead(_ now: SchedulerTime) {
         let soon = ringingSoon(now, within: AlarmRunner.lookaheadHorizon)
-        for (id, check) in lookaheads where prechecks[id]?.occurrence == check.occurrence
-            || !soon.contains(where: { $0.id == id && $0.instant == check.occurrence }) {
+        for (id, check) in lookaheads
+        where prechecks[id]?.occurrence == check.occurrence
+            || !soon.contains(where: { $0.id == id && $0.instant == check.occurrence })
+        {
             lookaheads[id] = nil
             board.set("lookahead-\(id)", nil)
         }
         for (id, occurrence) in soon where occurrence.timeIntervalSince(now.wall) > AlarmRunner.lookaheadLastStart {
             guard let alarm = scheduler.alarms[id], case .station = alarm.sound,
-                  scheduler.state(of: id).phase == .idle else { continue }
+                scheduler.state(of: id).phase == .idle
+            else { continue }
             if let check = lookaheads[id], check.occurrence == occurrence,
-               check.running || now.mono - check.checkedAt < AlarmRunner.lookaheadInterval { continue }
+                check.running || now.mono - check.checkedAt < AlarmRunner.lookaheadInterval
+            {
+                continue
+            }
             startLookahead(alarm, id: id, occurrence: occurrence, now)
         }
     }
@@ -46,6 +52,7 @@ extension AlarmRunner {
             board.set("lookahead-\(id)", nil)
             return
         }
-        board.set("lookahead-\(id)", "Alarm \(alarm.name) at \(alarm.time): \(failure) Unless that changes, it will start on the tone.")
+        board.set(
+            "lookahead-\(id)", "Alarm \(alarm.name) at \(alarm.time): \(failure) Unless that changes, it will start on the tone.")
     }
 }

@@ -15,14 +15,18 @@ extension AlarmRunner {
         case .audible(_, let source, let after):
             if self.ringing?.audibleAfter == nil { self.ringing?.audibleAfter = after }
             self.ringing?.silentBecause = nil
-            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.audible.rawValue,
-                                        detail: "source=\(source) \(HistoryDetail.audible(after: after))"))
+            effects.record(
+                HistoryEvent(
+                    at: now.wall, alarmID: id, kind: HistoryKind.audible.rawValue,
+                    detail: "source=\(source) \(HistoryDetail.audible(after: after))"))
             tellWaker(WakerHandoff.heard(scheduler: scheduler, at: now.wall))
         case .fallback(_, _, let to, let reason):
             self.ringing?.fallbacks.append(reason)
             let target: HistoryDetail.FallbackTarget = to == "tone" ? .tone : .alternate
-            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.fallback.rawValue,
-                                        detail: HistoryDetail.fallback(to: target, reason: reason)))
+            effects.record(
+                HistoryEvent(
+                    at: now.wall, alarmID: id, kind: HistoryKind.fallback.rawValue,
+                    detail: HistoryDetail.fallback(to: target, reason: reason)))
         case .recovered(_, let to):
             effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.recovered.rawValue, detail: "to=\(to)"))
         case .title(_, let title):
@@ -49,8 +53,10 @@ extension AlarmRunner {
             notAudible(ringing.alarmID, problem, now)
         case .deviceOpened(let name):
             if ringing.silentBecause != nil {
-                effects.record(HistoryEvent(at: now.wall, alarmID: ringing.alarmID, kind: HistoryKind.warning.rawValue,
-                                            detail: "The sound device \(name) opened again; the alarm sounds."))
+                effects.record(
+                    HistoryEvent(
+                        at: now.wall, alarmID: ringing.alarmID, kind: HistoryKind.warning.rawValue,
+                        detail: "The sound device \(name) opened again; the alarm sounds."))
             }
             noteAlternate(name, alarm: ringing.alarmID, now)
         default:
@@ -61,15 +67,19 @@ extension AlarmRunner {
     /// An alarm sounds on the alternate device because the configured one failed (R19): in its history.
     func noteAlternate(_ device: String?, alarm id: Int64, _ now: SchedulerTime) {
         guard let device, let primary = options.primaryDevice, device != primary else { return }
-        effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
-                                    detail: "The sound device \(primary) failed; the alternate \(device) is used."))
+        effects.record(
+            HistoryEvent(
+                at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
+                detail: "The sound device \(primary) failed; the alternate \(device) is used."))
     }
 
     /// The alarm rings but nothing is heard: in the history, the output and (through `ringing`) the status.
     func notAudible(_ id: Int64, _ reason: String, _ now: SchedulerTime) {
-        effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
-                                    detail: "Not audible: \(reason) The clock keeps trying."),
-                       fields: ["alarm": id, "message": reason])
+        effects.record(
+            HistoryEvent(
+                at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
+                detail: "Not audible: \(reason) The clock keeps trying."),
+            fields: ["alarm": id, "message": reason])
         effects.emit("not-audible", ["alarm": id, "reason": reason])
     }
 
@@ -94,8 +104,9 @@ extension AlarmRunner {
 
     private func preroll(_ alarm: Alarm, id: Int64, occurrence: Date) {
         if let old = prepared.removeValue(forKey: id) { effects.stop(old.sound) }
-        let plan = plan(sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: id,
-                        occurrence: occurrence)
+        let plan = plan(
+            sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: id,
+            occurrence: occurrence)
         prepared[id] = Prepared(occurrence: occurrence, plan: plan, sound: effects.play(plan.request, paused: true))
     }
 
@@ -109,18 +120,20 @@ extension AlarmRunner {
     /// the plan already knows (Wi-Fi-only refusing the stream) without connecting, else the pre-alarm check's.
     /// Shared by the pre-check at T−5 min and the look-ahead hours before.
     func checkStation(_ alarm: Alarm, id: Int64, occurrence: Date, as check: StationCheck) {
-        let plan = plan(sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: nil,
-                        occurrence: nil)
+        let plan = plan(
+            sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: nil,
+            occurrence: nil)
         let known = plan.request.fallback?.preselected
         let (checker, device, allowLoopback, stations) = (deps.precheck, deps.sound.device, options.allowLoopback, plan.stations)
         let report = stationChecked
-        effects.append(.job {
-            var failure = known
-            if failure == nil {
-                failure = await checker.check(stations: stations, allowLoopback: allowLoopback, device: device).failure
-            }
-            await report(check, id, occurrence, failure)
-        })
+        effects.append(
+            .job {
+                var failure = known
+                if failure == nil {
+                    failure = await checker.check(stations: stations, allowLoopback: allowLoopback, device: device).failure
+                }
+                await report(check, id, occurrence, failure)
+            })
     }
 
     /// A pre-check finished: recorded, warned about, and carried into the pre-roll.
@@ -128,17 +141,23 @@ extension AlarmRunner {
         guard prechecks[id]?.occurrence == occurrence else { return }
         prechecks[id] = Precheck(occurrence: occurrence, done: true, failure: failure)
         if let failure {
-            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.precheckFailed.rawValue,
-                                        detail: "\(failure) The alarm will start on the tone."))
+            effects.record(
+                HistoryEvent(
+                    at: now.wall, alarmID: id, kind: HistoryKind.precheckFailed.rawValue,
+                    detail: "\(failure) The alarm will start on the tone."))
             board.set("precheck-\(id)", "Alarm \(id): \(failure) It will start on the tone.")
         } else {
-            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.precheckPassed.rawValue,
-                                        detail: occurrence.formatted(.iso8601)))
+            effects.record(
+                HistoryEvent(
+                    at: now.wall, alarmID: id, kind: HistoryKind.precheckPassed.rawValue,
+                    detail: occurrence.formatted(.iso8601)))
             board.set("precheck-\(id)", nil)
         }
         if !deps.isClockSynchronised() {
-            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
-                                        detail: "The system clock is not synchronised; the alarm rings by the best time known."))
+            effects.record(
+                HistoryEvent(
+                    at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
+                    detail: "The system clock is not synchronised; the alarm rings by the best time known."))
         }
         // A pre-roll made before the result must carry it.
         if let p = prepared[id], p.occurrence == occurrence, failure != nil, p.plan.request.fallback?.preselected == nil {

@@ -68,8 +68,10 @@ final class AlarmRunner {
     /// The files the second waker reads and writes (R35); nil when there is none (in-process tests).
     var handoff: WakerHandoff?
 
-    init(scheduler: AlarmScheduler, deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue,
-         effects: Effects, board: StatusBoard) {
+    init(
+        scheduler: AlarmScheduler, deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue,
+        effects: Effects, board: StatusBoard
+    ) {
         self.scheduler = scheduler
         self.deps = deps
         self.options = options

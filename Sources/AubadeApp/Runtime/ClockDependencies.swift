@@ -24,10 +24,12 @@ public struct ClockDependencies: Sendable {
     /// Reads calendar sources for imports and refreshes; nil where the store keeps no calendars (the backup copy).
     public var calendars: (any CalendarFetcher)?
 
-    public init(store: any ClockStore, sound: any SoundPort, time: any ClockTime, jobs: any BackgroundJobs,
-                precheck: any PrecheckPort, network: any NetworkStatus, output: DaemonOutput,
-                isClockSynchronised: @escaping @Sendable () -> Bool, systemZone: @escaping @Sendable () -> TimeZone,
-                logger: Logger, backlight: any Backlight = NullBacklight(), calendars: (any CalendarFetcher)? = nil) {
+    public init(
+        store: any ClockStore, sound: any SoundPort, time: any ClockTime, jobs: any BackgroundJobs,
+        precheck: any PrecheckPort, network: any NetworkStatus, output: DaemonOutput,
+        isClockSynchronised: @escaping @Sendable () -> Bool, systemZone: @escaping @Sendable () -> TimeZone,
+        logger: Logger, backlight: any Backlight = NullBacklight(), calendars: (any CalendarFetcher)? = nil
+    ) {
         self.store = store
         self.sound = sound
         self.time = time
@@ -57,9 +59,11 @@ public struct ClockOptions: Sendable {
     /// What the second waker is told besides the alarms (R35); nil writes no handoff files.
     public var waker: WakerSetup?
 
-    public init(allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
-                shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil, waker: WakerSetup? = nil,
-                calendars: CalendarOptions = CalendarOptions()) {
+    public init(
+        allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
+        shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil, waker: WakerSetup? = nil,
+        calendars: CalendarOptions = CalendarOptions()
+    ) {
         self.primaryDevice = primaryDevice
         self.waker = waker
         self.calendars = calendars

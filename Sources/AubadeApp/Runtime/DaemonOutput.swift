@@ -39,7 +39,8 @@ public struct DaemonOutput: Sendable {
                 if let value { object[key] = value }
             }
             guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-                  let text = String(data: data, encoding: .utf8) else { return }
+                let text = String(data: data, encoding: .utf8)
+            else { return }
             line = text
         } else {
             let stamp = now.formatted(.iso8601.time(includingFractionalSeconds: false))

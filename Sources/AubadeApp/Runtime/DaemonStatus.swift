@@ -54,8 +54,10 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
         public var ringingSince: Date?
         public var problem: String?
 
-        public init(running: Bool, armedAlarm: Int64? = nil, armedAlarmName: String? = nil, armedAt: Date? = nil,
-                    ringingAlarm: Int64? = nil, ringingSince: Date? = nil, problem: String? = nil) {
+        public init(
+            running: Bool, armedAlarm: Int64? = nil, armedAlarmName: String? = nil, armedAt: Date? = nil,
+            ringingAlarm: Int64? = nil, ringingSince: Date? = nil, problem: String? = nil
+        ) {
             self.running = running
             self.armedAlarm = armedAlarm
             self.armedAlarmName = armedAlarmName
@@ -76,7 +78,8 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
                 text = "Second waker: RINGING alarm \(id)\(since) — the clock did not make it heard"
             } else if let id = armedAlarm, let at = armedAt {
                 let name = armedAlarmName.map { "\($0) (alarm \(id))" } ?? "alarm \(id)"
-                text = "Second waker: armed for \(name) at \(DaemonStatus.clock(at, zone, date: true)), if the clock has not made it heard by then"
+                text =
+                    "Second waker: armed for \(name) at \(DaemonStatus.clock(at, zone, date: true)), if the clock has not made it heard by then"
             } else {
                 text = "Second waker: running, nothing to guard"
             }

@@ -16,8 +16,10 @@ final class KioskDisplay {
     /// next event).
     private var written: Int?
 
-    init(settings: NightDimmingSettings, zone: TimeZone, backlight: any Backlight, board: StatusBoard,
-         effects: Effects) {
+    init(
+        settings: NightDimmingSettings, zone: TimeZone, backlight: any Backlight, board: StatusBoard,
+        effects: Effects
+    ) {
         dimming = NightDimming(settings: settings, zone: zone)
         self.backlight = backlight
         self.board = board

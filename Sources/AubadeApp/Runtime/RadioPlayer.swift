@@ -79,13 +79,15 @@ final class RadioPlayer {
 
     /// Starts (or restarts) the sleep timer. Refused while an alarm rings (R14).
     func startSleep(duration: Duration?, source: String?, _ now: SchedulerTime) throws(ValidationError)
-        -> (sound: SoundID, message: String) {
+        -> (sound: SoundID, message: String)
+    {
         if let refusal = alarmRefusal(.sleep) { throw ValidationError(refusal) }
         let (sound, label) = try catalogue.source(source, purpose: "fall asleep to")
         let settings = catalogue.settings
         let length = duration ?? .seconds(settings.sleepSeconds)
-        let timer = SleepTimer(duration: length, fade: .seconds(settings.sleepFadeSeconds), volume: settings.sleepVolume,
-                               startedAt: now.mono)
+        let timer = SleepTimer(
+            duration: length, fade: .seconds(settings.sleepFadeSeconds), volume: settings.sleepVolume,
+            startedAt: now.mono)
         let id = try start(sound, volume: settings.sleepVolume, limit: nil)
         replace(with: Session(kind: .sleep(timer), sound: id, label: label, volume: settings.sleepVolume), now)
         effects.record(.sleepStarted, at: now.wall, "\(DurationText.format(Int(length.inSeconds))) of \(label)")
@@ -95,7 +97,8 @@ final class RadioPlayer {
 
     /// Plays `source` now for `limit` (or until stopped) — `aubade play` through the running clock.
     func listen(source: String, limit: Duration?, volume: Int?, _ now: SchedulerTime) throws(ValidationError)
-        -> (sound: SoundID, label: String) {
+        -> (sound: SoundID, label: String)
+    {
         if let refusal = alarmRefusal(.listen) { throw ValidationError(refusal) }
         let listen: ListenSource
         do {
@@ -134,11 +137,15 @@ final class RadioPlayer {
             content = .stations([url])
         }
         if case .stations = content,
-           case .refuse(let reason) = NetworkPolicy.streaming(wifiOnly: catalogue.settings.isWifi, network: deps.network.current()) {
+            case .refuse(let reason) = NetworkPolicy.streaming(
+                wifiOnly: catalogue.settings.isWifi, network: deps.network.current())
+        {
             throw ValidationError(reason)
         }
-        return effects.play(SoundRequest(priority: .radio, content: content, volume: volume, limit: limit,
-                                         allowLoopback: options.allowLoopback))
+        return effects.play(
+            SoundRequest(
+                priority: .radio, content: content, volume: volume, limit: limit,
+                allowLoopback: options.allowLoopback))
     }
 
     private func replace(with new: Session, _ now: SchedulerTime) {
@@ -154,8 +161,9 @@ final class RadioPlayer {
     func reserve(_ start: ReservationStart, _ now: SchedulerTime) {
         let station = catalogue.stations[start.stationID]?.name ?? "station \(start.stationID)"
         guard !alarmSounding() else { return reservationPassed(start, now) }
-        let target = Tuning(programmeID: start.programmeID, name: start.name, stationID: start.stationID,
-                            tunes: !start.isReminder)
+        let target = Tuning(
+            programmeID: start.programmeID, name: start.name, stationID: start.stationID,
+            tunes: !start.isReminder)
         if start.chimes {
             if let old = chime { effects.stop(old.sound) }
             let sound = effects.play(.tone(.chime, priority: .chime, volume: catalogue.settings.sleepVolume, limit: .seconds(3)))
@@ -166,8 +174,12 @@ final class RadioPlayer {
         if let at = start.reminderFor {
             let minutes = max(0, Int(at.timeIntervalSince(start.start) / 60))
             effects.record(.reservationStarted, at: now.wall, "reminder: \(start.name) on \(station) in \(minutes) min")
-            effects.emit("reminder", ["programme": start.programmeID, "name": start.name, "station": start.stationID,
-                                     "minutes": minutes])
+            effects.emit(
+                "reminder",
+                [
+                    "programme": start.programmeID, "name": start.name, "station": start.stationID,
+                    "minutes": minutes,
+                ])
         } else {
             effects.record(.reservationStarted, at: now.wall, "\(start.name) on \(station)")
             effects.emit("reservation", ["programme": start.programmeID, "name": start.name, "station": start.stationID])
@@ -186,8 +198,10 @@ final class RadioPlayer {
         do throws(ValidationError) {
             let id = try start(.station(id: chime.stationID), volume: catalogue.settings.sleepVolume, limit: nil)
             let label = catalogue.stations[chime.stationID]?.name ?? "station \(chime.stationID)"
-            replace(with: Session(kind: .reservation(programmeID: chime.programmeID, name: chime.name), sound: id,
-                                  label: label, volume: catalogue.settings.sleepVolume), now)
+            replace(
+                with: Session(
+                    kind: .reservation(programmeID: chime.programmeID, name: chime.name), sound: id,
+                    label: label, volume: catalogue.settings.sleepVolume), now)
             effects.emit("tuned", ["programme": chime.programmeID, "station": chime.stationID])
             board.set("reservation", nil)
         } catch {
@@ -353,7 +367,8 @@ final class RadioPlayer {
         case .playing: (state, problem) = ("playing", nil)
         case .notPlaying(let why): (state, problem) = ("not playing", why)
         }
-        return DaemonStatus.Radio(kind: kind, source: s.label, remainingSeconds: remaining, title: s.title,
-                                  state: state, problem: problem, volume: s.volume)
+        return DaemonStatus.Radio(
+            kind: kind, source: s.label, remainingSeconds: remaining, title: s.title,
+            state: state, problem: problem, volume: s.volume)
     }
 }

@@ -52,21 +52,25 @@ public actor RunningClock {
         catalogue = Catalogue(loaded)
         board = StatusBoard(effects: effects)
         worker = StoreWorker(deps.store)
-        effectRunner = EffectRunner(worker: worker, sound: deps.sound, output: deps.output, time: deps.time,
-                                    jobs: deps.jobs, board: board)
+        effectRunner = EffectRunner(
+            worker: worker, sound: deps.sound, output: deps.output, time: deps.time,
+            jobs: deps.jobs, board: board)
         // An occurrence the second waker rang and a person ended there is not rung again (R35).
         let handoff = options.waker.map(WakerHandoff.init)
         effectRunner.handoff = handoff
-        let scheduler = AlarmScheduler(alarms: loaded.alarms, states: handoff?.settle(loaded.states) ?? loaded.states,
-                                       settings: loaded.settings, defaultZone: options.defaultZone,
-                                       alarmsUpdatedAt: loaded.alarmUpdateTimes, daysOff: DaysOff(loaded.daysOff))
-        runner = AlarmRunner(scheduler: scheduler, deps: deps, options: options, catalogue: catalogue, effects: effects,
-                             board: board)
+        let scheduler = AlarmScheduler(
+            alarms: loaded.alarms, states: handoff?.settle(loaded.states) ?? loaded.states,
+            settings: loaded.settings, defaultZone: options.defaultZone,
+            alarmsUpdatedAt: loaded.alarmUpdateTimes, daysOff: DaysOff(loaded.daysOff))
+        runner = AlarmRunner(
+            scheduler: scheduler, deps: deps, options: options, catalogue: catalogue, effects: effects,
+            board: board)
         runner.handoff = handoff
         radio = RadioPlayer(deps: deps, options: options, catalogue: catalogue, effects: effects, board: board)
         reminders = Reminders(catalogue: catalogue)
-        display = KioskDisplay(settings: loaded.settings.nightDimming, zone: options.defaultZone,
-                               backlight: deps.backlight, board: board, effects: effects)
+        display = KioskDisplay(
+            settings: loaded.settings.nightDimming, zone: options.defaultZone,
+            backlight: deps.backlight, board: board, effects: effects)
         for key in loaded.invalidSettings {
             board.set("setting-\(key)", "The stored setting \(key) is invalid; its default is used.", announce: false)
         }
@@ -200,8 +204,12 @@ public actor RunningClock {
     /// press that began before the alarm started is ignored by the alarm engine itself (R15), which compares the
     /// press's kernel timestamp with the ring's start on the same `CLOCK_MONOTONIC` base.
     private func button(_ command: ButtonPanel.Command) {
-        effects.emit("button", ["role": command.role.rawValue, "press": command.kind == .long ? "long" : "short",
-                                "action": command.action.name])
+        effects.emit(
+            "button",
+            [
+                "role": command.role.rawValue, "press": command.kind == .long ? "long" : "short",
+                "action": command.action.name,
+            ])
         let now = deps.time.now()
         let pressedAt = MonotonicInstant(command.pressedAt)
         switch command.action {
@@ -333,7 +341,8 @@ public actor RunningClock {
     func reloadNow() async {
         let result: Result<(clock: StoredClock, tokens: [AccessToken]), StoreError>
         do throws(StoreError) {
-            result = .success(try await worker.perform { store throws(StoreError) in (clock: try store.load(), tokens: try store.tokens()) })
+            result = .success(
+                try await worker.perform { store throws(StoreError) in (clock: try store.load(), tokens: try store.tokens()) })
         } catch {
             result = .failure(error)
         }
@@ -390,5 +399,9 @@ final class StoreWatch: Sendable {
         return true
     }
 
-    func take() -> Look? { state.withLock { s in defer { s.found = nil }; return s.found } }
+    func take() -> Look? {
+        state.withLock { s in
+            defer { s.found = nil }; return s.found
+        }
+    }
 }

@@ -9,17 +9,19 @@ extension WakerHandoff {
     /// left out). The waker sounds the tone at `settings.fallbackTone`, at least at `toneVolume` (R18).
     static func entries(scheduler: AlarmScheduler, settings: AppSettings, now: Date) -> [HandoffEntry] {
         var out: [HandoffEntry] = []
-        let tone: HandoffTone = switch settings.fallbackTone {
-        case .classic: .classic
-        case .chime: .chime
-        case .rising: .rising
-        }
+        let tone: HandoffTone =
+            switch settings.fallbackTone {
+            case .classic: .classic
+            case .chime: .chime
+            case .rising: .rising
+            }
         for (id, alarm) in scheduler.alarms where alarm.enabled {
             func entry(_ occurrence: Date, round: Int, due: Date) -> HandoffEntry {
-                HandoffEntry(alarm: id, occurrence: ms(occurrence), round: round, due: ms(due),
-                             volume: max(alarm.volume, settings.toneVolume), durationSeconds: alarm.durationSeconds,
-                             snoozeSeconds: alarm.snoozeMinutes * 60, maxSnoozes: alarm.maxSnoozes, tone: tone,
-                             name: ShortText(alarm.name))
+                HandoffEntry(
+                    alarm: id, occurrence: ms(occurrence), round: round, due: ms(due),
+                    volume: max(alarm.volume, settings.toneVolume), durationSeconds: alarm.durationSeconds,
+                    snoozeSeconds: alarm.snoozeMinutes * 60, maxSnoozes: alarm.maxSnoozes, tone: tone,
+                    name: ShortText(alarm.name))
             }
             let state = scheduler.state(of: id)
             switch state.phase {
@@ -111,8 +113,10 @@ extension WakerHandoff {
 
     /// "due <ISO>, round 0, rang 08:01:00Z-08:03:10Z on default, end=stop by=button, waker_ring=1/<ms>".
     static func detail(_ ring: WakerRing) -> String {
-        var parts = [HistoryDetail.due(date(ring.occurrence)), "round \(ring.round)",
-                     "rang \(date(ring.started).formatted(.iso8601)) to \(date(ring.ended).formatted(.iso8601))"]
+        var parts = [
+            HistoryDetail.due(date(ring.occurrence)), "round \(ring.round)",
+            "rang \(date(ring.started).formatted(.iso8601)) to \(date(ring.ended).formatted(.iso8601))",
+        ]
         if !ring.device.isEmpty { parts.append("on \(ring.device.string)") }
         parts.append("end=\(ring.end.word) by=\(ring.by.word)")
         if ring.killedDaemon > 0 { parts.append("stopped the unresponsive daemon (pid \(ring.killedDaemon))") }
@@ -132,8 +136,11 @@ extension AlarmRunner {
     /// Rewrites the next-alarm file when what will ring changed (from `refresh`, after every turn and input).
     func publishToWaker(_ now: SchedulerTime) {
         guard handoff != nil else { return }
-        effects.append(.waker(.publish(WakerHandoff.entries(scheduler: scheduler, settings: catalogue.settings, now: now.wall),
-                                       now: now.wall)))
+        effects.append(
+            .waker(
+                .publish(
+                    WakerHandoff.entries(scheduler: scheduler, settings: catalogue.settings, now: now.wall),
+                    now: now.wall)))
     }
 
     /// Tells the waker what the daemon just did with its rings.
@@ -158,18 +165,24 @@ extension AlarmRunner {
                 handoff.forgetWakerStamp()
                 return
             }
-            handoff.absorbed = Set(events.filter { $0.kind == HistoryKind.secondWaker.rawValue }.compactMap { event in
-                event.detail.split(separator: " ").first { $0.hasPrefix("waker_ring=") }.map { String($0.dropFirst(11)) }
-            })
+            handoff.absorbed = Set(
+                events.filter { $0.kind == HistoryKind.secondWaker.rawValue }.compactMap { event in
+                    event.detail.split(separator: " ").first { $0.hasPrefix("waker_ring=") }.map { String($0.dropFirst(11)) }
+                })
         }
         for ring in waker.rang where ring.end != .shutdown && !(handoff.absorbed?.contains(WakerHandoff.key(ring)) ?? false) {
             handoff.absorbed?.insert(WakerHandoff.key(ring))
-            effects.record(HistoryEvent(at: now.wall, alarmID: ring.alarm, kind: .secondWaker, detail: WakerHandoff.detail(ring)),
-                           fields: ["alarm": ring.alarm, "end": ring.end.wordText, "detail": WakerHandoff.detail(ring),
-                                    "occurrence": WakerHandoff.date(ring.occurrence).timeIntervalSince1970])
+            effects.record(
+                HistoryEvent(at: now.wall, alarmID: ring.alarm, kind: .secondWaker, detail: WakerHandoff.detail(ring)),
+                fields: [
+                    "alarm": ring.alarm, "end": ring.end.wordText, "detail": WakerHandoff.detail(ring),
+                    "occurrence": WakerHandoff.date(ring.occurrence).timeIntervalSince1970,
+                ])
             guard act, ring.end.byPerson else { continue }
             let state = scheduler.state(of: ring.alarm)
-            guard state.phase != .idle, let current = state.occurrence, current <= WakerHandoff.date(ring.occurrence) else { continue }
+            guard state.phase != .idle, let current = state.occurrence, current <= WakerHandoff.date(ring.occurrence) else {
+                continue
+            }
             let input: DismissInput = ring.by == .button ? .button : .cli
             if ring.end == .stop {
                 stop(by: input, alarmID: ring.alarm, now)

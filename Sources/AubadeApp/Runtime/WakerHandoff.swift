@@ -106,7 +106,8 @@ final class WakerHandoff {
             problem = nil
             return true
         }
-        problem = "The second waker's \(what) file \(path) cannot be written (\(String(cString: strerror(rc)))); it may ring beside the clock or miss a change."
+        problem =
+            "The second waker's \(what) file \(path) cannot be written (\(String(cString: strerror(rc)))); it may ring beside the clock or miss a change."
         return false
     }
 
@@ -163,7 +164,8 @@ public enum SecondWaker {
     public static func interrupt(databasePath: String, snooze: Bool, alarm: Int64? = nil) -> Bool {
         let path = HandoffIO.path(database: databasePath, suffix: WakerStateFile.suffix)
         guard let state = WakerHandoff.wakerState(path), let ringing = state.ringing, state.waker.isAlive,
-              alarm == nil || alarm == ringing.alarm else { return false }
+            alarm == nil || alarm == ringing.alarm
+        else { return false }
         return kill(state.waker.pid, snooze ? SIGUSR2 : SIGUSR1) == 0
     }
 }

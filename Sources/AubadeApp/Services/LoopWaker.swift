@@ -29,7 +29,11 @@ public final class LoopWaker: Sendable {
     /// Returns after `duration` (nil: no limit), on `wake()`, or when the task is cancelled, whichever comes
     /// first. The timer is a child task of this call: nothing outlives it.
     public func wait(for duration: Duration?) async {
-        if state.withLock({ s in defer { s.pending = false }; return s.pending }) { return }
+        if state.withLock({ s in
+            defer { s.pending = false }; return s.pending
+        }) {
+            return
+        }
         await withTaskGroup(of: Void.self) { group in
             if let duration {
                 group.addTask { try? await Task.sleep(for: duration) }

@@ -7,8 +7,10 @@ import Foundation
 /// blocking work runs on a dedicated thread; callers await the result.
 extension PreAlarmCheck {
     /// Checks the stations (the first that decodes a second is enough) and the device the engine holds.
-    public static func run(stations: [StreamURL], allowLoopback: Bool, device: DeviceStatus?,
-                           timeout: Duration = .seconds(20)) async -> Result {
+    public static func run(
+        stations: [StreamURL], allowLoopback: Bool, device: DeviceStatus?,
+        timeout: Duration = .seconds(20)
+    ) async -> Result {
         var result = Result()
         if !stations.isEmpty {
             var problems: [String] = []

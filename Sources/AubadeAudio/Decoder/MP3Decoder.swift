@@ -105,7 +105,9 @@ public final class MP3Decoder {
             default:
                 errorsInARow += 1
                 if errorsInARow >= MP3Decoder.consecutiveErrorLimit {
-                    throw AudioError("The stream is not decodable MP3 (\(errorsInARow) decoding errors in a row; mpg123: \(String(cString: mpg123_strerror(handle)))).")
+                    throw AudioError(
+                        "The stream is not decodable MP3 (\(errorsInARow) decoding errors in a row; mpg123: \(String(cString: mpg123_strerror(handle))))."
+                    )
                 }
                 return
             }

@@ -43,8 +43,10 @@ final class StationFeed {
 
     /// Starts fetching `url` at once. `report` gets the network side's events on its thread (titles, notes,
     /// failures) until `stop()`.
-    init(url: StreamURL, rate: Int, allowLoopback: Bool, stallTimeout: Duration = .seconds(10),
-         report: @escaping @Sendable (StreamEvent) -> Void) {
+    init(
+        url: StreamURL, rate: Int, allowLoopback: Bool, stallTimeout: Duration = .seconds(10),
+        report: @escaping @Sendable (StreamEvent) -> Void
+    ) {
         self.url = url
         ring = ByteRing(capacity: StationFeed.ringBytes)
         do throws(AudioError) { decoder = try MP3Decoder(outputRate: rate) } catch {
@@ -76,8 +78,9 @@ final class StationFeed {
                     report(event)
                 }
             })
-        let fetcher = StreamFetcher(url: url, options: options, ring: ring, control: control,
-                                    audioStarted: { shared.state.withLock { $0.audioArrived } })
+        let fetcher = StreamFetcher(
+            url: url, options: options, ring: ring, control: control,
+            audioStarted: { shared.state.withLock { $0.audioArrived } })
         NamedThread.start("aubade.net") { fetcher.run() }
     }
 
@@ -178,7 +181,8 @@ final class StationFeed {
             } catch { failure = error }
         }
         if failure == nil, bytesWithoutAudio > StationFeed.maxBytesWithoutAudio {
-            failure = AudioError("The stream is not decodable MP3 (\(StationFeed.maxBytesWithoutAudio / 1024) KiB without a single audio frame).")
+            failure = AudioError(
+                "The stream is not decodable MP3 (\(StationFeed.maxBytesWithoutAudio / 1024) KiB without a single audio frame).")
         }
         if let failure {
             decodeFailure = failure.description

@@ -41,8 +41,10 @@ struct EngineLoop {
     /// device, then the alternate).
     static let activeRetry: Duration = .seconds(2)
 
-    init(mailbox: EngineMailbox, state: EngineState, options: SinkOptions, context: VoiceContext,
-         prerollCap: Duration, logger: Logger?) {
+    init(
+        mailbox: EngineMailbox, state: EngineState, options: SinkOptions, context: VoiceContext,
+        prerollCap: Duration, logger: Logger?
+    ) {
         self.mailbox = mailbox
         self.state = state
         self.context = context
@@ -234,7 +236,8 @@ struct EngineLoop {
             if let failure = voice.failure {
                 end(voice.id, .failed(failure))
             } else if let limit = voice.request.limit, let begunAt = voice.begunAt,
-                      voice.framesProduced >= Int64(context.frames(limit)) || t - begunAt >= limit {
+                voice.framesProduced >= Int64(context.frames(limit)) || t - begunAt >= limit
+            {
                 end(voice.id, .finished)
             }
         }
@@ -312,7 +315,9 @@ struct EngineLoop {
         if device.isOpen, producedLastTurn, !sounding.isEmpty { return .zero }
         var waits: [Duration] = []
         if !sounding.isEmpty { waits.append(device.isOpen ? .milliseconds(20) : max(.zero, nextDeviceTry - now)) }
-        if voices.values.contains(where: { $0.begunAt == nil }) && readySent.count < voices.values.filter({ $0.begunAt == nil }).count {
+        if voices.values.contains(where: { $0.begunAt == nil })
+            && readySent.count < voices.values.filter({ $0.begunAt == nil }).count
+        {
             waits.append(.milliseconds(50))
         }
         if !device.isOpen { waits.append(max(.zero, nextDeviceTry - now)) }
@@ -332,8 +337,10 @@ struct EngineLoop {
     private func publish() {
         let sounding = begun()
         let level = sounding.lazy.compactMap { ($0 as? AlarmVoice)?.bufferLevel ?? ($0 as? RadioVoice)?.bufferLevel }.first
-        state.update(EngineState.Snapshot(deviceOpen: device.isOpen, deviceName: device.name, deviceProblem: deviceError,
-                                          deviceOpens: device.opens, sounding: sounding.map(\.id), bufferLevel: level))
+        state.update(
+            EngineState.Snapshot(
+                deviceOpen: device.isOpen, deviceName: device.name, deviceProblem: deviceError,
+                deviceOpens: device.opens, sounding: sounding.map(\.id), bufferLevel: level))
     }
 
     private mutating func shutDown() {

@@ -55,8 +55,9 @@ public final class SoundEngine: Sendable {
         let context = VoiceContext(rate: SoundEngine.rate, emit: { continuation.yield($0) })
         let mailbox = self.mailbox, state = self.state, options = self.options, logger = self.logger
         NamedThread.start("aubade.audio", stackSize: 1 << 20) { [self] in
-            var loop = EngineLoop(mailbox: mailbox, state: state, options: options.sink, context: context,
-                                  prerollCap: options.prerollCap, logger: logger)
+            var loop = EngineLoop(
+                mailbox: mailbox, state: state, options: options.sink, context: context,
+                prerollCap: options.prerollCap, logger: logger)
             loop.run()
             continuation.finish()
             let waiters = finished.withLock { w -> [CheckedContinuation<Void, Never>] in

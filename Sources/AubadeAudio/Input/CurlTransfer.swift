@@ -59,8 +59,10 @@ final class CurlTransfer {
 
     /// Runs the transfer to its end. `onHead` sees each final response's head once (return false to abort);
     /// `onBody` gets the body bytes (return false to end the transfer as stopped).
-    func run(shouldStop: @escaping () -> Bool, onHead: @escaping (Head) -> Bool,
-             onBody: @escaping (UnsafeRawBufferPointer) -> Bool) -> End {
+    func run(
+        shouldStop: @escaping () -> Bool, onHead: @escaping (Head) -> Bool,
+        onBody: @escaping (UnsafeRawBufferPointer) -> Bool
+    ) -> End {
         guard CurlTransfer.globalInit == CURLE_OK, let h = curl_easy_init() else {
             return .failed("libcurl could not be initialised.", permanent: false)
         }
@@ -108,8 +110,9 @@ final class CurlTransfer {
         if stopped { return .stopped }
         if rc == CURLE_OK { return .finished }
         // A redirect loop or a redirect to another scheme is the address's own fault: trying again cannot help.
-        return .failed(CurlTransfer.describe(rc, url: url),
-                       permanent: rc == CURLE_UNSUPPORTED_PROTOCOL || rc == CURLE_TOO_MANY_REDIRECTS)
+        return .failed(
+            CurlTransfer.describe(rc, url: url),
+            permanent: rc == CURLE_UNSUPPORTED_PROTOCOL || rc == CURLE_TOO_MANY_REDIRECTS)
     }
 
     static func describe(_ rc: CURLcode, url: String) -> String {
@@ -141,9 +144,10 @@ final class CurlTransfer {
             headDelivered = true
             var effective: UnsafeMutablePointer<CChar>?
             if let handle { _ = curlx_getinfo_str(handle, CURLINFO_EFFECTIVE_URL, &effective) }
-            let head = Head(status: status, contentType: headers["content-type"],
-                            metaint: headers["icy-metaint"].flatMap { Int($0) },
-                            url: effective.map { String(cString: $0) } ?? url)
+            let head = Head(
+                status: status, contentType: headers["content-type"],
+                metaint: headers["icy-metaint"].flatMap { Int($0) },
+                url: effective.map { String(cString: $0) } ?? url)
             guard (200..<300).contains(status) else {
                 failure = "The station answered HTTP \(status) (\(head.url))."
                 return false

@@ -17,28 +17,33 @@ public enum HTTPFetch {
     }
 
     /// The body of `url`, blocking.
-    public static func get(_ url: StreamURL, maxBytes: Int, allowLoopback: Bool,
-                           deadline: Duration = .seconds(60)) throws(Failure) -> [UInt8] {
+    public static func get(
+        _ url: StreamURL, maxBytes: Int, allowLoopback: Bool,
+        deadline: Duration = .seconds(60)
+    ) throws(Failure) -> [UInt8] {
         var options = CurlTransfer.Options()
         options.policy = AddressPolicy(allowLoopback: allowLoopback)
         let transfer = CurlTransfer(url: url, options: options)
         let started = ContinuousClock.now
         var body: [UInt8] = []
         var refusal: String?
-        let end = transfer.run(shouldStop: { ContinuousClock.now - started > deadline }, onHead: { head in
-            if let type = head.contentType?.lowercased(), type.hasPrefix("text/html") {
-                refusal = "\(url.text) answered with a web page (text/html), not a calendar."
-                return false
-            }
-            return true
-        }, onBody: { bytes in
-            guard body.count + bytes.count <= maxBytes else {
-                refusal = "\(url.text) sends more than \(maxBytes >> 20) MiB; that is not a calendar this clock reads."
-                return false
-            }
-            body.append(contentsOf: bytes)
-            return true
-        })
+        let end = transfer.run(
+            shouldStop: { ContinuousClock.now - started > deadline },
+            onHead: { head in
+                if let type = head.contentType?.lowercased(), type.hasPrefix("text/html") {
+                    refusal = "\(url.text) answered with a web page (text/html), not a calendar."
+                    return false
+                }
+                return true
+            },
+            onBody: { bytes in
+                guard body.count + bytes.count <= maxBytes else {
+                    refusal = "\(url.text) sends more than \(maxBytes >> 20) MiB; that is not a calendar this clock reads."
+                    return false
+                }
+                body.append(contentsOf: bytes)
+                return true
+            })
         if let refusal { throw Failure(refusal) }
         switch end {
         case .finished:

@@ -114,7 +114,8 @@ public struct ICYDemuxer: Sendable {
             return "a metadata block holds no Key='…' field, so the icy-metaint interval is wrong"
         }
         if block.count == declared && block.last != UInt8(ascii: ";") {
-            return declared == 4080 ? "a metadata block is longer than 4080 bytes"
+            return declared == 4080
+                ? "a metadata block is longer than 4080 bytes"
                 : "a metadata block is longer than its length byte says (\(declared) bytes)"
         }
         return nil

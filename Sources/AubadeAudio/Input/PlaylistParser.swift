@@ -26,7 +26,8 @@ public enum PlaylistParser {
         let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if lines.contains(where: { $0.uppercased().hasPrefix("#EXT-X-") }) {
-            throw PlaylistError(description: "The station sends an HLS playlist, which Aubade does not support yet; pick its MP3 stream.")
+            throw PlaylistError(
+                description: "The station sends an HLS playlist, which Aubade does not support yet; pick its MP3 stream.")
         }
         let raw: [String]
         switch format {
@@ -37,7 +38,7 @@ public enum PlaylistParser {
         for entry in raw {
             guard urls.count < maxEntries else { break }
             guard let absolute = URL(string: entry, relativeTo: URL(string: base))?.absoluteString,
-                  let url = try? StreamURL(parsing: absolute)
+                let url = try? StreamURL(parsing: absolute)
             else { continue }
             urls.append(url)
         }
@@ -52,7 +53,7 @@ public enum PlaylistParser {
         var numbered: [(Int, String)] = []
         for line in lines {
             guard line.lowercased().hasPrefix("file"), let eq = line.firstIndex(of: "="),
-                  let n = Int(line[line.index(line.startIndex, offsetBy: 4)..<eq])
+                let n = Int(line[line.index(line.startIndex, offsetBy: 4)..<eq])
             else { continue }
             numbered.append((n, String(line[line.index(after: eq)...]).trimmingCharacters(in: .whitespaces)))
         }

@@ -14,10 +14,13 @@ public enum StreamContent: Equatable, Sendable {
 
     /// Classifies a response. `prefix` is the first bytes of the body (at least 512 when available).
     public static func classify(contentType: String?, url: String, prefix: [UInt8]) -> StreamContent {
-        let type = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type =
+            (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         let text = String(decoding: prefix.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let lowerText = text.lowercased().replacingOccurrences(of: "\u{FEFF}", with: "")
-        if type == "text/html" || type == "application/xhtml+xml" || lowerText.hasPrefix("<!doctype html") || lowerText.hasPrefix("<html") {
+        if type == "text/html" || type == "application/xhtml+xml" || lowerText.hasPrefix("<!doctype html")
+            || lowerText.hasPrefix("<html")
+        {
             return .html
         }
         if lowerText.hasPrefix("#extm3u") || lowerText.hasPrefix("[playlist]") || playlistTypes[type] != nil
@@ -39,8 +42,10 @@ public enum StreamContent: Equatable, Sendable {
         return .unsupported("The stream is \(type), not audio.")
     }
 
-    static let mpegTypes: Set<String> = ["audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg", "audio/x-mp3",
-                                         "audio/mpg", "audio/x-mpeg-3"]
+    static let mpegTypes: Set<String> = [
+        "audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg", "audio/x-mp3",
+        "audio/mpg", "audio/x-mpeg-3",
+    ]
     static let playlistTypes: [String: PlaylistFormat] = [
         "audio/x-scpls": .pls, "application/pls+xml": .pls, "audio/scpls": .pls,
         "audio/x-mpegurl": .m3u, "audio/mpegurl": .m3u, "application/x-mpegurl": .m3u,

@@ -58,39 +58,42 @@ struct StreamFetcher: Sendable {
         var fatal: String?
         var received = false
         let transfer = CurlTransfer(url: url, options: options)
-        let end = transfer.run(shouldStop: { control.isStopped() }, onHead: { head in
-            demux = ICYDemuxer(interval: head.metaint)
-            contentType = head.contentType
-            if let metaint = head.metaint, !demux.isActive {
-                control.report(.metadataOff(StreamFetcher.metadataOff("its icy-metaint \(metaint) is outside 1…65536")))
-            }
-            return true
-        }, onBody: { bytes in
-            received = true
-            var ok = true
-            demux.push(bytes) { piece in
-                switch piece {
-                case .audio(let audio):
-                    guard ok else { return }
-                    if content == nil {
-                        prefix.append(contentsOf: audio)
-                        guard prefix.count >= StreamFetcher.prefixBytes else { return }
-                        content = StreamContent.classify(contentType: contentType, url: url.text, prefix: prefix)
-                        ok = deliver(prefix.withUnsafeBytes { Array($0) }, content!, &playlistBody, &fatal)
-                    } else {
-                        ok = deliver(Array(audio), content!, &playlistBody, &fatal)
-                    }
-                case .block(let block):
-                    if let title = ICYMetadata.streamTitle(in: block), title != lastTitle, !title.isEmpty {
-                        lastTitle = title
-                        control.report(.title(title))
-                    }
-                case .metadataOff(let why):
-                    control.report(.metadataOff(StreamFetcher.metadataOff(why)))
+        let end = transfer.run(
+            shouldStop: { control.isStopped() },
+            onHead: { head in
+                demux = ICYDemuxer(interval: head.metaint)
+                contentType = head.contentType
+                if let metaint = head.metaint, !demux.isActive {
+                    control.report(.metadataOff(StreamFetcher.metadataOff("its icy-metaint \(metaint) is outside 1…65536")))
                 }
-            }
-            return ok
-        })
+                return true
+            },
+            onBody: { bytes in
+                received = true
+                var ok = true
+                demux.push(bytes) { piece in
+                    switch piece {
+                    case .audio(let audio):
+                        guard ok else { return }
+                        if content == nil {
+                            prefix.append(contentsOf: audio)
+                            guard prefix.count >= StreamFetcher.prefixBytes else { return }
+                            content = StreamContent.classify(contentType: contentType, url: url.text, prefix: prefix)
+                            ok = deliver(prefix.withUnsafeBytes { Array($0) }, content!, &playlistBody, &fatal)
+                        } else {
+                            ok = deliver(Array(audio), content!, &playlistBody, &fatal)
+                        }
+                    case .block(let block):
+                        if let title = ICYMetadata.streamTitle(in: block), title != lastTitle, !title.isEmpty {
+                            lastTitle = title
+                            control.report(.title(title))
+                        }
+                    case .metadataOff(let why):
+                        control.report(.metadataOff(StreamFetcher.metadataOff(why)))
+                    }
+                }
+                return ok
+            })
         if let fatal { return .fatal(fatal) }
         if content == nil, !prefix.isEmpty, end == .finished {
             content = StreamContent.classify(contentType: contentType, url: url.text, prefix: prefix)

@@ -29,8 +29,10 @@ public final class AlsaSink {
     private var bufferFrames: snd_pcm_uframes_t = 0
 
     /// Opens `device` (retrying while busy or missing for `retryFor`), else `alternate`.
-    public init(device: String, alternate: String? = nil, retryFor: Duration = .seconds(2), paced: Bool = true,
-                latency: Duration = .milliseconds(200), logger: Logger? = nil) throws(AudioError) {
+    public init(
+        device: String, alternate: String? = nil, retryFor: Duration = .seconds(2), paced: Bool = true,
+        latency: Duration = .milliseconds(200), logger: Logger? = nil
+    ) throws(AudioError) {
         self.paced = paced
         self.latencyMicroseconds = UInt32(latency / .microseconds(1))
         alsashim_silence_errors()
@@ -77,10 +79,12 @@ public final class AlsaSink {
         guard let pcm else { throw AudioError("The sound device \(device) is closed.") }
         guard rate != self.rate || channels != self.channels else { return }
         if self.rate != 0 { snd_pcm_drain(pcm) }
-        let rc = snd_pcm_set_params(pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels),
-                                    UInt32(rate), 1, latencyMicroseconds)
+        let rc = snd_pcm_set_params(
+            pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels),
+            UInt32(rate), 1, latencyMicroseconds)
         guard rc == 0 else {
-            throw AudioError("snd_pcm_set_params(\(rate) Hz, \(channels) ch) on \(device) failed: \(String(cString: snd_strerror(rc))).")
+            throw AudioError(
+                "snd_pcm_set_params(\(rate) Hz, \(channels) ch) on \(device) failed: \(String(cString: snd_strerror(rc))).")
         }
         var period: snd_pcm_uframes_t = 0
         if snd_pcm_get_params(pcm, &bufferFrames, &period) != 0 { bufferFrames = 0 }

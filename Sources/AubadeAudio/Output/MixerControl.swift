@@ -26,7 +26,8 @@ public final class MixerControl {
         var mixer: OpaquePointer?
         guard snd_mixer_open(&mixer, 0) == 0, let mixer else { return nil }
         guard snd_mixer_attach(mixer, card) == 0, snd_mixer_selem_register(mixer, nil, nil) == 0,
-              snd_mixer_load(mixer) == 0 else {
+            snd_mixer_load(mixer) == 0
+        else {
             snd_mixer_close(mixer)
             return nil
         }
@@ -34,7 +35,8 @@ public final class MixerControl {
         var elem = snd_mixer_first_elem(mixer)
         while let e = elem {
             if snd_mixer_selem_is_active(e) != 0,
-               snd_mixer_selem_has_playback_volume(e) != 0 || snd_mixer_selem_has_playback_switch(e) != 0 {
+                snd_mixer_selem_has_playback_volume(e) != 0 || snd_mixer_selem_has_playback_switch(e) != 0
+            {
                 candidates.append((String(cString: snd_mixer_selem_get_name(e)), e))
             }
             elem = snd_mixer_elem_next(e)
@@ -81,7 +83,8 @@ public final class MixerControl {
         var on: Int32 = 1
         if snd_mixer_selem_has_playback_switch(element) != 0 {
             if snd_mixer_selem_get_playback_switch(element, channel, &on) == 0, on == 0,
-               snd_mixer_selem_set_playback_switch_all(element, 1) == 0 {
+                snd_mixer_selem_set_playback_switch_all(element, 1) == 0
+            {
                 changes.append("unmuted")
             }
         }
@@ -89,14 +92,16 @@ public final class MixerControl {
         if snd_mixer_selem_has_playback_volume(element) != 0 {
             var low = 0, high = 0
             if snd_mixer_selem_get_playback_volume_range(element, &low, &high) == 0,
-               snd_mixer_selem_get_playback_volume(element, channel, &volume) == 0, volume < high,
-               snd_mixer_selem_set_playback_volume_all(element, high) == 0 {
+                snd_mixer_selem_get_playback_volume(element, channel, &volume) == 0, volume < high,
+                snd_mixer_selem_set_playback_volume_all(element, high) == 0
+            {
                 let percent = high > low ? (volume - low) * 100 / (high - low) : 0
                 changes.append("raised from \(percent) % to 100 %")
             }
         }
         saved = (volume, on)
-        return changes.isEmpty ? nil : "The sound card's \(elementName) control was \(changes.joined(separator: " and ")) for the alarm."
+        return changes.isEmpty
+            ? nil : "The sound card's \(elementName) control was \(changes.joined(separator: " and ")) for the alarm."
     }
 
     /// Puts back the switch and level from before `takeOver()`.

@@ -37,7 +37,8 @@ extension MixerControl {
         if snd_mixer_selem_has_playback_volume(element) != 0 {
             var low = 0, high = 0, volume = 0
             if snd_mixer_selem_get_playback_volume_range(element, &low, &high) == 0,
-               snd_mixer_selem_get_playback_volume(element, channel, &volume) == 0 {
+                snd_mixer_selem_get_playback_volume(element, channel, &volume) == 0
+            {
                 percent = high > low ? (volume - low) * 100 / (high - low) : 100
             }
         }

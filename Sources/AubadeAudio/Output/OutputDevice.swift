@@ -40,8 +40,9 @@ final class OutputDevice {
             return FileDescriptors.exhausted("the sound device \(options.device)")
         }
         do throws(AudioError) {
-            let sink = try AlsaSink(device: options.device, alternate: options.alternate, paced: options.paced,
-                                    logger: logger)
+            let sink = try AlsaSink(
+                device: options.device, alternate: options.alternate, paced: options.paced,
+                logger: logger)
             try sink.configure(rate: rate, channels: 2)
             if sink.pacesItself {
                 let silence = [Int16](repeating: 0, count: 2 * SoundEngine.testWriteFrames)

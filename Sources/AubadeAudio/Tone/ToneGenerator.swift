@@ -15,11 +15,12 @@ public struct ToneGenerator: Sendable {
     public init(tone: ToneName, sampleRate: Int = 44_100, peak: Double = 0.7) {
         self.tone = tone
         self.peak = max(0, min(peak, 1))
-        let shape: ToneShape = switch tone {
-        case .classic: .classic
-        case .chime: .chime
-        case .rising: .rising
-        }
+        let shape: ToneShape =
+            switch tone {
+            case .classic: .classic
+            case .chime: .chime
+            case .rising: .rising
+            }
         synth = ToneSynthesizer(shape, sampleRate: sampleRate)
     }
 

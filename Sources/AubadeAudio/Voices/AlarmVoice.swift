@@ -68,8 +68,9 @@ final class AlarmVoice: Voice {
             tone = ToneGenerator(tone: request.fallback?.tone ?? .classic, sampleRate: context.rate)
         }
         toneVolume = request.fallback?.toneVolume ?? request.volume
-        supervisor = SoundSupervisor(stationCount: stations.count, startedAt: MonotonicInstant(.zero),
-                                     preselectedFallback: request.fallback?.preselected)
+        supervisor = SoundSupervisor(
+            stationCount: stations.count, startedAt: MonotonicInstant(.zero),
+            preselectedFallback: request.fallback?.preselected)
         stationGain = GainRamp(volume: request.fadeStartVolume)
         toneGain = GainRamp(volume: toneVolume)
         windowChunks = 2 * context.rate / AlarmVoice.chunkFrames
@@ -86,8 +87,9 @@ final class AlarmVoice: Voice {
     func begin(at now: MonotonicInstant) {
         begunAt = now
         lastNow = now
-        supervisor = SoundSupervisor(stationCount: stations.count, startedAt: now,
-                                     preselectedFallback: request.fallback?.preselected)
+        supervisor = SoundSupervisor(
+            stationCount: stations.count, startedAt: now,
+            preselectedFallback: request.fallback?.preselected)
         if let reason = request.fallback?.preselected, !stations.isEmpty {
             context.emit(.fallback(id, from: SoundSupervisor.Source.station(0).description, to: "tone", reason: reason))
         }

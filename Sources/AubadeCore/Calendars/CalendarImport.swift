@@ -32,9 +32,11 @@ public struct CalendarImport: Sendable, Hashable, Codable {
     /// cached copy once the import is committed (nil: keep the copy there is).
     public var staged: String?
 
-    public init(kind: Kind, location: String, station: String? = nil, format: String, contentHash: String,
-                expandedThrough: LocalDate? = nil, programmes: [Programme] = [], daysOff: [DayOff] = [],
-                staged: String? = nil) {
+    public init(
+        kind: Kind, location: String, station: String? = nil, format: String, contentHash: String,
+        expandedThrough: LocalDate? = nil, programmes: [Programme] = [], daysOff: [DayOff] = [],
+        staged: String? = nil
+    ) {
         self.kind = kind
         self.location = location
         self.station = station
@@ -59,8 +61,10 @@ public struct CalendarSource: Sendable, Hashable, Codable {
     public var importedAt: Date
     public var expandedThrough: LocalDate?
 
-    public init(id: Int64, kind: CalendarImport.Kind, location: String, stationID: Int64?, format: String,
-                contentHash: String, importedAt: Date, expandedThrough: LocalDate?) {
+    public init(
+        id: Int64, kind: CalendarImport.Kind, location: String, stationID: Int64?, format: String,
+        contentHash: String, importedAt: Date, expandedThrough: LocalDate?
+    ) {
         self.id = id
         self.kind = kind
         self.location = location
@@ -93,8 +97,10 @@ public struct ImportSummary: Sendable, Hashable, Codable {
     /// True when the bytes were those already imported and nothing needed expanding: nothing was written.
     public var unchanged: Bool
 
-    public init(kind: CalendarImport.Kind, location: String, sourceID: Int64, count: Int, added: Int, updated: Int,
-                removed: Int, reservationsKept: Int, alarmsMoved: [Int64], alarmsOrphaned: [Int64], unchanged: Bool) {
+    public init(
+        kind: CalendarImport.Kind, location: String, sourceID: Int64, count: Int, added: Int, updated: Int,
+        removed: Int, reservationsKept: Int, alarmsMoved: [Int64], alarmsOrphaned: [Int64], unchanged: Bool
+    ) {
         self.kind = kind
         self.location = location
         self.sourceID = sourceID
@@ -121,7 +127,8 @@ public struct ImportSummary: Sendable, Hashable, Codable {
             text += " Alarm(s) \(alarmsMoved.map(String.init).joined(separator: ", ")) moved with their programme."
         }
         if !alarmsOrphaned.isEmpty {
-            text += " The programme of alarm(s) \(alarmsOrphaned.map(String.init).joined(separator: ", ")) is gone; they ring at its last known time."
+            text +=
+                " The programme of alarm(s) \(alarmsOrphaned.map(String.init).joined(separator: ", ")) is gone; they ring at its last known time."
         }
         return text
     }

@@ -15,8 +15,10 @@ public struct DayOff: Hashable, Sendable, Codable {
     public var importSource: String?
     public var importKey: String?
 
-    public init(id: Int64? = nil, first: LocalDate, last: LocalDate, name: String, importSource: String? = nil,
-                importKey: String? = nil) {
+    public init(
+        id: Int64? = nil, first: LocalDate, last: LocalDate, name: String, importSource: String? = nil,
+        importKey: String? = nil
+    ) {
         self.id = id
         self.first = first
         self.last = last
@@ -77,6 +79,7 @@ public struct DayOffFields: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         try StrictKeys.refuseUnknown(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "day-off field")
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(dates: try c.decodeIfPresent(String.self, forKey: .dates), name: try c.decodeIfPresent(String.self, forKey: .name))
+        self.init(
+            dates: try c.decodeIfPresent(String.self, forKey: .dates), name: try c.decodeIfPresent(String.self, forKey: .name))
     }
 }

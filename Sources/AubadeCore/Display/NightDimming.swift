@@ -39,9 +39,11 @@ public struct NightDimming: Sendable {
 
     /// A machine with `settings` in `zone`. `wakeDuration` below zero counts as zero; `awakePercent` is
     /// held to 1…100.
-    public init(settings: NightDimmingSettings, zone: TimeZone,
-                wakeDuration: Duration = NightDimming.defaultWakeDuration,
-                awakePercent: Int = NightDimming.defaultAwakePercent) {
+    public init(
+        settings: NightDimmingSettings, zone: TimeZone,
+        wakeDuration: Duration = NightDimming.defaultWakeDuration,
+        awakePercent: Int = NightDimming.defaultAwakePercent
+    ) {
         self.settings = settings
         self.zone = zone
         self.wakeDuration = max(wakeDuration, .zero)

@@ -51,7 +51,9 @@ public struct NightDimmingSettings: Hashable, Sendable {
     /// The level checked against `levelRange`; `text` is what the user typed, for the sentence.
     static func checkedLevel(_ level: Int, text: String) throws(ValidationError) -> Int {
         if level == 0 {
-            throw ValidationError("Setting dimLevel cannot be 0%: many screens go dark at 0, and the clock must stay readable at night; use 1% to 100%.")
+            throw ValidationError(
+                "Setting dimLevel cannot be 0%: many screens go dark at 0, and the clock must stay readable at night; use 1% to 100%."
+            )
         }
         guard levelRange.contains(level) else { throw badLevel(text) }
         return level

@@ -84,8 +84,9 @@ struct RunGrouping {
     /// Appends a run for alarm `id`, with the pre-checks that waited for it.
     private mutating func newRun(_ id: Int64, scheduled: Date?, at: Date) -> Int {
         let waiting = pending.removeValue(forKey: id) ?? []
-        var run = MorningReport.Run(alarmID: id, name: names[id] ?? "Alarm \(id)", scheduled: scheduled,
-                                    firstEventAt: min(waiting.first?.at ?? at, at))
+        var run = MorningReport.Run(
+            alarmID: id, name: names[id] ?? "Alarm \(id)", scheduled: scheduled,
+            firstEventAt: min(waiting.first?.at ?? at, at))
         for event in waiting {
             if let kind = HistoryKind(rawValue: event.kind) { RunGrouping.apply(kind, event, to: &run) }
         }

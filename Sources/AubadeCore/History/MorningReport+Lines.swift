@@ -76,9 +76,13 @@ extension MorningReport {
         case .superseded(let detail): "superseded" + aside(detail)
         case .cancelled(let detail): "cancelled" + aside(detail)
         case nil:
-            if run.start == .notRung, run.snoozes == 0, !run.wasAudible, run.fallbacks.isEmpty { "not rung yet" }
-            else if run.inSnooze { "still snoozed" }
-            else { "still ringing" }
+            if run.start == .notRung, run.snoozes == 0, !run.wasAudible, run.fallbacks.isEmpty {
+                "not rung yet"
+            } else if run.inSnooze {
+                "still snoozed"
+            } else {
+                "still ringing"
+            }
         }
     }
 

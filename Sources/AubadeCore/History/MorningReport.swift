@@ -24,8 +24,10 @@ public struct MorningReport: Sendable, Hashable {
     /// occurrence and keeps the runs whose scheduled time — or, when no event names it, first event — is at
     /// or after `since`. Events without an alarm (clock steps, sleep timer, reservations) are not runs.
     /// Times are shown in `zone` (pass the clock's zone; UTC when not given), or `alarmZones[id]`.
-    public static func build(events: [HistoryEvent], alarmNames: [Int64: String], since: Date,
-                             zone: TimeZone = .gmt, alarmZones: [Int64: TimeZone] = [:]) -> MorningReport {
+    public static func build(
+        events: [HistoryEvent], alarmNames: [Int64: String], since: Date,
+        zone: TimeZone = .gmt, alarmZones: [Int64: TimeZone] = [:]
+    ) -> MorningReport {
         var grouping = RunGrouping(names: alarmNames)
         for event in chronological(events) { grouping.add(event) }
         let runs = grouping.finish()

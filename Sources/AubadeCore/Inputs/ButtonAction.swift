@@ -42,6 +42,8 @@ public enum ButtonAction: Hashable, Sendable {
             self = .sleep(addMinutes: n)
             return
         }
-        throw ValidationError("Button action '\(text)' is unknown; use none, snooze, stop, play-pause, sleep+15 (1 to 120 minutes), sleep-cancel, volume-up or volume-down.")
+        throw ValidationError(
+            "Button action '\(text)' is unknown; use none, snooze, stop, play-pause, sleep+15 (1 to 120 minutes), sleep-cancel, volume-up or volume-down."
+        )
     }
 }

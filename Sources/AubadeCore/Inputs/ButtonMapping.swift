@@ -12,8 +12,10 @@ public struct ButtonMapping: Hashable, Sendable {
 
     /// Snooze, stop, play/pause, sleep (+15 min per press, a long press cancels), volume up/down.
     public static let standard = ButtonMapping(
-        short: [.snooze: .snooze, .stop: .stop, .playPause: .playPause, .sleep: .sleep(addMinutes: 15),
-                .volumeUp: .volumeUp, .volumeDown: .volumeDown],
+        short: [
+            .snooze: .snooze, .stop: .stop, .playPause: .playPause, .sleep: .sleep(addMinutes: 15),
+            .volumeUp: .volumeUp, .volumeDown: .volumeDown,
+        ],
         long: [.sleep: .sleepCancel])
 
     public func action(for role: ButtonRole, _ kind: PressClassifier.Kind) -> ButtonAction {

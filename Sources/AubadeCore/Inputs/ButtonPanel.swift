@@ -12,8 +12,10 @@ public struct ButtonPanel: Hashable, Sendable {
         public var longPress: Duration
         public var mapping: ButtonMapping
 
-        public init(debounce: Duration = .milliseconds(30), longPress: Duration = .seconds(1),
-                    mapping: ButtonMapping = .standard) {
+        public init(
+            debounce: Duration = .milliseconds(30), longPress: Duration = .seconds(1),
+            mapping: ButtonMapping = .standard
+        ) {
             self.debounce = debounce
             self.longPress = longPress
             self.mapping = mapping
@@ -30,8 +32,10 @@ public struct ButtonPanel: Hashable, Sendable {
         /// When the button went down.
         public var pressedAt: Duration
 
-        public init(role: ButtonRole, kind: PressClassifier.Kind, action: ButtonAction, time: Duration,
-                    pressedAt: Duration? = nil) {
+        public init(
+            role: ButtonRole, kind: PressClassifier.Kind, action: ButtonAction, time: Duration,
+            pressedAt: Duration? = nil
+        ) {
             self.role = role
             self.kind = kind
             self.action = action
@@ -98,13 +102,16 @@ public struct ButtonPanel: Hashable, Sendable {
 
     private func classify(_ change: Debouncer.Change, _ button: inout Button, role: ButtonRole) -> [Command] {
         var presses = button.classifier.tick(at: change.time)
-        presses += change.pressed ? button.classifier.pressed(at: change.time)
-                                  : button.classifier.released(at: change.time)
+        presses +=
+            change.pressed
+            ? button.classifier.pressed(at: change.time)
+            : button.classifier.released(at: change.time)
         return presses.map { command(role, $0) }
     }
 
     private func command(_ role: ButtonRole, _ press: PressClassifier.Press) -> Command {
-        Command(role: role, kind: press.kind, action: settings.mapping.action(for: role, press.kind), time: press.time,
-                pressedAt: press.pressedAt)
+        Command(
+            role: role, kind: press.kind, action: settings.mapping.action(for: role, press.kind), time: press.time,
+            pressedAt: press.pressedAt)
     }
 }

@@ -19,15 +19,22 @@ public enum NetworkPolicy {
             if let problem = network.problems.first {
                 return .refuse(reason: "Wi-Fi-only mode is on and the default route cannot be checked: \(trimmed(problem)).")
             }
-            return .refuse(reason: "Wi-Fi-only mode is on and there is no default route, so there is no Wi-Fi connection to stream over.")
+            return .refuse(
+                reason: "Wi-Fi-only mode is on and there is no default route, so there is no Wi-Fi connection to stream over.")
         }
         for route in routes {
             if !route.isWireless {
-                return .refuse(reason: "Wi-Fi-only mode is on, but the \(route.family.rawValue) default route goes through \(route.interface), which is not a wireless interface.")
+                return .refuse(
+                    reason:
+                        "Wi-Fi-only mode is on, but the \(route.family.rawValue) default route goes through \(route.interface), which is not a wireless interface."
+                )
             }
             if !route.isUp {
                 let state = route.operState.isEmpty ? "unreadable" : route.operState
-                return .refuse(reason: "Wi-Fi-only mode is on, but the wireless interface \(route.interface) that carries the \(route.family.rawValue) default route is not up (state: \(state)).")
+                return .refuse(
+                    reason:
+                        "Wi-Fi-only mode is on, but the wireless interface \(route.interface) that carries the \(route.family.rawValue) default route is not up (state: \(state))."
+                )
             }
         }
         return .allow

@@ -22,10 +22,12 @@ public struct ShakeSettings: Hashable, Sendable {
     /// Vibration switch: the stretch of pulses counted (independent of the accelerometer's `window`).
     public var pulseWindow: Duration
 
-    public init(threshold: Double = 4.0, sustain: Duration = .milliseconds(1500),
-                window: Duration = .milliseconds(500), toleratedDip: Duration = .milliseconds(400),
-                maximumMagnitude: Double = 16 * ShakeSettings.gravity, minimumPulses: Int = 4,
-                pulseWindow: Duration = .milliseconds(500)) {
+    public init(
+        threshold: Double = 4.0, sustain: Duration = .milliseconds(1500),
+        window: Duration = .milliseconds(500), toleratedDip: Duration = .milliseconds(400),
+        maximumMagnitude: Double = 16 * ShakeSettings.gravity, minimumPulses: Int = 4,
+        pulseWindow: Duration = .milliseconds(500)
+    ) {
         self.threshold = threshold
         self.sustain = sustain
         self.window = window

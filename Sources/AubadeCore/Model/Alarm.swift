@@ -70,7 +70,9 @@ public struct Alarm: Hashable, Sendable, Codable {
         try Alarm.check(snoozeMinutes, in: Alarm.snoozeMinutesRange, "Snooze length") { "\($0) min" }
         try Alarm.check(maxSnoozes, in: Alarm.maxSnoozesRange, "Maximum snoozes") { "\($0)" }
         guard fadeInSeconds < durationSeconds else {
-            throw ValidationError("Fade-in (\(DurationText.format(fadeInSeconds))) must be shorter than the duration (\(DurationText.format(durationSeconds))).")
+            throw ValidationError(
+                "Fade-in (\(DurationText.format(fadeInSeconds))) must be shorter than the duration (\(DurationText.format(durationSeconds)))."
+            )
         }
         if case .weekly(let days) = recurrence, days.isEmpty {
             throw ValidationError("A repeating alarm needs at least one day.")
@@ -99,7 +101,8 @@ public struct Alarm: Hashable, Sendable, Codable {
         throws(ValidationError)
     {
         guard range.contains(value) else {
-            throw ValidationError("\(what) \(show(value)) is out of range; use \(show(range.lowerBound)) to \(show(range.upperBound)).")
+            throw ValidationError(
+                "\(what) \(show(value)) is out of range; use \(show(range.lowerBound)) to \(show(range.upperBound)).")
         }
     }
 }

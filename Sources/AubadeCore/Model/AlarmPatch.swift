@@ -73,16 +73,20 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     /// `zone` is the clock's zone: with the alarm's own zone, it decides the default date of a one-shot alarm
     /// (the next day on which its time is still ahead of `now`). `stationNamed` looks a `source` name up.
     /// `programmeWithID` looks an `atProgramme` id up.
-    public func apply(to alarm: inout Alarm, zone: TimeZone, now: Date,
-                      stationNamed: (String) throws -> Station?,
-                      programmeWithID: (Int64) throws -> Programme? = { _ in nil }) throws {
+    public func apply(
+        to alarm: inout Alarm, zone: TimeZone, now: Date,
+        stationNamed: (String) throws -> Station?,
+        programmeWithID: (Int64) throws -> Programme? = { _ in nil }
+    ) throws {
         let timing = time != nil || days != nil || date != nil || tz != nil
         if let atProgramme {
             if AlarmPatch.untie(atProgramme) {
                 alarm.programme = nil
             } else {
                 guard !timing else {
-                    throw ValidationError("An alarm tied to a programme takes its time, days and zone from it; leave out --time, --days, --date and --tz.")
+                    throw ValidationError(
+                        "An alarm tied to a programme takes its time, days and zone from it; leave out --time, --days, --date and --tz."
+                    )
                 }
                 let id = try AlarmPatch.programmeID(atProgramme)
                 guard let programme = try programmeWithID(id) else {
@@ -96,7 +100,9 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
                 alarm.programme = ProgrammeTie(id: id, name: programme.name)
             }
         } else if timing, let tie = alarm.programme {
-            throw ValidationError("Alarm \(alarm.id.map(String.init) ?? "") follows programme \(tie.id) (\(tie.name)), which sets its time; give --at-programme none to set its own.")
+            throw ValidationError(
+                "Alarm \(alarm.id.map(String.init) ?? "") follows programme \(tie.id) (\(tie.name)), which sets its time; give --at-programme none to set its own."
+            )
         }
         if let name { alarm.name = name }
         if let time { alarm.time = try LocalTime(parsing: time, field: "Alarm time") }
@@ -136,7 +142,8 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     /// The programme id an `atProgramme` value names.
     static func programmeID(_ text: String) throws(ValidationError) -> Int64 {
         guard let id = Int64(text.trimmingSpaces), id > 0 else {
-            throw ValidationError("--at-programme '\(text)' is not a programme id; give the number 'aubade program list' shows, or none.")
+            throw ValidationError(
+                "--at-programme '\(text)' is not a programme id; give the number 'aubade program list' shows, or none.")
         }
         return id
     }
@@ -146,9 +153,11 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     /// (duration, volume, fade-in, snooze, maximum snoozes); without `days` the alarm rings once; it is enabled
     /// unless `enabled` is false; it skips days off when it repeats on weekdays only, unless `skipDaysOff` says
     /// otherwise. Validated; has no id yet.
-    public func newAlarm(settings: AppSettings, zone: TimeZone, now: Date,
-                         stationNamed: (String) throws -> Station?,
-                         programmeWithID: (Int64) throws -> Programme? = { _ in nil }) throws -> Alarm {
+    public func newAlarm(
+        settings: AppSettings, zone: TimeZone, now: Date,
+        stationNamed: (String) throws -> Station?,
+        programmeWithID: (Int64) throws -> Programme? = { _ in nil }
+    ) throws -> Alarm {
         try checkCanCreate()
         var withDefaults = self
         var alarm: Alarm
@@ -157,8 +166,9 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         } else if let at = atProgramme {
             throw ValidationError("No programme has id \(try AlarmPatch.programmeID(at)); see 'aubade program list'.")
         } else {
-            alarm = settings.newAlarm(name: name ?? "", time: try LocalTime(parsing: time ?? "", field: "Alarm time"),
-                                      recurrence: .weekly(.all))
+            alarm = settings.newAlarm(
+                name: name ?? "", time: try LocalTime(parsing: time ?? "", field: "Alarm time"),
+                recurrence: .weekly(.all))
             if withDefaults.days == nil { withDefaults.days = "once" }
         }
         try withDefaults.apply(to: &alarm, zone: zone, now: now, stationNamed: stationNamed, programmeWithID: programmeWithID)
@@ -173,7 +183,8 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     public func checkCanCreate() throws(ValidationError) {
         if let atProgramme {
             guard !AlarmPatch.untie(atProgramme) else {
-                throw ValidationError("A new alarm cannot be untied from a programme; give --at-programme with a programme's id, or --time.")
+                throw ValidationError(
+                    "A new alarm cannot be untied from a programme; give --at-programme with a programme's id, or --time.")
             }
             _ = try AlarmPatch.programmeID(atProgramme)
             return

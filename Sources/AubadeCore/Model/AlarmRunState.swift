@@ -18,8 +18,10 @@ public struct AlarmRunState: Hashable, Sendable {
     /// The last occurrence that was rung, dismissed, skipped or reported missed: never rung again (R5, R6, R11).
     public var lastHandledOccurrence: Date?
 
-    public init(alarmID: Int64, phase: Phase = .idle, occurrence: Date? = nil, ringingSince: Date? = nil,
-                snoozedUntil: Date? = nil, snoozeCount: Int = 0, lastHandledOccurrence: Date? = nil) {
+    public init(
+        alarmID: Int64, phase: Phase = .idle, occurrence: Date? = nil, ringingSince: Date? = nil,
+        snoozedUntil: Date? = nil, snoozeCount: Int = 0, lastHandledOccurrence: Date? = nil
+    ) {
         self.alarmID = alarmID
         self.phase = phase
         self.occurrence = occurrence

@@ -35,7 +35,8 @@ public enum DurationText {
     public static func seconds(parsing text: String, field: String, in range: ClosedRange<Int>) throws(ValidationError) -> Int {
         let value = try seconds(parsing: text, field: field)
         guard range.contains(value) else {
-            throw ValidationError("\(field) '\(text)' is out of range; use \(format(range.lowerBound)) to \(format(range.upperBound)).")
+            throw ValidationError(
+                "\(field) '\(text)' is out of range; use \(format(range.lowerBound)) to \(format(range.upperBound)).")
         }
         return value
     }

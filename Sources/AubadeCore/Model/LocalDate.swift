@@ -7,7 +7,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     public init(year: Int, month: Int, day: Int) throws(ValidationError) {
         guard (1970...9999).contains(year), (1...12).contains(month),
-              (1...LocalDate.daysIn(month: month, year: year)).contains(day)
+            (1...LocalDate.daysIn(month: month, year: year)).contains(day)
         else {
             throw ValidationError("Date \(year)-\(month)-\(day) does not exist; use YYYY-MM-DD.")
         }
@@ -27,9 +27,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public init(parsing text: String, field: String = "Date") throws(ValidationError) {
         let parts = text.trimmingSpaces.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-              (1970...9999).contains(y), (1...12).contains(m), (1...LocalDate.daysIn(month: m, year: y)).contains(d)
+            parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+            (1970...9999).contains(y), (1...12).contains(m), (1...LocalDate.daysIn(month: m, year: y)).contains(d)
         else {
             throw ValidationError("\(field) '\(text)' is not a valid date; use YYYY-MM-DD, e.g. 2026-12-24.")
         }

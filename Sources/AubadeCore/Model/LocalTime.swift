@@ -24,8 +24,8 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public init(parsing text: String, field: String = "Time") throws(ValidationError) {
         let parts = text.trimmingSpaces.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-              let h = Int(parts[0]), let m = Int(parts[1]), parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
-              (0...23).contains(h), (0...59).contains(m)
+            let h = Int(parts[0]), let m = Int(parts[1]), parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
+            (0...23).contains(h), (0...59).contains(m)
         else {
             throw ValidationError("\(field) '\(text)' is not a valid time; use HH:MM from 00:00 to 23:59.")
         }

@@ -76,7 +76,9 @@ public struct Programme: Hashable, Sendable, Codable {
     public func airingDates(from first: Int, through last: Int?, searchDays: Int) -> [LocalDate] {
         let explicit: [LocalDate]? = dates ?? date.map { [$0] }
         if let explicit {
-            guard let start = LocalDate(dayNumber: first), let index = explicit.firstIndexSorted(atOrAfter: start) else { return [] }
+            guard let start = LocalDate(dayNumber: first), let index = explicit.firstIndexSorted(atOrAfter: start) else {
+                return []
+            }
             let ahead = explicit[index...]
             guard let last else { return Array(ahead.prefix(3)) }
             return Array(ahead.prefix { $0.dayNumber <= last })
@@ -112,10 +114,13 @@ public struct Programme: Hashable, Sendable, Codable {
         if let remindSeconds, !Programme.remindRange.contains(remindSeconds) {
             throw ValidationError("A reminder lead of \(DurationText.format(remindSeconds)) is out of range; use 0s to 24h.")
         }
-        for (label, text) in [("host", host), ("description", details), ("import source", importSource),
-                              ("location", location), ("URL", url), ("import key", importKey)] {
+        for (label, text) in [
+            ("host", host), ("description", details), ("import source", importSource),
+            ("location", location), ("URL", url), ("import key", importKey),
+        ] {
             if let text, text.count > Programme.maxTextLength {
-                throw ValidationError("Programme \(label) is \(text.count) characters long; at most \(Programme.maxTextLength) are allowed.")
+                throw ValidationError(
+                    "Programme \(label) is \(text.count) characters long; at most \(Programme.maxTextLength) are allowed.")
             }
         }
     }

@@ -9,8 +9,10 @@ public struct ProgrammeFields: Sendable, Hashable, Codable {
     public var weekday: String?
     public var date: String?
 
-    public init(name: String?, begin: String?, end: String?, station: String?, weekday: String? = nil,
-                date: String? = nil) {
+    public init(
+        name: String?, begin: String?, end: String?, station: String?, weekday: String? = nil,
+        date: String? = nil
+    ) {
         self.name = name
         self.begin = begin
         self.end = end
@@ -39,10 +41,12 @@ public struct ProgrammeFields: Sendable, Hashable, Codable {
         guard let begin else { throw ValidationError("A programme needs a begin time: add --begin HH:MM, e.g. --begin 22:00.") }
         guard let end else { throw ValidationError("A programme needs an end time: add --end HH:MM, e.g. --end 23:00.") }
         guard station != nil else {
-            throw ValidationError("A programme needs a station: add --station with a saved station's name (see 'aubade station list').")
+            throw ValidationError(
+                "A programme needs a station: add --station with a saved station's name (see 'aubade station list').")
         }
-        var programme = Programme(name: name, begin: try LocalTime(parsing: begin, field: "Begin time"),
-                                  end: try LocalTime(parsing: end, field: "End time"))
+        var programme = Programme(
+            name: name, begin: try LocalTime(parsing: begin, field: "Begin time"),
+            end: try LocalTime(parsing: end, field: "End time"))
         programme.weekday = try weekday.map(ProgrammeFields.weekday(parsing:))
         programme.date = try date.map { text throws(ValidationError) in try LocalDate(parsing: text, field: "Programme date") }
         return programme
@@ -62,8 +66,10 @@ public struct ProgrammeFields: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         try StrictKeys.refuseUnknown(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "programme field")
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(name: try c.decodeIfPresent(String.self, forKey: .name), begin: try c.decodeIfPresent(String.self, forKey: .begin),
-                  end: try c.decodeIfPresent(String.self, forKey: .end), station: try c.decodeIfPresent(String.self, forKey: .station),
-                  weekday: try c.decodeIfPresent(String.self, forKey: .weekday), date: try c.decodeIfPresent(String.self, forKey: .date))
+        self.init(
+            name: try c.decodeIfPresent(String.self, forKey: .name), begin: try c.decodeIfPresent(String.self, forKey: .begin),
+            end: try c.decodeIfPresent(String.self, forKey: .end), station: try c.decodeIfPresent(String.self, forKey: .station),
+            weekday: try c.decodeIfPresent(String.self, forKey: .weekday), date: try c.decodeIfPresent(String.self, forKey: .date)
+        )
     }
 }

@@ -26,16 +26,17 @@ public struct AppSettings: Hashable, Sendable, Codable {
 
     /// A new alarm's fields that the user did not give.
     public func newAlarm(name: String, time: LocalTime, recurrence: Recurrence) -> Alarm {
-        Alarm(name: name, time: time, recurrence: recurrence, durationSeconds: alarmDurationSeconds,
-              volume: defaultVolume, fadeInSeconds: fadeInSeconds, snoozeMinutes: snoozeMinutes,
-              maxSnoozes: maxSnoozes)
+        Alarm(
+            name: name, time: time, recurrence: recurrence, durationSeconds: alarmDurationSeconds,
+            volume: defaultVolume, fadeInSeconds: fadeInSeconds, snoozeMinutes: snoozeMinutes,
+            maxSnoozes: maxSnoozes)
     }
 }
 
 /// A setting's name as `aubade settings get|set` and the API use it, with its type, range and parser.
 public enum SettingKey: String, CaseIterable, Sendable {
     case isWifi, defaultVolume, snoozeMinutes, maxSnoozes, alarmDuration, fadeIn, fallbackTone, toneVolume,
-         catchUp, sleepDuration, sleepFade, sleepVolume, dimFrom, dimUntil, dimLevel
+        catchUp, sleepDuration, sleepFade, sleepVolume, dimFrom, dimUntil, dimLevel
 
     public init(parsing name: String) throws(ValidationError) {
         guard let key = SettingKey(rawValue: name) else {
@@ -118,7 +119,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
             }
         case .number(let path, let range):
             guard let n = Int(t), range.contains(n) else {
-                throw ValidationError("Setting \(rawValue) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'.")
+                throw ValidationError(
+                    "Setting \(rawValue) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'.")
             }
             settings[keyPath: path] = n
         case .duration(let path, let range):

@@ -32,8 +32,9 @@ public struct StationFields: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         try StrictKeys.refuseUnknown(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "station field")
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(name: try c.decodeIfPresent(String.self, forKey: .name), url: try c.decodeIfPresent(String.self, forKey: .url),
-                  alternate: try c.decodeIfPresent(String.self, forKey: .alternate))
+        self.init(
+            name: try c.decodeIfPresent(String.self, forKey: .name), url: try c.decodeIfPresent(String.self, forKey: .url),
+            alternate: try c.decodeIfPresent(String.self, forKey: .alternate))
     }
 }
 

@@ -23,9 +23,11 @@ public enum Weekday: Int, CaseIterable, Sendable, Codable, Comparable {
         let n = name.lowercased()
         let aliases = ["tues": "tue", "weds": "wed", "thur": "thu", "thurs": "thu"]
         let key = aliases[n] ?? n
-        guard let day = Weekday.allCases.first(where: {
-            key == $0.shortName || key == $0.longName
-        }) else { return nil }
+        guard
+            let day = Weekday.allCases.first(where: {
+                key == $0.shortName || key == $0.longName
+            })
+        else { return nil }
         self = day
     }
 

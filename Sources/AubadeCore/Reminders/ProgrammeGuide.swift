@@ -51,8 +51,10 @@ public struct ProgrammeGuide: Sendable {
     private func airings(of p: Programme, around instant: Date, ahead: Bool) -> [Airing] {
         let calendar = ZoneCalendar(p.zone(clockZone: clockZone))
         let today = calendar.localDayNumber(of: instant)
-        let dates = ahead ? p.airingDates(from: today, through: nil, searchDays: ProgrammeGuide.searchDays)
-                          : p.airingDates(from: today - 1, through: today, searchDays: 1)
+        let dates =
+            ahead
+            ? p.airingDates(from: today, through: nil, searchDays: ProgrammeGuide.searchDays)
+            : p.airingDates(from: today - 1, through: today, searchDays: 1)
         return dates.map { date in
             let begin = calendar.instant(of: date, at: p.begin)
             let endDate = p.end > p.begin ? date : date.adding(days: 1)

@@ -55,8 +55,9 @@ public enum ReservationSchedule {
     private static func events(of r: Reservable, from: Date, through: Date?, clockZone: TimeZone) -> [ReservationStart] {
         let calendar = ZoneCalendar(r.programme.zone(clockZone: clockZone))
         let first = calendar.localDayNumber(of: from) - 1
-        let dates = r.programme.airingDates(from: first, through: through.map { calendar.localDayNumber(of: $0) + 2 },
-                                            searchDays: searchDays)
+        let dates = r.programme.airingDates(
+            from: first, through: through.map { calendar.localDayNumber(of: $0) + 2 },
+            searchDays: searchDays)
         let lead = r.programme.remindSeconds ?? 0
         var out: [ReservationStart] = []
         var lastStart: Date?
@@ -65,11 +66,15 @@ public enum ReservationSchedule {
             guard lastStart != t else { continue }
             lastStart = t
             if lead > 0 {
-                out.append(ReservationStart(programmeID: r.id, name: r.programme.name, stationID: r.stationID,
-                                            start: t.addingTimeInterval(-TimeInterval(lead)), reminderFor: t))
+                out.append(
+                    ReservationStart(
+                        programmeID: r.id, name: r.programme.name, stationID: r.stationID,
+                        start: t.addingTimeInterval(-TimeInterval(lead)), reminderFor: t))
             }
-            out.append(ReservationStart(programmeID: r.id, name: r.programme.name, stationID: r.stationID, start: t,
-                                        chimes: lead == 0))
+            out.append(
+                ReservationStart(
+                    programmeID: r.id, name: r.programme.name, stationID: r.stationID, start: t,
+                    chimes: lead == 0))
         }
         return out
     }

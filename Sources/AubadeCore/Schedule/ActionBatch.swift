@@ -71,8 +71,11 @@ struct ActionBatch {
         for (index, stop) in stops.enumerated() {
             let later = stops[(index + 1)...].map(\.id)
             let others = Set(ringing + later).subtracting([stop.id]).sorted()
-            out.append(.stopRinging(StopRinging(alarmID: stop.id, reason: stop.reason, by: stop.by,
-                                                othersStillRinging: others)))
+            out.append(
+                .stopRinging(
+                    StopRinging(
+                        alarmID: stop.id, reason: stop.reason, by: stop.by,
+                        othersStillRinging: others)))
         }
         out += refusals.map { .snoozeRefused(alarmID: $0) }
         out.append(.wakeMe(wake))

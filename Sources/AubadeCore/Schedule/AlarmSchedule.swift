@@ -41,14 +41,17 @@ public enum AlarmSchedule {
     /// The first occurrence strictly after `instant`. With `honouringSkip`, occurrences that pass over are
     /// passed over: the one on the alarm's `skipDate`, and those on `daysOff` when the alarm skips days off.
     /// Nil when the rule has no later occurrence (a past one-shot date, the end of a list of dates).
-    public static func next(of alarm: Alarm, after instant: Date, defaultZone: TimeZone,
-                            honouringSkip: Bool = false, daysOff: DaysOff = .none) -> Occurrence? {
+    public static func next(
+        of alarm: Alarm, after instant: Date, defaultZone: TimeZone,
+        honouringSkip: Bool = false, daysOff: DaysOff = .none
+    ) -> Occurrence? {
         let skipped: (LocalDate) -> Bool = { date in
             honouringSkip && skipReason(of: alarm, on: date, daysOff: daysOff) != nil
         }
         if case .once(let date) = alarm.recurrence {
             guard !skipped(date),
-                  let o = occurrence(of: alarm, on: date, defaultZone: defaultZone), o.instant > instant else { return nil }
+                let o = occurrence(of: alarm, on: date, defaultZone: defaultZone), o.instant > instant
+            else { return nil }
             return o
         }
         let calendar = ZoneCalendar(zone(of: alarm, defaultZone: defaultZone))
@@ -64,7 +67,9 @@ public enum AlarmSchedule {
         }
         if case .dates(let dates) = alarm.recurrence {
             // A list's own dates, however far apart.
-            guard let start = LocalDate(dayNumber: first), let index = dates.firstIndexSorted(atOrAfter: start) else { return nil }
+            guard let start = LocalDate(dayNumber: first), let index = dates.firstIndexSorted(atOrAfter: start) else {
+                return nil
+            }
             for date in dates[index...] where !consider(date) { break }
         } else {
             // Every date for `searchDays` — for a year and a little more when passing over skipped dates (days off
@@ -105,8 +110,10 @@ public enum AlarmSchedule {
 
     /// Every occurrence in (`lower`, `upper`], ascending; when two dates resolve to one instant (a skipped
     /// date), only the first date's occurrence is kept, so an instant fires once.
-    public static func occurrences(of alarm: Alarm, after lower: Date, through upper: Date,
-                                   defaultZone: TimeZone) -> [Occurrence] {
+    public static func occurrences(
+        of alarm: Alarm, after lower: Date, through upper: Date,
+        defaultZone: TimeZone
+    ) -> [Occurrence] {
         guard lower < upper else { return [] }
         let calendar = ZoneCalendar(zone(of: alarm, defaultZone: defaultZone))
         let first = calendar.localDayNumber(of: lower) - 1
@@ -127,8 +134,10 @@ extension AlarmSchedule {
     /// The local date `skip-next` should store as `skipDate`: the date of the first occurrence after `now`
     /// (and after `lastHandled`, the run state's `lastHandledOccurrence`, so an occurrence that is ringing
     /// or snoozed is not the one skipped). Nil when the rule has no later occurrence.
-    public static func skipNextDate(of alarm: Alarm, after now: Date, lastHandled: Date?,
-                                    defaultZone: TimeZone) -> LocalDate? {
+    public static func skipNextDate(
+        of alarm: Alarm, after now: Date, lastHandled: Date?,
+        defaultZone: TimeZone
+    ) -> LocalDate? {
         next(of: alarm, after: max(now, lastHandled ?? now), defaultZone: defaultZone)?.date
     }
 }

@@ -39,8 +39,10 @@ extension AlarmScheduler {
     /// deadlines, so a restart after the step still resumes them correctly (R8, R9).
     private mutating func reanchor(_ now: SchedulerTime, drift: TimeInterval, _ batch: inout ActionBatch) {
         let sign = drift >= 0 ? "+" : "-"
-        batch.record(HistoryEvent(at: now.wall, alarmID: nil, kind: .clockStep,
-                                  detail: "\(sign)\(DurationText.format(Int(abs(drift).rounded())))"))
+        batch.record(
+            HistoryEvent(
+                at: now.wall, alarmID: nil, kind: .clockStep,
+                detail: "\(sign)\(DurationText.format(Int(abs(drift).rounded())))"))
         for (id, start) in ringStarts.sorted(by: { $0.key < $1.key }) {
             var state = state(of: id)
             state.ringingSince = now.wall.addingTimeInterval(-(now.mono - start).inSeconds)

@@ -14,7 +14,8 @@ extension AlarmScheduler {
         for (id, start) in ringStarts.sorted(by: { $0.key < $1.key }) {
             guard let alarm = alarms[id] else { continue }
             if now.mono >= start + .seconds(alarm.durationSeconds) {
-                end(id, kind: .autoSilenced, stop: .autoSilenced, now, &batch,
+                end(
+                    id, kind: .autoSilenced, stop: .autoSilenced, now, &batch,
                     detail: "after \(DurationText.format(alarm.durationSeconds))")
             }
         }
@@ -25,8 +26,9 @@ extension AlarmScheduler {
                 end(id, kind: .missed, stop: nil, now, &batch, detail: "its snooze ended \(Int(overdue / 60)) min ago")
                 continue
             }
-            sound(id, occurrence: occurrence, startedAt: now.mono, cause: .snoozeEnded,
-                  late: overdue >= AlarmScheduler.lateAfter, now, &batch)
+            sound(
+                id, occurrence: occurrence, startedAt: now.mono, cause: .snoozeEnded,
+                late: overdue >= AlarmScheduler.lateAfter, now, &batch)
         }
     }
 
@@ -57,8 +59,9 @@ extension AlarmScheduler {
             clearSpentSkip(id, through: due.last?.date, now, &batch)
         }
         for (o, id) in toRing.sorted(by: { ($0.occurrence, $0.id) < ($1.occurrence, $1.id) }) {
-            sound(id, occurrence: o.instant, startedAt: now.mono, cause: .scheduled,
-                  late: now.wall.timeIntervalSince(o.instant) >= AlarmScheduler.lateAfter, now, &batch)
+            sound(
+                id, occurrence: o.instant, startedAt: now.mono, cause: .scheduled,
+                late: now.wall.timeIntervalSince(o.instant) >= AlarmScheduler.lateAfter, now, &batch)
         }
     }
 
@@ -69,8 +72,10 @@ extension AlarmScheduler {
 
     /// Records an occurrence that will not ring: skipped (skip-next, a day off: "due …, day off: <name>") or
     /// missed (older than G).
-    private func passOver(_ o: Occurrence, of alarm: Alarm, _ id: Int64, _ now: SchedulerTime,
-                          _ batch: inout ActionBatch) {
+    private func passOver(
+        _ o: Occurrence, of alarm: Alarm, _ id: Int64, _ now: SchedulerTime,
+        _ batch: inout ActionBatch
+    ) {
         var detail = HistoryDetail.due(o.instant)
         guard let skip = skipReason(o, of: alarm) else {
             batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .missed, detail: detail))
@@ -81,8 +86,10 @@ extension AlarmScheduler {
     }
 
     /// Clears `skipDate` once it is spent: its occurrence was acted on, or its local date is over.
-    private mutating func clearSpentSkip(_ id: Int64, through handled: LocalDate?, _ now: SchedulerTime,
-                                         _ batch: inout ActionBatch) {
+    private mutating func clearSpentSkip(
+        _ id: Int64, through handled: LocalDate?, _ now: SchedulerTime,
+        _ batch: inout ActionBatch
+    ) {
         guard var alarm = alarms[id], let skip = alarm.skipDate else { return }
         let zone = AlarmSchedule.zone(of: alarm, defaultZone: defaultZone)
         let today = ZoneCalendar(zone).localDate(of: now.wall)

@@ -6,9 +6,11 @@ extension AlarmScheduler {
     /// goes on for it) and `.snoozeRefused` tells the user that only stop works. A press whose edge
     /// (`pressedAt`, monotonic) came before an alarm started ringing is ignored for that alarm: a button held
     /// down across its start does nothing to it (R15). `input`, when given, is passed on in `.stopRinging`.
-    public mutating func snoozePressed(at now: SchedulerTime, alarmID: Int64? = nil,
-                                       pressedAt: MonotonicInstant? = nil,
-                                       by input: DismissInput? = nil) -> [SchedulerAction] {
+    public mutating func snoozePressed(
+        at now: SchedulerTime, alarmID: Int64? = nil,
+        pressedAt: MonotonicInstant? = nil,
+        by input: DismissInput? = nil
+    ) -> [SchedulerAction] {
         var batch = newBatch()
         prepare(now, &batch)
         for id in targets(alarmID, pressedAt) {
@@ -16,8 +18,10 @@ extension AlarmScheduler {
             if state(of: id).snoozeCount < alarm.maxSnoozes {
                 snooze(id, by: input, now, &batch)
             } else {
-                batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .snoozeRefused,
-                                          detail: "all \(alarm.maxSnoozes) snoozes used"))
+                batch.record(
+                    HistoryEvent(
+                        at: now.wall, alarmID: id, kind: .snoozeRefused,
+                        detail: "all \(alarm.maxSnoozes) snoozes used"))
                 batch.refuseSnooze(id)
             }
         }
@@ -29,9 +33,11 @@ extension AlarmScheduler {
     /// also its pending snooze. A press whose edge came before an alarm started ringing is ignored for that
     /// alarm (R15). `input`, when given, is named in the recorded detail ("by=button") for the morning report
     /// and passed on in `.stopRinging`.
-    public mutating func stopPressed(at now: SchedulerTime, alarmID: Int64? = nil,
-                                     pressedAt: MonotonicInstant? = nil,
-                                     by input: DismissInput? = nil) -> [SchedulerAction] {
+    public mutating func stopPressed(
+        at now: SchedulerTime, alarmID: Int64? = nil,
+        pressedAt: MonotonicInstant? = nil,
+        by input: DismissInput? = nil
+    ) -> [SchedulerAction] {
         var batch = newBatch()
         prepare(now, &batch)
         let by = input.map(HistoryDetail.dismissed(by:))
@@ -47,9 +53,12 @@ extension AlarmScheduler {
     /// A sustained shake was detected (see `ShakeDetector`): each ringing alarm does what `response` says
     /// for it — by default the alarms that allow shake-to-stop are dismissed and the others ring on. A
     /// snooze refused for want of snoozes leaves the alarm ringing, as for `snoozePressed`.
-    public mutating func shakeDetected(at now: SchedulerTime,
-                                       response: ShakeResponse = ShakeResponse(whenShakeToStop: .stop, otherwise: .none))
-        -> [SchedulerAction] {
+    public mutating func shakeDetected(
+        at now: SchedulerTime,
+        response: ShakeResponse = ShakeResponse(whenShakeToStop: .stop, otherwise: .none)
+    )
+        -> [SchedulerAction]
+    {
         var batch = newBatch()
         prepare(now, &batch)
         for id in ringOrder {
@@ -60,8 +69,10 @@ extension AlarmScheduler {
             case .snooze where state(of: id).snoozeCount < alarm.maxSnoozes:
                 snooze(id, by: .shake, now, &batch)
             case .snooze:
-                batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .snoozeRefused,
-                                          detail: "all \(alarm.maxSnoozes) snoozes used"))
+                batch.record(
+                    HistoryEvent(
+                        at: now.wall, alarmID: id, kind: .snoozeRefused,
+                        detail: "all \(alarm.maxSnoozes) snoozes used"))
                 batch.refuseSnooze(id)
             case .none:
                 break

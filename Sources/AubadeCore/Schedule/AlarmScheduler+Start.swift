@@ -19,8 +19,8 @@ extension AlarmScheduler {
     mutating func anchorHistory(_ batch: inout ActionBatch) {
         for id in alarms.keys.sorted() {
             guard let alarm = alarms[id], alarm.enabled, state(of: id).lastHandledOccurrence == nil,
-                  let floor = floors[id],
-                  let handled = AlarmSchedule.previous(of: alarm, atOrBefore: floor, defaultZone: defaultZone)
+                let floor = floors[id],
+                let handled = AlarmSchedule.previous(of: alarm, atOrBefore: floor, defaultZone: defaultZone)
             else { continue }
             var state = state(of: id)
             state.lastHandledOccurrence = handled.instant
@@ -36,7 +36,9 @@ extension AlarmScheduler {
         snoozeEnds = [:]
         // Every member of a ringing group resumes, in the order they began (ties by id), so that the latest
         // started is the one left sounding (R9, R38).
-        let order = states.values.sorted { ($0.ringingSince ?? .distantPast, $0.alarmID) < ($1.ringingSince ?? .distantPast, $1.alarmID) }
+        let order = states.values.sorted {
+            ($0.ringingSince ?? .distantPast, $0.alarmID) < ($1.ringingSince ?? .distantPast, $1.alarmID)
+        }
         for state in order {
             resume(state, now, &batch)
         }
@@ -69,8 +71,9 @@ extension AlarmScheduler {
             let since = saved.ringingSince ?? now.wall
             let elapsed = max(0, now.wall.timeIntervalSince(since))
             if elapsed < TimeInterval(alarm.durationSeconds) {
-                sound(id, occurrence: saved.occurrence ?? since, startedAt: now.mono - .seconds(exactly: elapsed),
-                      cause: .resumed, late: false, now, &batch)
+                sound(
+                    id, occurrence: saved.occurrence ?? since, startedAt: now.mono - .seconds(exactly: elapsed),
+                    cause: .resumed, late: false, now, &batch)
             } else {
                 end(id, kind: .autoSilenced, stop: .autoSilenced, now, &batch)
             }

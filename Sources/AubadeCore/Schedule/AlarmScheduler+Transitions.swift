@@ -14,14 +14,18 @@ extension AlarmScheduler {
     /// ringing group (R38) — the others ring on, and the history says which ones it rang with — and its sound
     /// replaces the one playing, never stopped first (R13). Its own previous occurrence, if still ringing or
     /// snoozed, is superseded.
-    mutating func sound(_ id: Int64, occurrence: Date, startedAt: MonotonicInstant, cause: RingCause,
-                        late: Bool, _ now: SchedulerTime, _ batch: inout ActionBatch) {
+    mutating func sound(
+        _ id: Int64, occurrence: Date, startedAt: MonotonicInstant, cause: RingCause,
+        late: Bool, _ now: SchedulerTime, _ batch: inout ActionBatch
+    ) {
         guard let alarm = alarms[id] else { return }
         let others = ringOrder.filter { $0 != id }
         var state = state(of: id)
         if state.phase != .idle, let old = state.occurrence, old != occurrence {
-            batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .superseded,
-                                      detail: "its occurrence \(old.formatted(.iso8601)) gave way to the next"))
+            batch.record(
+                HistoryEvent(
+                    at: now.wall, alarmID: id, kind: .superseded,
+                    detail: "its occurrence \(old.formatted(.iso8601)) gave way to the next"))
             state.snoozeCount = 0
         }
         if cause == .scheduled { state.snoozeCount = 0 }
@@ -35,18 +39,24 @@ extension AlarmScheduler {
         ringOrder = others + [id]
         snoozeEnds[id] = nil
         floors[id] = max(floors[id] ?? occurrence, occurrence)
-        batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: historyKind(cause, late: late),
-                                  detail: ringDetail(occurrence, now, late, with: others)))
+        batch.record(
+            HistoryEvent(
+                at: now.wall, alarmID: id, kind: historyKind(cause, late: late),
+                detail: ringDetail(occurrence, now, late, with: others)))
         // `replacing` is filled in when the batch is handed out: only then is it known what played before.
-        batch.ring(RingRequest(alarmID: id, occurrence: occurrence, sound: alarm.sound, volume: alarm.volume,
-                               fadeInSeconds: alarm.fadeInSeconds, late: late, cause: cause, replacing: nil))
+        batch.ring(
+            RingRequest(
+                alarmID: id, occurrence: occurrence, sound: alarm.sound, volume: alarm.volume,
+                fadeInSeconds: alarm.fadeInSeconds, late: late, cause: cause, replacing: nil))
     }
 
     /// Ends alarm `id`'s occurrence (dismissed, auto-silenced, missed): idle again, the end recorded, and
     /// when it was ringing and `reason` is given it leaves the ringing group (`.stopRinging` with `reason`
     /// and `input`). A one-shot alarm then disables itself.
-    mutating func end(_ id: Int64, kind: HistoryKind, stop reason: StopReason?, by input: DismissInput? = nil,
-                      _ now: SchedulerTime, _ batch: inout ActionBatch, detail: String = "") {
+    mutating func end(
+        _ id: Int64, kind: HistoryKind, stop reason: StopReason?, by input: DismissInput? = nil,
+        _ now: SchedulerTime, _ batch: inout ActionBatch, detail: String = ""
+    ) {
         let wasRinging = returnToIdle(id, &batch)
         batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: kind, detail: detail))
         if wasRinging, let reason { batch.stop(id, reason, by: input) }
@@ -92,8 +102,10 @@ extension AlarmScheduler {
         ringStarts[id] = nil
         ringOrder.removeAll { $0 == id }
         snoozeEnds[id] = now.mono + .seconds(exactly: seconds)
-        batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .snoozed,
-                                  detail: "snooze \(state.snoozeCount) of \(alarm.maxSnoozes), \(alarm.snoozeMinutes) min"))
+        batch.record(
+            HistoryEvent(
+                at: now.wall, alarmID: id, kind: .snoozed,
+                detail: "snooze \(state.snoozeCount) of \(alarm.maxSnoozes), \(alarm.snoozeMinutes) min"))
         batch.stop(id, .snoozed, by: input)
     }
 

@@ -11,12 +11,15 @@ extension AlarmScheduler {
         if zone.identifier != defaultZone.identifier {
             let old = defaultZone
             defaultZone = zone
-            batch.record(HistoryEvent(at: now.wall, alarmID: nil, kind: .timeZoneChanged,
-                                      detail: "\(old.identifier) → \(zone.identifier)"))
+            batch.record(
+                HistoryEvent(
+                    at: now.wall, alarmID: nil, kind: .timeZoneChanged,
+                    detail: "\(old.identifier) → \(zone.identifier)"))
             for id in alarms.keys.sorted() {
                 // Only alarms that follow the default zone (no zone, or one unknown to this machine).
                 guard let alarm = alarms[id], alarm.enabled,
-                      alarm.timeZoneID.flatMap({ TimeZone(identifier: $0) }) == nil else { continue }
+                    alarm.timeZoneID.flatMap({ TimeZone(identifier: $0) }) == nil
+                else { continue }
                 arm(id, now, &batch, alsoHandled: sameDateOccurrence(of: alarm, id, in: zone))
             }
             processDue(now, &batch)
@@ -27,7 +30,8 @@ extension AlarmScheduler {
     /// The occurrence, in `zone`, on the local date (of `zone`) of the alarm's last handled occurrence.
     private func sameDateOccurrence(of alarm: Alarm, _ id: Int64, in zone: TimeZone) -> Date? {
         guard let handled = states[id]?.lastHandledOccurrence,
-              let date = ZoneCalendar(zone).localDate(of: handled) else { return nil }
+            let date = ZoneCalendar(zone).localDate(of: handled)
+        else { return nil }
         return AlarmSchedule.occurrence(of: alarm, on: date, defaultZone: zone)?.instant
     }
 }

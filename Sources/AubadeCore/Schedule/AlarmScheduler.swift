@@ -60,15 +60,18 @@ public struct AlarmScheduler: Sendable {
     ///   - alarmsUpdatedAt: optional last-change instants of alarms; an occurrence more than a minute
     ///     before an alarm's last change is never caught up (R11), even if no engine saw the change.
     ///   - daysOff: the days off (`setDaysOff` replaces them).
-    public init(alarms: [Alarm], states: [AlarmRunState], settings: AppSettings, defaultZone: TimeZone,
-                alarmsUpdatedAt: [Int64: Date] = [:], daysOff: DaysOff = .none) {
+    public init(
+        alarms: [Alarm], states: [AlarmRunState], settings: AppSettings, defaultZone: TimeZone,
+        alarmsUpdatedAt: [Int64: Date] = [:], daysOff: DaysOff = .none
+    ) {
         var byID: [Int64: Alarm] = [:]
         for alarm in alarms {
             if let id = alarm.id { byID[id] = alarm }
         }
         self.alarms = byID
-        self.states = Dictionary(states.filter { byID[$0.alarmID] != nil }.map { ($0.alarmID, $0) },
-                                 uniquingKeysWith: { _, newer in newer })
+        self.states = Dictionary(
+            states.filter { byID[$0.alarmID] != nil }.map { ($0.alarmID, $0) },
+            uniquingKeysWith: { _, newer in newer })
         self.settings = settings
         self.defaultZone = defaultZone
         self.updatedAt = alarmsUpdatedAt

@@ -57,9 +57,11 @@ extension AlarmSchedule {
     /// id). Occurrences that pass over (each alarm's `skipDate`; `daysOff` for alarms that skip days off) are
     /// left out, or with `includeSkipped` listed with their `skip` reason. Only firings before `limit`, when
     /// given, are listed.
-    public static func upcoming(_ alarms: [Alarm], after instant: Date, count: Int, defaultZone: TimeZone,
-                                before limit: Date? = nil, daysOff: DaysOff = .none,
-                                includeSkipped: Bool = false) -> [Firing] {
+    public static func upcoming(
+        _ alarms: [Alarm], after instant: Date, count: Int, defaultZone: TimeZone,
+        before limit: Date? = nil, daysOff: DaysOff = .none,
+        includeSkipped: Bool = false
+    ) -> [Firing] {
         guard count > 0 else { return [] }
         var all: [Firing] = []
         for alarm in alarms where alarm.enabled {
@@ -67,9 +69,12 @@ extension AlarmSchedule {
             var cursor = instant
             var listed = 0
             while listed < count {
-                guard let o = next(of: alarm, after: cursor, defaultZone: defaultZone, honouringSkip: !includeSkipped,
-                                   daysOff: daysOff),
-                      limit.map({ o.instant < $0 }) ?? true else { break }
+                guard
+                    let o = next(
+                        of: alarm, after: cursor, defaultZone: defaultZone, honouringSkip: !includeSkipped,
+                        daysOff: daysOff),
+                    limit.map({ o.instant < $0 }) ?? true
+                else { break }
                 let skip = skipReason(of: alarm, on: o.date, daysOff: daysOff)
                 all.append(Firing(alarmID: alarm.id, alarmName: alarm.name, occurrence: o, zone: zone, skip: skip))
                 cursor = o.instant

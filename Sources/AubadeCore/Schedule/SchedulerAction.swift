@@ -27,8 +27,10 @@ public struct RingRequest: Hashable, Sendable {
     public var replacing: Int64?
 
     /// A request to sound alarm `alarmID` for `occurrence`; see the properties for each field.
-    public init(alarmID: Int64, occurrence: Date, sound: SoundSource, volume: Int, fadeInSeconds: Int,
-                late: Bool, cause: RingCause, replacing: Int64?) {
+    public init(
+        alarmID: Int64, occurrence: Date, sound: SoundSource, volume: Int, fadeInSeconds: Int,
+        late: Bool, cause: RingCause, replacing: Int64?
+    ) {
         self.alarmID = alarmID
         self.occurrence = occurrence
         self.sound = sound

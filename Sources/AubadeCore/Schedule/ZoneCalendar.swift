@@ -47,7 +47,8 @@ public struct ZoneCalendar: Sendable {
         let exact = segments.compactMap { segment -> Int? in
             let t = wall - segment.offset
             guard t >= segment.start, t < segment.end,
-                  offset(at: Date(timeIntervalSince1970: TimeInterval(t))) == segment.offset else { return nil }
+                offset(at: Date(timeIntervalSince1970: TimeInterval(t))) == segment.offset
+            else { return nil }
             return t
         }
         if let first = exact.min() {

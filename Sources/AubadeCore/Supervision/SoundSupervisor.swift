@@ -93,9 +93,11 @@ public struct SoundSupervisor: Sendable, Hashable {
                 return fallBack(from: index, now: now, reason: failure)
             }
             if now - lastHeard >= SoundSupervisor.silenceLimit {
-                let reason = failure ?? (heardCurrent
-                    ? "The station went silent for \(Int(SoundSupervisor.silenceLimit.inSeconds)) s."
-                    : "No audio from the station within \(Int(SoundSupervisor.silenceLimit.inSeconds)) s.")
+                let reason =
+                    failure
+                    ?? (heardCurrent
+                        ? "The station went silent for \(Int(SoundSupervisor.silenceLimit.inSeconds)) s."
+                        : "No audio from the station within \(Int(SoundSupervisor.silenceLimit.inSeconds)) s.")
                 return fallBack(from: index, now: now, reason: reason)
             }
             return []

@@ -21,7 +21,8 @@ public struct CalendarLoader: CalendarFetcher {
     public typealias Source = CalendarOrigin
 
     /// Downloads a calendar's bytes: at most `maxBytes`, loopback addresses only when allowed. Blocking.
-    public typealias Download = @Sendable (_ url: StreamURL, _ maxBytes: Int, _ allowLoopback: Bool)
+    public typealias Download =
+        @Sendable (_ url: StreamURL, _ maxBytes: Int, _ allowLoopback: Bool)
         throws(CalendarFetchError) -> [UInt8]
 
     /// The linked libical's version ("3.0.16"), for `aubade version`.
@@ -41,8 +42,10 @@ public struct CalendarLoader: CalendarFetcher {
     public let horizonDays: Int
     private let download: Download
 
-    public init(cache: CalendarCache, allowLoopback: Bool, horizonDays: Int = CalendarReadOptions.defaultHorizonDays,
-                download: @escaping Download = CalendarLoader.curl) {
+    public init(
+        cache: CalendarCache, allowLoopback: Bool, horizonDays: Int = CalendarReadOptions.defaultHorizonDays,
+        download: @escaping Download = CalendarLoader.curl
+    ) {
         self.cache = cache
         self.allowLoopback = allowLoopback
         self.horizonDays = horizonDays
@@ -51,14 +54,17 @@ public struct CalendarLoader: CalendarFetcher {
 
     /// Reads and checks `source` as `kind`, read at `now` in `zone`. `known` is the source as stored (its hash):
     /// bytes equal to the stored ones are not staged again (no write for an unchanged calendar, R29).
-    public func load(_ source: Source, kind: CalendarImport.Kind, station: String?, zone: TimeZone, now: Date,
-                     known: CalendarSource? = nil) throws(CalendarFetchError) -> CalendarImport {
+    public func load(
+        _ source: Source, kind: CalendarImport.Kind, station: String?, zone: TimeZone, now: Date,
+        known: CalendarSource? = nil
+    ) throws(CalendarFetchError) -> CalendarImport {
         let bytes = try read(source)
         let location = source.location
         var calendar: CalendarImport
         do throws(CalendarError) {
-            calendar = try CalendarReader.read(bytes, kind: kind, location: location, station: station,
-                                               options: CalendarReadOptions(clockZone: zone, now: now, horizonDays: horizonDays))
+            calendar = try CalendarReader.read(
+                bytes, kind: kind, location: location, station: station,
+                options: CalendarReadOptions(clockZone: zone, now: now, horizonDays: horizonDays))
         } catch {
             throw CalendarFetchError(.invalid, error.sentence(location: location))
         }

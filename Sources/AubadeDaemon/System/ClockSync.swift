@@ -17,12 +17,14 @@ public enum SystemZone {
         let env = ProcessInfo.processInfo.environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
         if let env, !env.isEmpty, let zone = TimeZone(identifier: env) { return zone }
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"),
-           let range = target.range(of: "zoneinfo/"),
-           let zone = TimeZone(identifier: String(target[range.upperBound...])) {
+            let range = target.range(of: "zoneinfo/"),
+            let zone = TimeZone(identifier: String(target[range.upperBound...]))
+        {
             return zone
         }
         if let text = try? String(contentsOfFile: "/etc/timezone", encoding: .utf8),
-           let zone = TimeZone(identifier: text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            let zone = TimeZone(identifier: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
             return zone
         }
         return TimeZone.current

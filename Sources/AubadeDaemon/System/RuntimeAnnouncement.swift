@@ -27,7 +27,9 @@ public struct RuntimeAnnouncement: Codable, Sendable, Equatable {
     public static func directories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         if let own = environment["AUBADE_RUNTIME_DIR"], !own.isEmpty { return [own] }
         var dirs: [String] = []
-        if let d = environment["RUNTIME_DIRECTORY"], !d.isEmpty { dirs.append(d.split(separator: ":").map(String.init).first ?? d) }
+        if let d = environment["RUNTIME_DIRECTORY"], !d.isEmpty {
+            dirs.append(d.split(separator: ":").map(String.init).first ?? d)
+        }
         dirs.append("/run/aubade")
         if let x = environment["XDG_RUNTIME_DIR"], !x.isEmpty { dirs.append(x + "/aubade") }
         dirs.append("/tmp/aubade-\(getuid())")
@@ -68,9 +70,10 @@ public struct RuntimeAnnouncement: Codable, Sendable, Equatable {
     public static func running() -> [RuntimeAnnouncement] {
         directories().compactMap { dir in
             guard let data = FileManager.default.contents(atPath: dir + "/" + fileName),
-                  let found = try? JSONDecoder().decode(RuntimeAnnouncement.self, from: data),
-                  kill(found.pid, 0) == 0 || errno == EPERM,
-                  FileManager.default.fileExists(atPath: found.socket) else { return nil }
+                let found = try? JSONDecoder().decode(RuntimeAnnouncement.self, from: data),
+                kill(found.pid, 0) == 0 || errno == EPERM,
+                FileManager.default.fileExists(atPath: found.socket)
+            else { return nil }
             return found
         }
     }
@@ -78,7 +81,8 @@ public struct RuntimeAnnouncement: Codable, Sendable, Equatable {
     /// Removes `file` if it is still this process's announcement.
     public static func remove(_ file: String) {
         if let data = FileManager.default.contents(atPath: file),
-           let found = try? JSONDecoder().decode(RuntimeAnnouncement.self, from: data), found.pid == getpid() {
+            let found = try? JSONDecoder().decode(RuntimeAnnouncement.self, from: data), found.pid == getpid()
+        {
             unlink(file)
         }
     }

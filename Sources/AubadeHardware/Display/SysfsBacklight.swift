@@ -32,7 +32,8 @@ public struct SysfsBacklight: Backlight {
         if let name {
             guard present.contains(name) else {
                 let others = present.isEmpty ? "there is none" : "found: " + present.joined(separator: ", ")
-                throw BacklightError("The backlight '\(name)' is not in \(classDirectory) (\(others)); night dimming dims only the page.")
+                throw BacklightError(
+                    "The backlight '\(name)' is not in \(classDirectory) (\(others)); night dimming dims only the page.")
             }
             return try SysfsBacklight(name: name, root: root)
         }
@@ -57,7 +58,8 @@ public struct SysfsBacklight: Backlight {
 
     /// `open`, or a `NullBacklight` with the reason when it fails: what the daemon drives, and the one
     /// warning to report (nil when a backlight was opened).
-    public static func openOrNull(root: String = "", name: String? = nil) -> (backlight: any Backlight, problem: BacklightError?) {
+    public static func openOrNull(root: String = "", name: String? = nil) -> (backlight: any Backlight, problem: BacklightError?)
+    {
         do throws(BacklightError) {
             return (try open(root: root, name: name), nil)
         } catch {
@@ -101,8 +103,9 @@ public struct SysfsBacklight: Backlight {
     }
 
     public func read() throws(BacklightError) -> BacklightReading {
-        try SysfsBacklight.reading(name: name, folder: "\(root)\(SysfsBacklight.classDirectory)/\(name)",
-                                   maxBrightness: maxBrightness)
+        try SysfsBacklight.reading(
+            name: name, folder: "\(root)\(SysfsBacklight.classDirectory)/\(name)",
+            maxBrightness: maxBrightness)
     }
 
     private static func reading(name: String, folder: String, maxBrightness: Int) throws(BacklightError) -> BacklightReading {
@@ -151,10 +154,12 @@ public struct SysfsBacklight: Backlight {
     func sentence(for failure: SysfsAttribute.WriteFailure) -> String {
         switch failure.code {
         case EACCES, EPERM:
-            return "The clock may not change the backlight \(name) (\(failure.message)); a udev rule must give the aubade group write access to its brightness and bl_power."
+            return
+                "The clock may not change the backlight \(name) (\(failure.message)); a udev rule must give the aubade group write access to its brightness and bl_power."
         case EROFS:
             let real = SysfsAttribute.resolved("\(root)\(SysfsBacklight.classDirectory)/\(name)")
-            return "The backlight \(name) cannot be changed: /sys is read-only for the clock (\(failure.message)); with ProtectKernelTunables=yes the service needs ReadWritePaths=\(real)."
+            return
+                "The backlight \(name) cannot be changed: /sys is read-only for the clock (\(failure.message)); with ProtectKernelTunables=yes the service needs ReadWritePaths=\(real)."
         case ENOENT, ENODEV, ENXIO:
             return "The backlight \(name) has gone (\(failure.message))."
         default:

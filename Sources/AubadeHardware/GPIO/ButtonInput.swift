@@ -60,8 +60,10 @@ public final class ButtonInput: Sendable {
         let continuation = self.continuation
         let task = Task {
             for await event in watch.events where roles.indices.contains(event.index) {
-                continuation.yield(ButtonEdge(role: roles[event.index], pressed: event.active, time: event.time,
-                                              isInitial: event.isInitial))
+                continuation.yield(
+                    ButtonEdge(
+                        role: roles[event.index], pressed: event.active, time: event.time,
+                        isInitial: event.isInitial))
             }
             if let failure = watch.failure { logger.warning("Buttons are off: \(failure.message)") }
             continuation.finish()

@@ -6,7 +6,9 @@ import Glibc
 /// into a sentence. Blocking briefly (opens /dev/gpiochipN); used from the watch thread and the CLI.
 enum GPIODLookup {
     /// The chip name and offset of `address`, like `gpiofind` for a named line.
-    static func locate(_ address: GPIOLineAddress, devDirectory: String = "/dev") -> Result<(chip: String, offset: Int), GPIOError> {
+    static func locate(_ address: GPIOLineAddress, devDirectory: String = "/dev") -> Result<
+        (chip: String, offset: Int), GPIOError
+    > {
         switch address {
         case .chipOffset(let chip, let offset):
             return .success((chip, offset))
@@ -20,8 +22,11 @@ enum GPIODLookup {
                 let chips = count == 0 ? "this machine has no GPIO chip" : "none of the \(count) GPIO chip(s) has it"
                 return .failure(GPIOError("gpiod_ctxless_find_line(\(name)) found no line of that name (\(chips))"))
             }
-            return .success((String(decoding: chip.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
-                             Int(offset)))
+            return .success(
+                (
+                    String(decoding: chip.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                    Int(offset)
+                ))
         }
     }
 

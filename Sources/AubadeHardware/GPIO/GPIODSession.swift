@@ -27,8 +27,12 @@ final class GPIODSession {
         let line = try GPIODLookup.line(chip, name: chipName, offset: offset).mapError(fail).get()
         if gpiod_line_request_both_edges_events_flags(line, consumer, GPIODSession.flags(request)) != 0 {
             let code = errno
-            let holder = gpiod_line_is_used(line) ? GPIODLookup.string(gpiod_line_consumer(line)).map { " (in use by \($0))" } ?? "" : ""
-            throw fail(GPIOError(SystemError.describe("gpiod_line_request_both_edges_events_flags(\(chipName) \(offset))", errno: code) + holder))
+            let holder =
+                gpiod_line_is_used(line) ? GPIODLookup.string(gpiod_line_consumer(line)).map { " (in use by \($0))" } ?? "" : ""
+            throw fail(
+                GPIOError(
+                    SystemError.describe("gpiod_line_request_both_edges_events_flags(\(chipName) \(offset))", errno: code)
+                        + holder))
         }
         let fd = gpiod_line_event_get_fd(line)
         guard fd >= 0 else {
@@ -42,7 +46,9 @@ final class GPIODSession {
     /// The line's logical level now (active-low applied).
     func value(_ line: Line) throws(GPIOError) -> Bool {
         let v = gpiod_line_get_value(line.handle)
-        guard v >= 0 else { throw GPIOError("GPIO line \(line.name) cannot be read: \(SystemError.describe("gpiod_line_get_value")).") }
+        guard v >= 0 else {
+            throw GPIOError("GPIO line \(line.name) cannot be read: \(SystemError.describe("gpiod_line_get_value")).")
+        }
         return v == 1
     }
 
@@ -52,8 +58,9 @@ final class GPIODSession {
         guard gpiod_line_event_read(line.handle, &event) == 0 else {
             throw GPIOError("GPIO line \(line.name) stopped: \(SystemError.describe("gpiod_line_event_read")).")
         }
-        return GPIOLineEvent(index: line.index, active: event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE),
-                             time: MonotonicClock.duration(event.ts))
+        return GPIOLineEvent(
+            index: line.index, active: event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE),
+            time: MonotonicClock.duration(event.ts))
     }
 
     /// Releases every line and closes every chip.

@@ -28,8 +28,9 @@ public struct LibGPIOD: GPIOPort {
                 return GPIOChipInfo(name: name, label: "", lineCount: 0, problem: error.message)
             case .success(let chip):
                 defer { gpiod_chip_close(chip) }
-                return GPIOChipInfo(name: name, label: GPIODLookup.string(gpiod_chip_label(chip)) ?? "",
-                                    lineCount: Int(gpiod_chip_num_lines(chip)))
+                return GPIOChipInfo(
+                    name: name, label: GPIODLookup.string(gpiod_chip_label(chip)) ?? "",
+                    lineCount: Int(gpiod_chip_num_lines(chip)))
             }
         }
     }
@@ -66,8 +67,9 @@ public struct LibGPIOD: GPIOPort {
         let stopFlag = StopFlag()
         continuation.onTermination = { _ in stopFlag.set() }
         let watch = LibGPIODWatch(events: events, stopFlag: stopFlag)
-        let loop = GPIODWatchLoop(lines: lines, consumer: consumer, waitTimeout: waitTimeout, stopFlag: stopFlag,
-                                  continuation: continuation, onFailure: { [watch] error in watch.record(error) })
+        let loop = GPIODWatchLoop(
+            lines: lines, consumer: consumer, waitTimeout: waitTimeout, stopFlag: stopFlag,
+            continuation: continuation, onFailure: { [watch] error in watch.record(error) })
         // The watch thread reports how requesting the lines went, then waits for their edges.
         let outcome: Result<[Int: GPIOError], GPIOError>? = await startThread("aubade-gpio") { report in
             loop.run(ready: report)

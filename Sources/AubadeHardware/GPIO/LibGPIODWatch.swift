@@ -52,14 +52,19 @@ struct GPIODWatchLoop: Sendable {
         }
         guard !session.lines.isEmpty else {
             let reasons = lines.indices.compactMap { failures[$0]?.message }
-            ready(.failure(GPIOError(reasons.count == 1 ? reasons[0] : "No GPIO line could be requested: " + reasons.joined(separator: " "))))
+            ready(
+                .failure(
+                    GPIOError(
+                        reasons.count == 1 ? reasons[0] : "No GPIO line could be requested: " + reasons.joined(separator: " "))))
             return
         }
         ready(.success(failures))
         do throws(GPIOError) {
             for line in session.lines {
-                continuation.yield(GPIOLineEvent(index: line.index, active: try session.value(line),
-                                                 time: MonotonicClock.now(), isInitial: true))
+                continuation.yield(
+                    GPIOLineEvent(
+                        index: line.index, active: try session.value(line),
+                        time: MonotonicClock.now(), isInitial: true))
             }
             try waitForEdges(session)
         } catch {
@@ -79,7 +84,8 @@ struct GPIODWatchLoop: Sendable {
             for i in fds.indices where fds[i].revents != 0 {
                 let line = session.lines[i]
                 if fds[i].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
-                    throw GPIOError("GPIO line \(line.name) stopped: its event descriptor reported an error (revents \(fds[i].revents)).")
+                    throw GPIOError(
+                        "GPIO line \(line.name) stopped: its event descriptor reported an error (revents \(fds[i].revents)).")
                 }
                 continuation.yield(try session.readEvent(line))
             }

@@ -5,8 +5,8 @@ enum RouteTables {
         var metric: Int
     }
 
-    private static let up = 0x0001       // RTF_UP
-    private static let reject = 0x0200   // RTF_REJECT ("unreachable" routes, e.g. IPv6's default on lo)
+    private static let up = 0x0001  // RTF_UP
+    private static let reject = 0x0200  // RTF_REJECT ("unreachable" routes, e.g. IPv6's default on lo)
 
     /// /proc/net/route: a header line, then "Iface Destination Gateway Flags RefCnt Use Metric Mask …",
     /// addresses and flags in hex, the metric in decimal. A default route has destination and mask 0.
@@ -14,7 +14,8 @@ enum RouteTables {
         text.split(separator: "\n").dropFirst().compactMap { line in
             let f = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard f.count >= 8, f[1] == "00000000", f[7] == "00000000",
-                  let flags = Int(f[3], radix: 16), let metric = Int(f[6]) else { return nil }
+                let flags = Int(f[3], radix: 16), let metric = Int(f[6])
+            else { return nil }
             return usable(String(f[0]), flags) ? Candidate(interface: String(f[0]), metric: metric) : nil
         }
     }
@@ -25,7 +26,8 @@ enum RouteTables {
         text.split(separator: "\n").compactMap { line in
             let f = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard f.count >= 10, f[0].allSatisfy({ $0 == "0" }), f[1] == "00",
-                  let metric = Int(f[5], radix: 16), let flags = Int(f[8], radix: 16) else { return nil }
+                let metric = Int(f[5], radix: 16), let flags = Int(f[8], radix: 16)
+            else { return nil }
             return usable(String(f[9]), flags) ? Candidate(interface: String(f[9]), metric: metric) : nil
         }
     }

@@ -34,7 +34,8 @@ public struct SysfsNetworkStatus: NetworkStatus {
         let dir = "\(root)/sys/class/net/\(c.interface)"
         let wireless = SysfsFile.exists("\(dir)/wireless") || SysfsFile.exists("\(dir)/phy80211")
         let state = (try? SysfsFile.read("\(dir)/operstate", limit: 64)) ?? ""
-        return NetworkSnapshot.DefaultRoute(family: family, interface: c.interface, metric: c.metric,
-                                            isWireless: wireless, operState: state)
+        return NetworkSnapshot.DefaultRoute(
+            family: family, interface: c.interface, metric: c.metric,
+            isWireless: wireless, operState: state)
     }
 }

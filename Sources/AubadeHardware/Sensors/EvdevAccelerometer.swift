@@ -28,7 +28,9 @@ public struct EvdevAccelerometer: Accelerometer {
         let found = events.compactMap { name -> (EvdevAccelerometer, Bool)? in
             let device = "\(root)/sys/class/input/\(name)/device"
             guard bits(of: "\(device)/capabilities/abs").isSuperset(of: [0, 1, 2]) else { return nil }
-            return (EvdevAccelerometer(devicePath: "/dev/input/\(name)", root: root), bits(of: "\(device)/properties").contains(6))
+            return (
+                EvdevAccelerometer(devicePath: "/dev/input/\(name)", root: root), bits(of: "\(device)/properties").contains(6)
+            )
         }
         return found.filter(\.1).map(\.0) + found.filter { !$0.1 }.map(\.0)
     }
@@ -59,7 +61,8 @@ public struct EvdevAccelerometer: Accelerometer {
         defer { reader.close() }
         if let failure = reader.open() { return failure }
         if let now = reader.currentState() { return now }
-        var last: AccelerationReading = .failed(time: MonotonicClock.now(), reason: "\(devicePath) reported no sample within \(timeout)")
+        var last: AccelerationReading = .failed(
+            time: MonotonicClock.now(), reason: "\(devicePath) reported no sample within \(timeout)")
         while MonotonicClock.now() < deadline {
             let batch = reader.next(waitingAtMost: min(.milliseconds(200), deadline - MonotonicClock.now()))
             if let sample = batch.readings.first(where: { if case .sample = $0 { true } else { false } }) { return sample }
@@ -81,8 +84,10 @@ public struct EvdevAccelerometer: Accelerometer {
         return stream
     }
 
-    private static func run(path: String, countsPerG: Double?, stopFlag: StopFlag,
-                            continuation: AsyncStream<AccelerationReading>.Continuation) {
+    private static func run(
+        path: String, countsPerG: Double?, stopFlag: StopFlag,
+        continuation: AsyncStream<AccelerationReading>.Continuation
+    ) {
         defer { continuation.finish() }
         while !stopFlag.isSet {
             let reader = EvdevReader(path: path, countsPerG: countsPerG)

@@ -8,8 +8,10 @@ import Foundation
 enum PeriodicSampler {
     /// `makeReader` is called on the sampling thread, so the reader's state (cached scale, open files)
     /// never leaves it.
-    static func start(rateHz: Int, name: String,
-                      makeReader: @escaping @Sendable () -> () -> AccelerationReading) -> AsyncStream<AccelerationReading> {
+    static func start(
+        rateHz: Int, name: String,
+        makeReader: @escaping @Sendable () -> () -> AccelerationReading
+    ) -> AsyncStream<AccelerationReading> {
         let (stream, continuation) = AsyncStream<AccelerationReading>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let stopFlag = StopFlag()
         continuation.onTermination = { _ in stopFlag.set() }

@@ -40,7 +40,9 @@ struct AccessGuard: RouterMiddleware {
             guard let secret = AccessGuard.bearer(header), let entry = tokens.verify(secret, at: now) else {
                 if let locked { throw tooMany(until: locked, now) }
                 if let until = limiter.fail(peer, at: now) { throw tooMany(until: until, now) }
-                throw APIError(.unauthorized, "The token is not one this clock knows; make one with 'aubade token new' or pair this device again.")
+                throw APIError(
+                    .unauthorized,
+                    "The token is not one this clock knows; make one with 'aubade token new' or pair this device again.")
             }
             context.token = entry
             return try await next(request, context)
@@ -62,10 +64,14 @@ struct AccessGuard: RouterMiddleware {
             }
         }
         guard reading else {
-            throw APIError(.unauthorized, "A change needs a token: send 'Authorization: Bearer <token>' (make one with 'aubade token new', or pair this device).")
+            throw APIError(
+                .unauthorized,
+                "A change needs a token: send 'Authorization: Bearer <token>' (make one with 'aubade token new', or pair this device)."
+            )
         }
         guard context.fromOwnMachine || openReads else {
-            throw APIError(.forbidden, "Reading the clock from another machine needs a token (or [http] open_reads = true in its config).")
+            throw APIError(
+                .forbidden, "Reading the clock from another machine needs a token (or [http] open_reads = true in its config).")
         }
         return try await next(request, context)
     }

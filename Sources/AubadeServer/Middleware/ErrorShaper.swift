@@ -19,13 +19,15 @@ struct ErrorShaper: RouterMiddleware {
         } catch let error as HTTPError {
             switch error.status {
             case .notFound:
-                throw APIError(.notFound, "There is no \(request.method) \(request.uri.path) in the API; see /api/v1/openapi.json.")
+                throw APIError(
+                    .notFound, "There is no \(request.method) \(request.uri.path) in the API; see /api/v1/openapi.json.")
             case .methodNotAllowed:
                 throw APIError(.notFound, "\(request.uri.path) does not take \(request.method); see /api/v1/openapi.json.")
             case .contentTooLarge:
                 throw APIError(.tooLarge, "The request body is larger than 64 KiB.")
             default:
-                throw APIError(error.status.code < 500 ? .invalid : .failed, error.body ?? "The request was refused (\(error.status.code)).")
+                throw APIError(
+                    error.status.code < 500 ? .invalid : .failed, error.body ?? "The request was refused (\(error.status.code)).")
             }
         } catch {
             context.logger.warning("API request failed: \(error)")

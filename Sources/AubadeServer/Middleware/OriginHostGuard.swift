@@ -16,7 +16,10 @@ struct OriginHostGuard: RouterMiddleware {
             throw APIError(.forbidden, "The request has no Host header.")
         }
         guard hosts.allows(authority) else {
-            throw APIError(.forbidden, "This clock does not answer to the name '\(HostPolicy.hostPart(of: authority))'; add it to [http] allowed_hosts if it should.")
+            throw APIError(
+                .forbidden,
+                "This clock does not answer to the name '\(HostPolicy.hostPart(of: authority))'; add it to [http] allowed_hosts if it should."
+            )
         }
         if let origin = request.headers[.origin] {
             let expected = "http://" + authority.lowercased()

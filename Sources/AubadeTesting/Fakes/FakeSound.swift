@@ -41,7 +41,7 @@ public final class FakeSound: SoundPort {
     public func setVolume(_ id: SoundID, _ volume: Int) { state.withLock { $0.calls.append(Call.volume(id, volume)) } }
 
     public var device: DeviceStatus {
-        get { state.withLock { $0.device } }
+        state.withLock { $0.device }
     }
 
     public func setDevice(_ status: DeviceStatus) { state.withLock { $0.device = status } }

@@ -20,8 +20,9 @@ extension MemoryClockStore.State {
         switch edit {
         case .addAlarm(let patch):
             try patch.checkCanCreate()
-            var alarm = try patch.newAlarm(settings: data.settings, zone: zone, now: now, stationNamed: station(named:),
-                                           programmeWithID: programme(id:))
+            var alarm = try patch.newAlarm(
+                settings: data.settings, zone: zone, now: now, stationNamed: station(named:),
+                programmeWithID: programme(id:))
             try checkStationExists(alarm.sound)
             alarm.id = nextID("alarms", after: data.alarms.map(\.id))
             data.alarms.append(alarm)
@@ -31,28 +32,38 @@ extension MemoryClockStore.State {
             let (stations, programmes) = (data.stations, data.programmes)
             let stationNamed = { (name: String) in stations.first { $0.name.lowercased() == name.lowercased() } }
             let programmeWithID = { (id: Int64) in programmes.first { $0.id == id } }
-            return .alarm(try modifyAlarm(id, at: stamp) { alarm, _ in
-                try patch.apply(to: &alarm, zone: zone, now: now, stationNamed: stationNamed, programmeWithID: programmeWithID)
-            })
+            return .alarm(
+                try modifyAlarm(id, at: stamp) { alarm, _ in
+                    try patch.apply(
+                        to: &alarm, zone: zone, now: now, stationNamed: stationNamed, programmeWithID: programmeWithID)
+                })
         case .removeAlarm(let id):
-            guard let index = data.alarms.firstIndex(where: { $0.id == id }) else { throw StoreError.notFound(what: "alarm", id: id) }
+            guard let index = data.alarms.firstIndex(where: { $0.id == id }) else {
+                throw StoreError.notFound(what: "alarm", id: id)
+            }
             data.states.removeAll { $0.alarmID == id }
             data.alarmUpdateTimes[id] = nil
             return .alarmRemoved(data.alarms.remove(at: index))
         case .skipNext(let id, let undo):
-            return .alarm(try modifyAlarm(id, at: stamp) { alarm, state in
-                guard !undo else {
-                    alarm.skipDate = nil
-                    return
-                }
-                guard alarm.enabled else { throw ValidationError("Alarm \(id) is disabled; there is no next occurrence to skip.") }
-                let alarmZone = try alarm.timeZoneID.map { z throws(ValidationError) in try Alarm.validTimeZone(z) } ?? zone
-                guard let date = AlarmSchedule.skipNextDate(of: alarm, after: now, lastHandled: state?.lastHandledOccurrence,
-                                                            defaultZone: alarmZone) else {
-                    throw ValidationError("Alarm \(id) has no next occurrence to skip.")
-                }
-                alarm.skipDate = date
-            })
+            return .alarm(
+                try modifyAlarm(id, at: stamp) { alarm, state in
+                    guard !undo else {
+                        alarm.skipDate = nil
+                        return
+                    }
+                    guard alarm.enabled else {
+                        throw ValidationError("Alarm \(id) is disabled; there is no next occurrence to skip.")
+                    }
+                    let alarmZone = try alarm.timeZoneID.map { z throws(ValidationError) in try Alarm.validTimeZone(z) } ?? zone
+                    guard
+                        let date = AlarmSchedule.skipNextDate(
+                            of: alarm, after: now, lastHandled: state?.lastHandledOccurrence,
+                            defaultZone: alarmZone)
+                    else {
+                        throw ValidationError("Alarm \(id) has no next occurrence to skip.")
+                    }
+                    alarm.skipDate = date
+                })
         case .addStation(let fields):
             var station = try fields.station()
             guard try self.station(named: station.name) == nil else {
@@ -113,8 +124,10 @@ extension MemoryClockStore.State {
     /// Reads the alarm `id` and its run state, lets `body` change it, checks it and keeps it; a change of its
     /// timing (time, days, dates, zone, enabled) drops a pending ring or snooze but keeps the last handled
     /// occurrence (R10, R11).
-    private mutating func modifyAlarm(_ id: Int64, at stamp: Date,
-                                      _ body: (inout Alarm, AlarmRunState?) throws -> Void) throws -> Alarm {
+    private mutating func modifyAlarm(
+        _ id: Int64, at stamp: Date,
+        _ body: (inout Alarm, AlarmRunState?) throws -> Void
+    ) throws -> Alarm {
         guard let index = data.alarms.firstIndex(where: { $0.id == id }) else { throw StoreError.notFound(what: "alarm", id: id) }
         let old = data.alarms[index]
         var alarm = old
@@ -207,19 +220,26 @@ extension MemoryClockStore.State {
             return id
         }
         if let known = source, known.contentHash == calendar.contentHash, known.expandedThrough == calendar.expandedThrough,
-           known.stationID == stationID {
-            let count = calendar.kind == .programmes ? data.programmes.filter { $0.importSource == calendar.location }.count
+            known.stationID == stationID
+        {
+            let count =
+                calendar.kind == .programmes
+                ? data.programmes.filter { $0.importSource == calendar.location }.count
                 : data.daysOff.filter { $0.importSource == calendar.location }.count
-            return ImportSummary(kind: calendar.kind, location: calendar.location, sourceID: known.id, count: count,
-                                 added: 0, updated: 0, removed: 0, reservationsKept: 0, alarmsMoved: [],
-                                 alarmsOrphaned: [], unchanged: true)
+            return ImportSummary(
+                kind: calendar.kind, location: calendar.location, sourceID: known.id, count: count,
+                added: 0, updated: 0, removed: 0, reservationsKept: 0, alarmsMoved: [],
+                alarmsOrphaned: [], unchanged: true)
         }
-        var summary = calendar.kind == .programmes ? try replaceProgrammes(calendar, stationID: stationID, at: stamp)
+        var summary =
+            calendar.kind == .programmes
+            ? try replaceProgrammes(calendar, stationID: stationID, at: stamp)
             : try replaceDaysOff(calendar)
         let id = source?.id ?? nextID("calendarSources", after: data.calendarSources.map(\.id))
-        let row = CalendarSource(id: id, kind: calendar.kind, location: calendar.location, stationID: stationID,
-                                 format: calendar.format, contentHash: calendar.contentHash, importedAt: importedAt,
-                                 expandedThrough: calendar.expandedThrough)
+        let row = CalendarSource(
+            id: id, kind: calendar.kind, location: calendar.location, stationID: stationID,
+            format: calendar.format, contentHash: calendar.contentHash, importedAt: importedAt,
+            expandedThrough: calendar.expandedThrough)
         if let i = data.calendarSources.firstIndex(where: { $0.id == id }) {
             data.calendarSources[i] = row
         } else {
@@ -229,7 +249,8 @@ extension MemoryClockStore.State {
         return summary
     }
 
-    private mutating func replaceProgrammes(_ calendar: CalendarImport, stationID: Int64?, at stamp: Date) throws -> ImportSummary {
+    private mutating func replaceProgrammes(_ calendar: CalendarImport, stationID: Int64?, at stamp: Date) throws -> ImportSummary
+    {
         let old = data.programmes.filter { $0.importSource == calendar.location }
         var byKey: [String: Programme] = [:]
         for programme in old { if let key = programme.importKey { byKey[key] = programme } }
@@ -268,9 +289,10 @@ extension MemoryClockStore.State {
         data.programmes += saved
         let moved = try follow(found, at: stamp)
         let orphaned = orphanAlarms(of: gone, because: "it is no longer in \(calendar.location)", at: stamp)
-        return ImportSummary(kind: .programmes, location: calendar.location, sourceID: 0, count: calendar.programmes.count,
-                             added: added, updated: updated, removed: gone.count, reservationsKept: kept,
-                             alarmsMoved: moved, alarmsOrphaned: orphaned, unchanged: false)
+        return ImportSummary(
+            kind: .programmes, location: calendar.location, sourceID: 0, count: calendar.programmes.count,
+            added: added, updated: updated, removed: gone.count, reservationsKept: kept,
+            alarmsMoved: moved, alarmsOrphaned: orphaned, unchanged: false)
     }
 
     private mutating func replaceDaysOff(_ calendar: CalendarImport) throws -> ImportSummary {
@@ -285,10 +307,11 @@ extension MemoryClockStore.State {
             data.daysOff.append(day)
         }
         let newKeys = Set(calendar.daysOff.compactMap(\.importKey))
-        return ImportSummary(kind: .daysOff, location: calendar.location, sourceID: 0, count: calendar.daysOff.count,
-                             added: added, updated: calendar.daysOff.count - added,
-                             removed: oldKeys.subtracting(newKeys).count, reservationsKept: 0, alarmsMoved: [],
-                             alarmsOrphaned: [], unchanged: false)
+        return ImportSummary(
+            kind: .daysOff, location: calendar.location, sourceID: 0, count: calendar.daysOff.count,
+            added: added, updated: calendar.daysOff.count - added,
+            removed: oldKeys.subtracting(newKeys).count, reservationsKept: 0, alarmsMoved: [],
+            alarmsOrphaned: [], unchanged: false)
     }
 
     /// Alarms tied to the programmes `found` take their time, days and zone (and name); returns those whose
@@ -324,8 +347,12 @@ extension MemoryClockStore.State {
             guard let tie = alarm.programme, !tie.gone, let programme = gone[tie.id], let id = alarm.id else { continue }
             data.alarms[index].programme?.gone = true
             data.alarmUpdateTimes[id] = stamp
-            history.append(HistoryEvent(id: Int64(history.count + 1), at: stamp, alarmID: id, kind: HistoryKind.warning.rawValue,
-                                        detail: "The programme \(programme.name) (\(tie.id)) is gone (\(why)); alarm \(alarm.name) rings at its last known time, \(alarm.time) \(alarm.recurrence.summary)."))
+            history.append(
+                HistoryEvent(
+                    id: Int64(history.count + 1), at: stamp, alarmID: id, kind: HistoryKind.warning.rawValue,
+                    detail:
+                        "The programme \(programme.name) (\(tie.id)) is gone (\(why)); alarm \(alarm.name) rings at its last known time, \(alarm.time) \(alarm.recurrence.summary)."
+                ))
             orphaned.append(id)
         }
         return orphaned

@@ -31,8 +31,10 @@ public final class MemoryClockStore: ClockStore {
     private let clock: @Sendable () -> Date
 
     /// A store holding `data`; `now` is its clock (default: a fixed instant, 2026-11-24 06:50 UTC).
-    public init(_ data: StoredClock = StoredClock(), journal: Journal? = nil,
-                now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_503_000) }) {
+    public init(
+        _ data: StoredClock = StoredClock(), journal: Journal? = nil,
+        now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_503_000) }
+    ) {
         state = Mutex(State(data: data))
         self.journal = journal
         clock = now

@@ -24,23 +24,29 @@ struct AlarmVerdict: Encodable, Sendable {
     /// The checks whose problem silences every alarm.
     static let blocking: Set<String> = ["sound", "daemon", "database", "disk", "play"]
 
-    static func judge(daemon: DaemonProbe, storage: StorageProbe, stations: [StationProbe], checks: [DoctorCheck],
-                      zone: TimeZone, now: Date = Date()) -> AlarmVerdict {
+    static func judge(
+        daemon: DaemonProbe, storage: StorageProbe, stations: [StationProbe], checks: [DoctorCheck],
+        zone: TimeZone, now: Date = Date()
+    ) -> AlarmVerdict {
         let alarms = storage.alarms
         var next: NextAlarm?
         if let n = daemon.status?.next {
             next = NextAlarm(id: n.id, name: n.name, at: n.at, source: "", heardAs: nil)
         } else if daemon.status == nil {
             next = alarms.filter(\.enabled).compactMap { a -> NextAlarm? in
-                guard let id = a.id, let at = AlarmSchedule.next(of: a, after: now, defaultZone: zone, honouringSkip: true)?.instant
+                guard let id = a.id,
+                    let at = AlarmSchedule.next(of: a, after: now, defaultZone: zone, honouringSkip: true)?.instant
                 else { return nil }
                 return NextAlarm(id: id, name: a.name, at: at, source: "", heardAs: nil)
             }.min { $0.at < $1.at }
         }
         guard var next else {
             let why = daemon.status != nil || storage.settings != nil ? "No alarm is enabled" : "No alarm could be found"
-            return AlarmVerdict(next: nil, heard: nil, check: .warning("alarm", "\(why): nothing will ring.",
-                                                                       fix: "Add one: aubade alarm add --name Work --time 06:45 --days mon-fri --source tone."))
+            return AlarmVerdict(
+                next: nil, heard: nil,
+                check: .warning(
+                    "alarm", "\(why): nothing will ring.",
+                    fix: "Add one: aubade alarm add --name Work --time 06:45 --days mon-fri --source tone."))
         }
         let alarm = alarms.first { $0.id == next.id }
         let probe = stations.first { $0.target.alarmIDs.contains(next.id) }
@@ -53,14 +59,18 @@ struct AlarmVerdict: Encodable, Sendable {
         let blockers = checks.filter { Self.blocking.contains($0.check) && $0.status == .problem }
         guard blockers.isEmpty else {
             let reasons = blockers.map(\.message).joined(separator: " ")
-            return AlarmVerdict(next: next, heard: false,
-                                check: .problem("alarm", "\(next.name) at \(when) would not be heard: \(reasons)",
-                                                fix: blockers[0].fix ?? ""))
+            return AlarmVerdict(
+                next: next, heard: false,
+                check: .problem(
+                    "alarm", "\(next.name) at \(when) would not be heard: \(reasons)",
+                    fix: blockers[0].fix ?? ""))
         }
         if case .noAccess = daemon {
-            return AlarmVerdict(next: next, heard: nil,
-                                check: .warning("alarm", "\(next.name) at \(when): doctor could not ask the clock whether it would be heard.",
-                                                fix: "Run doctor as root or as the clock's user: sudo -u aubade aubade doctor."))
+            return AlarmVerdict(
+                next: next, heard: nil,
+                check: .warning(
+                    "alarm", "\(next.name) at \(when): doctor could not ask the clock whether it would be heard.",
+                    fix: "Run doctor as root or as the clock's user: sudo -u aubade aubade doctor."))
         }
         var what: String
         if next.source == "tone" {

@@ -18,7 +18,8 @@ enum DaemonProbe: Sendable {
         let folder = (socket as NSString).deletingLastPathComponent
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
-           access(folder, X_OK) != 0 {
+            access(folder, X_OK) != 0
+        {
             return .noAccess(socket: socket)
         }
         if FileManager.default.fileExists(atPath: socket), access(socket, W_OK) != 0 { return .noAccess(socket: socket) }
@@ -55,8 +56,10 @@ enum DaemonProbe: Sendable {
             let ready = status.sound.open ? "" : " It has not said READY: its sound device is not open."
             return .ok("daemon", "The clock is running on \(databasePath).\(ready)")
         case .noAccess(let socket):
-            return .warning("daemon", "The clock's control socket \(socket) is not open to this user, so doctor cannot ask the clock how it is.",
-                            fix: "Run doctor as root or as the clock's user: sudo -u aubade aubade doctor.")
+            return .warning(
+                "daemon",
+                "The clock's control socket \(socket) is not open to this user, so doctor cannot ask the clock how it is.",
+                fix: "Run doctor as root or as the clock's user: sudo -u aubade aubade doctor.")
         case .notRunning:
             let start = "Start it: sudo systemctl enable --now aubade (or aubade run)."
             if alarmsSet {
@@ -64,8 +67,9 @@ enum DaemonProbe: Sendable {
             }
             return .warning("daemon", "The clock is not running on \(databasePath) (no alarm is set either).", fix: start)
         case .failed(let why):
-            return .problem("daemon", "The clock did not answer on its control socket: \(why)",
-                            fix: "See its log (journalctl -u aubade -n 50) and restart it: sudo systemctl restart aubade.")
+            return .problem(
+                "daemon", "The clock did not answer on its control socket: \(why)",
+                fix: "See its log (journalctl -u aubade -n 50) and restart it: sudo systemctl restart aubade.")
         }
     }
 }

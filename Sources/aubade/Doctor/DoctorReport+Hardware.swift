@@ -74,26 +74,32 @@ extension DoctorReport {
 
     /// The hardware details and an empty list of checks (`gather` adds them). Blocking: sysfs, libgpiod, and
     /// up to 1 s for an accelerometer's reading.
-    static func gatherHardware(_ context: CommandContext, settings: AppSettings?, gpio: any GPIOPort,
-                               network: any NetworkStatus) -> DoctorReport {
+    static func gatherHardware(
+        _ context: CommandContext, settings: AppSettings?, gpio: any GPIOPort,
+        network: any NetworkStatus
+    ) -> DoctorReport {
         let config = context.configuration
         let requests = config.buttons.lineRequests()
         let buttons = ButtonRole.allCases.compactMap { role in
             requests[role].map { line($0, role: role.rawValue, gpio: gpio) }
         }
         let mapping = ButtonRole.allCases.map { role in
-            Mapping(role: role.rawValue, short: config.buttons.mapping.action(for: role, .short).name,
-                    long: config.buttons.mapping.action(for: role, .long).name)
+            Mapping(
+                role: role.rawValue, short: config.buttons.mapping.action(for: role, .short).name,
+                long: config.buttons.mapping.action(for: role, .long).name)
         }
         let loaded = context.loaded
-        let configReport = Config(path: loaded.path, problems: loaded.problems.map {
-            Config.Problem(key: $0.key, line: $0.line, message: $0.message)
-        }, unknownKeys: loaded.warnings)
+        let configReport = Config(
+            path: loaded.path,
+            problems: loaded.problems.map {
+                Config.Problem(key: $0.key, line: $0.line, message: $0.message)
+            }, unknownKeys: loaded.warnings)
         let snapshot = network.current()
-        var report = DoctorReport(checks: [], heard: nil, next: nil,
-                                  daemon: Daemon(running: false, socket: "", status: nil), config: configReport,
-                                  libgpiod: GPIOLibrary.version, chips: gpio.chips(), buttons: buttons, mapping: mapping,
-                                  shake: shake(config.shake, gpio: gpio), network: self.network(snapshot, settings: settings))
+        var report = DoctorReport(
+            checks: [], heard: nil, next: nil,
+            daemon: Daemon(running: false, socket: "", status: nil), config: configReport,
+            libgpiod: GPIOLibrary.version, chips: gpio.chips(), buttons: buttons, mapping: mapping,
+            shake: shake(config.shake, gpio: gpio), network: self.network(snapshot, settings: settings))
         report.networkSnapshot = snapshot
         return report
     }
@@ -110,8 +116,9 @@ extension DoctorReport {
     }
 
     static func shake(_ shake: Configuration.Shake, gpio: any GPIOPort) -> Shake {
-        let response = Response(shakeToStopAlarm: shake.response.whenShakeToStop.rawValue,
-                                otherAlarm: shake.response.otherwise.rawValue)
+        let response = Response(
+            shakeToStopAlarm: shake.response.whenShakeToStop.rawValue,
+            otherAlarm: shake.response.otherwise.rawValue)
         var out = Shake(source: shake.source, response: response)
         if let request = shake.vibrationSwitchLine() {
             out.sensor = "vibration switch on GPIO line \(request.address)"
@@ -134,10 +141,12 @@ extension DoctorReport {
     }
 
     static func network(_ snapshot: NetworkSnapshot, settings: AppSettings?) -> Network {
-        var out = Network(routes: snapshot.routes.map {
-            Route(family: $0.family.rawValue, interface: $0.interface, metric: $0.metric, wireless: $0.isWireless,
-                  operstate: $0.operState)
-        }, problems: snapshot.problems)
+        var out = Network(
+            routes: snapshot.routes.map {
+                Route(
+                    family: $0.family.rawValue, interface: $0.interface, metric: $0.metric, wireless: $0.isWireless,
+                    operstate: $0.operState)
+            }, problems: snapshot.problems)
         // Only when the database could be read (doctor never creates one).
         if let settings {
             out.wifiOnly = settings.isWifi

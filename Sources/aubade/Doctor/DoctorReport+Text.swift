@@ -16,9 +16,11 @@ extension DoctorReport {
         if chips.isEmpty {
             print("GPIO chips: none on this machine (no /dev/gpiochip*), so the buttons are off.")
         } else {
-            Output.table(["CHIP", "LABEL", "LINES", "PROBLEM"], chips.map {
-                [$0.name, $0.label, String($0.lineCount), $0.problem ?? ""]
-            })
+            Output.table(
+                ["CHIP", "LABEL", "LINES", "PROBLEM"],
+                chips.map {
+                    [$0.name, $0.label, String($0.lineCount), $0.problem ?? ""]
+                })
         }
         print("")
         if buttons.isEmpty {
@@ -30,8 +32,9 @@ extension DoctorReport {
         Output.table(["BUTTON", "SHORT PRESS", "LONG PRESS"], mapping.map { [$0.role, $0.short, $0.long] })
         print("")
         printShake()
-        print("Shake response: \(Self.verb(shake.response.shakeToStopAlarm)) an alarm with shake-to-stop on; "
-              + "\(Self.verb(shake.response.otherAlarm)) any other.")
+        print(
+            "Shake response: \(Self.verb(shake.response.shakeToStopAlarm)) an alarm with shake-to-stop on; "
+                + "\(Self.verb(shake.response.otherAlarm)) any other.")
         print("")
         printNetwork()
     }
@@ -74,11 +77,15 @@ extension DoctorReport {
         if network.routes.isEmpty { print("Network: no default route.") }
         for route in network.routes {
             let kind = route.wireless ? "wireless" : "not wireless"
-            print("Network: \(route.family) default route via \(route.interface) (metric \(route.metric)), \(kind), state \(route.operstate.isEmpty ? "unknown" : route.operstate)")
+            print(
+                "Network: \(route.family) default route via \(route.interface) (metric \(route.metric)), \(kind), state \(route.operstate.isEmpty ? "unknown" : route.operstate)"
+            )
         }
         for problem in network.problems { print("Network: \(problem)") }
         if let wifiOnly = network.wifiOnly, let streaming = network.streaming {
-            print("Wi-Fi-only: \(wifiOnly ? "on" : "off"); streaming \(streaming == "allowed" ? "is allowed" : "is refused: \(streaming)")")
+            print(
+                "Wi-Fi-only: \(wifiOnly ? "on" : "off"); streaming \(streaming == "allowed" ? "is allowed" : "is refused: \(streaming)")"
+            )
         }
     }
 }

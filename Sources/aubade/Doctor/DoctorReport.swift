@@ -38,13 +38,17 @@ struct DoctorReport: Encodable {
         let database = context.databasePath
         let config = context.configuration
         let daemon = await runBlocking("aubade.doctor") { DaemonProbe.ask(databasePath: database) }
-        let storage = await runBlocking("aubade.doctor") { StorageProbe.read(databasePath: database, daemonRunning: daemon.status != nil) }
+        let storage = await runBlocking("aubade.doctor") {
+            StorageProbe.read(databasePath: database, daemonRunning: daemon.status != nil)
+        }
         let hardware = await runBlocking("aubade.doctor") {
-            (hardware: gatherHardware(context, settings: storage.settings, gpio: LibGPIOD(), network: SysfsNetworkStatus()),
-             sound: SoundProbe.device(config.audio, daemon: daemon), mixer: SoundProbe.mixer(config.audio),
-             disk: StorageProbe.disk(databasePath: database),
-             synchronised: ClockSync.isSynchronised(), rtc: ClockProbe.rtc(),
-             waker: SecondWaker.status(databasePath: database))
+            (
+                hardware: gatherHardware(context, settings: storage.settings, gpio: LibGPIOD(), network: SysfsNetworkStatus()),
+                sound: SoundProbe.device(config.audio, daemon: daemon), mixer: SoundProbe.mixer(config.audio),
+                disk: StorageProbe.disk(databasePath: database),
+                synchronised: ClockSync.isSynchronised(), rtc: ClockProbe.rtc(),
+                waker: SecondWaker.status(databasePath: database)
+            )
         }
         var report = hardware.hardware
         let targets = StationProbe.targets(alarms: storage.alarms, stations: storage.stations)
@@ -52,17 +56,21 @@ struct DoctorReport: Encodable {
         let stations = await StationProbe.tryAll(targets, allowLoopback: config.audio.allowLocalStreams, streaming: streaming)
 
         let alarmsSet = storage.alarms.contains(where: \.enabled)
-        var checks = [report.configCheck(), daemon.check(databasePath: database, alarmsSet: alarmsSet),
-                      hardware.sound, hardware.mixer]
+        var checks = [
+            report.configCheck(), daemon.check(databasePath: database, alarmsSet: alarmsSet),
+            hardware.sound, hardware.mixer,
+        ]
         if play {
             let volume = storage.settings?.toneVolume ?? AppSettings().toneVolume
             checks.append(await SoundProbe.play(context, daemon: daemon, volume: volume))
         }
-        checks += [report.buttonsCheck(daemonRunning: daemon.status != nil),
-                   report.shakeCheck(alarms: storage.alarms, daemonRunning: daemon.status != nil),
-                   report.networkCheck(), ClockProbe.synchronisation(synchronised: hardware.synchronised), hardware.rtc,
-                   storage.check, hardware.disk,
-                   Self.wakerCheck(hardware.waker, alarmsSet: alarmsSet)]
+        checks += [
+            report.buttonsCheck(daemonRunning: daemon.status != nil),
+            report.shakeCheck(alarms: storage.alarms, daemonRunning: daemon.status != nil),
+            report.networkCheck(), ClockProbe.synchronisation(synchronised: hardware.synchronised), hardware.rtc,
+            storage.check, hardware.disk,
+            Self.wakerCheck(hardware.waker, alarmsSet: alarmsSet),
+        ]
         checks += stations.map(\.check)
         let zone = (try? context.defaultZone()) ?? TimeZone.current
         let verdict = AlarmVerdict.judge(daemon: daemon, storage: storage, stations: stations, checks: checks, zone: zone)

@@ -38,8 +38,10 @@ struct StationProbe: Sendable {
                 out[i].alarms.append(alarm.name)
                 out[i].alarmIDs += alarm.id.map { [$0] } ?? []
             } else {
-                out.append(Target(key: key, label: label, addresses: addresses, alarms: [alarm.name],
-                                  alarmIDs: alarm.id.map { [$0] } ?? []))
+                out.append(
+                    Target(
+                        key: key, label: label, addresses: addresses, alarms: [alarm.name],
+                        alarmIDs: alarm.id.map { [$0] } ?? []))
             }
         }
         return out
@@ -52,8 +54,9 @@ struct StationProbe: Sendable {
         return await withTaskGroup(of: (Int, StationProbe).self) { group in
             for (i, target) in targets.enumerated() {
                 group.addTask {
-                    let result = await PreAlarmCheck.run(stations: target.addresses, allowLoopback: allowLoopback, device: nil,
-                                                         timeout: .seconds(10))
+                    let result = await PreAlarmCheck.run(
+                        stations: target.addresses, allowLoopback: allowLoopback, device: nil,
+                        timeout: .seconds(10))
                     let problem = result.stationProblem.map { $0.replacingOccurrences(of: "Pre-alarm check: ", with: "") }
                     return (i, StationProbe(target: target, problem: problem))
                 }
@@ -68,12 +71,14 @@ struct StationProbe: Sendable {
         let name = "station:\(target.label)"
         let who = target.alarms.count == 1 ? "alarm \(target.alarms[0])" : "alarms \(target.alarms.joined(separator: ", "))"
         if let refused {
-            return .warning(name, "\(target.label) (\(who)) was not tried: \(refused) The alarm would ring the tone instead.",
-                            fix: "Connect over Wi-Fi, or turn Wi-Fi-only off: aubade settings set isWifi false.")
+            return .warning(
+                name, "\(target.label) (\(who)) was not tried: \(refused) The alarm would ring the tone instead.",
+                fix: "Connect over Wi-Fi, or turn Wi-Fi-only off: aubade settings set isWifi false.")
         }
         if let problem {
-            return .warning(name, "\(target.label) (\(who)) cannot be played now: \(problem) The alarm would ring the tone instead.",
-                            fix: "Try it (aubade play '\(target.label)' --for 10s), give the station a second address, or pick another.")
+            return .warning(
+                name, "\(target.label) (\(who)) cannot be played now: \(problem) The alarm would ring the tone instead.",
+                fix: "Try it (aubade play '\(target.label)' --for 10s), give the station a second address, or pick another.")
         }
         return .ok(name, "\(target.label) (\(who)): a second of audio decoded now.")
     }

@@ -10,8 +10,10 @@ public import Foundation
 /// cooperative pool or the clock's thread. `known` is the source as stored: bytes equal to the stored ones are not
 /// staged again (no write for an unchanged calendar, R29). Refusals are `CalendarFetchError` sentences.
 public protocol CalendarFetcher: Sendable {
-    func load(_ source: CalendarOrigin, kind: CalendarImport.Kind, station: String?, zone: TimeZone, now: Date,
-              known: CalendarSource?) throws(CalendarFetchError) -> CalendarImport
+    func load(
+        _ source: CalendarOrigin, kind: CalendarImport.Kind, station: String?, zone: TimeZone, now: Date,
+        known: CalendarSource?
+    ) throws(CalendarFetchError) -> CalendarImport
 }
 
 /// Where a calendar comes from.

@@ -13,8 +13,10 @@ public protocol NetworkStatus: Sendable {
 }
 
 extension NetworkStatus {
-    public func changes(every interval: Duration = .seconds(5),
-                        clock: any Clock<Duration> = ContinuousClock()) -> AsyncStream<NetworkSnapshot> {
+    public func changes(
+        every interval: Duration = .seconds(5),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> AsyncStream<NetworkSnapshot> {
         let (stream, continuation) = AsyncStream<NetworkSnapshot>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let task = Task {
             var last: NetworkSnapshot?

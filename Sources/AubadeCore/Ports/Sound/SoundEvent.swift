@@ -30,7 +30,8 @@ public enum SoundEvent: Sendable, Equatable, Codable {
         switch self {
         case .deviceOpened, .deviceFailed: nil
         case .ready(let id), .audible(let id, _, _), .title(let id, _), .stream(let id, _), .fallback(let id, _, _, _),
-             .recovered(let id, _), .mixer(let id, _), .stopped(let id, _): id
+            .recovered(let id, _), .mixer(let id, _), .stopped(let id, _):
+            id
         }
     }
 }

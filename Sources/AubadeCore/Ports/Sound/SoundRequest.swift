@@ -62,8 +62,10 @@ public struct SoundRequest: Sendable, Hashable {
     public var limit: Duration?
     public var allowLoopback: Bool
 
-    public init(priority: Priority, content: Content, volume: Int, fadeIn: Duration = .zero, fallback: Fallback? = nil,
-                limit: Duration? = nil, allowLoopback: Bool = false) {
+    public init(
+        priority: Priority, content: Content, volume: Int, fadeIn: Duration = .zero, fallback: Fallback? = nil,
+        limit: Duration? = nil, allowLoopback: Bool = false
+    ) {
         self.priority = priority
         self.content = content
         self.volume = volume

@@ -16,9 +16,11 @@ public struct StoredClock: Sendable, Equatable {
     /// The imported calendars (programme schedules, holiday calendars), refreshed by the daemon's calendar service.
     public var calendarSources: [CalendarSource]
 
-    public init(alarms: [Alarm] = [], states: [AlarmRunState] = [], settings: AppSettings = AppSettings(),
-                invalidSettings: [String] = [], stations: [Station] = [], programmes: [Programme] = [],
-                alarmUpdateTimes: [Int64: Date] = [:], daysOff: [DayOff] = [], calendarSources: [CalendarSource] = []) {
+    public init(
+        alarms: [Alarm] = [], states: [AlarmRunState] = [], settings: AppSettings = AppSettings(),
+        invalidSettings: [String] = [], stations: [Station] = [], programmes: [Programme] = [],
+        alarmUpdateTimes: [Int64: Date] = [:], daysOff: [DayOff] = [], calendarSources: [CalendarSource] = []
+    ) {
         self.daysOff = daysOff
         self.calendarSources = calendarSources
         self.alarms = alarms
