@@ -22,7 +22,7 @@ public final class IcecastServer: Sendable {
         for tool in ["icecast2", "ezstream"] { _ = try TestMedia.tool(tool) }
         dir = try TemporaryDirectory("icecast")
         chmod(dir.path, 0o777)
-        port = Int.random(in: 20_000..<40_000)
+        port = IcecastServer.freePort()
         try """
         <icecast><limits><clients>20</clients><sources>4</sources><burst-size>65536</burst-size></limits>
         <authentication><source-password>src</source-password><admin-user>admin</admin-user>
@@ -63,10 +63,38 @@ public final class IcecastServer: Sendable {
         try await waitUntil(statusIn: ["200"], "Icecast did not serve \(url)")
     }
 
-    /// Asks the mount point with curl until it answers with one of `codes`.
+    /// A port on 127.0.0.1 that nothing holds now, below the kernel's ephemeral range (where any client's
+    /// connection may take a port at any moment, and Icecast could then not listen on it).
+    static func freePort() -> Int {
+        let range =
+            (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+            .split(whereSeparator: \.isWhitespace).compactMap { Int($0) } ?? []
+        let top = min(max((range.first ?? 32_768), 20_001), 65_535)
+        while true {
+            let port = Int.random(in: 20_000..<top)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { return port }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if bound == 0 { return port }
+        }
+    }
+
+    /// Asks the mount point with curl until it answers with one of `codes`; fails at once, saying why, when
+    /// Icecast or ezstream has ended.
     private func waitUntil(statusIn codes: Set<String>, _ failure: String) async throws {
         let deadline = ContinuousClock.now + IcecastServer.startWatchdog
         while ContinuousClock.now < deadline {
+            if let ended = processes.withLock({ $0.first { $0.exitStatus != nil } }) {
+                throw MediaError(
+                    "\(failure): a program of the station ended (status \(ended.exitStatus ?? -1)); its log: \(errorLog)")
+            }
             if let r = try? await ProcessRunner.run(
                 "/usr/bin/curl",
                 [
@@ -79,7 +107,13 @@ public final class IcecastServer: Sendable {
             }
             try await Task.sleep(for: .milliseconds(200))
         }
-        throw MediaError("\(failure) within \(IcecastServer.startWatchdog); see \(dir.path)/error.log.")
+        throw MediaError("\(failure) within \(IcecastServer.startWatchdog); its log: \(errorLog)")
+    }
+
+    /// The end of Icecast's error log (the folder goes with the server, so a failure quotes it).
+    private var errorLog: String {
+        let text = (try? String(contentsOfFile: dir.file("error.log"), encoding: .utf8)) ?? "(none)"
+        return String(text.suffix(1500))
     }
 
     /// Kills ezstream and Icecast (the station goes off the air) and waits until both are gone.
