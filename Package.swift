@@ -125,8 +125,8 @@ let package = Package(
         // iterates, and "nothing allocated after start" must hold for what the tests run as for what ships.
         .target(name: "AubadeHandoff", dependencies: ["AubadeSystem"], swiftSettings: strict + [.unsafeFlags(["-O"])]),
         // The OS primitives, one of each: the systemd notifier, the durable file replace, the AF_UNIX address,
-        // named threads, the blocking queue. Glibc only (no Foundation, no C
-        // of ours), optimised in every configuration as AubadeHandoff is, for the second waker links it too.
+        // named threads, the blocking queue. Glibc only (no Foundation, no C of ours), optimised in every
+        // configuration as AubadeHandoff is, for the second waker links it too.
         .target(name: "AubadeSystem", swiftSettings: strict + [.unsafeFlags(["-O"])]),
         // AubadeSystem's async half: blocking work on a named thread, resumed through a continuation. Apart, so
         // that the second waker, which links AubadeSystem, links neither the concurrency runtime nor libdispatch.
