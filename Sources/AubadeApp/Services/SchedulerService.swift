@@ -27,7 +27,8 @@ public struct SchedulerService: Service {
             var lastStatus = ""
             while !Task.isCancelled {
                 guard let turn = try? await clock.send(.turn).turn else { break }
-                notifier.watchdog()
+                // The watchdog is fed once READY has been said (R34); until then each turn extends the start.
+                if turn.ready { notifier.watchdog() }
                 var wait = max(.zero, turn.wakeAt - turn.now.mono)
                 if let every = notifier.watchdogInterval { wait = min(wait, every) }
                 if !turn.ready {
