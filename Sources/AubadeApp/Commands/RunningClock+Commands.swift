@@ -188,9 +188,7 @@ extension RunningClock {
         let since = now.wall.addingTimeInterval(-86_400)
         // The morning report's events, waited for at most `StoreWorker.bound`: a stuck store leaves the report out,
         // never the status (which is how a person finds out what rings).
-        let read = HistoryRead()
-        let ticket = worker.submit { read.events = try? $0.events(limit: 500, since: since) }
-        let events = !worker.isStalled && ticket.wait(upTo: StoreWorker.bound) ? read.events ?? [] : []
+        let events = worker.answer { (try? $0.events(limit: 500, since: since)) ?? [] } ?? []
         let zones = Dictionary(
             scheduler.alarms.compactMap { id, alarm in
                 alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }

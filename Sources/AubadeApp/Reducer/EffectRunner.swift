@@ -174,7 +174,7 @@ final class EffectRunner {
     /// stuck — then says what they did.
     private func settle() {
         guard let last = inFlight.last, !last.ticket.isDone else { return collect() }
-        if worker.isStalled || !last.ticket.wait(upTo: StoreWorker.bound) {
+        if !worker.waitBounded(for: last.ticket) {
             board.set(
                 "store-slow",
                 "The database did not answer within \(StoreWorker.bound.formatted()); the clock goes on without waiting for it, and saves when it answers."

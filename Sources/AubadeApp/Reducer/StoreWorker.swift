@@ -60,6 +60,22 @@ final class StoreWorker: Sendable {
         return try result.get()
     }
 
+    /// Waits for `ticket` at most `bound`, and not at all while the store is stuck; true when its job has run.
+    func waitBounded(for ticket: Ticket) -> Bool {
+        !isStalled && ticket.wait(upTo: StoreWorker.bound)
+    }
+
+    /// Runs `body` on the store's thread and returns its answer if it comes within `waitBounded`; nil otherwise
+    /// (the job still runs; its late answer is dropped).
+    func answer<T: Sendable>(_ body: @escaping @Sendable (any ClockStore) -> T) -> T? {
+        let box = AnswerBox<T>()
+        let ticket = submit { store in
+            let value = body(store)
+            box.value.withLock { $0 = value }
+        }
+        return waitBounded(for: ticket) ? box.value.withLock { $0 } : nil
+    }
+
     /// Whether a job has been running for longer than `bound`: the store is stuck (a lock, a dying card), so the
     /// clock does not wait for it at all until it answers again.
     var isStalled: Bool { queue.busyFor.map { $0 > StoreWorker.bound } ?? false }
@@ -85,6 +101,11 @@ final class StoreWorker: Sendable {
             return true
         }
     }
+}
+
+/// An answer carried from the store's thread to the clock.
+private final class AnswerBox<T: Sendable>: Sendable {
+    let value = Mutex<T?>(nil)
 }
 
 /// The store thread's queue: jobs in order, and since when the running one runs.

@@ -298,7 +298,7 @@ public actor RunningClock {
         let ticket = worker.submit { store in
             if watch.look(store, tokens: tokens) { waker.wake() }
         }
-        if !worker.isStalled { _ = ticket.wait(upTo: StoreWorker.bound) }
+        _ = worker.waitBounded(for: ticket)
         takeLook(now)
     }
 

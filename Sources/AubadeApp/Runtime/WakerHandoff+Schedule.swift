@@ -1,7 +1,6 @@
 import AubadeCore
 import AubadeHandoff
 import Foundation
-import Synchronization
 
 extension WakerHandoff {
     /// The rings the daemon will make, soonest first: each enabled alarm's ring now (due when it began) or its
@@ -159,9 +158,7 @@ extension AlarmRunner {
         guard let handoff, let waker = handoff.wakerStateIfChanged() else { return }
         if handoff.absorbed == nil {
             let since = now.wall.addingTimeInterval(-3 * 86_400)
-            let read = HistoryRead()
-            let ticket = store.submit { read.events = (try? $0.events(limit: 500, since: since)) ?? [] }
-            guard !store.isStalled, ticket.wait(upTo: StoreWorker.bound), let events = read.events else {
+            guard let events = store.answer({ (try? $0.events(limit: 500, since: since)) ?? [] }) else {
                 handoff.forgetWakerStamp()
                 return
             }
@@ -190,14 +187,5 @@ extension AlarmRunner {
                 snooze(by: input, alarmID: ring.alarm, now)
             }
         }
-    }
-}
-
-/// The history read on the store's thread for `absorbWakerRings`. Thread-safe.
-final class HistoryRead: Sendable {
-    private let read = Mutex<[HistoryEvent]?>(nil)
-    var events: [HistoryEvent]? {
-        get { read.withLock { $0 } }
-        set { read.withLock { $0 = newValue } }
     }
 }
