@@ -170,11 +170,11 @@ struct ICalendarReader {
 
     // MARK: Texts
 
-    /// A name for a row: one line, trimmed, at most `Names.maxLength` characters ("…" when shortened).
+    /// A name for a row: one line, trimmed, at most `Names.maxLength` Unicode scalars ("…" when shortened).
     static func name(_ text: String?) -> String? {
         guard let text else { return nil }
         var name: String
-        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             // Line breaks (an escaped \n) become spaces; other control characters go.
             var flat = String.UnicodeScalarView()
             for scalar in text.unicodeScalars {
@@ -189,7 +189,9 @@ struct ICalendarReader {
             name = text.trimmedText
         }
         guard !name.isEmpty else { return nil }
-        if name.count > Names.maxLength { name = String(name.prefix(Names.maxLength - 1)) + "…" }
+        if name.unicodeScalars.count > Names.maxLength {
+            name = String(String.UnicodeScalarView(name.unicodeScalars.prefix(Names.maxLength - 1))) + "…"
+        }
         return name
     }
 

@@ -8,8 +8,8 @@ import NIOCore
 /// the sentence is the CLI's wording.
 public struct APIError: Error, HTTPResponseError, Sendable {
     public enum Kind: String, Sendable, CaseIterable {
-        case invalid, unauthorized, forbidden, notFound, conflict, refused, tooLarge, unsupportedMediaType, tooMany,
-            failed
+        case invalid, unauthorized, forbidden, notFound, methodNotAllowed, conflict, refused, tooLarge,
+            unsupportedMediaType, tooMany, failed
 
         var status: HTTPResponse.Status {
             switch self {
@@ -17,6 +17,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             case .unauthorized: .unauthorized
             case .forbidden: .forbidden
             case .notFound: .notFound
+            case .methodNotAllowed: .methodNotAllowed
             case .conflict, .refused: .conflict
             case .tooLarge: .contentTooLarge
             case .unsupportedMediaType: .unsupportedMediaType
@@ -28,7 +29,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     public let kind: Kind
     public let message: String
-    /// Extra headers (`Retry-After` on 429, `WWW-Authenticate` on 401).
+    /// Extra headers (`Retry-After` on 429, `WWW-Authenticate` on 401, `Allow` on 405).
     var headers: HTTPFields = [:]
 
     public init(_ kind: Kind, _ message: String) {

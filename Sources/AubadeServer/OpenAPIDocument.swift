@@ -6,6 +6,24 @@ public enum OpenAPIDocument {
     /// The document's bytes.
     public static let data = Data(PackageResources.openapi_json)
 
+    /// The methods the document gives the path `path` (a request's, e.g. "/api/v1/alarms/3"), in the order
+    /// GET, POST, PUT, PATCH, DELETE — what a 405's `Allow` header lists.
+    static func methods(at path: String) -> [String] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        let found = Set(
+            parsed.filter { operation in
+                let template = operation.path.split(separator: "/", omittingEmptySubsequences: false)
+                return template.count == segments.count
+                    && zip(template, segments).allSatisfy { t, s in t == s || (t.hasPrefix("{") && !s.isEmpty) }
+            }.map(\.method))
+        return ["GET", "POST", "PUT", "PATCH", "DELETE"].filter(found.contains)
+    }
+
+    private static let parsed: [(method: String, path: String)] = operations().map { operation in
+        let parts = operation.split(separator: " ", maxSplits: 1)
+        return (String(parts[0]), String(parts[1]))
+    }
+
     /// Every (method, path) the document describes, as "GET /api/v1/alarms/{id}".
     public static func operations() -> Set<String> {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],

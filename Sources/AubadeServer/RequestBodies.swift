@@ -135,14 +135,16 @@ enum Bodies {
         init(from decoder: any Decoder) throws {
             try StrictKeys.refuseUnknown(in: decoder, known: ["code", "name"], what: "field")
             let c = try decoder.container(keyedBy: Key.self)
-            guard let code = try c.decodeIfPresent(String.self, forKey: Key("code")) else {
+            guard let code = try c.decodeIfPresent(String.self, forKey: Key("code")),
+                code.utf8.count == 6, code.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            else {
                 throw ValidationError("Give 'code', the 6 digits the clock shows.")
             }
             guard let name = try c.decodeIfPresent(String.self, forKey: Key("name")) else {
                 throw ValidationError("Give 'name', what to call this device (e.g. phone).")
             }
             self.code = code
-            self.name = name
+            self.name = try AccessToken.validName(name)
         }
     }
 

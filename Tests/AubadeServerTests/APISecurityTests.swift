@@ -122,12 +122,13 @@ struct APISecurityTests {
         // clock's own machine (PeerAddress's classification of real addresses is checked below).
         let rig = try await APIRig()
         try await rig.app.test(.router) { client in
+            // 401 with the Bearer challenge: the request lacks credentials (RFC 9110 §15.5.2), as the document says.
             let anonymous = try await client.execute(uri: "/api/v1/alarms", method: .get)
-            #expect(anonymous.status == .forbidden)
+            #expect(anonymous.status == .unauthorized && anonymous.headers[.wwwAuthenticate] == "Bearer")
             #expect(
                 anonymous.error?.message
                     == "Reading the clock from another machine needs a token (or [http] open_reads = true in its config).")
-            #expect(try await client.execute(uri: "/api/v1/events", method: .get).status == .forbidden)
+            #expect(try await client.execute(uri: "/api/v1/events", method: .get).status == .unauthorized)
             #expect(
                 try await client.execute(uri: "/api/v1/alarms", method: .get, headers: [.authorization: "Bearer \(rig.token)"])
                     .status == .ok)

@@ -31,19 +31,24 @@ public struct Station: Hashable, Sendable, Codable {
     }
 }
 
-/// Shared rule for the names people give alarms, stations and programmes.
+/// Shared rule for the names people give alarms, stations and programmes. It is stated in Unicode scalars (code
+/// points), as JSON Schema counts a string, so the API's document can say exactly what it allows
+/// (`maxLength` 64 and `Names.pattern`): at most 64 scalars as given, at least one that is not white space (by
+/// Unicode's White_Space property), no control character (category Cc). Surrounding white space is dropped.
 public enum Names {
     public static let maxLength = 64
 
     public static func validated(_ raw: String, what: String) throws(ValidationError) -> String {
-        let name = raw.trimmingSpaces
-        guard !name.isEmpty else { throw ValidationError("\(what) is empty; give it a few words.") }
-        guard name.count <= maxLength else {
-            throw ValidationError("\(what) is \(name.count) characters long; at most \(maxLength) are allowed.")
+        let scalars = raw.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { throw ValidationError("\(what) is empty; give it a few words.") }
+        guard scalars.count <= maxLength else {
+            throw ValidationError("\(what) is \(scalars.count) characters long; at most \(maxLength) are allowed.")
         }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !scalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw ValidationError("\(what) contains control characters; use plain text.")
         }
-        return name
+        return String(scalars[first...last])
     }
 }

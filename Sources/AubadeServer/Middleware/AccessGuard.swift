@@ -8,9 +8,9 @@ import Hummingbird
 ///   checked in constant time, never on the clock's thread); a wrong one is 401 and counts as a failure.
 /// - Every change (any method but GET/HEAD) needs a token — except `POST /pair` (it proves a pairing code
 ///   instead; a wrong code counts as a failure) and `POST /pair/code`, which only the clock's own machine (the
-///   kiosk) may ask for.
+///   kiosk) may ask for (403 from elsewhere).
 /// - Reading without a token is allowed from the clock's own machine (a loopback peer), or from anywhere with
-///   `[http] open_reads`; otherwise 403. The OpenAPI document is public.
+///   `[http] open_reads`; otherwise 401, like any request that lacks a token. The OpenAPI document is public.
 /// - `failureLimit` failures from one address within a minute lock it out (429 with Retry-After) for a
 ///   minute: a valid token still works from a locked address (so the kiosk's Stop keeps working beside a
 ///   misbehaving client on the same machine), but no token, pairing code or tokenless request is tried.
@@ -70,8 +70,10 @@ struct AccessGuard: RouterMiddleware {
             )
         }
         guard context.fromOwnMachine || openReads else {
+            // 401 with its `WWW-Authenticate: Bearer` challenge: the request lacks credentials (RFC 9110 §15.5.2).
             throw APIError(
-                .forbidden, "Reading the clock from another machine needs a token (or [http] open_reads = true in its config).")
+                .unauthorized, "Reading the clock from another machine needs a token (or [http] open_reads = true in its config)."
+            )
         }
         return try await next(request, context)
     }
