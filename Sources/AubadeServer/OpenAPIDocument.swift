@@ -7,15 +7,19 @@ public enum OpenAPIDocument {
     public static let data = Data(PackageResources.openapi_json)
 
     /// The methods the document gives the path `path` (a request's, e.g. "/api/v1/alarms/3"), in the order
-    /// GET, POST, PUT, PATCH, DELETE — what a 405's `Allow` header lists.
+    /// GET, POST, PUT, PATCH, DELETE — what a 405's `Allow` header lists. As in the router, a literal segment
+    /// wins over a parameter: "/alarms/next" is not "/alarms/{id}".
     static func methods(at path: String) -> [String] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        let found = Set(
-            parsed.filter { operation in
-                let template = operation.path.split(separator: "/", omittingEmptySubsequences: false)
-                return template.count == segments.count
-                    && zip(template, segments).allSatisfy { t, s in t == s || (t.hasPrefix("{") && !s.isEmpty) }
-            }.map(\.method))
+        let matching = parsed.compactMap { operation -> (method: String, literals: Int)? in
+            let template = operation.path.split(separator: "/", omittingEmptySubsequences: false)
+            guard template.count == segments.count,
+                zip(template, segments).allSatisfy({ t, s in t == s || (t.hasPrefix("{") && !s.isEmpty) })
+            else { return nil }
+            return (operation.method, template.filter { !$0.hasPrefix("{") }.count)
+        }
+        let best = matching.map(\.literals).max()
+        let found = Set(matching.filter { $0.literals == best }.map(\.method))
         return ["GET", "POST", "PUT", "PATCH", "DELETE"].filter(found.contains)
     }
 

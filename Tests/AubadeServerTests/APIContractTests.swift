@@ -39,6 +39,11 @@ struct APIContractTests {
             #expect(trace.status == .methodNotAllowed && trace.headers[.allow] == "GET, PATCH, DELETE")
             let snooze = try await client.execute(uri: "/api/v1/alarm/snooze", method: .get, headers: rig.auth)
             #expect(snooze.status == .methodNotAllowed && snooze.headers[.allow] == "POST")
+            // A literal segment wins over a parameter, as in the router: /alarms/next is not /alarms/{id}.
+            let next = try await client.execute(uri: "/api/v1/alarms/next", method: .options, headers: rig.auth)
+            #expect(next.status == .methodNotAllowed && next.headers[.allow] == "GET")
+            let imports = try await client.execute(uri: "/api/v1/days-off/import", method: .delete, headers: rig.auth)
+            #expect(imports.status == .methodNotAllowed && imports.headers[.allow] == "POST")
             // A path the API does not have at all is still 404.
             let nowhere = try await client.execute(uri: "/api/v1/nowhere", method: .get, headers: rig.auth)
             #expect(nowhere.status == .notFound)

@@ -25,7 +25,7 @@ struct APIRouteTests {
         #expect(routes.count >= 36)
         try await rig.app.test(.live) { client in
             let served = try await client.execute(uri: "/api/v1/openapi.json", method: .get)
-            #expect(served.status == .ok && served.object["openapi"] as? String == "3.0.3")
+            #expect(served.status == .ok && served.object["openapi"] as? String == "3.1.0")
         }
     }
 

@@ -13,7 +13,8 @@ import Hummingbird
 ///   `[http] open_reads`; otherwise 401, like any request that lacks a token. The OpenAPI document is public.
 /// - `failureLimit` failures from one address within a minute lock it out (429 with Retry-After) for a
 ///   minute: a valid token still works from a locked address (so the kiosk's Stop keeps working beside a
-///   misbehaving client on the same machine), but no token, pairing code or tokenless request is tried.
+///   misbehaving client on the same machine), but no other token or pairing code is tried, nor a new code
+///   given. Any other request that presents no credentials guesses nothing, so it gets its usual answer.
 struct AccessGuard: RouterMiddleware {
     typealias Context = APIContext
     let tokens: TokenRegistry
@@ -47,15 +48,17 @@ struct AccessGuard: RouterMiddleware {
             context.token = entry
             return try await next(request, context)
         }
-        if let locked { throw tooMany(until: locked, now) }
         let reading = request.method == .get || request.method == .head
         if path == AccessGuard.pairCodePath {
+            // A new code while locked out would only feed the guessing.
+            if let locked { throw tooMany(until: locked, now) }
             guard context.fromOwnMachine else {
                 throw APIError(.forbidden, "Only the clock's own screen may show a pairing code.")
             }
             return try await next(request, context)
         }
         if path == AccessGuard.pairPath, request.method == .post {
+            if let locked { throw tooMany(until: locked, now) }
             do {
                 return try await next(request, context)
             } catch let failure as PairingFailure {
