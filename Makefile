@@ -9,7 +9,8 @@ HIL_DIR   ?= .build-hil-vm
 # Where `make deb` puts aubade_<version>-1_<arch>.deb.
 DIST      ?= dist
 
-.PHONY: run test build deps deps-test deps-deb release deb install bench clean hil hil-vm browser browser-run
+.PHONY: run test build deps deps-test deps-deb release deb install bench clean hil hil-vm browser browser-run contract \
+	contract-run
 
 ## Install what is missing, build, and start the clock on the default config and ./var/aubade.sqlite.
 run: build
@@ -21,14 +22,15 @@ run: build
 	@echo "phone page from this machine, open the kiosk, tap 'Pair a phone' and type the code on the phone page."
 	$(BIN) run --config $(CONFIG) --db $(DB)
 
-## Install what is missing, build, and run every test: swift test, the pages in a real browser, then the
-## hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
+## Install what is missing, build, and run every test: swift test, the pages in a real browser, the API against its
+## OpenAPI document (schemathesis), then the hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
 test: deps-test
 	@$(MAKE) --no-print-directory format-check check-docs
 	$(SWIFT) build --build-tests --scratch-path $(BUILD_DIR)
 	$(SWIFT) test --scratch-path $(BUILD_DIR)
 	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test
 	@$(MAKE) --no-print-directory browser-run
+	@$(MAKE) --no-print-directory contract-run
 	@if [ "$${AUBADE_SKIP_HIL:-}" = 1 ]; then \
 	  echo "AUBADE_SKIP_HIL=1: the hardware-in-the-loop VM is skipped (make hil runs it)."; \
 	else \
@@ -45,6 +47,16 @@ browser: deps-test
 browser-run:
 	BUILD_DIR=$(BUILD_DIR) AUBADE_BROWSER_VENV=$(abspath $(BUILD_DIR))/browser-venv \
 	  AUBADE_ARTEFACTS=$(abspath $(BUILD_DIR))/artefacts Tests/Browser/run.sh $(BIN) $(BROWSER_TESTS)
+
+## The API fuzzer alone (Tests/Contract/): schemathesis against the built daemon in a network namespace, with a
+## token (every check, fixed seed) and without; reports in $(BUILD_DIR)/artefacts/schemathesis.
+contract: deps-test
+	$(SWIFT) build --scratch-path $(BUILD_DIR)
+	@$(MAKE) --no-print-directory contract-run
+
+contract-run:
+	AUBADE_API_VENV=$(abspath $(BUILD_DIR))/api-venv AUBADE_FUZZ_REPORT=$(abspath $(BUILD_DIR))/artefacts/schemathesis \
+	  Tests/Contract/run.sh $(BIN)
 
 ## The hardware-in-the-loop tests alone: build, set up the VM (hardware/hil/setup.sh), boot it and run the
 ## scenarios against the built binary (hardware/hil/run.sh). See hardware/README.md.

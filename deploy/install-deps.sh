@@ -66,6 +66,13 @@ if [ "${1:-build}" = test ]; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/Tests/Browser/requirements.txt"
   fi
+  # schemathesis for Tests/Contract/ (the API fuzzer), pinned, in its own virtualenv.
+  api_venv="${AUBADE_API_VENV:-$build_dir/api-venv}"
+  if ! "$api_venv/bin/python" -c 'import schemathesis' 2>/dev/null; then
+    echo "Making the API fuzzer's virtualenv in $api_venv (schemathesis from PyPI)"
+    python3 -m venv "$api_venv"
+    "$api_venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/Tests/Contract/requirements.txt"
+  fi
 fi
 
 if ! command -v swift >/dev/null; then

@@ -8,12 +8,13 @@ import NIOCore
 /// the sentence is the CLI's wording.
 public struct APIError: Error, HTTPResponseError, Sendable {
     public enum Kind: String, Sendable, CaseIterable {
-        case invalid, unauthorized, forbidden, notFound, methodNotAllowed, conflict, refused, tooLarge,
+        case invalid, unprocessable, unauthorized, forbidden, notFound, methodNotAllowed, conflict, refused, tooLarge,
             unsupportedMediaType, tooMany, failed
 
         var status: HTTPResponse.Status {
             switch self {
             case .invalid: .badRequest
+            case .unprocessable: .unprocessableContent
             case .unauthorized: .unauthorized
             case .forbidden: .forbidden
             case .notFound: .notFound
@@ -43,6 +44,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         let kind: Kind =
             switch error.kind {
             case .invalid: .invalid
+            case .unprocessable, .unavailable: .unprocessable
             case .notFound: .notFound
             case .conflict: .conflict
             case .refused: .refused

@@ -50,7 +50,7 @@ enum Bodies {
             try StrictKeys.refuseUnknown(in: decoder, known: ["seconds", "source", "untilEndOf"], what: "field")
             let c = try decoder.container(keyedBy: Key.self)
             seconds = try c.decodeIfPresent(Int.self, forKey: Key("seconds"))
-            source = try c.decodeIfPresent(String.self, forKey: Key("source"))
+            source = try Bodies.source(c)
             untilEnd = c.contains(Key("untilEndOf"))
             if let id = try? c.decodeIfPresent(Int64.self, forKey: Key("untilEndOf")) {
                 programme = id
@@ -61,15 +61,13 @@ enum Bodies {
         }
     }
 
-    /// `POST /programmes/{id}/reserve`: an optional reminder lead, `remind` ("5m"; "0s" chimes at the start).
+    /// `POST /programmes/{id}/reserve`: an optional reminder lead in seconds, `remindSeconds` (0 chimes at the
+    /// start; the key the programme's document shows it under).
     struct Reserve: Decodable {
         var remindSeconds: Int?
         init(from decoder: any Decoder) throws {
-            try StrictKeys.refuseUnknown(in: decoder, known: ["remind"], what: "field")
-            let text = try decoder.container(keyedBy: Key.self).decodeIfPresent(String.self, forKey: Key("remind"))
-            remindSeconds = try text.map { t throws(ValidationError) in
-                try DurationText.seconds(parsing: t, field: "Reminder lead")
-            }
+            try StrictKeys.refuseUnknown(in: decoder, known: ["remindSeconds"], what: "field")
+            remindSeconds = try decoder.container(keyedBy: Key.self).decodeIfPresent(Int.self, forKey: Key("remindSeconds"))
         }
     }
 
@@ -116,7 +114,7 @@ enum Bodies {
             }
             test = RingTest(
                 alarm: try c.decodeIfPresent(Int64.self, forKey: Key("alarm")),
-                source: try c.decodeIfPresent(String.self, forKey: Key("source")), seconds: seconds,
+                source: try Bodies.source(c), seconds: seconds,
                 volume: try c.decodeIfPresent(Int.self, forKey: Key("volume")))
         }
     }
@@ -153,8 +151,33 @@ enum Bodies {
         var changes: [SettingChange]
         init(from decoder: any Decoder) throws {
             let values = try decoder.singleValueContainer().decode([String: SettingValue].self)
-            changes = values.keys.sorted().map { SettingChange(key: $0, value: values[$0]!) }
+            changes = try values.keys.sorted().map { name throws(ValidationError) in
+                let key = try SettingKey(parsing: name)
+                let value = values[name]!
+                // The API takes each value in the JSON type `GET /settings` shows (durations in seconds); the CLI's
+                // text forms ("30m", "on") are for `aubade settings set`.
+                guard key.jsonType.admits(value) else {
+                    let wanted =
+                        switch key.jsonType {
+                        case .boolean: "true or false"
+                        case .integer: key.isDuration ? "a whole number of seconds" : "a whole number"
+                        case .text: "text"
+                        }
+                    throw ValidationError("Setting \(name) takes \(wanted) here.")
+                }
+                return SettingChange(key: name, value: value)
+            }
         }
+    }
+
+    /// An optional `source`: left out, the clock's default plays; given, it must name something (an empty one
+    /// is refused rather than read as "the default").
+    static func source(_ c: KeyedDecodingContainer<Key>) throws -> String? {
+        let source = try c.decodeIfPresent(String.self, forKey: Key("source"))
+        if source?.isEmpty == true {
+            throw ValidationError("Give 'source' a saved station's name, a URL or tone, or leave it out for the default.")
+        }
+        return source
     }
 
     struct Key: CodingKey {

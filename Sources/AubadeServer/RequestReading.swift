@@ -1,3 +1,4 @@
+import AubadeApp
 import AubadeCore
 import Foundation
 import Hummingbird
@@ -10,7 +11,7 @@ extension APIContext {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as ValidationError {
-            throw APIError(.invalid, error.message)
+            throw APIError(ClockError(error))
         } catch let error as DecodingError {
             throw APIError(.invalid, RequestReading.sentence(error))
         } catch {

@@ -101,8 +101,8 @@ struct StationRow: Codable, FetchableRecord, MutablePersistableRecord {
     func station() throws(StoreError) -> Station {
         do throws(ValidationError) {
             return try Station(
-                id: stationId, name: name, url: try StreamURL(parsing: url),
-                alternateURL: try alternateUrl.map { t throws(ValidationError) in try StreamURL(parsing: t) })
+                id: stationId, name: name, url: try StreamURL(stored: url),
+                alternateURL: try alternateUrl.map { t throws(ValidationError) in try StreamURL(stored: t) })
         } catch {
             throw StoreError.invalidRow(table: "stations", id: stationId, reason: error.message)
         }

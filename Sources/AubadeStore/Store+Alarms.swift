@@ -156,7 +156,7 @@ extension Store {
         do throws(ValidationError) {
             try alarm.validate()
         } catch {
-            throw .invalid(error.message)
+            throw StoreError(error)
         }
     }
 

@@ -234,7 +234,7 @@ extension Store {
     @discardableResult
     public func insert(_ day: DayOff) throws(StoreError) -> DayOff {
         var day = day
-        do throws(ValidationError) { try day.validate() } catch { throw .invalid(error.message) }
+        do throws(ValidationError) { try day.validate() } catch { throw StoreError(error) }
         var row = DayOffRow(day, createdAt: now())
         row.dayOffId = nil
         try write { db in try row.insert(db) }

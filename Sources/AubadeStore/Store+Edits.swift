@@ -16,7 +16,7 @@ extension Store {
     public func apply(_ edit: ClockEdit, zone: TimeZone, now: Date) throws(StoreError) -> EditOutcome {
         switch edit {
         case .addAlarm(let patch):
-            do throws(ValidationError) { try patch.checkCanCreate() } catch { throw .invalid(error.message) }
+            do throws(ValidationError) { try patch.checkCanCreate() } catch { throw StoreError(error) }
             return .alarm(try insertAlarm(zone: zone, now: now, patch))
         case .editAlarm(let id, let patch):
             return .alarm(try updateAlarm(id: id, zone: zone, now: now, patch))
@@ -26,7 +26,7 @@ extension Store {
             return .alarm(try skipNext(id: id, undo: undo, zone: zone, now: now))
         case .addStation(let fields):
             let station: Station
-            do throws(ValidationError) { station = try fields.station() } catch { throw .invalid(error.message) }
+            do throws(ValidationError) { station = try fields.station() } catch { throw StoreError(error) }
             return .station(try insert(station))
         case .removeStation(let nameOrID):
             if let id = Int64(nameOrID) { return .stationRemoved(try deleteStation(id: id)) }
@@ -48,7 +48,7 @@ extension Store {
             return .imported(try importCalendar(calendar, at: now))
         case .addDayOff(let fields):
             let day: DayOff
-            do throws(ValidationError) { day = try fields.dayOff() } catch { throw .invalid(error.message) }
+            do throws(ValidationError) { day = try fields.dayOff() } catch { throw StoreError(error) }
             return .dayOff(try insert(day))
         case .removeDayOff(let id):
             return .dayOffRemoved(try deleteDayOff(id: id))
@@ -63,14 +63,16 @@ extension Store {
                 alarm.skipDate = nil
                 return
             }
-            guard alarm.enabled else { throw ValidationError("Alarm \(id) is disabled; there is no next occurrence to skip.") }
+            guard alarm.enabled else {
+                throw ValidationError("Alarm \(id) is disabled; there is no next occurrence to skip.", kind: .unprocessable)
+            }
             let zone = try alarm.timeZoneID.map { z throws(ValidationError) in try Alarm.validTimeZone(z) } ?? clockZone
             guard
                 let date = AlarmSchedule.skipNextDate(
                     of: alarm, after: now, lastHandled: state?.lastHandledOccurrence,
                     defaultZone: zone)
             else {
-                throw ValidationError("Alarm \(id) has no next occurrence to skip.")
+                throw ValidationError("Alarm \(id) has no next occurrence to skip.", kind: .unprocessable)
             }
             alarm.skipDate = date
         }

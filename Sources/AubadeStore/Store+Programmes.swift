@@ -26,7 +26,7 @@ extension Store {
     public func insert(_ programmes: [Programme]) throws(StoreError) -> [Programme] {
         var rows: [ProgramRow] = []
         for var p in programmes {
-            do throws(ValidationError) { try p.validate() } catch { throw .invalid(error.message) }
+            do throws(ValidationError) { try p.validate() } catch { throw StoreError(error) }
             var row = ProgramRow(p)
             row.progId = nil
             rows.append(row)

@@ -32,7 +32,7 @@ extension Store {
     /// revoked in the same transaction (a device paired again gets a new token and its old one stops working).
     public func createToken(name: String?, replacing: Bool = false) throws(StoreError) -> (token: AccessToken, secret: String) {
         let chosen: String?
-        do throws(ValidationError) { chosen = try name.map(AccessToken.validName) } catch { throw .invalid(error.message) }
+        do throws(ValidationError) { chosen = try name.map(AccessToken.validName) } catch { throw StoreError(error) }
         let secret = TokenSecret.generate()
         let stamp = now()
         let row: TokenRow = try write { db in

@@ -160,7 +160,7 @@ public final class Store: Sendable {
 
     static func classify(_ error: any Error, path: String) -> StoreError {
         if let error = error as? StoreError { return error }
-        if let error = error as? ValidationError { return .invalid(error.message) }
+        if let error = error as? ValidationError { return StoreError(error) }
         guard let db = error as? DatabaseError else { return .sqlite(String(describing: error)) }
         let message = db.message ?? "SQLite error \(db.resultCode.rawValue)"
         switch db.resultCode {

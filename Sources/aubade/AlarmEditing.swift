@@ -6,7 +6,8 @@ import Foundation
 
 /// The fields `alarm add` and `alarm edit` share, as an `AlarmPatch`: values are taken as text and parsed by
 /// AubadeCore, so the CLI, the store and the API refuse bad input with the same sentences. The option names are
-/// the patch's JSON field names (`--fade-in` ↔ `fadeIn`, `--max-snoozes` ↔ `maxSnoozes`).
+/// the patch's JSON field names (`--max-snoozes` ↔ `maxSnoozes`); durations are written as text here ("15m") and
+/// travel as numbers (`--duration` ↔ `durationSeconds`, `--fade-in` ↔ `fadeInSeconds`, `--snooze` ↔ `snoozeMinutes`).
 struct AlarmFields: ParsableArguments {
     @Option(help: "A name, e.g. Work.") var name: String?
     @Option(help: "Time of day, HH:MM (24-hour).") var time: String?
@@ -32,12 +33,22 @@ struct AlarmFields: ParsableArguments {
     )
     var skipDaysOff: Bool?
 
-    /// The fields given, for the store to apply inside its write transaction (R26).
-    var patch: AlarmPatch {
+    /// The fields given, for the store to apply inside its write transaction (R26); a duration that is not one is
+    /// refused here with AubadeCore's sentence.
+    func patch() throws(AubadeCore.ValidationError) -> AlarmPatch {
         AlarmPatch(
-            name: name, time: time, days: days, date: date, source: source, duration: duration, volume: volume,
-            fadeIn: fadeIn, snooze: snooze, maxSnoozes: maxSnoozes, shake: shake, tz: tz, skipDaysOff: skipDaysOff,
-            atProgramme: atProgramme)
+            name: name, time: time, days: days, date: date, source: source,
+            durationSeconds: try duration.map { t throws(AubadeCore.ValidationError) in
+                try DurationText.seconds(parsing: t, field: "Duration")
+            },
+            volume: volume,
+            fadeInSeconds: try fadeIn.map { t throws(AubadeCore.ValidationError) in
+                try DurationText.seconds(parsing: t, field: "Fade-in")
+            },
+            snoozeMinutes: try snooze.map { t throws(AubadeCore.ValidationError) in
+                try DurationText.wholeMinutes(parsing: t, field: "Snooze length")
+            },
+            maxSnoozes: maxSnoozes, shake: shake, tz: tz, skipDaysOff: skipDaysOff, atProgramme: atProgramme)
     }
 }
 
@@ -54,7 +65,7 @@ struct AlarmAdd: ParsableCommand {
 
     func run() throws {
         let context = try global.context()
-        var patch = fields.patch
+        var patch = try fields.patch()
         if disabled { patch.enabled = false }
         try patch.checkCanCreate()  // before the store is opened (and a missing file created)
         let result = try Edits.apply(.addAlarm(patch), context: context)
@@ -77,7 +88,7 @@ struct AlarmEdit: ParsableCommand {
     @OptionGroup var fields: AlarmFields
 
     func run() throws {
-        let result = try Edits.apply(.editAlarm(id: id, fields.patch), context: try global.context())
+        let result = try Edits.apply(.editAlarm(id: id, try fields.patch()), context: try global.context())
         guard case .alarm(let alarm) = result.outcome else { throw Edits.unexpected }
         if global.json {
             Output.json(AlarmDocument(alarm, stationNames: result.stationNames))

@@ -83,7 +83,7 @@ extension StoreError {
     /// True when the user asked for something impossible, false when the file or the machine failed.
     var isUserMistake: Bool {
         switch self {
-        case .notFound, .conflict, .invalid: true
+        case .notFound, .conflict, .invalid, .unprocessable: true
         case .unreadable, .schemaTooNew, .cannotOpen, .invalidRow, .sqlite, .readOnly: false
         }
     }

@@ -84,8 +84,8 @@ extension CLIError {
     /// A refusal of the running clock, with the exit code its kind calls for.
     init(_ error: ClockError) {
         switch error.kind {
-        case .invalid, .notFound, .conflict: self = .badInput(error.message)
-        case .refused, .unauthorized, .failed: self = .failed(error.message)
+        case .invalid, .unprocessable, .notFound, .conflict: self = .badInput(error.message)
+        case .refused, .unauthorized, .unavailable, .failed: self = .failed(error.message)
         }
     }
 }

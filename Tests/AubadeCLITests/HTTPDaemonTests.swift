@@ -31,7 +31,7 @@ struct HTTPDaemonTests {
         #expect(refused.status == 401)
         let made = try await http.send(
             "POST", "/api/v1/alarms", token: token,
-            json: #"{"name":"Web","time":"08:00","days":"daily","source":"tone","duration":"1m"}"#)
+            json: #"{"name":"Web","time":"08:00","days":"daily","source":"tone","durationSeconds":60}"#)
         #expect(made.status == 201, "\(made.text)")
         let list = try await c.run(["alarm", "list"])
         #expect(list.status == 0 && list.stdout.contains("Web") && list.stdout.contains("08:00"), "\(list.stdout)")

@@ -9,25 +9,25 @@ struct AlarmPatchTests {
 
     @Test func jsonKeysAreTheCLIOptionNamesAndUnknownKeysAreRefused() throws {
         let json =
-            #"{"name":"Work","time":"06:45","days":"mon-fri","fadeIn":"45s","maxSnoozes":2,"shake":true,"tz":"","enabled":false}"#
+            #"{"name":"Work","time":"06:45","days":"mon-fri","fadeInSeconds":45,"maxSnoozes":2,"shake":true,"tz":"","enabled":false}"#
         let patch = try JSONDecoder().decode(AlarmPatch.self, from: Data(json.utf8))
         #expect(
             patch
                 == AlarmPatch(
-                    name: "Work", time: "06:45", days: "mon-fri", fadeIn: "45s", maxSnoozes: 2, shake: true,
+                    name: "Work", time: "06:45", days: "mon-fri", fadeInSeconds: 45, maxSnoozes: 2, shake: true,
                     tz: "", enabled: false))
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         #expect(
-            String(decoding: try encoder.encode(AlarmPatch(volume: 50, fadeIn: "10s")), as: UTF8.self)
-                == #"{"fadeIn":"10s","volume":50}"#)
+            String(decoding: try encoder.encode(AlarmPatch(volume: 50, fadeInSeconds: 10)), as: UTF8.self)
+                == #"{"fadeInSeconds":10,"volume":50}"#)
         #expect(try JSONDecoder().decode(AlarmPatch.self, from: try encoder.encode(patch)) == patch)
         let error = #expect(throws: ValidationError.self) {
             try JSONDecoder().decode(AlarmPatch.self, from: Data(#"{"name":"Work","fadein":"30s"}"#.utf8))
         }
         #expect(
             error?.message
-                == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme."
+                == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme."
         )
         #expect(try JSONDecoder().decode(AlarmPatch.self, from: Data("{}".utf8)).isEmpty)
     }
@@ -79,10 +79,11 @@ struct AlarmPatchTests {
             try AlarmPatch(name: "X").newAlarm(settings: settings, zone: Self.utc, now: now, stationNamed: Self.noStations)
         }
         #expect(noTime?.message == "An alarm needs a time: add --time HH:MM, e.g. --time 06:45.")
+        // The CLI's text for a snooze is whole minutes (the patch carries minutes).
         let badSnooze = #expect(throws: ValidationError.self) {
-            try AlarmPatch(name: "X", time: "09:15", snooze: "90s")
-                .newAlarm(settings: settings, zone: Self.utc, now: now, stationNamed: Self.noStations)
+            try DurationText.wholeMinutes(parsing: "90s", field: "Snooze length")
         }
         #expect(badSnooze?.message == "Snooze length '90s' must be whole minutes, like 9m.")
+        #expect(try DurationText.wholeMinutes(parsing: "1h", field: "Snooze length") == 60)
     }
 }

@@ -91,13 +91,15 @@ struct NightDimmingSettingsTests {
         let before = settings
         #expect(
             throws: ValidationError(
-                "dimFrom and dimUntil are both 07:00; night dimming needs two different times, or set dimFrom off.")
+                "dimFrom and dimUntil are both 07:00; night dimming needs two different times, or set dimFrom off.",
+                kind: .unprocessable)
         ) {
             try NightDimmingKey.dimFrom.set("7:00", in: &settings)
         }
         #expect(
             throws: ValidationError(
-                "dimFrom and dimUntil are both 22:00; night dimming needs two different times, or set dimFrom off.")
+                "dimFrom and dimUntil are both 22:00; night dimming needs two different times, or set dimFrom off.",
+                kind: .unprocessable)
         ) {
             try NightDimmingKey.dimUntil.set("22:00", in: &settings)
         }

@@ -44,7 +44,10 @@ struct APICalendarTests {
             let holidays = try await post("/api/v1/days-off/import", #"{"url":"\#(base)/holidays.ics"}"#)
             #expect(holidays.status == .ok && holidays.object["kind"] as? String == "daysOff")
             let missing = try await post("/api/v1/programmes/import", #"{"url":"\#(base)/nothing.ics"}"#)
-            #expect(missing.status == .internalServerError && missing.error?.message.contains("answered HTTP 404") == true)
+            // A calendar that cannot be downloaded is no fault of the clock's: 422, never a 5xx.
+            #expect(
+                missing.status == .unprocessableContent && missing.error?.kind == "unprocessable"
+                    && missing.error?.message.contains("answered HTTP 404") == true)
             let broken = try await post("/api/v1/programmes/import", #"{"url":"\#(base)/broken.ics"}"#)
             #expect(
                 broken.status == .badRequest
@@ -103,10 +106,12 @@ struct APICalendarTests {
             let badAt = try await client.execute(uri: "/api/v1/programmes/now?at=tonight", method: .get)
             #expect(badAt.status == .badRequest)
 
-            let reserved = try await post("/api/v1/programmes/\(jazzID)/reserve", #"{"remind":"5m"}"#)
+            let reserved = try await post("/api/v1/programmes/\(jazzID)/reserve", #"{"remindSeconds":300}"#)
             #expect(reserved.object["reserved"] as? Bool == true && reserved.object["remindSeconds"] as? Int == 300)
-            let badLead = try await post("/api/v1/programmes/\(jazzID)/reserve", #"{"remind":"2d"}"#)
-            #expect(badLead.status == .badRequest)
+            let badLead = try await post("/api/v1/programmes/\(jazzID)/reserve", #"{"remindSeconds":172800}"#)
+            #expect(
+                badLead.status == .badRequest
+                    && badLead.error?.message == "A reminder lead of 48h is out of range; use 0s to 24h.")
 
             let tied = try await post("/api/v1/alarms", #"{"atProgramme":\#(jazzID),"source":"FIP"}"#)
             #expect(

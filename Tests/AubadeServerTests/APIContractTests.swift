@@ -1,3 +1,4 @@
+import AubadeCore
 import AubadeServer
 import Foundation
 import HTTPTypes
@@ -66,6 +67,105 @@ struct APIContractTests {
                 uri: "/api/v1/stations", method: .post, headers: rig.auth,
                 body: ByteBuffer(json: #"{"name":"\u00a0","url":"https://radio.example/a.mp3"}"#))
             #expect(blank.status == .badRequest && blank.error?.message == "Station name is empty; give it a few words.")
+        }
+    }
+}
+
+/// The document's patterns are the core's (`Grammar`), so what the document allows and what the parsers accept
+/// cannot drift apart; and the parsers agree with the patterns on the values that matter at their edges.
+@Suite("API document patterns")
+struct APIDocumentPatternTests {
+    private static var document: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: OpenAPIDocument.data) as? [String: Any]) ?? [:]
+    }
+
+    /// The schema at a path of keys below components/schemas.
+    private func schema(_ keys: String...) -> [String: Any]? {
+        var node: Any? = (Self.document["components"] as? [String: Any])?["schemas"]
+        for key in keys { node = (node as? [String: Any])?[key] }
+        return node as? [String: Any]
+    }
+
+    private func pattern(_ keys: String...) -> String? {
+        var node: Any? = (Self.document["components"] as? [String: Any])?["schemas"]
+        for key in keys { node = (node as? [String: Any])?[key] }
+        return (node as? [String: Any])?["pattern"] as? String
+    }
+
+    @Test func everyFieldOfAKindCarriesTheCoresPattern() {
+        let alarm = "AlarmPatch", props = "properties"
+        #expect(pattern(alarm, props, "time") == Grammar.time)
+        #expect(pattern(alarm, props, "days") == Grammar.days)
+        #expect(pattern(alarm, props, "date") == Grammar.date)
+        #expect(pattern(alarm, props, "name") == Grammar.name)
+        #expect(pattern("ProgrammeFields", props, "begin") == Grammar.time)
+        #expect(pattern("ProgrammeFields", props, "end") == Grammar.time)
+        #expect(pattern("ProgrammeFields", props, "weekday") == Grammar.weekday)
+        #expect(pattern("ProgrammeFields", props, "date") == Grammar.date)
+        #expect(pattern("ProgrammeFields", props, "name") == Grammar.name)
+        #expect(pattern("StationFields", props, "url") == Grammar.streamURL)
+        #expect(pattern("StationFields", props, "alternate") == Grammar.streamURL)
+        #expect(pattern("StationFields", props, "name") == Grammar.name)
+        #expect(pattern("CalendarURL", props, "url") == Grammar.streamURL)
+        #expect(pattern("HolidayURL", props, "url") == Grammar.streamURL)
+        #expect(pattern("DayOffFields", props, "dates") == Grammar.dateRange)
+        #expect(pattern("DayOffFields", props, "name") == Grammar.name)
+        #expect(pattern("PairRequest", props, "name") == Grammar.name)
+        #expect(schema(alarm, props, "name")?["maxLength"] as? Int == Names.maxLength)
+        #expect(schema("StationFields", props, "url")?["maxLength"] as? Int == StreamURL.maxLength)
+    }
+
+    @Test func theDocumentsRangesAreTheCoresRanges() {
+        func range(_ keys: String...) -> ClosedRange<Int>? {
+            var node: Any? = (Self.document["components"] as? [String: Any])?["schemas"]
+            for key in keys { node = (node as? [String: Any])?[key] }
+            guard let s = node as? [String: Any], let lo = s["minimum"] as? Int, let hi = s["maximum"] as? Int else {
+                return nil
+            }
+            return lo...hi
+        }
+        #expect(range("AlarmPatch", "properties", "durationSeconds") == Alarm.durationRange)
+        #expect(range("AlarmPatch", "properties", "volume") == Alarm.volumeRange)
+        #expect(range("AlarmPatch", "properties", "fadeInSeconds") == Alarm.fadeInRange)
+        #expect(range("AlarmPatch", "properties", "snoozeMinutes") == Alarm.snoozeMinutesRange)
+        #expect(range("AlarmPatch", "properties", "maxSnoozes") == Alarm.maxSnoozesRange)
+        #expect(range("ReserveRequest", "properties", "remindSeconds") == Programme.remindRange)
+        #expect(range("Settings", "properties", "alarmDuration") == Alarm.durationRange)
+        #expect(range("Settings", "properties", "dimLevel") == NightDimmingSettings.levelRange)
+    }
+
+    /// Values at the edges of each form: the parser takes exactly those the pattern matches.
+    @Test func theParsersTakeExactlyWhatThePatternsMatch() throws {
+        func matches(_ text: String, _ pattern: String) throws -> Bool {
+            let regex = try NSRegularExpression(pattern: pattern)
+            let range = NSRange(text.startIndex..., in: text)
+            return regex.firstMatch(in: text, range: range)?.range == range
+        }
+        let times = ["7:05", "07:05", " 23:59\u{A0}", "24:00", "7:5", "007:05", "12:60", "", "1:00\n", "٣:00"]
+        for t in times {
+            #expect(try matches(t, Grammar.time) == ((try? LocalTime(parsing: t)) != nil), "time \(t.debugDescription)")
+        }
+        let dates = ["2028-02-29", "2100-02-29", "2000-02-29", "1969-12-31", "1970-01-01", "2026-04-31", " 2026-01-01"]
+        for t in dates {
+            #expect(try matches(t, Grammar.date) == ((try? LocalDate(parsing: t)) != nil), "date \(t.debugDescription)")
+        }
+        let days = ["mon-fri", "Sat,Sun", "daily", "once", " ONCE ", "mon wed,,fri", "mon-", "once,", "", ",", "tues-thurs"]
+        for t in days {
+            let parsed = (try? Recurrence(days: t, date: nil) { try! LocalDate(year: 2026, month: 1, day: 1) }) != nil
+            #expect(try matches(t, Grammar.days) == parsed, "days \(t.debugDescription)")
+        }
+        let urls = [
+            "http://radio.example/live", "HTTPS://a:8000/x?y=1#z", "http://[fd00::1]:8000/", "http://[0]/",
+            "http://user@host/", "ftp://host/", "http:///x", "http://host/a b", "http://bücher.example/", "http://h/%zz",
+            "http://h/%41",
+        ]
+        for t in urls {
+            #expect(try matches(t, Grammar.streamURL) == ((try? StreamURL(parsing: t)) != nil), "url \(t)")
+        }
+        let names = ["Work", " Work ", "\u{A0}", "a\u{7}b", "", "\u{301}", "Early\u{85}"]
+        for t in names {
+            #expect(
+                try matches(t, Grammar.name) == ((try? Names.validated(t, what: "Name")) != nil), "name \(t.debugDescription)")
         }
     }
 }

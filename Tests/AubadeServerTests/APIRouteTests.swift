@@ -107,7 +107,7 @@ struct APIRouteTests {
                     == "An alarm needs a time: add --time HH:MM, e.g. --time 06:45.")
             #expect(
                 try await post(#"{"name":"Work","time":"07:00","fadein":"5s"}"#).error?.message
-                    == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme."
+                    == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme."
             )
             #expect(
                 try await post(#"{"name":"Work","time":"07:00","volume":"loud"}"#).error?.message
@@ -164,7 +164,7 @@ struct APIRouteTests {
             #expect(settings.object["defaultVolume"] as? Int == 60 && settings.object["isWifi"] as? Bool == false)
             let changed = try await client.execute(
                 uri: "/api/v1/settings", method: .patch, headers: rig.auth,
-                body: ByteBuffer(json: #"{"isWifi":true,"sleepDuration":900,"fadeIn":"45s"}"#))
+                body: ByteBuffer(json: #"{"isWifi":true,"sleepDuration":900,"fadeIn":45}"#))
             #expect(changed.object["isWifi"] as? Bool == true && changed.object["sleepDuration"] as? Int == 900)
             #expect(changed.object["fadeIn"] as? Int == 45)
             let refused = try await client.execute(
@@ -181,7 +181,7 @@ struct APIRouteTests {
             // 06:50 is inside 06:00–08:00; the keys come in any order in the JSON object and are checked together.
             let set = try await client.execute(
                 uri: "/api/v1/settings", method: .patch, headers: rig.auth,
-                body: ByteBuffer(json: #"{"dimUntil":"06:00","dimFrom":"08:00","dimLevel":"5%"}"#))
+                body: ByteBuffer(json: #"{"dimUntil":"06:00","dimFrom":"08:00","dimLevel":5}"#))
             #expect(
                 set.status == .ok && set.object["dimFrom"] as? String == "08:00" && set.object["dimLevel"] as? Int == 5,
                 "\(set.text)")

@@ -26,7 +26,7 @@ struct StoreApplyTests {
         let id = try #require(added.id)
         guard case .alarm(let edited) = try apply(f, .editAlarm(id: id, AlarmPatch(volume: 80, enabled: false))) else { return }
         #expect(edited.volume == 80 && !edited.enabled)
-        #expect(throws: StoreError.invalid("Alarm \(id) is disabled; there is no next occurrence to skip.")) {
+        #expect(throws: StoreError.unprocessable("Alarm \(id) is disabled; there is no next occurrence to skip.")) {
             try apply(f, .skipNext(id: id, undo: false))
         }
         _ = try apply(f, .editAlarm(id: id, AlarmPatch(enabled: true)))
@@ -64,7 +64,7 @@ struct StoreApplyTests {
         #expect(throws: StoreError.conflict("A station named 'fip' already exists; pick another name.")) {
             try apply(f, .addStation(StationFields(name: "fip", url: "http://radio.example/other")))
         }
-        #expect(throws: StoreError.invalid("No station is named 'Jazz'; see 'aubade station list'.")) {
+        #expect(throws: StoreError.unprocessable("No station is named 'Jazz'; see 'aubade station list'.")) {
             try apply(f, .addProgramme(ProgrammeFields(name: "Night", begin: "22:00", end: "23:00", station: "Jazz")))
         }
         guard

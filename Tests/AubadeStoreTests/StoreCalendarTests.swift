@@ -146,7 +146,7 @@ struct StoreCalendarTests {
         else { return }
         #expect(typed.rangeText == "2027-08-09..2027-08-20" && typed.importSource == nil)
         #expect(
-            throws: StoreError.invalid(
+            throws: StoreError.unprocessable(
                 "The day off ends (2027-08-01) before it begins (2027-08-09); give the earlier date first.")
         ) {
             try apply(f, .addDayOff(DayOffFields(dates: "2027-08-09..2027-08-01")))

@@ -41,7 +41,7 @@ struct StoreDimmingAndTokenCopyTests {
         let turned = try set(f, [("dimFrom", .text("07:00")), ("dimUntil", .text("22:00"))])
         #expect(turned.nightDimming.window?.description == "07:00–22:00")
         #expect(
-            throws: StoreError.invalid(
+            throws: StoreError.unprocessable(
                 "dimFrom and dimUntil are both 22:00; night dimming needs two different times, or set dimFrom off.")
         ) {
             try set(f, [("dimFrom", .text("22:00"))])

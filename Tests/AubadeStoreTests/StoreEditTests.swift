@@ -101,7 +101,8 @@ struct StoreEditTests {
         let saved = try f.store.updateAlarm(
             id: id, zone: Self.utc, now: Date(),
             AlarmPatch(
-                time: "07:10", days: "sat,sun", source: "fip", duration: "20m", fadeIn: "45s", snooze: "10m", maxSnoozes: 4,
+                time: "07:10", days: "sat,sun", source: "fip", durationSeconds: 1200, fadeInSeconds: 45, snoozeMinutes: 10,
+                maxSnoozes: 4,
                 shake: false, tz: ""))
         #expect(saved.time == (try LocalTime(parsing: "07:10")) && saved.recurrence == .weekly(.weekend))
         #expect(saved.sound == .station(id: fip.id!) && saved.durationSeconds == 1200 && saved.fadeInSeconds == 45)
@@ -109,19 +110,29 @@ struct StoreEditTests {
         #expect(try f.store.alarm(id: id) == saved)
 
         let before = try f.store.alarm(id: id)
-        let refusals: [(AlarmPatch, String)] = [
-            (AlarmPatch(time: "25:61"), "Alarm time '25:61' is not a valid time; use HH:MM from 00:00 to 23:59."),
-            (AlarmPatch(date: "2030-01-01"), "A date only goes with --days once; repeating alarms ring on weekdays."),
+        // A value of the wrong form is invalid; one of the right form that names what is not there (a station, a
+        // zone) or does not fit this alarm (a date for a repeating one) is unprocessable.
+        let refusals: [(AlarmPatch, StoreError)] = [
+            (AlarmPatch(time: "25:61"), .invalid("Alarm time '25:61' is not a valid time; use HH:MM from 00:00 to 23:59.")),
+            (
+                AlarmPatch(date: "2030-01-01"),
+                .unprocessable("A date only goes with --days once; repeating alarms ring on weekdays.")
+            ),
             (
                 AlarmPatch(source: "Nowhere FM"),
-                "Sound 'Nowhere FM' is neither tone, a saved station nor an http(s) URL; list stations with 'aubade station list'."
+                .unprocessable(
+                    "Sound 'Nowhere FM' is neither tone, a saved station nor an http(s) URL; list stations with 'aubade station list'."
+                )
             ),
-            (AlarmPatch(volume: 5), "Volume 5 is out of range; use 10 to 100."),
-            (AlarmPatch(snooze: "90s"), "Snooze length '90s' must be whole minutes, like 9m."),
-            (AlarmPatch(tz: "Mars/Base"), "Time zone 'Mars/Base' is unknown; use a tz database name such as Europe/Berlin."),
+            (AlarmPatch(volume: 5), .invalid("Volume 5 is out of range; use 10 to 100.")),
+            (AlarmPatch(snoozeMinutes: 61), .invalid("Snooze length 61 min is out of range; use 1 min to 60 min.")),
+            (
+                AlarmPatch(tz: "Mars/Base"),
+                .unprocessable("Time zone 'Mars/Base' is unknown; use a tz database name such as Europe/Berlin.")
+            ),
         ]
-        for (patch, sentence) in refusals {
-            #expect(throws: StoreError.invalid(sentence)) {
+        for (patch, refusal) in refusals {
+            #expect(throws: refusal) {
                 try f.store.updateAlarm(id: id, zone: Self.utc, now: Date(), patch)
             }
         }

@@ -19,6 +19,7 @@ user's own clock does (AUBADE_RUNTIME_DIR is a private folder).
 import argparse
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -129,7 +130,10 @@ class Clock:
                 self.process.kill()
                 raise AssertionError("the daemon did not stop on SIGTERM")
             if self.process.returncode != 0:
-                raise AssertionError(f"the daemon exited {self.process.returncode} on SIGTERM")
+                raise AssertionError(f"the daemon exited {self.process.returncode} on SIGTERM (its folder: {self.dir})")
+
+    def remove(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
 
     def stored(self):
         """What the clock keeps (every table but the history, which records refusals), as comparable rows."""
@@ -146,7 +150,7 @@ class Clock:
 def schemathesis(st, namespace, clock, token, seed, examples, report, hooks=None, checks="all", phases=None,
                  extra=()):
     url = f"http://{ADDRESS}:{clock.port}/api/v1/openapi.json"
-    args = [st, "run", url, "--checks", checks, "--seed", str(seed), "--max-examples", str(examples),
+    args = [st, "--config-file", str(HERE / "schemathesis.toml"), "run", url, "--checks", checks, "--seed", str(seed), "--max-examples", str(examples),
             "--workers", "1", "--request-timeout", "30", "--suppress-health-check", "all",
             "--report", "ndjson,junit", "--report-dir", str(report)]
     if phases:
@@ -208,6 +212,8 @@ def main():
             print(f"an alarm set after the fuzzer rang: {ringing.get('alarm')} ({ringing.get('source', '')})",
                   flush=True)
             clock.stop()
+            if not failures:
+                clock.remove()
         if options.only != "token":
             clock = Clock(options.aubade, namespace)
             clock.cli("alarm", "add", "--name", "Work", "--time", "06:30", "--days", "mon-fri")
@@ -233,6 +239,7 @@ def main():
                 failures.append(f"requests without a token changed the stored clock: {changed}")
             else:
                 print("without a token: the stored clock is unchanged", flush=True)
+                clock.remove()
     finally:
         namespace.close()
     for failure in failures:

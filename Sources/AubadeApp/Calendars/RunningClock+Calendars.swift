@@ -156,7 +156,7 @@ extension CalendarOrigin {
     /// The URL of a stored URL source.
     static func url(of source: CalendarSource) throws(ClockError) -> StreamURL {
         do throws(ValidationError) {
-            return try StreamURL(parsing: source.location)
+            return try StreamURL(stored: source.location)
         } catch {
             throw ClockError(.failed, error.message)
         }

@@ -106,6 +106,12 @@ public struct ClockError: Error, Sendable, Hashable, Codable, CustomStringConver
     public enum Kind: String, Sendable, Hashable, Codable {
         /// The input is wrong (a value out of range, an unknown word): exit 2, HTTP 400.
         case invalid
+        /// The input has its form but names what is not there or cannot be used (a time zone this machine does
+        /// not know, a station that is not saved, a calendar that cannot be read): exit 2, HTTP 422.
+        case unprocessable
+        /// What the input names cannot be reached or read now (a calendar's address answers 404, is refused by
+        /// R32 or Wi-Fi-only): exit 1, like a fault the person did not type, and HTTP 422, as no input may make a 5xx.
+        case unavailable
         /// It names something that does not exist: exit 2, HTTP 404.
         case notFound
         /// The input clashes with what is stored (a name taken, a station an alarm plays): exit 2, HTTP 409.
@@ -134,18 +140,25 @@ public struct ClockError: Error, Sendable, Hashable, Codable, CustomStringConver
     public init(_ error: StoreError) {
         switch error {
         case .invalid: self.init(.invalid, error.description)
+        case .unprocessable: self.init(.unprocessable, error.description)
         case .notFound: self.init(.notFound, error.description)
         case .conflict: self.init(.conflict, error.description)
         case .unreadable, .schemaTooNew, .cannotOpen, .invalidRow, .sqlite, .readOnly: self.init(.failed, error.description)
         }
     }
 
-    /// A calendar that could not be read as the clock answers it: a bad source is `invalid`, a failed download
-    /// or cache `failed`.
+    /// A validation sentence as the clock answers it: `invalid`, or `unprocessable` when the value had its form.
+    public init(_ error: ValidationError) {
+        self.init(error.kind == .unprocessable ? .unprocessable : .invalid, error.message)
+    }
+
+    /// A calendar that could not be read as the clock answers it: a bad source is `invalid`; one that could not
+    /// be downloaded or read is `unavailable` — the address the person gave names nothing usable now, the clock
+    /// itself did not fail.
     public init(_ error: CalendarFetchError) {
         switch error.kind {
         case .invalid: self.init(.invalid, error.message)
-        case .failed: self.init(.failed, error.message)
+        case .failed: self.init(.unavailable, error.message)
         }
     }
 }

@@ -57,6 +57,9 @@ extension RunningClock {
             if let volume, !(1...100).contains(volume) {
                 throw ClockError(.invalid, "Volume \(volume) is out of range; use 1 to 100.")
             }
+            if let seconds, !(1...86_400).contains(seconds) {
+                throw ClockError(.invalid, "Play for 1 s to 24 h, not \(seconds) s.")
+            }
             do {
                 let started = try radio.listen(source: source, limit: seconds.map { .seconds($0) }, volume: volume, now)
                 return .sound(started.sound, label: started.label, message: "Playing \(started.label).")
@@ -149,7 +152,7 @@ extension RunningClock {
             alarm = found
         } else {
             do { (source, _) = try catalogue.source(test.source, purpose: "ring") } catch {
-                throw ClockError(.invalid, error.message)
+                throw ClockError(error)
             }
         }
         let plan = try test.plan(
@@ -167,7 +170,7 @@ extension RunningClock {
     }
 
     private func refusal(_ error: ValidationError) -> ClockError {
-        ClockError(runner.isRinging ? .refused : .invalid, error.message)
+        runner.isRinging ? ClockError(.refused, error.message) : ClockError(error)
     }
 
     /// The live status.

@@ -31,7 +31,8 @@ final class Catalogue {
             }
         }
         guard let first = stations.values.min(by: { ($0.id ?? 0) < ($1.id ?? 0) }), let id = first.id else {
-            throw ValidationError("There is no saved station to \(purpose); give --source (a station name, a URL or tone).")
+            throw ValidationError(
+                "There is no saved station to \(purpose); give --source (a station name, a URL or tone).", kind: .unprocessable)
         }
         return (.station(id: id), first.name)
     }

@@ -31,10 +31,12 @@ public struct DayOff: Hashable, Sendable, Codable {
     public mutating func validate() throws(ValidationError) {
         name = try Names.validated(name, what: "The day off's name")
         guard first <= last else {
-            throw ValidationError("The day off ends (\(last)) before it begins (\(first)); give the earlier date first.")
+            throw ValidationError(
+                "The day off ends (\(last)) before it begins (\(first)); give the earlier date first.", kind: .unprocessable)
         }
         guard last.dayNumber - first.dayNumber < DayOff.maxDays else {
-            throw ValidationError("The days off from \(first) to \(last) span more than \(DayOff.maxDays) days; split them.")
+            throw ValidationError(
+                "The days off from \(first) to \(last) span more than \(DayOff.maxDays) days; split them.", kind: .unprocessable)
         }
     }
 

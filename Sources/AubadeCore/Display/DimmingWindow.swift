@@ -23,7 +23,9 @@ public struct DimmingWindow: Hashable, Sendable, CustomStringConvertible {
 
     /// The refusal for equal start and end times, worded for the settings `dimFrom` and `dimUntil`.
     static func equalTimes(_ time: LocalTime) -> ValidationError {
-        ValidationError("dimFrom and dimUntil are both \(time); night dimming needs two different times, or set dimFrom off.")
+        ValidationError(
+            "dimFrom and dimUntil are both \(time); night dimming needs two different times, or set dimFrom off.",
+            kind: .unprocessable)
     }
 
     /// Whether the window runs past midnight into the next local date.

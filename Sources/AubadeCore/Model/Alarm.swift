@@ -71,8 +71,8 @@ public struct Alarm: Hashable, Sendable, Codable {
         try Alarm.check(maxSnoozes, in: Alarm.maxSnoozesRange, "Maximum snoozes") { "\($0)" }
         guard fadeInSeconds < durationSeconds else {
             throw ValidationError(
-                "Fade-in (\(DurationText.format(fadeInSeconds))) must be shorter than the duration (\(DurationText.format(durationSeconds)))."
-            )
+                "Fade-in (\(DurationText.format(fadeInSeconds))) must be shorter than the duration (\(DurationText.format(durationSeconds))).",
+                kind: .unprocessable)
         }
         if case .weekly(let days) = recurrence, days.isEmpty {
             throw ValidationError("A repeating alarm needs at least one day.")
@@ -92,7 +92,8 @@ public struct Alarm: Hashable, Sendable, Codable {
 
     public static func validTimeZone(_ id: String) throws(ValidationError) -> TimeZone {
         guard let zone = TimeZone(identifier: id) else {
-            throw ValidationError("Time zone '\(id)' is unknown; use a tz database name such as Europe/Berlin.")
+            throw ValidationError(
+                "Time zone '\(id)' is unknown; use a tz database name such as Europe/Berlin.", kind: .unprocessable)
         }
         return zone
     }

@@ -12,7 +12,9 @@ public import Foundation
 /// - `days` ↔ `--days`: "mon-fri", "sat,sun", "daily", "weekdays", "weekends" or "once".
 /// - `date` ↔ `--date`: "YYYY-MM-DD", only with days "once" (or for an alarm that already is one-shot).
 /// - `source` ↔ `--source`: "tone", a saved station's name, or an http(s) URL.
-/// - `duration` ↔ `--duration`, `fadeIn` ↔ `--fade-in`, `snooze` ↔ `--snooze`: durations like "15m", "30s", "1h30m".
+/// - `durationSeconds` ↔ `--duration`: seconds, 60–14400 (the CLI takes "15m" and parses it).
+/// - `fadeInSeconds` ↔ `--fade-in`: seconds, 0–600, shorter than the duration.
+/// - `snoozeMinutes` ↔ `--snooze`: whole minutes, 1–60.
 /// - `volume` ↔ `--volume`: a number, 10–100.
 /// - `maxSnoozes` ↔ `--max-snoozes`: a number, 0–20.
 /// - `shake` ↔ `--shake` / `--no-shake`: true or false.
@@ -31,10 +33,10 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     public var days: String?
     public var date: String?
     public var source: String?
-    public var duration: String?
+    public var durationSeconds: Int?
     public var volume: Int?
-    public var fadeIn: String?
-    public var snooze: String?
+    public var fadeInSeconds: Int?
+    public var snoozeMinutes: Int?
     public var maxSnoozes: Int?
     public var shake: Bool?
     public var tz: String?
@@ -44,7 +46,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
 
     public init(
         name: String? = nil, time: String? = nil, days: String? = nil, date: String? = nil, source: String? = nil,
-        duration: String? = nil, volume: Int? = nil, fadeIn: String? = nil, snooze: String? = nil,
+        durationSeconds: Int? = nil, volume: Int? = nil, fadeInSeconds: Int? = nil, snoozeMinutes: Int? = nil,
         maxSnoozes: Int? = nil, shake: Bool? = nil, tz: String? = nil, enabled: Bool? = nil,
         skipDaysOff: Bool? = nil, atProgramme: String? = nil
     ) {
@@ -53,10 +55,10 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         self.days = days
         self.date = date
         self.source = source
-        self.duration = duration
+        self.durationSeconds = durationSeconds
         self.volume = volume
-        self.fadeIn = fadeIn
-        self.snooze = snooze
+        self.fadeInSeconds = fadeInSeconds
+        self.snoozeMinutes = snoozeMinutes
         self.maxSnoozes = maxSnoozes
         self.shake = shake
         self.tz = tz
@@ -90,7 +92,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
                 }
                 let id = try AlarmPatch.programmeID(atProgramme)
                 guard let programme = try programmeWithID(id) else {
-                    throw ValidationError("No programme has id \(id); see 'aubade program list'.")
+                    throw ValidationError("No programme has id \(id); see 'aubade program list'.", kind: .unprocessable)
                 }
                 let rule = ProgrammeTie.rule(of: programme)
                 alarm.time = rule.time
@@ -101,8 +103,8 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
             }
         } else if timing, let tie = alarm.programme {
             throw ValidationError(
-                "Alarm \(alarm.id.map(String.init) ?? "") follows programme \(tie.id) (\(tie.name)), which sets its time; give --at-programme none to set its own."
-            )
+                "Alarm \(alarm.id.map(String.init) ?? "") follows programme \(tie.id) (\(tie.name)), which sets its time; give --at-programme none to set its own.",
+                kind: .unprocessable)
         }
         if let name { alarm.name = name }
         if let time { alarm.time = try LocalTime(parsing: time, field: "Alarm time") }
@@ -118,15 +120,16 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
             }
         } else if let date {
             guard case .once = alarm.recurrence else {
-                throw ValidationError("A date only goes with --days once; repeating alarms ring on weekdays.")
+                throw ValidationError(
+                    "A date only goes with --days once; repeating alarms ring on weekdays.", kind: .unprocessable)
             }
             alarm.recurrence = .once(try LocalDate(parsing: date))
         }
         if let source { alarm.sound = try SoundSource(userText: source, stationNamed: stationNamed) }
-        if let duration { alarm.durationSeconds = try DurationText.seconds(parsing: duration, field: "Duration") }
+        if let durationSeconds { alarm.durationSeconds = durationSeconds }
         if let volume { alarm.volume = volume }
-        if let fadeIn { alarm.fadeInSeconds = try DurationText.seconds(parsing: fadeIn, field: "Fade-in") }
-        if let snooze { alarm.snoozeMinutes = try AlarmPatch.minutes(snooze) }
+        if let fadeInSeconds { alarm.fadeInSeconds = fadeInSeconds }
+        if let snoozeMinutes { alarm.snoozeMinutes = snoozeMinutes }
         if let maxSnoozes { alarm.maxSnoozes = maxSnoozes }
         if let shake { alarm.shakeToStop = shake }
         if let enabled { alarm.enabled = enabled }
@@ -164,7 +167,8 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         if let at = atProgramme, let programme = try programmeWithID(try AlarmPatch.programmeID(at)) {
             alarm = settings.newAlarm(name: name ?? programme.name, time: programme.begin, recurrence: .weekly(.all))
         } else if let at = atProgramme {
-            throw ValidationError("No programme has id \(try AlarmPatch.programmeID(at)); see 'aubade program list'.")
+            throw ValidationError(
+                "No programme has id \(try AlarmPatch.programmeID(at)); see 'aubade program list'.", kind: .unprocessable)
         } else {
             alarm = settings.newAlarm(
                 name: name ?? "", time: try LocalTime(parsing: time ?? "", field: "Alarm time"),
@@ -193,41 +197,23 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         guard time != nil else { throw ValidationError("An alarm needs a time: add --time HH:MM, e.g. --time 06:45.") }
     }
 
-    private static func minutes(_ text: String) throws(ValidationError) -> Int {
-        let seconds = try DurationText.seconds(parsing: text, field: "Snooze length")
-        guard seconds % 60 == 0 else {
-            throw ValidationError("Snooze length '\(text)' must be whole minutes, like 9m.")
-        }
-        return seconds / 60
-    }
-
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, time, days, date, source, duration, volume, fadeIn, snooze, maxSnoozes, shake, tz, enabled
+        case name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz
+        case enabled
         case skipDaysOff, atProgramme
     }
 
-    /// Any key, to find the ones this type does not know.
-    private struct AnyKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public init(from decoder: any Decoder) throws {
-        let all = try decoder.container(keyedBy: AnyKey.self)
-        if let unknown = all.allKeys.first(where: { CodingKeys(stringValue: $0.stringValue) == nil }) {
-            let known = CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("Unknown alarm field '\(unknown.stringValue)'; known fields are \(known).")
-        }
+        try StrictKeys.refuseUnknown(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "alarm field")
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             name: try c.decodeIfPresent(String.self, forKey: .name), time: try c.decodeIfPresent(String.self, forKey: .time),
             days: try c.decodeIfPresent(String.self, forKey: .days), date: try c.decodeIfPresent(String.self, forKey: .date),
             source: try c.decodeIfPresent(String.self, forKey: .source),
-            duration: try c.decodeIfPresent(String.self, forKey: .duration),
-            volume: try c.decodeIfPresent(Int.self, forKey: .volume), fadeIn: try c.decodeIfPresent(String.self, forKey: .fadeIn),
-            snooze: try c.decodeIfPresent(String.self, forKey: .snooze),
+            durationSeconds: try c.decodeIfPresent(Int.self, forKey: .durationSeconds),
+            volume: try c.decodeIfPresent(Int.self, forKey: .volume),
+            fadeInSeconds: try c.decodeIfPresent(Int.self, forKey: .fadeInSeconds),
+            snoozeMinutes: try c.decodeIfPresent(Int.self, forKey: .snoozeMinutes),
             maxSnoozes: try c.decodeIfPresent(Int.self, forKey: .maxSnoozes),
             shake: try c.decodeIfPresent(Bool.self, forKey: .shake), tz: try c.decodeIfPresent(String.self, forKey: .tz),
             enabled: try c.decodeIfPresent(Bool.self, forKey: .enabled),

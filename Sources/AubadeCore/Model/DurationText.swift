@@ -31,6 +31,13 @@ public enum DurationText {
         return total
     }
 
+    /// Whole minutes in `text` ("9m", "1h"); seconds that do not make whole minutes are refused.
+    public static func wholeMinutes(parsing text: String, field: String) throws(ValidationError) -> Int {
+        let seconds = try seconds(parsing: text, field: field)
+        guard seconds % 60 == 0 else { throw ValidationError("\(field) '\(text)' must be whole minutes, like 9m.") }
+        return seconds / 60
+    }
+
     /// Seconds in `text`, required to lie in `range`.
     public static func seconds(parsing text: String, field: String, in range: ClosedRange<Int>) throws(ValidationError) -> Int {
         let value = try seconds(parsing: text, field: field)

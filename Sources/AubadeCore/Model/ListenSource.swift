@@ -11,7 +11,8 @@ public enum ListenSource: Hashable, Sendable {
             self = .tone(.classic)
         } else if t.hasPrefix("tone:") {
             guard let tone = ToneName(rawValue: String(t.dropFirst(5))) else {
-                throw ValidationError("Unknown tone '\(t.dropFirst(5))'; use tone, tone:classic, tone:chime or tone:rising.")
+                throw ValidationError(
+                    "Unknown tone '\(t.dropFirst(5))'; use tone, tone:classic, tone:chime or tone:rising.", kind: .unprocessable)
             }
             self = .tone(tone)
         } else {

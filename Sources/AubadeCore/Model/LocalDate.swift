@@ -25,7 +25,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     /// Parses ISO "YYYY-MM-DD".
     public init(parsing text: String, field: String = "Date") throws(ValidationError) {
-        let parts = text.trimmingSpaces.split(separator: "-", omittingEmptySubsequences: false)
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
             let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),

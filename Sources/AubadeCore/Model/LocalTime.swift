@@ -57,11 +57,13 @@ extension Character {
 }
 
 extension StringProtocol {
-    /// The text without leading and trailing white space (scanned from both ends, no reversed copies).
+    /// The text without leading and trailing white space — Unicode's White_Space property, scalar by scalar, as
+    /// `Grammar`'s patterns allow it (scanned from both ends, no reversed copies).
     var trimmingSpaces: String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
-            return ""
-        }
-        return String(self[first...last])
+        let scalars = String(self).unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
     }
 }

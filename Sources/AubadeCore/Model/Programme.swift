@@ -96,7 +96,7 @@ public struct Programme: Hashable, Sendable, Codable {
     public mutating func validate() throws(ValidationError) {
         name = try Names.validated(name, what: "Programme name")
         guard begin != end else {
-            throw ValidationError("Programme '\(name)' begins and ends at \(begin); give it a length.")
+            throw ValidationError("Programme '\(name)' begins and ends at \(begin); give it a length.", kind: .unprocessable)
         }
         guard weekday == nil || date == nil else {
             throw ValidationError("Programme '\(name)' has both a weekday and a date; give one or the other.")

@@ -27,7 +27,7 @@ public struct ProgrammeFields: Sendable, Hashable, Codable {
         var programme = try draft()
         let station = self.station ?? ""
         guard let found = try stationNamed(station), let id = found.id else {
-            throw ValidationError("No station is named '\(station)'; see 'aubade station list'.")
+            throw ValidationError("No station is named '\(station)'; see 'aubade station list'.", kind: .unprocessable)
         }
         programme.stationID = id
         try programme.validate()

@@ -74,6 +74,16 @@ public enum SettingKey: String, CaseIterable, Sendable {
         }
     }
 
+    /// The JSON type the key's value has in `settings get --json` and takes in the API (durations are seconds).
+    public var jsonType: SettingJSONType {
+        switch kind {
+        case .bool: .boolean
+        case .number, .duration: .integer
+        case .tone: .text
+        case .dimming(let key): key == .dimLevel ? .integer : .text
+        }
+    }
+
     /// Whether the value is a duration (text like "30m"; seconds in JSON).
     public var isDuration: Bool {
         if case .duration = kind { return true }
@@ -133,6 +143,19 @@ public enum SettingKey: String, CaseIterable, Sendable {
             settings[keyPath: path] = tone
         case .dimming(let key):
             try key.set(text, in: &settings.nightDimming)
+        }
+    }
+}
+
+/// The JSON type of a setting's value.
+public enum SettingJSONType: String, Sendable {
+    case boolean, integer, text
+
+    /// Whether `value` is of this type.
+    public func admits(_ value: SettingValue) -> Bool {
+        switch (self, value) {
+        case (.boolean, .bool), (.integer, .number), (.text, .text): true
+        default: false
         }
     }
 }

@@ -34,7 +34,8 @@ public enum SoundSource: Hashable, Sendable, Codable, CustomStringConvertible {
             self = .station(id: id)
         } else {
             throw ValidationError(
-                "Sound '\(t)' is neither tone, a saved station nor an http(s) URL; list stations with 'aubade station list'.")
+                "Sound '\(t)' is neither tone, a saved station nor an http(s) URL; list stations with 'aubade station list'.",
+                kind: t.isEmpty ? .malformed : .unprocessable)
         }
     }
 

@@ -47,11 +47,16 @@ public enum StrictKeys {
         init?(intValue: Int) { nil }
     }
 
-    /// Throws "Unknown <what> '<key>'; known fields are a, b, c." for the first key not in `known`.
+    /// Throws "Unknown <what> '<key>'; known fields are a, b, c." for the first key not in `known`, and a sentence
+    /// for the first key given as null (a field is left out, never null: the API's document allows no null).
     public static func refuseUnknown(in decoder: any Decoder, known: [String], what: String) throws {
         let all = try decoder.container(keyedBy: AnyKey.self)
-        if let unknown = all.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
+        let keys = all.allKeys.sorted { $0.stringValue < $1.stringValue }
+        if let unknown = keys.map(\.stringValue).first(where: { !known.contains($0) }) {
             throw ValidationError("Unknown \(what) '\(unknown)'; known fields are \(known.joined(separator: ", ")).")
+        }
+        if let null = try keys.first(where: { try all.decodeNil(forKey: $0) }) {
+            throw ValidationError("The field '\(null.stringValue)' is null; leave it out instead.")
         }
     }
 }

@@ -10,7 +10,7 @@ extension MemoryClockStore.State {
         } catch let error as StoreError {
             throw error
         } catch let error as ValidationError {
-            throw .invalid(error.message)
+            throw StoreError(error)
         } catch {
             throw .invalid(String(describing: error))
         }
@@ -52,7 +52,8 @@ extension MemoryClockStore.State {
                         return
                     }
                     guard alarm.enabled else {
-                        throw ValidationError("Alarm \(id) is disabled; there is no next occurrence to skip.")
+                        throw ValidationError(
+                            "Alarm \(id) is disabled; there is no next occurrence to skip.", kind: .unprocessable)
                     }
                     let alarmZone = try alarm.timeZoneID.map { z throws(ValidationError) in try Alarm.validTimeZone(z) } ?? zone
                     guard
@@ -60,7 +61,7 @@ extension MemoryClockStore.State {
                             of: alarm, after: now, lastHandled: state?.lastHandledOccurrence,
                             defaultZone: alarmZone)
                     else {
-                        throw ValidationError("Alarm \(id) has no next occurrence to skip.")
+                        throw ValidationError("Alarm \(id) has no next occurrence to skip.", kind: .unprocessable)
                     }
                     alarm.skipDate = date
                 })

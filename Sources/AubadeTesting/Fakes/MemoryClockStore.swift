@@ -84,7 +84,7 @@ public final class MemoryClockStore: ClockStore {
 
     public func createToken(name: String?, replacing: Bool) throws(StoreError) -> (token: AccessToken, secret: String) {
         let chosen: String?
-        do throws(ValidationError) { chosen = try name.map(AccessToken.validName) } catch { throw .invalid(error.message) }
+        do throws(ValidationError) { chosen = try name.map(AccessToken.validName) } catch { throw StoreError(error) }
         let secret = TokenSecret.generate()
         let stamp = clock()
         let token = try transact { s throws(StoreError) -> AccessToken in

@@ -12,6 +12,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case conflict(String)
     /// The value breaks a rule of its own (a validation sentence from AubadeCore).
     case invalid(String)
+    /// The value has the right form but names what is not there or cannot be used (`ValidationError.unprocessable`).
+    case unprocessable(String)
     /// Stored data failed validation (written by something else, or by a buggy older version).
     case invalidRow(table: String, id: Int64?, reason: String)
     /// Any other SQLite failure, with SQLite's message.
@@ -29,7 +31,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "The database \(path) cannot be opened (\(reason))."
         case .notFound(let what, let id):
             "No \(what) has id \(id)."
-        case .conflict(let message), .invalid(let message):
+        case .conflict(let message), .invalid(let message), .unprocessable(let message):
             message
         case .invalidRow(let table, let id, let reason):
             "Row \(id.map(String.init) ?? "?") of \(table) holds invalid data: \(reason)"
@@ -37,6 +39,16 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "The database failed: \(message)."
         case .readOnly(let message):
             message
+        }
+    }
+}
+
+extension StoreError {
+    /// A validation sentence as the store refuses it: `invalid`, or `unprocessable` when the value had its form.
+    public init(_ error: ValidationError) {
+        switch error.kind {
+        case .malformed: self = .invalid(error.message)
+        case .unprocessable: self = .unprocessable(error.message)
         }
     }
 }

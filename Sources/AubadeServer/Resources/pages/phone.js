@@ -376,7 +376,8 @@ function timeText(typed) {
 }
 
 /** The request's fields: every field for a new alarm, only the changed ones for an edit. Keys are the API's
- *  (= the CLI's options); durations are sent as the CLI writes them ("15m", "30s"). */
+ *  (= the CLI's options); durations are numbers with their unit in the key (durationSeconds, fadeInSeconds,
+ *  snoozeMinutes), as the alarm's own document shows them. */
 function alarmPatch(form, before, isNew) {
   const patch = {};
   const changed = (key) => isNew || form[key] !== before[key];
@@ -392,9 +393,9 @@ function alarmPatch(form, before, isNew) {
   }
   if (changed("source") && form.source !== "keep") patch.source = form.source;
   if (changed("volume")) patch.volume = Number(form.volume);
-  if (changed("duration") && form.duration !== "") patch.duration = `${form.duration}m`;
-  if (changed("fadeIn") && form.fadeIn !== "") patch.fadeIn = `${form.fadeIn}s`;
-  if (changed("snooze") && form.snooze !== "") patch.snooze = `${form.snooze}m`;
+  if (changed("duration") && form.duration !== "") patch.durationSeconds = Math.round(Number(form.duration) * 60);
+  if (changed("fadeIn") && form.fadeIn !== "") patch.fadeInSeconds = Math.round(Number(form.fadeIn));
+  if (changed("snooze") && form.snooze !== "") patch.snoozeMinutes = Math.round(Number(form.snooze));
   if (changed("maxSnoozes") && form.maxSnoozes !== "") patch.maxSnoozes = Number(form.maxSnoozes);
   if (changed("shake")) patch.shake = form.shake;
   if (changed("enabled")) patch.enabled = form.enabled;
