@@ -169,3 +169,50 @@ struct APIDocumentPatternTests {
         }
     }
 }
+
+/// The document describes the event stream and the links between operations as the server has them.
+@Suite("API document: events and links")
+struct APIDocumentShapeTests {
+    private static var document: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: OpenAPIDocument.data) as? [String: Any]) ?? [:]
+    }
+
+    private func operation(_ method: String, _ path: String) -> [String: Any]? {
+        ((Self.document["paths"] as? [String: Any])?[path] as? [String: Any])?[method] as? [String: Any]
+    }
+
+    @Test func eachEventOfTheStreamIsAnEventNameAndJSONDataAsTheServerSendsIt() throws {
+        let ok = try #require((operation("get", "/api/v1/events")?["responses"] as? [String: Any])?["200"] as? [String: Any])
+        let event = try #require(
+            ((ok["content"] as? [String: Any])?["text/event-stream"] as? [String: Any])?["schema"] as? [String: Any])
+        #expect(event["required"] as? [String] == ["event", "data"])
+        let properties = try #require(event["properties"] as? [String: Any])
+        #expect((properties["event"] as? [String: Any])?["const"] as? String == "state")
+        let data = try #require(properties["data"] as? [String: Any])
+        #expect(data["contentMediaType"] as? String == "application/json")
+        #expect((data["contentSchema"] as? [String: Any])?["$ref"] as? String == "#/components/schemas/LiveState")
+    }
+
+    @Test func everyOperationThatMakesSomethingLinksToThoseThatUseItsID() throws {
+        let paths = try #require(Self.document["paths"] as? [String: Any])
+        let ids = Dictionary(
+            paths.flatMap { path, item in
+                ((item as? [String: Any]) ?? [:]).compactMap { method, op in
+                    ((op as? [String: Any])?["operationId"] as? String).map { ($0, "\(method.uppercased()) \(path)") }
+                }
+            }, uniquingKeysWith: { a, _ in a })
+        for (creator, collection) in [
+            ("/api/v1/alarms", "/api/v1/alarms/{id}"), ("/api/v1/stations", "/api/v1/stations/{id}"),
+            ("/api/v1/programmes", "/api/v1/programmes/{id}"), ("/api/v1/days-off", "/api/v1/days-off/{id}"),
+        ] {
+            let created = try #require((operation("post", creator)?["responses"] as? [String: Any])?["201"] as? [String: Any])
+            let links = try #require(created["links"] as? [String: [String: Any]], "\(creator) has links")
+            let targets = Set(links.values.compactMap { ($0["operationId"] as? String).flatMap { ids[$0] } })
+            // Every operation on the made thing's own path (and below it) is linked, with the id from the answer.
+            let using = Set(
+                ids.values.filter { $0.split(separator: " ")[1].hasPrefix(collection) && !$0.hasPrefix("POST \(creator) ") })
+            #expect(targets == using, "\(creator)")
+            #expect(links.values.allSatisfy { ($0["parameters"] as? [String: String])?["id"] == "$response.body#/id" })
+        }
+    }
+}
