@@ -88,12 +88,14 @@ onset_figures() {
   [ -n "${W_onset_s:-}" ] && [ "$W_onset_s" != None ] || { fail "nothing was heard on the loopback"; return; }
   err=$(awk -v a="$(capture_real "$W_onset_s")" -v s="$scheduled" 'BEGIN { printf "%d", (a - s) * 1000 }')
   figure "onset error (scheduled second -> first captured audio) $err ms; the daemon's own audible after_ms $after"
-  # The order, on the daemon's own clock: it began ringing at or after its second, never before, and once
-  # both its second had come and the daemon was up (a starved TCG guest has taken 14 s to start it), within
-  # a generous watchdog. How late is a figure (make bench measures onset precisely); the recording's clock,
-  # mapped to the wall clock through arecord's start, is skewed by load, so it is only checked for "not early".
+  # The order, on the daemon's own clock: it began ringing at or after its second, never before, and within a
+  # generous watchdog of the later of its second and the daemon's READY (a starved TCG guest has taken 14 s to
+  # start it). A due alarm does not wait for READY — which comes once the card has taken a test write — so on a
+  # starved guest it may ring before READY is said: that bound is only an upper one. How late is a figure (make
+  # bench measures onset precisely); the recording's clock, mapped to the wall clock through arecord's start, is
+  # skewed by load, so it is only checked for "not early".
   check "the alarm began at its second, not before (the daemon's clock: +$rang_at s; $rang_after_due s after it was both due and up)" \
-    eval 'within "$rang_at" 0 100000 && within "$rang_after_due" 0 10'
+    eval 'within "$rang_at" 0 100000 && within "$rang_after_due" -100000 10'
   check "and was not heard early on the loopback ($err ms)" within "$err" -1000 100000
 }
 
