@@ -138,7 +138,7 @@ struct KeptHTTP1Channel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         http.setup(channel: channel, logger: logger).map { [keeper, shares] connection in
             keeper.keep(connection, of: channel)
-            _ = shares
+            shares.admit(channel)
             return connection
         }
     }

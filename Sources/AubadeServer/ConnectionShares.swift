@@ -194,7 +194,9 @@ final class ConnectionShares: Sendable {
             guard inet_pton(AF_INET6, text, &bytes) == 1 else { return text }
             let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
             if !mapped {
-                let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+                let groups = stride(from: 0, to: 8, by: 2).map {
+                    String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
+                }
                 return groups.joined(separator: ":") + "::/64"
             }
         }

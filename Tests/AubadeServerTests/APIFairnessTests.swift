@@ -23,7 +23,8 @@ struct APIFairnessTests {
     static func rig(idleTimeout: Duration = .seconds(600)) async throws -> APIRig {
         try await APIRig(settings: ServerSettings(host: "127.0.0.1", port: 0, idleTimeout: idleTimeout)) { store in
             _ = try store.insertAlarm(zone: .gmt, now: APIRig.morning, AlarmPatch(name: "Work", time: "07:00", days: "daily"))
-            _ = try store.insertAlarm(zone: .gmt, now: APIRig.morning, AlarmPatch(name: "Weekend", time: "09:00", days: "sat,sun"))
+            _ = try store.insertAlarm(
+                zone: .gmt, now: APIRig.morning, AlarmPatch(name: "Weekend", time: "09:00", days: "sat,sun"))
         }
     }
 
@@ -99,7 +100,9 @@ struct APIFairnessTests {
     @Test func otherMachinesNeverTakeTheClocksOwnPlacesAndANewcomerIsServedWhenThePoolIsFull() async throws {
         let rig = try await Self.rig()
         try await APIConnectionTests.serving(rig, shares: Self.shares) { port in
-            let others = try (0..<10).flatMap { k in try (0..<8).map { _ in try RawSocket(port: port, from: "127.0.0.\(40 + k)") } }
+            let others = try (0..<10).flatMap { k in
+                try (0..<8).map { _ in try RawSocket(port: port, from: "127.0.0.\(40 + k)") }
+            }
             let closed = await onThread { Self.waitUntilClosed(others, atLeast: others.count - Self.limits.otherMachines) }
             #expect(closed == others.count - Self.limits.otherMachines, "\(closed) of the other machines' 80 closed")
 
