@@ -15,8 +15,10 @@ public struct FairShares: Sendable {
     public var perPeer: Int
     /// Connections all other machines together may hold; the rest of `APIServer.maxConnections` is the clock's own
     /// machine's (the kiosk, the CLI, a reverse proxy on the clock itself), which the network cannot take. When
-    /// this pool is full, a newcomer takes the place of the oldest waiting connection of the peer that holds the
-    /// most (if that peer holds at least two more than the newcomer's); otherwise it is closed at once.
+    /// this pool is full, a newcomer takes the place of a connection of the peer that holds the most, if that peer
+    /// holds at least two more than the newcomer's: its oldest one waiting for a request or, when every one of them
+    /// answers a request, its oldest (that request is cut off: only a peer holding more than its fair part of a
+    /// full pool loses one). Otherwise the newcomer is closed at once.
     public var otherMachines: Int
     /// Live event streams (`GET /api/v1/events`) open to other machines at once; a new one past it ends the oldest.
     public var streams: Int
@@ -50,9 +52,10 @@ struct ShareTable<Key: Hashable & Sendable>: Sendable {
     enum Admission: Equatable, Sendable {
         /// It is served.
         case serve
-        /// It is served, and the one given is closed to make room for it (it was waiting for a request).
+        /// It is served, and the one given is closed to make room for it.
         case serveClosing(Key)
-        /// It is closed at once: its peer's share, or the pool, is full of connections answering requests.
+        /// It is closed at once: its peer's share is full of connections answering requests, or the pool is full
+        /// and no peer holds two more than this one.
         case refuse
     }
 
@@ -79,11 +82,13 @@ struct ShareTable<Key: Hashable & Sendable>: Sendable {
         var victim: Key?
         if mine >= perPeer {
             // Over its own share: it gives up its own oldest waiting connection, or the new one.
-            guard let oldest = oldestWaiting(holdingMoreThan: 0, of: peer) else { return .refuse }
+            guard let oldest = oldest(holdingMoreThan: 0, waiting: true, of: peer) else { return .refuse }
             victim = oldest
         } else if held.count >= otherMachines {
-            // The pool is full: a peer holding the most (and at least two more than this one) gives way.
-            guard let oldest = oldestWaiting(holdingMoreThan: mine + 1) else { return .refuse }
+            // The pool is full: a peer holding the most (and at least two more than this one) gives way, with a
+            // waiting connection if it has one.
+            guard let oldest = oldest(holdingMoreThan: mine + 1, waiting: true) ?? oldest(holdingMoreThan: mine + 1)
+            else { return .refuse }
             victim = oldest
         }
         if let victim { closed(victim) }
@@ -112,11 +117,12 @@ struct ShareTable<Key: Hashable & Sendable>: Sendable {
     /// How many connections all other machines hold.
     var total: Int { held.count }
 
-    /// A connection answering no request, of a peer holding more than `floor` (of `peer` only, when given): of
-    /// those peers, one holding the most; its oldest such connection.
-    private func oldestWaiting(holdingMoreThan floor: Int, of peer: String? = nil) -> Key? {
+    /// A connection of a peer holding more than `floor` (of `peer` only, when given), answering no request when
+    /// `waiting`: of those peers, one holding the most; its oldest such connection.
+    private func oldest(holdingMoreThan floor: Int, waiting: Bool = false, of peer: String? = nil) -> Key? {
         var best: (key: Key, count: Int, order: UInt64)?
-        for (key, connection) in held where connection.requests == 0 && (peer == nil || connection.peer == peer) {
+        for (key, connection) in held
+        where (!waiting || connection.requests == 0) && (peer == nil || connection.peer == peer) {
             let count = counts[connection.peer, default: 0]
             guard count > floor else { continue }
             if let b = best, count < b.count || (count == b.count && connection.order > b.order) { continue }

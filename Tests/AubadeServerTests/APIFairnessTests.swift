@@ -38,7 +38,7 @@ struct APIFairnessTests {
         let rig = try await Self.rig()
         try await APIConnectionTests.serving(rig, shares: Self.shares) { port in
             let flood = try Flood(
-                port: port, streamsFrom: (10..<30).map { "127.0.0.\($0)" }, readers: 50, readersFrom: "127.0.0.2")
+                port: port, streamsFrom: (10..<30).map { "127.0.0.\($0)" }, readers: 50, readersFrom: ["127.0.0.2"])
             flood.start()
             do {
                 try await Self.editsDuringTheFlood(rig, port: port, flood: flood, streams: 20, readers: 50)
@@ -91,6 +91,32 @@ struct APIFairnessTests {
         let subscribers = await Self.eventually { await rig.clock.liveSubscriberCount == Self.limits.streams }
         let following = await rig.clock.liveSubscriberCount
         #expect(subscribers, "the clock follows \(following) streams")
+    }
+
+    /// Six other machines each hold eight busy readers (ten asked, two closed at once by their share): the 48 places
+    /// all other machines share are full, and every connection answers a request. A phone's 12 edits, each on a
+    /// connection of its own, all complete and succeed: for the first, the oldest connection of a machine holding
+    /// the most is closed, its request cut off; its place then serves each edit in turn.
+    @Test func aPhonesEditsCompleteWhenBusyReadersFromSixMachinesFillThePool() async throws {
+        let rig = try await Self.rig()
+        try await APIConnectionTests.serving(rig, shares: Self.shares) { port in
+            let machines = (0..<6).map { "127.0.0.\(110 + $0)" }
+            let readers = 60
+            let flood = try Flood(port: port, streamsFrom: [], readers: readers, readersFrom: machines)
+            flood.start()
+            let full = await flood.wait { $0.readersClosed >= readers - Self.limits.otherMachines && $0.responses >= 100 }
+            #expect(full, "\(flood.summary)")
+            for n in 1...12 {
+                let answer = await Self.edit(port: port, from: "127.0.0.3", token: rig.token, alarm: 2, name: "Edit \(n)")
+                #expect(
+                    answer?.hasPrefix("HTTP/1.1 200") == true && answer?.contains(#""name":"Edit \#(n)""#) == true,
+                    "edit \(n) of 12: \(answer.map { String($0.prefix(300)) } ?? "no answer within the watchdog")")
+            }
+            #expect(try Store.openForReading(path: rig.store.path).alarms().map(\.name) == ["Work", "Edit 12"])
+            #expect(await flood.wait { $0.readersClosed >= readers - Self.limits.otherMachines + 1 })
+            #expect(flood.tally.readersClosed == readers - Self.limits.otherMachines + 1, "\(flood.summary)")
+            await flood.stop()
+        }
     }
 
     /// Ten other machines open eight silent connections each — 80, more than the 48 places all other machines
@@ -248,10 +274,12 @@ final class Flood: Sendable {
     private let readers: [RawSocket]
     private let state = Mutex(Tally())
 
-    init(port: Int, streamsFrom: [String], readers count: Int, readersFrom source: String) throws {
+    /// `readers` connections from `readersFrom` in turn (the first from the first address, the second from the
+    /// second, …).
+    init(port: Int, streamsFrom: [String], readers count: Int, readersFrom sources: [String]) throws {
         self.port = port
         streams = try streamsFrom.map { try RawSocket(port: port, from: $0) }
-        readers = try (0..<count).map { _ in try RawSocket(port: port, from: source) }
+        readers = try (0..<count).map { try RawSocket(port: port, from: sources[$0 % sources.count]) }
     }
 
     var tally: Tally { state.withLock { $0 } }

@@ -34,7 +34,7 @@ struct FairSharesTests {
         #expect(table.count(of: "a") == 3 && table.total == 4)
     }
 
-    @Test func whenThePoolIsFullThePeerHoldingTheMostGivesWayToOneHoldingLess() {
+    @Test func whenThePoolIsFullThePeerHoldingTheMostGivesWayToOneHoldingTwoLess() {
         var table = ShareTable<Int>(perPeer: 4, otherMachines: 6)
         for key in 1...4 { _ = table.admit(key, peer: "big") }
         for key in 5...6 { _ = table.admit(key, peer: "small") }
@@ -49,8 +49,11 @@ struct FairSharesTests {
         table.began(3)
         table.began(4)
         #expect(table.admit(10, peer: "last") == .serveClosing(5))
-        // No one holds two more than a newcomer, or nothing waits: refused.
-        #expect(table.admit(11, peer: "late") == .refuse)
+        // Only "big" holds two more than a newcomer, and both its connections answer requests: its oldest goes
+        // all the same.
+        #expect(table.admit(11, peer: "late") == .serveClosing(3))
+        // Now every peer holds one: no one gives way, the newcomer is refused.
+        #expect(table.admit(12, peer: "later") == .refuse)
         #expect(table.total == 6)
     }
 
