@@ -14,10 +14,11 @@ public import ServiceLifecycle
 /// alarm; a request waits only for its turn on the clock's thread.
 public enum APIServer {
     /// The router with every route and guard, and the list of API routes registered (for the OpenAPI test).
-    /// `wall` is the clock the rate limit's failures and lockouts are judged by (R31): the machine's, or a test's.
+    /// `wall` is the clock the rate limit's failures and lockouts are judged by (R31): the machine's, or a test's;
+    /// `shares` bounds the live event streams to other machines (`LiveStreams`).
     public static func router(
         clock: RunningClock, settings: ServerSettings,
-        wall: @escaping @Sendable () -> Date = { Date() }
+        wall: @escaping @Sendable () -> Date = { Date() }, shares: FairShares = FairShares()
     ) -> (Router<APIContext>, [String]) {
         let router = Router(context: APIContext.self)
         router.add(middleware: ErrorShaper())
@@ -30,6 +31,8 @@ public enum APIServer {
                     lockout: settings.lockout),
                 openReads: settings.openReads, wall: wall))
         router.add(middleware: BodyGuard(maxBody: settings.maxBody))
+        router.add(
+            middleware: LiveStreamAdmission(streams: LiveStreams(bound: shares.streams), isOwnMachine: shares.isOwnMachine))
         let book = RouteBook(router: router)
         APIRoutes(clock: clock, settings: settings).register(book)
         Pages.register(on: router)
@@ -37,19 +40,19 @@ public enum APIServer {
     }
 
     /// The application for `settings` as Hummingbird's testing module runs it; `onRunning` is told the port it
-    /// listens on (useful with port 0); `wall` as for `router`. The daemon serves the same router through `server`
-    /// instead.
+    /// listens on (useful with port 0); `wall` and `shares` as for `router` and `server`. The daemon serves the same
+    /// router through `server` instead.
     public static func application(
         clock: RunningClock, settings: ServerSettings, logger: Logger,
         eventLoopGroup: (any EventLoopGroup)? = nil,
-        wall: @escaping @Sendable () -> Date = { Date() },
+        wall: @escaping @Sendable () -> Date = { Date() }, shares: FairShares = FairShares(),
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     )
         -> some ApplicationProtocol
     {
-        let (router, _) = router(clock: clock, settings: settings, wall: wall)
+        let (router, _) = router(clock: clock, settings: settings, wall: wall, shares: shares)
         return Application(
-            router: router, server: http1(settings),
+            router: router, server: http1(settings, shares: shares),
             configuration: configuration(settings),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
             eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton, logger: logger)
@@ -57,20 +60,22 @@ public enum APIServer {
 
     /// The most connections served at once; more wait in the listen backlog. Each holds a descriptor, and
     /// descriptors are shared with the sound device and the database, so a client opening hundreds of them
-    /// (or a page left open on many phones) can never starve the clock.
+    /// (or a page left open on many phones) can never starve the clock. `FairShares` shares them out among the
+    /// clients, so that no client can starve another.
     public static let maxConnections = 64
 
     /// The daemon's HTTP server: the router above over HummingbirdCore's HTTP/1 server, as one `Service`.
     /// `Application.run` would add a service that wakes the process every second to format the `Date`
     /// header; a bedside clock idles for days, so the header is made when a response needs it (`HTTPDate`).
+    /// `shares` shares the connections out among the clients (the daemon's: `FairShares()`).
     public static func server(
         clock: RunningClock, settings: ServerSettings, logger: Logger,
-        eventLoopGroup: any EventLoopGroup,
+        eventLoopGroup: any EventLoopGroup, shares: FairShares = FairShares(),
         onRunning: @escaping @Sendable (Int) async -> Void
     ) throws -> any Service {
-        let responder = router(clock: clock, settings: settings).0.buildResponder()
+        let responder = router(clock: clock, settings: settings, shares: shares).0.buildResponder()
         let date = HTTPDate()
-        return try http1(settings).buildServer(
+        return try http1(settings, shares: shares).buildServer(
             configuration: ServerConfiguration(
                 address: .hostname(settings.host, port: settings.port),
                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
@@ -93,12 +98,20 @@ public enum APIServer {
 
     /// HummingbirdCore's HTTP/1 channel with the idle timeout of `settings`, each accepted connection held by a
     /// `ConnectionKeeper` until it has closed: a connection accepted but not yet served when the server stops
-    /// can then never take the process down (see `ConnectionKeeper`).
-    static func http1(_ settings: ServerSettings) -> HTTPServerBuilder {
+    /// can then never take the process down (see `ConnectionKeeper`). Each connection is admitted to its share
+    /// of the bound (`FairShares`), and each request noted there while it is answered.
+    static func http1(_ settings: ServerSettings, shares: FairShares) -> HTTPServerBuilder {
         let configuration = HTTP1Channel.Configuration(idleTimeout: idleTimeout(settings))
         let keeper = ConnectionKeeper()
+        let connections = ConnectionShares(shares)
         return HTTPServerBuilder { responder in
-            KeptHTTP1Channel(http: HTTP1Channel(responder: responder, configuration: configuration), keeper: keeper)
+            let noted: HTTPChannelHandler.Responder = { request, writer, channel in
+                connections.began(channel)
+                defer { connections.ended(channel) }
+                try await responder(request, writer, channel)
+            }
+            return KeptHTTP1Channel(
+                http: HTTP1Channel(responder: noted, configuration: configuration), keeper: keeper, shares: connections)
         }
     }
 
@@ -113,15 +126,19 @@ public enum APIServer {
     }
 }
 
-/// HummingbirdCore's HTTP/1 child channel, with each connection held by `keeper` from its setup until it closes.
+/// HummingbirdCore's HTTP/1 child channel, with each connection held by `keeper` from its setup until it closes,
+/// and admitted to its share (`ConnectionShares`: one refused is closed at once, and then ends like one whose
+/// client went away).
 struct KeptHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
     let http: HTTP1Channel
     let keeper: ConnectionKeeper
+    let shares: ConnectionShares
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        http.setup(channel: channel, logger: logger).map { [keeper] connection in
+        http.setup(channel: channel, logger: logger).map { [keeper, shares] connection in
             keeper.keep(connection, of: channel)
+            shares.admit(channel)
             return connection
         }
     }
@@ -140,15 +157,19 @@ public struct HTTPService: Service {
     let clock: RunningClock
     let settings: ServerSettings
     let logger: Logger
+    let shares: FairShares
     let onRunning: @Sendable (Int) async -> Void
 
+    /// `shares`: how the connections are shared out among clients (a test passes its own rule for which peers are
+    /// the clock's own machine).
     public init(
-        clock: RunningClock, settings: ServerSettings, logger: Logger,
+        clock: RunningClock, settings: ServerSettings, logger: Logger, shares: FairShares = FairShares(),
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         self.clock = clock
         self.settings = settings
         self.logger = logger
+        self.shares = shares
         self.onRunning = onRunning
     }
 
@@ -158,7 +179,9 @@ public struct HTTPService: Service {
         logger.logLevel = .warning  // the daemon's output is its own event lines; the server speaks only of trouble
         let clock = self.clock
         do {
-            let server = try APIServer.server(clock: clock, settings: settings, logger: logger, eventLoopGroup: group) { port in
+            let server = try APIServer.server(
+                clock: clock, settings: settings, logger: logger, eventLoopGroup: group, shares: shares
+            ) { port in
                 _ = try? await clock.send(.warning(key: "http", text: nil, announce: false))
                 await onRunning(port)
             }

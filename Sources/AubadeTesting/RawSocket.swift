@@ -23,10 +23,24 @@ public final class RawSocket: Sendable {
         try Self.connected(fd, rc, to: path)
     }
 
-    /// Connected to TCP `port` on 127.0.0.1.
-    public init(port: Int) throws {
+    /// Connected to TCP `port` on 127.0.0.1, from `source` (another loopback address — 127.0.0.2, … — stands in
+    /// for another peer).
+    public init(port: Int, from source: String = "127.0.0.1") throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: \(String(cString: strerror(errno)))") }
+        if source != "127.0.0.1" {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let why = String(cString: strerror(errno))
+                close(fd)
+                throw Failure(description: "bind to \(source) failed: \(why)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -18,10 +18,13 @@ struct APIConnectionTests {
     /// Runs `HTTPService` for `rig` in a `ServiceGroup`, as the daemon does, and `body` with the port it listens
     /// on; then ends it as the daemon does, by the group's graceful shutdown (never by cancelling its task: see
     /// `ConnectionKeeper`), and waits for it to end.
-    static func serving(_ rig: APIRig, _ body: (Int) async throws -> Void) async throws {
+    /// `shares` as the daemon's unless a test says otherwise.
+    static func serving(_ rig: APIRig, shares: FairShares = FairShares(), _ body: (Int) async throws -> Void) async throws {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let logger = Logger(label: "api-connections") { _ in SwiftLogNoOpLogHandler() }
-        let service = HTTPService(clock: rig.clock, settings: rig.settings, logger: logger) { continuation.yield($0) }
+        let service = HTTPService(clock: rig.clock, settings: rig.settings, logger: logger, shares: shares) {
+            continuation.yield($0)
+        }
         let group = ServiceGroup(services: [service], logger: logger)
         let task = Task { try await group.run() }
         do {
