@@ -80,17 +80,15 @@ struct APIDocumentPatternTests {
     }
 
     /// The schema at a path of keys below components/schemas.
-    private func schema(_ keys: String...) -> [String: Any]? {
+    private func schema(_ keys: [String]) -> [String: Any]? {
         var node: Any? = (Self.document["components"] as? [String: Any])?["schemas"]
         for key in keys { node = (node as? [String: Any])?[key] }
         return node as? [String: Any]
     }
 
-    private func pattern(_ keys: String...) -> String? {
-        var node: Any? = (Self.document["components"] as? [String: Any])?["schemas"]
-        for key in keys { node = (node as? [String: Any])?[key] }
-        return (node as? [String: Any])?["pattern"] as? String
-    }
+    private func schema(_ keys: String...) -> [String: Any]? { schema(keys) }
+
+    private func pattern(_ keys: String...) -> String? { schema(keys)?["pattern"] as? String }
 
     @Test func everyFieldOfAKindCarriesTheCoresPattern() {
         let alarm = "AlarmPatch", props = "properties"
@@ -117,11 +115,7 @@ struct APIDocumentPatternTests {
 
     @Test func theDocumentsRangesAreTheCoresRanges() {
         func range(_ keys: String...) -> ClosedRange<Int>? {
-            var node: Any? = (Self.document["components"] as? [String: Any])?["schemas"]
-            for key in keys { node = (node as? [String: Any])?[key] }
-            guard let s = node as? [String: Any], let lo = s["minimum"] as? Int, let hi = s["maximum"] as? Int else {
-                return nil
-            }
+            guard let s = schema(keys), let lo = s["minimum"] as? Int, let hi = s["maximum"] as? Int else { return nil }
             return lo...hi
         }
         #expect(range("AlarmPatch", "properties", "durationSeconds") == Alarm.durationRange)
