@@ -15,10 +15,12 @@ public import ServiceLifecycle
 public enum APIServer {
     /// The router with every route and guard, and the list of API routes registered (for the OpenAPI test).
     /// `wall` is the clock the rate limit's failures and lockouts are judged by (R31): the machine's, or a test's;
-    /// `shares` bounds the live event streams to other machines (`LiveStreams`).
+    /// `shares` bounds the live event streams to other machines (`LiveStreams`); `onBreach` hears of every answer
+    /// that departs from the API document (`ContractGuard`; it is logged as an error too).
     public static func router(
         clock: RunningClock, settings: ServerSettings,
-        wall: @escaping @Sendable () -> Date = { Date() }, shares: FairShares = FairShares()
+        wall: @escaping @Sendable () -> Date = { Date() }, shares: FairShares = FairShares(),
+        onBreach: @escaping @Sendable (ContractBreach) -> Void = { _ in }
     ) -> (Router<APIContext>, [String]) {
         let router = Router(context: APIContext.self)
         router.add(middleware: ErrorShaper())
@@ -33,6 +35,7 @@ public enum APIServer {
         router.add(middleware: BodyGuard(maxBody: settings.maxBody))
         router.add(
             middleware: LiveStreamAdmission(streams: LiveStreams(bound: shares.streams), isOwnMachine: shares.isOwnMachine))
+        router.add(middleware: ContractGuard(contract: try? OpenAPIDocument.compiled.get(), onBreach: onBreach))
         let book = RouteBook(router: router)
         APIRoutes(clock: clock, settings: settings).register(book)
         Pages.register(on: router)
@@ -40,17 +43,18 @@ public enum APIServer {
     }
 
     /// The application for `settings` as Hummingbird's testing module runs it; `onRunning` is told the port it
-    /// listens on (useful with port 0); `wall` and `shares` as for `router` and `server`. The daemon serves the same
+    /// listens on (useful with port 0); `wall`, `shares` and `onBreach` as for `router` and `server`. The daemon serves the same
     /// router through `server` instead.
     public static func application(
         clock: RunningClock, settings: ServerSettings, logger: Logger,
         eventLoopGroup: (any EventLoopGroup)? = nil,
         wall: @escaping @Sendable () -> Date = { Date() }, shares: FairShares = FairShares(),
+        onBreach: @escaping @Sendable (ContractBreach) -> Void = { _ in },
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     )
         -> some ApplicationProtocol
     {
-        let (router, _) = router(clock: clock, settings: settings, wall: wall, shares: shares)
+        let (router, _) = router(clock: clock, settings: settings, wall: wall, shares: shares, onBreach: onBreach)
         return Application(
             router: router, server: http1(settings, shares: shares),
             configuration: configuration(settings),

@@ -59,12 +59,12 @@ enum RequestReading {
         }
     }
 
-    /// A query parameter as an ISO-8601 instant with its offset ("2027-03-28T07:00:00+02:00"), or nil when absent
-    /// (400 when it is not one).
+    /// A query parameter as an ISO-8601 instant with its offset ("2027-03-28T07:00:00+02:00", of the form
+    /// `Grammar.instant`), or nil when absent (400 when it is not one).
     static func instant(_ request: Request, _ name: String) throws(APIError) -> Date? {
         // A "+" of the offset arrives as a space when it was not written %2B.
         guard let text = request.uri.queryParameters.get(name)?.replacingOccurrences(of: " ", with: "+") else { return nil }
-        guard let date = try? Date(text, strategy: .iso8601) else {
+        guard Grammar.matches(text, Grammar.instant), let date = try? Date(text, strategy: .iso8601) else {
             throw APIError(
                 .invalid,
                 "The parameter '\(name)' must be an ISO-8601 instant with its offset, like 2027-03-28T07:00:00+02:00, not '\(text)'."

@@ -50,7 +50,7 @@ struct APICalendarTests {
                     && missing.error?.message.contains("answered HTTP 404") == true)
             let broken = try await post("/api/v1/programmes/import", #"{"url":"\#(base)/broken.ics"}"#)
             #expect(
-                broken.status == .badRequest
+                broken.status == .unprocessableContent
                     && broken.error?.message
                         == "\(base)/broken.ics, line 14: libical cannot read it: Can't parse as DATE-TIME value in DTSTART property ('2027-03-22 07:00')."
             )

@@ -1,11 +1,12 @@
 import AubadeCore
-import AubadeServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
+@testable import AubadeServer
 
 /// What the API fuzzer (Tests/Contract/fuzz.py) found against the document, one test each: the answers a client
 /// built from /api/v1/openapi.json is promised.
@@ -110,6 +111,11 @@ struct APIDocumentPatternTests {
         #expect(pattern("DayOffFields", props, "name") == Grammar.name)
         #expect(pattern("PairRequest", props, "name") == Grammar.name)
         #expect(schema(alarm, props, "name")?["maxLength"] as? Int == Names.maxLength)
+        let now =
+            (((Self.document["paths"] as? [String: Any])?["/api/v1/programmes/now"] as? [String: Any])?["get"]
+            as? [String: Any])?["parameters"] as? [[String: Any]]
+        let at = now?.first { $0["name"] as? String == "at" }?["schema"] as? [String: Any]
+        #expect(at?["pattern"] as? String == Grammar.instant)
         #expect(schema("StationFields", props, "url")?["maxLength"] as? Int == StreamURL.maxLength)
     }
 
@@ -155,6 +161,19 @@ struct APIDocumentPatternTests {
         ]
         for t in urls {
             #expect(try matches(t, Grammar.streamURL) == ((try? StreamURL(parsing: t)) != nil), "url \(t)")
+        }
+        let instants = [
+            "2027-03-28T07:00:00+02:00", "2027-03-28T07:00:00Z", "1970-00-00T00:00:00Z", "2027-02-29T07:00:00Z",
+            "2028-02-29T23:59:59-18:00", "2027-03-28T24:00:00Z", "2027-03-28T07:00:60Z", "2027-03-28t07:00:00z",
+            "1969-12-31T23:59:59Z", "2027-03-28T07:00:00+19:00", "2027-03-28T07:00Z",
+        ]
+        for t in instants {
+            let request = Request(
+                head: HTTPRequest(
+                    method: .get, scheme: "http", authority: "x", path: "/?at=\(t.replacingOccurrences(of: "+", with: "%2B"))"),
+                body: RequestBody(buffer: ByteBuffer()))
+            let read = (try? RequestReading.instant(request, "at")) != nil
+            #expect(try matches(t, Grammar.instant) == read, "instant \(t)")
         }
         let names = ["Work", " Work ", "\u{A0}", "a\u{7}b", "", "\u{301}", "Early\u{85}"]
         for t in names {

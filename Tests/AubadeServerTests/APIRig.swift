@@ -11,6 +11,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Testing
 
 /// The API over a real `RunningClock` on a SQLite file (`SQLiteClockStore`, with the daemon's `CalendarLoader`),
 /// through the shared rig (`RunningClockRig`): its sound a `FakeSound` and its time a `ManualClock` (Tuesday
@@ -51,11 +52,15 @@ struct APIRig {
 
     var app: some ApplicationProtocol { app(wall: { Date() }) }
 
-    /// The application with its rate limit judged by `wall` (a test's own clock, to step through a lockout).
+    /// The application with its rate limit judged by `wall` (a test's own clock, to step through a lockout). Every
+    /// answer that departs from the API document fails the test (`ContractGuard`), so each test of the routes is
+    /// a test of the contract too.
     func app(wall: @escaping @Sendable () -> Date) -> some ApplicationProtocol {
         var logger = Logger(label: "api-test")
-        logger.logLevel = .warning
-        return APIServer.application(clock: base.clock, settings: settings, logger: logger, wall: wall)
+        logger.logLevel = .critical  // a breach is recorded as the test's failure below, not printed twice
+        return APIServer.application(
+            clock: base.clock, settings: settings, logger: logger, wall: wall,
+            onBreach: { breach in Issue.record("\(breach)") })
     }
 
     var auth: HTTPFields { [.authorization: "Bearer \(token)", .contentType: "application/json"] }

@@ -132,6 +132,13 @@ class Clock:
             if self.process.returncode != 0:
                 raise AssertionError(f"the daemon exited {self.process.returncode} on SIGTERM (its folder: {self.dir})")
 
+    def breaches(self):
+        """The daemon's own account of where its answers departed from the document (ContractGuard logs each)."""
+        errors = self.dir / "daemon.err"
+        if not errors.exists():
+            return []
+        return [line.strip() for line in errors.read_text().splitlines() if "against the API document" in line]
+
     def remove(self):
         shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -204,6 +211,9 @@ def main():
             print(f"with a token: schemathesis exited {code} after {time.monotonic() - started:.0f} s", flush=True)
             if code != 0:
                 failures.append(f"schemathesis found problems with a token (exit {code})")
+            breaches = clock.breaches()
+            print(f"breaches of the document the server itself saw: {len(breaches)}", flush=True)
+            failures += [f"breach: {line}" for line in breaches[:20]]
             integrity = clock.integrity()
             print(f"integrity_check: {integrity}", flush=True)
             if integrity != "ok":

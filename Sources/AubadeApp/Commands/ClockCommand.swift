@@ -152,12 +152,13 @@ public struct ClockError: Error, Sendable, Hashable, Codable, CustomStringConver
         self.init(error.kind == .unprocessable ? .unprocessable : .invalid, error.message)
     }
 
-    /// A calendar that could not be read as the clock answers it: a bad source is `invalid`; one that could not
-    /// be downloaded or read is `unavailable` — the address the person gave names nothing usable now, the clock
-    /// itself did not fail.
+    /// A calendar that could not be read as the clock answers it: one that is not iCalendar, or a file that is
+    /// not there, is `unprocessable` (the source had its form; what it names cannot be used); one that could not
+    /// be downloaded is `unavailable` — the address the person gave names nothing usable now, the clock itself
+    /// did not fail.
     public init(_ error: CalendarFetchError) {
         switch error.kind {
-        case .invalid: self.init(.invalid, error.message)
+        case .invalid: self.init(.unprocessable, error.message)
         case .failed: self.init(.unavailable, error.message)
         }
     }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The forms of the values people give the clock, as regular expressions. The API's OpenAPI document carries
 /// these same strings as its `pattern`s (a test holds the two equal), so what the document allows and what the
@@ -23,6 +23,11 @@ public enum Grammar {
 
     /// One date or a range of them, "YYYY-MM-DD..YYYY-MM-DD" (`DayOffFields`).
     public static let dateRange = "^" + dateBody + "(\\.\\." + dateBody + ")?$"
+
+    /// An instant with its offset, "YYYY-MM-DDTHH:MM:SS" and "Z" or "+HH:MM"/"-HH:MM" (up to 18 hours), on a date
+    /// as `date` takes it: the API's `at`.
+    public static let instant =
+        "^" + dateBody + "T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](Z|[+-](0[0-9]|1[0-7]):[0-5][0-9]|[+-]18:00)$"
 
     private static let dateBody: String = {
         let year = "(19[7-9][0-9]|[2-9][0-9]{3})"
@@ -61,7 +66,7 @@ public enum Grammar {
     public static let name = "^[^" + control + "]*[^" + control + whiteSpace + "][^" + control + "]*$"
 
     /// Whether `text` is wholly of the form `pattern` (one of the above).
-    static func matches(_ text: String, _ pattern: String) -> Bool {
+    public static func matches(_ text: String, _ pattern: String) -> Bool {
         guard let regex = try? NSRegularExpression(pattern: pattern) else { return false }
         let range = NSRange(text.startIndex..., in: text)
         return regex.firstMatch(in: text, options: [.anchored, .withoutAnchoringBounds], range: range)?.range == range
