@@ -31,6 +31,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import daemon_bench  # noqa: E402
 from daemon_bench import alarm_instant, cli, clock_dir, log, percentile  # noqa: E402
 
+from table import print_table
+
 INSIDE = "AUBADE_FAIRNESS_BENCH_NAMESPACE"
 SERVER = "10.77.0.1"
 PHONE = "10.77.0.3"
@@ -256,11 +258,7 @@ def main():
     load = os.getloadavg()[0]
     print(f"\nAPI fairness: {readers} busy readers from {addresses} address(es) and {streams} event streams against "
           f"the phone's edits, each on a connection of its own (load average {load:.1f}):")
-    width = max(len(r[0]) for r in rows)
-    print(f"\n{'measure'.ljust(width)} | result | target | met")
-    print(f"{'-' * width}-|--------|--------|----")
-    for name, value, target, ok in rows:
-        print(f"{name.ljust(width)} | {value} | {target} | {'PASS' if ok else 'MISS'}")
+    print_table(rows)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ Usage: bench/daemon_bench.py --aubade PATH   (env: BENCH_IDLE_SECONDS, BENCH_RUN
 """
 import argparse, datetime, http.client, json, os, select, shutil, signal, statistics, subprocess, sys, tempfile, threading, time
 
+from table import print_table
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAULT_SERVER = os.path.join(HERE, "..", "Tests", "Fixtures", "fault_server.py")
 AUDIBLE = 1000  # |sample| above this (-30 dBFS) counts as sound arriving
@@ -426,11 +428,7 @@ def main():
         card.close()
         shutil.rmtree(root, ignore_errors=True)
 
-    width = max(len(r[0]) for r in rows)
-    print(f"\n{'measure'.ljust(width)} | result | target | met")
-    print(f"{'-' * width}-|--------|--------|----")
-    for name, value, target, ok in rows:
-        print(f"{name.ljust(width)} | {value} | {target} | {'PASS' if ok else 'MISS'}")
+    print_table(rows)
 
 
 if __name__ == "__main__":

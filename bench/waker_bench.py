@@ -27,6 +27,8 @@ import time
 
 from daemon_bench import proc_cpu_and_switches, status_field  # the same /proc readers as the daemon's bench
 
+from table import print_table
+
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
@@ -159,11 +161,7 @@ def main():
     rows.append(("shared libraries", ", ".join(sorted(line.split()[0] for line in libs.splitlines() if "=>" in line)),
                  "reported", True))
 
-    width = max(len(r[0]) for r in rows)
-    print(f"\nThe second waker (bench/waker_bench.py)\n\n{'measure'.ljust(width)} | result | target | met")
-    print(f"{'-' * width}-|--------|--------|----")
-    for name, value, target, ok in rows:
-        print(f"{name.ljust(width)} | {value} | {target} | {'PASS' if ok else 'MISS'}")
+    print_table(rows, "The second waker (bench/waker_bench.py)")
 
 
 if __name__ == "__main__":

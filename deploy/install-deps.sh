@@ -60,19 +60,12 @@ if [ "${1:-build}" = test ]; then
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   build_dir="${BUILD_DIR:-.build}"
   case "$build_dir" in /*) ;; *) build_dir="$root/$build_dir" ;; esac
-  venv="${AUBADE_BROWSER_VENV:-$build_dir/browser-venv}"
-  if ! "$venv/bin/python" -c 'import selenium' 2>/dev/null; then
-    echo "Making the browser tests' virtualenv in $venv (selenium from PyPI)"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/Tests/Browser/requirements.txt"
-  fi
+  . "$root/Tests/Support/venv.sh"
+  ensure_venv "${AUBADE_BROWSER_VENV:-$build_dir/browser-venv}" "$root/Tests/Browser/requirements.txt" selenium \
+    "the browser tests'"
   # schemathesis for Tests/Contract/ (the API fuzzer), pinned, in its own virtualenv.
-  api_venv="${AUBADE_API_VENV:-$build_dir/api-venv}"
-  if ! "$api_venv/bin/python" -c 'import schemathesis' 2>/dev/null; then
-    echo "Making the API fuzzer's virtualenv in $api_venv (schemathesis from PyPI)"
-    python3 -m venv "$api_venv"
-    "$api_venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/Tests/Contract/requirements.txt"
-  fi
+  ensure_venv "${AUBADE_API_VENV:-$build_dir/api-venv}" "$root/Tests/Contract/requirements.txt" schemathesis \
+    "the API fuzzer's"
 fi
 
 if ! command -v swift >/dev/null; then

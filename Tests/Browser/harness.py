@@ -10,14 +10,15 @@ import http.client
 import json
 import os
 import shutil
-import signal
 import struct
-import subprocess
+import sys
 import tempfile
-import threading
 import time
 import unittest
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
+from daemon_rig import WATCHDOG, DaemonClock  # noqa: E402
 
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
@@ -25,138 +26,22 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-WATCHDOG = 60.0
 ROOT = Path(__file__).resolve().parents[2]
 AUBADE = os.environ.get("AUBADE_BIN") or str(ROOT / ".build" / "debug" / "aubade")
 ARTEFACTS = Path(os.environ.get("AUBADE_ARTEFACTS") or ROOT / ".build" / "artefacts")
 SCREENSHOTS = ARTEFACTS / "screenshots"
 RATE = 44100
-# Every program the harness starts dies with it, even when it is killed with SIGKILL: util-linux's setpriv arms
-# the parent-death signal just before the program runs (the harness starts them from its main thread, which
-# lives as long as it does — the signal follows the thread that started the child).
-DIE_WITH_HARNESS = ["setpriv", "--pdeathsig", "KILL", "--"]
 # What may reach the card after a stop was reported: the chunk being written when it came (1024 frames) and
 # what the device still held (200 ms, 8820 frames). A stop that was not honoured adds 44 100 frames a second.
 FRAMES_AFTER_A_STOP = 1024 + 8820
 
 
-class Clock:
-    """A clock in a fresh folder: its database, a config whose sound card is alsa-lib's file plugin, its own
-    runtime folder (AUBADE_RUNTIME_DIR, for its daemon and its CLI: no other clock on this machine is found, and
-    the user's never sees this one), and the daemon once started."""
+class Clock(DaemonClock):
+    """A clock in a fresh folder (`DaemonClock`) that may stream from this machine, removed when the test ends."""
 
     def __init__(self, test, zone="UTC"):
-        self.dir = Path(tempfile.mkdtemp(prefix="aubade-browser-"))
+        super().__init__(AUBADE, prefix="aubade-browser-", zone=zone, local_streams=True)
         test.addCleanup(self.close)
-        self.db = self.dir / "aubade.sqlite"
-        self.config = self.dir / "aubade.toml"
-        self.card = self.dir / "card.raw"
-        self.runtime = self.dir / "run"
-        self.runtime.mkdir(mode=0o700)
-        self.config.write_text(
-            "[audio]\n"
-            f"device = \"file:'{self.card}',raw\"\n"
-            "allow_local_streams = true\n"
-            "[clock]\n"
-            f'time_zone = "{zone}"\n'
-            "[buttons]\n"
-            'snooze = ""\nstop = ""\nplay_pause = ""\nsleep = ""\n')
-        self.env = dict(os.environ, AUBADE_CONFIG="", AUBADE_RUNTIME_DIR=str(self.runtime))
-        self.process = None
-        self.reading = False
-        self.events = []
-        self.port = None
-        self.changed = threading.Condition()
-
-    # The CLI
-
-    def cli(self, *args, check=True):
-        """Runs `aubade <args> --db … --config …`; returns the finished process (stdout as text)."""
-        done = subprocess.run([*DIE_WITH_HARNESS, AUBADE, *args, "--db", str(self.db), "--config", str(self.config)],
-                              env=self.env, capture_output=True, text=True, timeout=WATCHDOG, cwd=self.dir)
-        if check and done.returncode != 0:
-            raise AssertionError(f"aubade {' '.join(args)} exited {done.returncode}: {done.stderr}")
-        return done
-
-    def cli_json(self, *args):
-        return json.loads(self.cli(*args, "--json").stdout)
-
-    # The daemon
-
-    def start(self, fake_time=None, port=0, extra=()):
-        """Starts `aubade run --json` serving on 127.0.0.1:`port` (0: a free one, read from its `http` event),
-        with its wall clock starting at `fake_time` (ISO 8601) if given; returns once it is READY and listens."""
-        args = [*DIE_WITH_HARNESS, AUBADE, "run", "--json", "--db", str(self.db), "--config", str(self.config),
-                "--http", f"127.0.0.1:{port}", *extra]
-        if fake_time:
-            args += ["--fake-time", fake_time]
-        with self.changed:
-            self.events = []
-            self.reading = True
-        with open(self.dir / "daemon.err", "a") as errors:
-            self.process = subprocess.Popen(args, env=self.env, stdout=subprocess.PIPE, stderr=errors, text=True,
-                                            cwd=self.dir)
-        threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
-        http = self.wait_for("http")
-        self.wait_for("ready")
-        self.port = http["port"]
-        return self
-
-    def _read(self, process):
-        for line in process.stdout:
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            with self.changed:
-                self.events.append(event)
-                self.changed.notify_all()
-        process.stdout.close()
-        with self.changed:
-            self.reading = False
-            self.changed.notify_all()
-
-    def wait_for(self, name, where=lambda e: True, after=0, timeout=WATCHDOG):
-        """The first event `name` (matching `where`) at or after position `after` of the daemon's output."""
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while True:
-                for event in self.events[after:]:
-                    if event.get("event") == name and where(event):
-                        return event
-                if not self.reading:
-                    raise AssertionError(f"the daemon exited before '{name}': {self.errors()}")
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(f"no '{name}' event within {timeout:.0f} s; events: {self.events[-12:]}")
-                self.changed.wait(left)
-
-    def position(self, name, where=lambda e: True):
-        """Where the first event `name` stands in the daemon's output (None: not there)."""
-        with self.changed:
-            for index, event in enumerate(self.events):
-                if event.get("event") == name and where(event):
-                    return index
-        return None
-
-    def errors(self):
-        path = self.dir / "daemon.err"
-        return path.read_text()[-2000:] if path.exists() else ""
-
-    def kill(self, sig=signal.SIGKILL):
-        """Ends the daemon with `sig` and waits for it."""
-        self.process.send_signal(sig)
-        return self.process.wait(timeout=WATCHDOG)
-
-    def close(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=WATCHDOG)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
     @property
     def url(self):

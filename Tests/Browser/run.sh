@@ -25,11 +25,8 @@ for tool in chromium chromedriver; do
 done
 
 venv="${AUBADE_BROWSER_VENV:-$root/.build/browser-venv}"
-if ! "$venv/bin/python" -c 'import selenium' 2>/dev/null; then
-  echo "Making the browser tests' virtualenv in $venv (selenium from PyPI)"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
-fi
+. "$root/Tests/Support/venv.sh"
+ensure_venv "$venv" "$here/requirements.txt" selenium "the browser tests'"
 
 export AUBADE_BIN="$aubade"
 export AUBADE_ARTEFACTS="${AUBADE_ARTEFACTS:-$root/.build/artefacts}"

@@ -23,15 +23,14 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-WATCHDOG = 120.0
-DIE_WITH_US = ["setpriv", "--pdeathsig", "KILL", "--"]
+sys.path.insert(0, str(HERE.parent / "Support"))
+from daemon_rig import DIE_WITH_US, WATCHDOG, DaemonClock  # noqa: E402
+
 ADDRESS = "10.77.0.1"
 
 
@@ -56,88 +55,18 @@ class Namespace:
         subprocess.run(["ip", "netns", "del", self.name], check=False)
 
 
-class Clock:
-    """A clock in a fresh folder (database, config with alsa-lib's file plugin as its card, private runtime
-    folder), its daemon started inside the namespace."""
+class Clock(DaemonClock):
+    """A clock in a fresh folder (`DaemonClock`), its daemon started inside the namespace."""
 
     def __init__(self, aubade, namespace):
-        self.aubade = aubade
+        super().__init__(aubade, prefix="aubade-contract-")
         self.namespace = namespace
-        self.dir = Path(tempfile.mkdtemp(prefix="aubade-contract-"))
-        self.db = self.dir / "aubade.sqlite"
-        self.config = self.dir / "aubade.toml"
-        self.card = self.dir / "card.raw"
-        runtime = self.dir / "run"
-        runtime.mkdir(mode=0o700)
-        self.config.write_text(
-            "[audio]\n"
-            f"device = \"file:'{self.card}',raw\"\n"
-            "[clock]\n"
-            'time_zone = "UTC"\n'
-            "[buttons]\n"
-            'snooze = ""\nstop = ""\nplay_pause = ""\nsleep = ""\n')
-        self.env = dict(os.environ, AUBADE_CONFIG="", AUBADE_RUNTIME_DIR=str(runtime))
-        self.process = None
-        self.events = []
-        self.changed = threading.Condition()
-        self.port = None
 
     def cli(self, *args):
-        done = subprocess.run([*DIE_WITH_US, self.aubade, *args, "--db", str(self.db), "--config", str(self.config)],
-                              env=self.env, capture_output=True, text=True, timeout=WATCHDOG, cwd=self.dir)
-        if done.returncode != 0:
-            raise AssertionError(f"aubade {' '.join(args)} exited {done.returncode}: {done.stderr}")
-        return done.stdout
+        return super().cli(*args).stdout
 
     def start(self):
-        args = self.namespace.wrap([*DIE_WITH_US, self.aubade, "run", "--json", "--db", str(self.db), "--config",
-                                    str(self.config), "--http", f"{ADDRESS}:0"])
-        with open(self.dir / "daemon.err", "a") as errors:
-            self.process = subprocess.Popen(args, env=self.env, stdout=subprocess.PIPE, stderr=errors, text=True,
-                                            cwd=self.dir)
-        threading.Thread(target=self._read, daemon=True).start()
-        self.port = self.wait_for("http")["port"]
-        self.wait_for("ready")
-
-    def _read(self):
-        for line in self.process.stdout:
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            with self.changed:
-                self.events.append(event)
-                self.changed.notify_all()
-
-    def wait_for(self, name, timeout=WATCHDOG):
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while True:
-                for event in self.events:
-                    if event.get("event") == name:
-                        return event
-                left = deadline - time.monotonic()
-                if left <= 0 or self.process.poll() is not None:
-                    raise AssertionError(f"no '{name}' event from the daemon; it said: {self.events[-5:]}")
-                self.changed.wait(left)
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=WATCHDOG)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                raise AssertionError("the daemon did not stop on SIGTERM")
-            if self.process.returncode != 0:
-                raise AssertionError(f"the daemon exited {self.process.returncode} on SIGTERM (its folder: {self.dir})")
-
-    def breaches(self):
-        """The daemon's own account of where its answers departed from the document (ContractGuard logs each)."""
-        errors = self.dir / "daemon.err"
-        if not errors.exists():
-            return []
-        return [line.strip() for line in errors.read_text().splitlines() if "against the API document" in line]
+        return super().start(address=ADDRESS, wrap=self.namespace.wrap)
 
     def remove(self):
         shutil.rmtree(self.dir, ignore_errors=True)

@@ -22,11 +22,8 @@ aubade="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 command -v ip >/dev/null || { echo "ip (iproute2) is missing; run deploy/install-deps.sh test." >&2; exit 2; }
 
 venv="${AUBADE_API_VENV:-$root/.build/api-venv}"
-if ! "$venv/bin/python" -c 'import schemathesis' 2>/dev/null; then
-  echo "Making the API fuzzer's virtualenv in $venv (schemathesis from PyPI)"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
-fi
+. "$root/Tests/Support/venv.sh"
+ensure_venv "$venv" "$here/requirements.txt" schemathesis "the API fuzzer's"
 export PYTHONDONTWRITEBYTECODE=1
 export AUBADE_FUZZ_REPORT="${AUBADE_FUZZ_REPORT:-$root/.build/artefacts/schemathesis}"
 exec python3 "$here/fuzz.py" "$aubade" "$venv/bin/st"
