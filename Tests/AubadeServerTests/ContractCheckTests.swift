@@ -29,6 +29,59 @@ struct ContractCheckTests {
         }
     }
 
+    /// Any JSON, read through `Decodable` as the routes' `JSONDecoder` reads bodies.
+    private struct Anything: Decodable {
+        private struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            if let object = try? decoder.container(keyedBy: Key.self) {
+                for key in object.allKeys { _ = try object.decode(Anything.self, forKey: key) }
+            } else if var array = try? decoder.unkeyedContainer() {
+                while !array.isAtEnd { _ = try array.decode(Anything.self) }
+            } else {
+                let value = try decoder.singleValueContainer()
+                if !value.decodeNil(), (try? value.decode(Bool.self)) == nil, (try? value.decode(Double.self)) == nil {
+                    _ = try value.decode(String.self)
+                }
+            }
+        }
+    }
+
+    /// The checker's JSON reader takes exactly what `JSONDecoder` takes, at the edges of RFC 8259.
+    @Test func theReaderTakesWhatJSONDecoderTakes() throws {
+        let texts = [
+            "{}", "[]", "0", "-0", "01", "1.", ".5", "1e5", "1E+5", "1e", "-", "+1", "1e400", "12345678901234567890",
+            "9223372036854775807", "-9223372036854775808", #""a""#, #""\u00e9""#, #""\ud83d\ude00""#, #""\ud83d""#,
+            #""\ude00""#, #""\x""#, "\"a\u{1}b\"", "\"tab\there\"", #"{"a":1,}"#, "[1,]", "[,]", "{,}", "[1,,]", #"{"a":1,,}"#,
+            #"{"a" 1}"#, "[1 2]", " [ 1 , 2 ] ",
+            "true", "tru", "nul", "null x", #"{"a":1,"a":2}"#, "", " ", "\u{FEFF}{}", "[" + String(repeating: "[", count: 600),
+            String(repeating: "[", count: 400) + String(repeating: "]", count: 400),
+            String(repeating: "[", count: 600) + String(repeating: "]", count: 600), #""é""#, "NaN", "Infinity",
+        ]
+        for text in texts {
+            let data = Data(text.utf8)
+            let decoder = (try? JSONDecoder().decode(Anything.self, from: data)) != nil
+            #expect((JSONValue.parse(data) != nil) == decoder, "\(text.prefix(40).debugDescription): JSONDecoder \(decoder)")
+        }
+        let invalidUTF8 = Data([0x22, 0xC3, 0x28, 0x22])
+        #expect(JSONValue.parse(invalidUTF8) == nil && (try? JSONDecoder().decode(Anything.self, from: invalidUTF8)) == nil)
+        guard case .object(let members)? = JSONValue.parse(Data(#"{"id":9223372036854775807,"v":1.5,"s":"\u00e9"}"#.utf8))
+        else {
+            Issue.record("an object")
+            return
+        }
+        guard case .integer(Int64.max)? = members["id"], case .number(1.5)? = members["v"], case .string("é")? = members["s"]
+        else {
+            Issue.record("\(members)")
+            return
+        }
+    }
+
     @Test func typesEnumsAndConstants() throws {
         try check(#"{"type":"integer"}"#, [("1", true), ("1.0", true), ("1.5", false), ("true", false), (#""1""#, false)])
         try check(#"{"type":"number"}"#, [("1", true), ("1.5", true), ("null", false)])

@@ -13,6 +13,11 @@ final class JSONSchema: Sendable {
         var pointer: String
         var problem: String
         var description: String { pointer.isEmpty ? problem : "\(pointer): \(problem)" }
+
+        /// The same violation seen from the object or array that holds the value under `name`.
+        func inside(_ name: String) -> Violation {
+            Violation(pointer: "/" + JSONSchema.escaped(name) + pointer, problem: problem)
+        }
     }
 
     /// A schema the compiler does not take: where in the document, and why.
@@ -31,7 +36,8 @@ final class JSONSchema: Sendable {
     private let ref: String?
     private let types: Set<String>?
     private let allowed: [JSONValue]?
-    private let properties: [String: JSONSchema]
+    private let properties: [(name: String, schema: JSONSchema)]
+    private let declared: Set<String>
     private let required: [String]
     private let additional: JSONSchema?
     private let minProperties: Int?
@@ -79,7 +85,8 @@ final class JSONSchema: Sendable {
         }
         types = try reader.types()
         allowed = try reader.values("enum") ?? reader.value("const").map { [$0] }
-        properties = try reader.schemaMap("properties")
+        properties = try reader.schemaMap("properties").sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        declared = Set(properties.map(\.name))
         required = try reader.strings("required") ?? []
         additional = try reader.schema("additionalProperties")
         minProperties = try reader.count("minProperties")
@@ -112,127 +119,130 @@ final class JSONSchema: Sendable {
     /// Every `$ref` this schema and those inside it make.
     var references: [String] {
         var out = ref.map { [$0] } ?? []
-        var inner = Array(properties.values) + allOf + anyOf + oneOf
+        var inner = properties.map(\.schema) + allOf + anyOf + oneOf
         inner += [additional, items, not, conditional?.condition, conditional?.then, conditional?.otherwise].compactMap { $0 }
         for schema in inner { out += schema.references }
         return out
     }
 
     /// The first place where `value` does not fit, or nil when it fits.
-    func violation(of value: JSONValue, in book: Book, at pointer: String = "") -> Violation? {
+    func violation(of value: JSONValue, in book: Book) -> Violation? {
         if let ref {
             guard let target = book.schemas[ref] else {
-                return Violation(pointer: pointer, problem: "refers to the schema \(ref), which the document lacks")
+                return Violation(pointer: "", problem: "refers to the schema \(ref), which the document lacks")
             }
-            if let found = target.violation(of: value, in: book, at: pointer) { return found }
+            if let found = target.violation(of: value, in: book) { return found }
         }
         if let types, !types.contains(value.typeName), !(value.typeName == "integer" && types.contains("number")) {
             return Violation(
-                pointer: pointer, problem: "must be \(types.sorted().joined(separator: " or ")), not \(value.typeName)")
+                pointer: "", problem: "must be \(types.sorted().joined(separator: " or ")), not \(value.typeName)")
         }
         if let allowed, !allowed.contains(where: { $0.isSame(as: value) }) {
-            return Violation(pointer: pointer, problem: "must be one of the values the document lists")
+            return Violation(pointer: "", problem: "must be one of the values the document lists")
         }
         switch value {
-        case .object(let members): if let found = objectViolation(members, book, pointer) { return found }
-        case .array(let elements): if let found = arrayViolation(elements, book, pointer) { return found }
-        case .string(let text): if let found = stringViolation(text, pointer) { return found }
-        case .integer, .number: if let found = numberViolation(value, pointer) { return found }
+        case .object(let members): if let found = objectViolation(members, book) { return found }
+        case .array(let elements): if let found = arrayViolation(elements, book) { return found }
+        case .string(let text): if let found = stringViolation(text) { return found }
+        case .integer, .number: if let found = numberViolation(value) { return found }
         case .null, .bool: break
         }
-        return combinedViolation(value, book, pointer)
+        return combinedViolation(value, book)
     }
 
-    private func objectViolation(_ members: [String: JSONValue], _ book: Book, _ pointer: String) -> Violation? {
+    private func objectViolation(_ members: [String: JSONValue], _ book: Book) -> Violation? {
         if let name = required.first(where: { members[$0] == nil }) {
-            return Violation(pointer: pointer, problem: "lacks the required member \"\(name)\"")
+            return Violation(pointer: "", problem: "lacks the required member \"\(name)\"")
         }
         if let minProperties, members.count < minProperties {
-            return Violation(pointer: pointer, problem: "must have at least \(minProperties) member(s)")
+            return Violation(pointer: "", problem: "must have at least \(minProperties) member(s)")
         }
         if let maxProperties, members.count > maxProperties {
-            return Violation(pointer: pointer, problem: "must have at most \(maxProperties) member(s)")
+            return Violation(pointer: "", problem: "must have at most \(maxProperties) member(s)")
         }
-        for (name, member) in members.sorted(by: { $0.key < $1.key }) {
-            let inner = pointer + "/" + JSONSchema.escaped(name)
-            if let declared = properties[name] {
-                if let found = declared.violation(of: member, in: book, at: inner) { return found }
-            } else if let additional, let found = additional.violation(of: member, in: book, at: inner) {
-                return found
-            }
+        // The declared members in their (sorted) order, then the others, so the first violation is always the same.
+        var seen = 0
+        for (name, schema) in properties {
+            guard let member = members[name] else { continue }
+            seen += 1
+            if let found = schema.violation(of: member, in: book) { return found.inside(name) }
+        }
+        guard let additional, members.count > seen else { return nil }
+        for (name, member) in members.sorted(by: { $0.key < $1.key }) where !declared.contains(name) {
+            if let found = additional.violation(of: member, in: book) { return found.inside(name) }
         }
         return nil
     }
 
-    private func arrayViolation(_ elements: [JSONValue], _ book: Book, _ pointer: String) -> Violation? {
+    private func arrayViolation(_ elements: [JSONValue], _ book: Book) -> Violation? {
         if let minItems, elements.count < minItems {
-            return Violation(pointer: pointer, problem: "must have at least \(minItems) item(s)")
+            return Violation(pointer: "", problem: "must have at least \(minItems) item(s)")
         }
         if let maxItems, elements.count > maxItems {
-            return Violation(pointer: pointer, problem: "must have at most \(maxItems) item(s)")
+            return Violation(pointer: "", problem: "must have at most \(maxItems) item(s)")
         }
         guard let items else { return nil }
         for (index, element) in elements.enumerated() {
-            if let found = items.violation(of: element, in: book, at: "\(pointer)/\(index)") { return found }
+            if let found = items.violation(of: element, in: book) { return found.inside(String(index)) }
         }
         return nil
     }
 
-    private func stringViolation(_ text: String, _ pointer: String) -> Violation? {
+    private func stringViolation(_ text: String) -> Violation? {
         // JSON Schema counts code points.
         let length = text.unicodeScalars.count
         if let minLength, length < minLength {
-            return Violation(pointer: pointer, problem: "must be at least \(minLength) character(s) long")
+            return Violation(pointer: "", problem: "must be at least \(minLength) character(s) long")
         }
         if let maxLength, length > maxLength {
-            return Violation(pointer: pointer, problem: "must be at most \(maxLength) character(s) long")
+            return Violation(pointer: "", problem: "must be at most \(maxLength) character(s) long")
         }
         if let pattern {
             let range = NSRange(text.startIndex..., in: text)
             if pattern.regex.firstMatch(in: text, range: range) == nil {
-                return Violation(pointer: pointer, problem: "does not match \(pattern.source)")
+                return Violation(pointer: "", problem: "does not match \(pattern.source)")
             }
         }
         return nil
     }
 
-    private func numberViolation(_ value: JSONValue, _ pointer: String) -> Violation? {
+    private func numberViolation(_ value: JSONValue) -> Violation? {
         let bounds: [(JSONValue?, Set<Int>, String)] = [
             (minimum, [0, 1], "at least"), (maximum, [-1, 0], "at most"),
             (exclusiveMinimum, [1], "more than"), (exclusiveMaximum, [-1], "less than"),
         ]
         for (bound, accepted, words) in bounds {
             guard let bound, let order = JSONValue.compare(value, bound) else { continue }
-            if !accepted.contains(order) { return Violation(pointer: pointer, problem: "must be \(words) \(bound.written)") }
+            if !accepted.contains(order) { return Violation(pointer: "", problem: "must be \(words) \(bound.written)") }
         }
         return nil
     }
 
-    private func combinedViolation(_ value: JSONValue, _ book: Book, _ pointer: String) -> Violation? {
+    private func combinedViolation(_ value: JSONValue, _ book: Book) -> Violation? {
         for schema in allOf {
-            if let found = schema.violation(of: value, in: book, at: pointer) { return found }
+            if let found = schema.violation(of: value, in: book) { return found }
         }
         if !anyOf.isEmpty {
-            let failures = anyOf.compactMap { $0.violation(of: value, in: book, at: pointer) }
+            let failures = anyOf.compactMap { $0.violation(of: value, in: book) }
             if failures.count == anyOf.count {
                 return failures.count == 1
-                    ? failures[0] : Violation(pointer: pointer, problem: "fits none of \(anyOf.count) allowed forms")
+                    ? failures[0] : Violation(pointer: "", problem: "fits none of \(anyOf.count) allowed forms")
             }
         }
         if !oneOf.isEmpty {
-            let fits = oneOf.filter { $0.violation(of: value, in: book, at: pointer) == nil }.count
+            let fits = oneOf.filter { $0.violation(of: value, in: book) == nil }.count
             if fits != 1 {
-                return Violation(pointer: pointer, problem: "must fit exactly one of \(oneOf.count) forms, fits \(fits)")
+                return Violation(pointer: "", problem: "must fit exactly one of \(oneOf.count) forms, fits \(fits)")
             }
         }
-        if let not, not.violation(of: value, in: book, at: pointer) == nil {
-            return Violation(pointer: pointer, problem: "is a form the document rules out")
+        if let not, not.violation(of: value, in: book) == nil {
+            return Violation(pointer: "", problem: "is a form the document rules out")
         }
         if let conditional {
             let branch =
-                conditional.condition.violation(of: value, in: book, at: pointer) == nil
+                conditional.condition.violation(of: value, in: book) == nil
                 ? conditional.then : conditional.otherwise
-            if let found = branch?.violation(of: value, in: book, at: pointer) { return found }
+            if let found = branch?.violation(of: value, in: book) { return found }
         }
         return nil
     }
