@@ -72,11 +72,12 @@ let package = Package(
             ],
             swiftSettings: strict),
         // The running clock, its command layer and services: they carry out the core's decisions through the
-        // core's ports, never naming an adapter. (AubadeHandoff: the second waker's file formats, Glibc only.)
+        // core's ports, never naming an adapter. (AubadeSystem: the OS primitives — named threads, the blocking
+        // queue — that its store thread and services run on.)
         .target(
             name: "AubadeApp",
             dependencies: [
-                "AubadeCore", "AubadeHandoff", "AubadeSystem", "AubadeSystemAsync",
+                "AubadeCore", "AubadeSystem", "AubadeSystemAsync",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -108,12 +109,15 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
+        // The daemon's side of the second waker (R35): the `WakerLink` port over the files beside the database, in
+        // AubadeHandoff's formats — the one place that converts them to and from the core's words.
+        .target(name: "AubadeWakerFiles", dependencies: ["AubadeCore", "AubadeHandoff"], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon (`AubadeDaemon`).
         .executableTarget(
             name: "aubade",
             dependencies: [
                 "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",
-                "AubadeDaemon", "AubadeSystem", "AubadeSystemAsync",
+                "AubadeDaemon", "AubadeSystem", "AubadeSystemAsync", "AubadeWakerFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -216,6 +220,9 @@ let package = Package(
             ], swiftSettings: strict),
         // The second waker's formats and decision in-process (file states × heartbeat × instant).
         .testTarget(name: "AubadeHandoffTests", dependencies: ["AubadeHandoff"], swiftSettings: strict),
+        .testTarget(
+            name: "AubadeWakerFilesTests", dependencies: ["AubadeWakerFiles", "AubadeHandoff", "AubadeCore", "AubadeTesting"],
+            swiftSettings: strict),
         .testTarget(
             name: "AubadeSystemTests", dependencies: ["AubadeSystem", "AubadeSystemAsync", "AubadeTesting"], swiftSettings: strict
         ),

@@ -7,6 +7,7 @@ import AubadeDaemon
 import AubadeHardware
 import AubadeServer
 import AubadeStore
+import AubadeWakerFiles
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -55,7 +56,7 @@ struct RunCommand: AsyncParsableCommand {
             allowLoopback: config.audio.allowLocalStreams, defaultZone: try context.defaultZone(),
             followsSystemZone: config.clock.timeZone.isEmpty, shakeResponse: config.shake.response,
             primaryDevice: config.audio.device,
-            waker: WakerSetup(config: config, databasePath: context.databasePath),
+            waker: { [setup = WakerSetup(config: config, databasePath: context.databasePath)] in WakerFiles(setup) },
             calendars: CalendarOptions(
                 refresh: .seconds(config.calendars.refreshSeconds),
                 horizonDays: config.calendars.horizonDays))

@@ -1,5 +1,6 @@
 import AubadeApp
 import AubadeCore
+import AubadeWakerFiles
 
 /// `aubade stop` and `aubade snooze` while the second waker rings (R35): its ring ends first (a signal to
 /// that process), then the daemon is told too — briefly, since it may be the part that failed (frozen, it

@@ -1,6 +1,7 @@
 import AubadeApp
 import AubadeConfig
 import AubadeCore
+import AubadeWakerFiles
 import Foundation
 
 extension WakerSetup {

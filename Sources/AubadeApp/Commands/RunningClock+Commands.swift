@@ -209,7 +209,7 @@ extension RunningClock {
                 problem: device.problem),
             warnings: board.list.filter { !$0.hasPrefix("The sound device fails") },
             clockSynchronised: deps.isClockSynchronised(), report: report,
-            waker: runner.handoff.map { SecondWaker.status(databasePath: $0.setup.databasePath) })
+            waker: runner.handoff.map { DaemonStatus.Waker($0.report()) })
     }
 }
 

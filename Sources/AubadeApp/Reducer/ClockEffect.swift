@@ -1,5 +1,4 @@
 import AubadeCore
-import AubadeHandoff
 import Foundation
 
 /// A line's fields on the daemon's output.
@@ -53,9 +52,9 @@ struct RingNote {
 /// What the second waker's files are told.
 enum WakerWrite {
     /// The alarms to come (the next-alarm file).
-    case publish([HandoffEntry], now: Date)
+    case publish([WakerPlan.Entry], now: Date)
     /// What the daemon did with its rings (the heartbeat).
-    case note([HeartbeatRecord])
+    case note([WakerPlan.Note])
 }
 
 /// The effects of the input being decided, in order, and the names of the sounds they start. The clock owns one;

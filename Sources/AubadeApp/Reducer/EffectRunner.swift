@@ -17,7 +17,7 @@ final class EffectRunner {
     let time: any ClockTime
     let jobs: any BackgroundJobs
     let board: StatusBoard
-    var handoff: WakerHandoff?
+    var handoff: (any WakerLink)?
     /// Whether an alarm still exists (a state saved for an alarm deleted meanwhile has no row to update: no warning).
     var alarmExists: (Int64) -> Bool = { _ in true }
 
@@ -101,7 +101,7 @@ final class EffectRunner {
             guard let handoff else { return }
             switch write {
             case .publish(let entries, let now): handoff.publish(entries, now: now)
-            case .note(let records): handoff.note(records)
+            case .note(let notes): handoff.note(notes)
             }
             board.set("waker-files", handoff.problem)
         case .job(let job):

@@ -33,7 +33,7 @@ extension AlarmRunner {
         } else {
             effects.record(event)
         }
-        tellWaker(WakerHandoff.records(for: event, scheduler: scheduler))
+        tellWaker(WakerPlanning.notes(for: event, scheduler: scheduler))
     }
 
     /// Sounds an alarm now: the sound pre-rolled for this occurrence when there is one, else a new one. A

@@ -19,7 +19,7 @@ extension AlarmRunner {
                 HistoryEvent(
                     at: now.wall, alarmID: id, kind: HistoryKind.audible.rawValue,
                     detail: "source=\(source) \(HistoryDetail.audible(after: after))"))
-            tellWaker(WakerHandoff.heard(scheduler: scheduler, at: now.wall))
+            tellWaker(WakerPlanning.heard(scheduler: scheduler, at: now.wall))
         case .fallback(_, _, let to, let reason):
             self.ringing?.fallbacks.append(reason)
             let target: HistoryDetail.FallbackTarget = to == "tone" ? .tone : .alternate

@@ -65,8 +65,10 @@ final class AlarmRunner {
     var ringingChanged: (Bool) -> Void = { _ in }
     /// Where a finished station check (pre-check or look-ahead) reports: the clock, as an input.
     var stationChecked: @Sendable (StationCheck, Int64, Date, String?) async -> Void = { _, _, _, _ in }
-    /// The files the second waker reads and writes (R35); nil when there is none (in-process tests).
-    var handoff: WakerHandoff?
+    /// The link to the second waker (R35); nil when there is none (in-process tests).
+    var handoff: (any WakerLink)?
+    /// The waker's rings already in the history (their keys), once read from it.
+    var wakerRingsAbsorbed: Set<String>?
 
     init(
         scheduler: AlarmScheduler, deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue,

@@ -56,12 +56,14 @@ public struct ClockOptions: Sendable {
     public var primaryDevice: String?
     /// How imported calendars are refreshed (`[calendars]`).
     public var calendars: CalendarOptions
-    /// What the second waker is told besides the alarms (R35); nil writes no handoff files.
-    public var waker: WakerSetup?
+    /// Makes the link to the second waker (R35), on the clock's thread, as the clock starts; nil: no second waker
+    /// (nothing is written for one).
+    public var waker: (@Sendable () -> any WakerLink)?
 
     public init(
         allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
-        shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil, waker: WakerSetup? = nil,
+        shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil,
+        waker: (@Sendable () -> any WakerLink)? = nil,
         calendars: CalendarOptions = CalendarOptions()
     ) {
         self.primaryDevice = primaryDevice

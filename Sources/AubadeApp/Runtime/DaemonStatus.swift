@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 public import Foundation
 
 /// What `aubade status` (and the page, and the kiosk) shows of a running clock: the next alarm, what
@@ -65,6 +65,19 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
             self.ringingAlarm = ringingAlarm
             self.ringingSince = ringingSince
             self.problem = problem
+        }
+
+        /// The waker as its report says (`report` nil, or a waker not alive: not running).
+        public init(_ report: WakerReport?) {
+            guard let report, report.running else {
+                self.init(running: false)
+                return
+            }
+            self.init(
+                running: true, armedAlarm: report.armed?.alarm,
+                armedAlarmName: report.armed.flatMap { $0.name.isEmpty ? nil : $0.name }, armedAt: report.armed?.at,
+                ringingAlarm: report.ringing?.alarm, ringingSince: report.ringing?.started,
+                problem: report.problem.isEmpty ? nil : report.problem)
         }
 
         /// "Second waker: armed for Work (alarm 1) at Tue 24 Nov 08:01", "… RINGING alarm 1 …", "… not running …".

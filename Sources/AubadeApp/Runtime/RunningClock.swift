@@ -56,10 +56,10 @@ public actor RunningClock {
             worker: worker, sound: deps.sound, output: deps.output, time: deps.time,
             jobs: deps.jobs, board: board)
         // An occurrence the second waker rang and a person ended there is not rung again (R35).
-        let handoff = options.waker.map(WakerHandoff.init)
+        let handoff = options.waker?()
         effectRunner.handoff = handoff
         let scheduler = AlarmScheduler(
-            alarms: loaded.alarms, states: handoff?.settle(loaded.states) ?? loaded.states,
+            alarms: loaded.alarms, states: WakerPlanning.settle(loaded.states, by: handoff?.report()),
             settings: loaded.settings, defaultZone: options.defaultZone,
             alarmsUpdatedAt: loaded.alarmUpdateTimes, daysOff: DaysOff(loaded.daysOff))
         runner = AlarmRunner(

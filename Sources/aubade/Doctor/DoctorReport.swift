@@ -4,6 +4,7 @@ import AubadeCore
 import AubadeDaemon
 import AubadeHardware
 import AubadeSystemAsync
+import AubadeWakerFiles
 import Foundation
 
 /// Everything `doctor` found, as printed in JSON: `checks` (one per line of the text report), whether the next
@@ -47,7 +48,7 @@ struct DoctorReport: Encodable {
                 sound: SoundProbe.device(config.audio, daemon: daemon), mixer: SoundProbe.mixer(config.audio),
                 disk: StorageProbe.disk(databasePath: database),
                 synchronised: ClockSync.isSynchronised(), rtc: ClockProbe.rtc(),
-                waker: SecondWaker.status(databasePath: database)
+                waker: DaemonStatus.Waker(SecondWaker.report(databasePath: database))
             )
         }
         var report = hardware.hardware

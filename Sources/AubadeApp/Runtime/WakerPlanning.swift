@@ -1,26 +1,21 @@
 import AubadeCore
-import AubadeHandoff
 import Foundation
 
-extension WakerHandoff {
+/// The second waker (R35) as the clock sees it, through its port (`WakerLink`): the plan of rings it is told,
+/// the notes of what the daemon did with them, and what its report means for the alarms' states and the history.
+enum WakerPlanning {
     /// The rings the daemon will make, soonest first: each enabled alarm's ring now (due when it began) or its
     /// snooze's end, and its next `occurrencesPerAlarm` occurrences after the last it handled (a skipped one
     /// left out). The waker sounds the tone at `settings.fallbackTone`, at least at `toneVolume` (R18).
-    static func entries(scheduler: AlarmScheduler, settings: AppSettings, now: Date) -> [HandoffEntry] {
-        var out: [HandoffEntry] = []
-        let tone: HandoffTone =
-            switch settings.fallbackTone {
-            case .classic: .classic
-            case .chime: .chime
-            case .rising: .rising
-            }
+    static func entries(scheduler: AlarmScheduler, settings: AppSettings, now: Date) -> [WakerPlan.Entry] {
+        var out: [WakerPlan.Entry] = []
         for (id, alarm) in scheduler.alarms where alarm.enabled {
-            func entry(_ occurrence: Date, round: Int, due: Date) -> HandoffEntry {
-                HandoffEntry(
-                    alarm: id, occurrence: ms(occurrence), round: round, due: ms(due),
+            func entry(_ occurrence: Date, round: Int, due: Date) -> WakerPlan.Entry {
+                WakerPlan.Entry(
+                    alarm: id, occurrence: occurrence, round: round, due: due,
                     volume: max(alarm.volume, settings.toneVolume), durationSeconds: alarm.durationSeconds,
-                    snoozeSeconds: alarm.snoozeMinutes * 60, maxSnoozes: alarm.maxSnoozes, tone: tone,
-                    name: ShortText(alarm.name))
+                    snoozeSeconds: alarm.snoozeMinutes * 60, maxSnoozes: alarm.maxSnoozes, tone: settings.fallbackTone,
+                    name: alarm.name)
             }
             let state = scheduler.state(of: id)
             switch state.phase {
@@ -34,44 +29,44 @@ extension WakerHandoff {
                 break
             }
             var after = state.lastHandledOccurrence ?? now.addingTimeInterval(-60)
-            for _ in 0..<NextAlarmFile.occurrencesPerAlarm {
+            for _ in 0..<WakerPlan.occurrencesPerAlarm {
                 guard let o = AlarmSchedule.next(of: alarm, after: after, defaultZone: scheduler.defaultZone) else { break }
                 after = o.instant
                 if o.date != alarm.skipDate { out.append(entry(o.instant, round: 0, due: o.instant)) }
             }
         }
         out.sort { ($0.due, $0.alarm) < ($1.due, $1.alarm) }
-        return Array(out.prefix(NextAlarmFile.maxEntries))
+        return Array(out.prefix(WakerPlan.maxEntries))
     }
 
     /// What a history event the daemon records tells the waker: a snooze (of the round that rang), the end of
     /// an occurrence (dismissed, auto-silenced, cancelled by an edit), a skip. Read after the engine's batch was
     /// carried out, so the alarm's state is the one the event left.
-    static func records(for event: HistoryEvent, scheduler: AlarmScheduler) -> [HeartbeatRecord] {
+    static func notes(for event: HistoryEvent, scheduler: AlarmScheduler) -> [WakerPlan.Note] {
         guard let id = event.alarmID, let kind = HistoryKind(rawValue: event.kind) else { return [] }
         let state = scheduler.state(of: id)
-        let at = ms(event.at)
+        let at = event.at
         switch kind {
         case .snoozed:
             guard let o = state.occurrence else { return [] }
-            return [HeartbeatRecord(alarm: id, occurrence: ms(o), round: max(0, state.snoozeCount - 1), state: .snoozed, at: at)]
+            return [WakerPlan.Note(alarm: id, occurrence: o, round: max(0, state.snoozeCount - 1), state: .snoozed, at: at)]
         case .dismissed, .autoSilenced, .cancelled:
             guard let o = state.occurrence ?? state.lastHandledOccurrence else { return [] }
-            return [HeartbeatRecord(alarm: id, occurrence: ms(o), round: state.snoozeCount, state: .stopped, at: at)]
+            return [WakerPlan.Note(alarm: id, occurrence: o, round: state.snoozeCount, state: .stopped, at: at)]
         case .skipped:
             guard let o = HistoryDetail.occurrence(in: event.detail) else { return [] }
-            return [HeartbeatRecord(alarm: id, occurrence: ms(o), round: 0, state: .skipped, at: at)]
+            return [WakerPlan.Note(alarm: id, occurrence: o, round: 0, state: .skipped, at: at)]
         default:
             return []
         }
     }
 
     /// Every member of the ringing group is heard when its one sound is (R38).
-    static func heard(scheduler: AlarmScheduler, at now: Date) -> [HeartbeatRecord] {
+    static func heard(scheduler: AlarmScheduler, at now: Date) -> [WakerPlan.Note] {
         scheduler.ringingAlarmIDs.compactMap { id in
             let state = scheduler.state(of: id)
             return state.occurrence.map {
-                HeartbeatRecord(alarm: id, occurrence: ms($0), round: state.snoozeCount, state: .audible, at: ms(now))
+                WakerPlan.Note(alarm: id, occurrence: $0, round: state.snoozeCount, state: .audible, at: now)
             }
         }
     }
@@ -79,16 +74,16 @@ extension WakerHandoff {
     /// The stored alarm states as a daemon starting now must take them: an occurrence the waker rang and a
     /// person stopped there (or its duration ran out) is over — no catch-up rings it again (R6) — and one a
     /// person snoozed there is snoozed until the waker's snooze ends, so the daemon rings the next round itself.
-    func settle(_ states: [AlarmRunState]) -> [AlarmRunState] {
-        guard let waker = WakerHandoff.wakerState(wakerPath) else { return states }
+    static func settle(_ states: [AlarmRunState], by report: WakerReport?) -> [AlarmRunState] {
+        guard let waker = report else { return states }
         var byID = Dictionary(states.map { ($0.alarmID, $0) }, uniquingKeysWith: { _, newer in newer })
-        var latest: [Int64: WakerRing] = [:]
+        var latest: [Int64: WakerReport.Ring] = [:]
         for ring in waker.rang where [.stop, .snooze, .duration].contains(ring.end) {
             if let seen = latest[ring.alarm], seen.ended > ring.ended { continue }
             latest[ring.alarm] = ring
         }
         for (id, ring) in latest {
-            let o = WakerHandoff.date(ring.occurrence)
+            let o = ring.occurrence
             var state = byID[id] ?? AlarmRunState(alarmID: id)
             if let handled = state.lastHandledOccurrence, handled > o { continue }
             if state.phase != .idle, let current = state.occurrence, current > o { continue }
@@ -97,7 +92,7 @@ extension WakerHandoff {
             if ring.end == .snooze, let next = waker.snoozed, next.alarm == id, next.occurrence == ring.occurrence {
                 state.phase = .snoozed
                 state.occurrence = o
-                state.snoozedUntil = WakerHandoff.date(next.ringsAt(grace: waker.graceMilliseconds))
+                state.snoozedUntil = next.ringsAt
                 state.snoozeCount = next.round
             } else {
                 state.phase = .idle
@@ -111,24 +106,17 @@ extension WakerHandoff {
     }
 
     /// "due <ISO>, round 0, rang 08:01:00Z-08:03:10Z on default, end=stop by=button, waker_ring=1/<ms>".
-    static func detail(_ ring: WakerRing) -> String {
+    static func detail(_ ring: WakerReport.Ring) -> String {
         var parts = [
-            HistoryDetail.due(date(ring.occurrence)), "round \(ring.round)",
-            "rang \(date(ring.started).formatted(.iso8601)) to \(date(ring.ended).formatted(.iso8601))",
+            HistoryDetail.due(ring.occurrence), "round \(ring.round)",
+            "rang \(ring.started.formatted(.iso8601)) to \(ring.ended.formatted(.iso8601))",
         ]
-        if !ring.device.isEmpty { parts.append("on \(ring.device.string)") }
-        parts.append("end=\(ring.end.word) by=\(ring.by.word)")
+        if !ring.device.isEmpty { parts.append("on \(ring.device)") }
+        parts.append("end=\(ring.end.rawValue) by=\(ring.by.rawValue)")
         if ring.killedDaemon > 0 { parts.append("stopped the unresponsive daemon (pid \(ring.killedDaemon))") }
-        parts.append("waker_ring=\(key(ring))")
+        parts.append("waker_ring=\(ring.key)")
         return parts.joined(separator: ", ")
     }
-
-    static func key(_ ring: WakerRing) -> String { "\(ring.alarm)/\(ring.started)" }
-}
-
-extension WakerEnd {
-    /// The end's word as a `String`.
-    var wordText: String { String(describing: word) }
 }
 
 extension AlarmRunner {
@@ -138,14 +126,14 @@ extension AlarmRunner {
         effects.append(
             .waker(
                 .publish(
-                    WakerHandoff.entries(scheduler: scheduler, settings: catalogue.settings, now: now.wall),
+                    WakerPlanning.entries(scheduler: scheduler, settings: catalogue.settings, now: now.wall),
                     now: now.wall)))
     }
 
     /// Tells the waker what the daemon just did with its rings.
-    func tellWaker(_ records: [HeartbeatRecord]) {
-        guard handoff != nil, !records.isEmpty else { return }
-        effects.append(.waker(.note(records)))
+    func tellWaker(_ notes: [WakerPlan.Note]) {
+        guard handoff != nil, !notes.isEmpty else { return }
+        effects.append(.waker(.note(notes)))
     }
 
     /// The rings the waker made since the last look: each one into the history (R35's morning-report line);
@@ -155,29 +143,29 @@ extension AlarmRunner {
     /// The history is read (once, for the rings absorbed before a restart) on the store's thread, waited for at
     /// most `StoreWorker.bound`: a store that does not answer leaves the rings to the next look.
     func absorbWakerRings(_ now: SchedulerTime, act: Bool, store: StoreWorker) {
-        guard let handoff, let waker = handoff.wakerStateIfChanged() else { return }
-        if handoff.absorbed == nil {
+        guard let handoff, let waker = handoff.reportIfChanged() else { return }
+        if wakerRingsAbsorbed == nil {
             let since = now.wall.addingTimeInterval(-3 * 86_400)
             guard let events = store.answer({ (try? $0.events(limit: 500, since: since)) ?? [] }) else {
-                handoff.forgetWakerStamp()
+                handoff.forgetLastLook()
                 return
             }
-            handoff.absorbed = Set(
+            wakerRingsAbsorbed = Set(
                 events.filter { $0.kind == HistoryKind.secondWaker.rawValue }.compactMap { event in
                     event.detail.split(separator: " ").first { $0.hasPrefix("waker_ring=") }.map { String($0.dropFirst(11)) }
                 })
         }
-        for ring in waker.rang where ring.end != .shutdown && !(handoff.absorbed?.contains(WakerHandoff.key(ring)) ?? false) {
-            handoff.absorbed?.insert(WakerHandoff.key(ring))
+        for ring in waker.rang where ring.end != .shutdown && !(wakerRingsAbsorbed?.contains(ring.key) ?? false) {
+            wakerRingsAbsorbed?.insert(ring.key)
             effects.record(
-                HistoryEvent(at: now.wall, alarmID: ring.alarm, kind: .secondWaker, detail: WakerHandoff.detail(ring)),
+                HistoryEvent(at: now.wall, alarmID: ring.alarm, kind: .secondWaker, detail: WakerPlanning.detail(ring)),
                 fields: [
-                    "alarm": ring.alarm, "end": ring.end.wordText, "detail": WakerHandoff.detail(ring),
-                    "occurrence": WakerHandoff.date(ring.occurrence).timeIntervalSince1970,
+                    "alarm": ring.alarm, "end": ring.end.rawValue, "detail": WakerPlanning.detail(ring),
+                    "occurrence": ring.occurrence.timeIntervalSince1970,
                 ])
             guard act, ring.end.byPerson else { continue }
             let state = scheduler.state(of: ring.alarm)
-            guard state.phase != .idle, let current = state.occurrence, current <= WakerHandoff.date(ring.occurrence) else {
+            guard state.phase != .idle, let current = state.occurrence, current <= ring.occurrence else {
                 continue
             }
             let input: DismissInput = ring.by == .button ? .button : .cli

@@ -1,6 +1,6 @@
-import AubadeCore
+public import AubadeCore
 import AubadeHandoff
-import Foundation
+public import Foundation
 import Glibc
 
 /// What the daemon tells the second waker besides its alarms: the sound device and the stop and snooze
@@ -35,17 +35,17 @@ public struct WakerSetup: Sendable, Hashable {
     }
 }
 
-/// The daemon's side of the second waker (R35), owned by `AlarmRunner` on the clock's thread:
+/// The second waker's files beside the database (R35), the `WakerLink` of the running clock, on its thread:
 /// - `<db>.next-alarm`, rewritten atomically (temp, fsync, rename — `HandoffIO`) whenever what the daemon will
-///   ring changes: after a turn, an edit, an input (`publish`; an unchanged list is not written, R29);
+///   ring changes (`publish`; an unchanged plan is not written, R29);
 /// - `<db>.heartbeat`, rewritten when a ring becomes audible (verified sound on the card, R16) or is snoozed,
 ///   stopped or skipped (`note`);
-/// - `<db>.waker`, the waker's own state, read for the status and, when it changed, for the rings the waker
-///   made: each goes into the history (the morning report says "the daemon did not answer; the second waker
-///   rang"), and one a person ended there ends the daemon's ring of that occurrence too.
-/// A file that cannot be written is a standing warning: the waker would then ring beside a healthy daemon.
-final class WakerHandoff {
-    let setup: WakerSetup
+/// - `<db>.waker`, the waker's own state, read for the status and for the rings the waker made (`report`).
+/// The formats are AubadeHandoff's, which the waker links too; this is the one place that converts them to and
+/// from the core's words. A file that cannot be written is `problem`: the waker would then ring beside a
+/// healthy daemon.
+public final class WakerFiles: WakerLink {
+    public let setup: WakerSetup
     let nextAlarmPath: String
     let heartbeatPath: String
     let wakerPath: String
@@ -55,30 +55,23 @@ final class WakerHandoff {
     private let writer = TextWriter(capacity: 32 * 1024)
     /// The waker's file as last read: its modification time and size.
     private var wakerStamp: (Int, Int, Int)?
-    /// The waker's rings already in the history ("<alarm>/<started ms>").
-    var absorbed: Set<String>?
-    /// Why a file could not be written, if the last attempt failed.
-    private(set) var problem: String?
+    public private(set) var problem: String?
 
-    init(_ setup: WakerSetup) {
+    public init(_ setup: WakerSetup) {
         self.setup = setup
         nextAlarmPath = HandoffIO.path(database: setup.databasePath, suffix: NextAlarmFile.suffix)
         heartbeatPath = HandoffIO.path(database: setup.databasePath, suffix: HeartbeatFile.suffix)
         wakerPath = HandoffIO.path(database: setup.databasePath, suffix: WakerStateFile.suffix)
-        if let bytes = WakerHandoff.read(heartbeatPath) {
+        if let bytes = WakerFiles.read(heartbeatPath) {
             var old = HeartbeatFile()
             if bytes.withUnsafeBytes({ old.read($0) }) { heartbeat = old }
         }
     }
 
-    static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-    static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
-
-    /// Writes the next-alarm file when `entries` (or the first write since start) differ from what was written.
-    func publish(_ entries: [HandoffEntry], now: Date) {
+    public func publish(_ plan: [WakerPlan.Entry], now: Date) {
         var file = NextAlarmFile()
         file.daemon = identity
-        file.written = WakerHandoff.ms(now)
+        file.written = WakerFiles.ms(now)
         file.device = LongText(setup.device)
         file.alternate = LongText(setup.alternate)
         file.activeLow = setup.activeLow
@@ -86,16 +79,27 @@ final class WakerHandoff {
         file.buttons = setup.buttons.prefix(NextAlarmFile.maxButtons).map {
             ButtonLine(duty: $0.snoozes ? .snooze : .stop, line: LongText($0.line))
         }
-        file.entries = Array(entries.prefix(NextAlarmFile.maxEntries))
+        file.entries = plan.prefix(NextAlarmFile.maxEntries).map(WakerFiles.entry)
         if let written, written.sameContent(as: file) { return }
         file.write(to: writer)
         if save(nextAlarmPath, what: "next-alarm") { written = file }
     }
 
-    /// Records in the heartbeat what the daemon did with rings; one write for them all.
-    func note(_ records: [HeartbeatRecord]) {
-        guard !records.isEmpty else { return }
-        for r in records { heartbeat.note(r) }
+    public func note(_ notes: [WakerPlan.Note]) {
+        guard !notes.isEmpty else { return }
+        for n in notes {
+            let state: HeartbeatState =
+                switch n.state {
+                case .audible: .audible
+                case .snoozed: .snoozed
+                case .stopped: .stopped
+                case .skipped: .skipped
+                }
+            heartbeat.note(
+                HeartbeatRecord(
+                    alarm: n.alarm, occurrence: WakerFiles.ms(n.occurrence), round: n.round, state: state,
+                    at: WakerFiles.ms(n.at)))
+        }
         heartbeat.write(to: writer)
         _ = save(heartbeatPath, what: "heartbeat")
     }
@@ -111,20 +115,74 @@ final class WakerHandoff {
         return false
     }
 
-    /// The waker's state when its file changed since the last look (a `stat`, no read, when it did not).
-    func wakerStateIfChanged() -> WakerStateFile? {
+    public func report() -> WakerReport? { WakerFiles.report(at: wakerPath) }
+
+    /// A `stat`, and no read, when the file did not change.
+    public func reportIfChanged() -> WakerReport? {
         var st = stat()
         guard stat(wakerPath, &st) == 0 else { return nil }
         let stamp = (st.st_mtim.tv_sec, st.st_mtim.tv_nsec, Int(st.st_size))
         if let old = wakerStamp, old == stamp { return nil }
         wakerStamp = stamp
-        return WakerHandoff.wakerState(wakerPath)
+        return report()
     }
 
-    /// Forgets the waker's file as last seen, so the next look reads it again.
-    func forgetWakerStamp() { wakerStamp = nil }
+    public func forgetLastLook() { wakerStamp = nil }
 
-    static func wakerState(_ path: String) -> WakerStateFile? {
+    // MARK: the conversions
+
+    static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
+
+    static func entry(_ e: WakerPlan.Entry) -> HandoffEntry {
+        let tone: HandoffTone =
+            switch e.tone {
+            case .classic: .classic
+            case .chime: .chime
+            case .rising: .rising
+            }
+        return HandoffEntry(
+            alarm: e.alarm, occurrence: ms(e.occurrence), round: e.round, due: ms(e.due), volume: e.volume,
+            durationSeconds: e.durationSeconds, snoozeSeconds: e.snoozeSeconds, maxSnoozes: e.maxSnoozes, tone: tone,
+            name: ShortText(e.name))
+    }
+
+    static func ring(_ r: AubadeHandoff.WakerRing) -> WakerReport.Ring {
+        let end: WakerReport.Ring.End =
+            switch r.end {
+            case .stop: .stop
+            case .snooze: .snooze
+            case .duration: .duration
+            case .daemon: .daemon
+            case .shutdown: .shutdown
+            }
+        let by: WakerReport.Ring.Input =
+            switch r.by {
+            case .none: .none
+            case .button: .button
+            case .cli: .cli
+            }
+        return WakerReport.Ring(
+            alarm: r.alarm, occurrence: date(r.occurrence), round: r.round, started: date(r.started), ended: date(r.ended),
+            end: end, by: by, killedDaemon: r.killedDaemon, device: r.device.string, key: "\(r.alarm)/\(r.started)")
+    }
+
+    /// The waker's state file at `path` in the core's words (nil: missing or unreadable).
+    static func report(at path: String) -> WakerReport? {
+        guard let state = stateFile(path) else { return nil }
+        return WakerReport(
+            running: state.waker.isAlive,
+            armed: state.armed.map { WakerReport.Armed(alarm: $0.alarm, name: $0.name.string, at: date(state.armedAt)) },
+            ringing: state.ringing.map(ring),
+            snoozed: state.snoozed.map {
+                WakerReport.Snooze(
+                    alarm: $0.alarm, occurrence: date($0.occurrence), round: $0.round,
+                    ringsAt: date($0.ringsAt(grace: state.graceMilliseconds)))
+            },
+            rang: state.rang.map(ring), problem: state.problem.string)
+    }
+
+    static func stateFile(_ path: String) -> WakerStateFile? {
         guard let bytes = read(path) else { return nil }
         var state = WakerStateFile()
         return bytes.withUnsafeBytes { state.read($0) } ? state : nil
@@ -139,31 +197,16 @@ final class WakerHandoff {
 
 /// The second waker as `aubade status`, `doctor` and `stop` see it, from its state file beside the database.
 public enum SecondWaker {
-    /// Its state now: running or not, armed for which ring, ringing.
-    public static func status(databasePath: String) -> DaemonStatus.Waker {
-        let path = HandoffIO.path(database: databasePath, suffix: WakerStateFile.suffix)
-        guard let state = WakerHandoff.wakerState(path), state.waker.isAlive else {
-            return DaemonStatus.Waker(running: false)
-        }
-        var w = DaemonStatus.Waker(running: true)
-        if let armed = state.armed {
-            w.armedAlarm = armed.alarm
-            w.armedAlarmName = armed.name.isEmpty ? nil : armed.name.string
-            w.armedAt = WakerHandoff.date(state.armedAt)
-        }
-        if let ringing = state.ringing {
-            w.ringingAlarm = ringing.alarm
-            w.ringingSince = WakerHandoff.date(ringing.started)
-        }
-        w.problem = state.problem.isEmpty ? nil : state.problem.string
-        return w
+    /// What it says now (nil: it wrote nothing readable).
+    public static func report(databasePath: String) -> WakerReport? {
+        WakerFiles.report(at: HandoffIO.path(database: databasePath, suffix: WakerStateFile.suffix))
     }
 
     /// Stops (or snoozes) the waker's ring, if it rings (alarm `alarm`, when given): SIGUSR1 (SIGUSR2) to that
     /// process — named by pid and start time, never a stranger. True when a ring was told to end.
     public static func interrupt(databasePath: String, snooze: Bool, alarm: Int64? = nil) -> Bool {
         let path = HandoffIO.path(database: databasePath, suffix: WakerStateFile.suffix)
-        guard let state = WakerHandoff.wakerState(path), let ringing = state.ringing, state.waker.isAlive,
+        guard let state = WakerFiles.stateFile(path), let ringing = state.ringing, state.waker.isAlive,
             alarm == nil || alarm == ringing.alarm
         else { return false }
         return kill(state.waker.pid, snooze ? SIGUSR2 : SIGUSR1) == 0
