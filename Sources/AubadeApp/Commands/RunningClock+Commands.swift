@@ -8,9 +8,7 @@ extension RunningClock {
     func handle(_ command: ClockCommand, follow: Bool) async throws(ClockError) -> ClockOutput {
         let reply = try await carryOut(command)
         guard follow, case .sound(let id, _, _) = reply else { return .reply(reply, events: nil) }
-        let (stream, continuation) = AsyncStream.makeStream(of: SoundEvent.self, bufferingPolicy: .unbounded)
-        followers[id] = continuation
-        return .reply(reply, events: stream)
+        return .reply(reply, events: subscriptions.follow(id))
     }
 
     /// The clients' commands: one table.

@@ -7,24 +7,17 @@ extension RunningClock {
     /// only the newest few states, so a slow reader never holds the clock back; it ends when the clock shuts
     /// down or the subscriber stops listening.
     func liveUpdates() -> AsyncStream<LiveState> {
-        let (stream, continuation) = AsyncStream.makeStream(of: LiveState.self, bufferingPolicy: .bufferingNewest(4))
-        let id = UUID()
-        let current = liveState(deps.time.now())
-        lastLive = current
-        continuation.yield(current)
-        liveSubscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
+        subscriptions.subscribe(current: liveState(deps.time.now())) { [weak self] id in
             Task { await self?.unsubscribe(id) }
         }
-        return stream
     }
 
     private func unsubscribe(_ id: UUID) {
-        liveSubscribers[id] = nil
+        subscriptions.unsubscribe(id)
     }
 
     /// How many streams follow the live state (for tests and the status).
-    public var liveSubscriberCount: Int { liveSubscribers.count }
+    public var liveSubscriberCount: Int { subscriptions.liveCount }
 
     /// After every input: the kiosk's screen follows the alarm's ringing, the settings and the night's schedule
     /// (a ringing alarm lights it in the same turn that starts it).
@@ -36,11 +29,7 @@ extension RunningClock {
 
     /// After every input: the live state, handed to every subscriber when it changed.
     func publishLive(_ now: SchedulerTime) {
-        guard !liveSubscribers.isEmpty else { return }
-        let state = liveState(now)
-        if let last = lastLive, !state.differsApartFromTime(last) { return }
-        lastLive = state
-        for subscriber in liveSubscribers.values { subscriber.yield(state) }
+        subscriptions.publish { liveState(now) }
     }
 
     /// The live state at `now`.

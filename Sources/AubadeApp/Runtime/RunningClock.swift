@@ -26,7 +26,8 @@ public actor RunningClock {
     let radio: RadioPlayer
     let reminders: Reminders
     let display: KioskDisplay
-    var followers: [SoundID: AsyncStream<SoundEvent>.Continuation] = [:]
+    /// The clients following a sound, and the live state's streams.
+    let subscriptions = Subscriptions()
     /// The ring test sounding now, if any (a second one replaces it, as alarms replace each other).
     var ringTest: RingTestSound?
     /// The device tokens the HTTP API accepts, kept in step with the store (read without waiting for the clock).
@@ -34,8 +35,6 @@ public actor RunningClock {
     /// Wakes the scheduler loop early: an edit may have brought the next alarm closer.
     public nonisolated let waker = LoopWaker()
     let pairing = PairingDesk()
-    var liveSubscribers: [UUID: AsyncStream<LiveState>.Continuation] = [:]
-    var lastLive: LiveState?
     /// When each calendar source was last fetched or expanded again (`refreshCalendars`), kept in memory only.
     var calendarAttempts: [Int64: Date] = [:]
     /// What the store's thread found when it looked at the database (changes by other processes, a replaced file).
@@ -268,18 +267,7 @@ public actor RunningClock {
                 }
             }
         }
-        forward(event)
-    }
-
-    private func forward(_ event: SoundEvent) {
-        guard let id = event.sound else {
-            for follower in followers.values { follower.yield(event) }
-            return
-        }
-        followers[id]?.yield(event)
-        if case .stopped = event {
-            followers.removeValue(forKey: id)?.finish()
-        }
+        subscriptions.forward(event)
     }
 
     private func markReady() {
@@ -361,10 +349,7 @@ public actor RunningClock {
         display.restore()
         radio.cancel(reason: "the clock stopped", deps.time.now())
         effectRunner.run(effects)
-        for follower in followers.values { follower.finish() }
-        followers = [:]
-        for subscriber in liveSubscribers.values { subscriber.finish() }
-        liveSubscribers = [:]
+        subscriptions.finishAll()
         worker.close()
     }
 }
