@@ -1,13 +1,13 @@
 import Glibc
 
 /// A pthread mutex with a condition variable whose timed waits run on `CLOCK_MONOTONIC`, so a wall-clock step
-/// never lengthens or shortens them: what `BlockingQueue` and `StopSignal` wait on. The pthread objects are
+/// never lengthens or shortens them: what `BlockingQueue`, `StopSignal` and the sound engine's `ByteRing` wait on. The pthread objects are
 /// allocated once, never moved, and destroyed with it.
-final class MonotonicCondition {
+public final class MonotonicCondition {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    public init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -24,19 +24,19 @@ final class MonotonicCondition {
     }
 
     /// Runs `body` with the mutex held.
-    func locked<R>(_ body: () -> R) -> R {
+    public func locked<R>(_ body: () -> R) -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return body()
     }
 
     /// Wakes the waiters (call with the mutex held).
-    func broadcast() {
+    public func broadcast() {
         pthread_cond_broadcast(condition)
     }
 
     /// With the mutex held: waits while `waiting()` holds, for at most `wait` (nil: no limit; zero: not at all).
-    func wait(while waiting: () -> Bool, atMost wait: Duration?) {
+    public func wait(while waiting: () -> Bool, atMost wait: Duration?) {
         guard waiting(), wait != .zero else { return }
         guard let wait else {
             while waiting() { pthread_cond_wait(condition, mutex) }

@@ -44,15 +44,17 @@ extension PreAlarmCheck {
         var buffer = [Int16](repeating: 0, count: 2 * 4096)
         var decoded = 0
         while decoded < SoundEngine.rate {
-            if let failure = feed.takeFailure() { return failure }
             let n = buffer.withUnsafeMutableBufferPointer { feed.pull(frames: 4096, into: $0) }
             decoded += n
-            if n == 0 {
-                guard clock.now < deadline else {
-                    return "the station gave no audio within \(Int(timeout / .seconds(1))) s."
-                }
-                Thread.sleep(forTimeInterval: 0.05)
+            guard n == 0 else { continue }
+            // Nothing more to decode now: a failure the network reported is the answer (what had arrived before
+            // it was decoded first), else wait for the network to bring bytes, end or fail — no polling.
+            if let failure = feed.takeFailure() { return failure }
+            let now = clock.now
+            guard now < deadline else {
+                return "the station gave no audio within \(Int(timeout / .seconds(1))) s."
             }
+            feed.waitForInput(atMost: deadline - now)
         }
         return nil
     }

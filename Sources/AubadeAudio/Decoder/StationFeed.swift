@@ -48,7 +48,8 @@ final class StationFeed {
         report: @escaping @Sendable (StreamEvent) -> Void
     ) {
         self.url = url
-        ring = ByteRing(capacity: StationFeed.ringBytes)
+        let ring = ByteRing(capacity: StationFeed.ringBytes)
+        self.ring = ring
         do throws(AudioError) { decoder = try MP3Decoder(outputRate: rate) } catch {
             decoder = nil
             decodeFailure = error.description
@@ -69,10 +70,12 @@ final class StationFeed {
                     case .error(let reason):
                         s.failure = reason
                         s.failedOnce = true
+                        ring.wake()
                     case .failed(let reason):
                         s.failure = reason
                         s.failedOnce = true
                         s.failedForGood = true
+                        ring.wake()
                     default: break
                     }
                     report(event)
@@ -148,6 +151,12 @@ final class StationFeed {
         return n / 2
     }
 
+    /// Waits up to `wait` for the network to bring something (bytes, its end, or a failure to take); for a
+    /// reader with nothing else to do (the pre-alarm check), never the engine's audio thread.
+    func waitForInput(atMost wait: Duration) {
+        ring.waitForData(atMost: wait)
+    }
+
     /// The network buffer's fill (R25).
     var bufferLevel: BufferLevel {
         BufferLevel(buffered: ring.buffered, peak: ring.peakBuffered, capacity: ring.capacity)
@@ -156,7 +165,7 @@ final class StationFeed {
     /// Decodes one piece of what the network delivered; false when nothing was waiting.
     private func decodeSome() -> Bool {
         guard let decoder else { return false }
-        let n = input.withUnsafeMutableBytes { ring.read(into: $0, timeout: 0) }
+        let n = input.withUnsafeMutableBytes { ring.read(into: $0) }
         guard n > 0 else { return false }
         if pcmStart > 0 {
             pcm.removeFirst(pcmStart)

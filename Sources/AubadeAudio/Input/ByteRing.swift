@@ -1,17 +1,19 @@
-import Foundation
+import AubadeSystem
 
 /// A bounded byte buffer between the network thread (writer) and the audio thread (reader).
 ///
 /// `write` blocks while the buffer is full, which stops curl from reading the socket: a server sending
 /// faster than real time is held back by TCP, and memory stays at `capacity` (R25). `close` wakes both
-/// sides. Thread-safe.
+/// sides. Reading never waits; a reader with nothing else to do waits for data (`waitForData`), on the
+/// monotonic clock, until bytes arrive, the ring closes or it is woken (`wake`). Thread-safe.
 final class ByteRing: @unchecked Sendable {
     // @unchecked: every stored var below is read and written only while `condition` is locked.
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var storage: [UInt8]
     private var head = 0
     private var count = 0
     private var closed = false
+    private var woken = false
     private var peak = 0
     private var total = 0
     let capacity: Int
@@ -23,78 +25,77 @@ final class ByteRing: @unchecked Sendable {
 
     /// Appends all of `bytes`, blocking while full. Returns false when the ring was closed.
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        condition.lock()
-        defer { condition.unlock() }
-        while offset < bytes.count {
-            while count == capacity && !closed { condition.wait() }
-            if closed { return false }
-            let tail = (head + count) % capacity
-            let n = min(bytes.count - offset, capacity - count, capacity - tail)
-            storage.withUnsafeMutableBytes { dst in
-                dst.baseAddress!.advanced(by: tail).copyMemory(from: bytes.baseAddress!.advanced(by: offset), byteCount: n)
+        condition.locked {
+            var offset = 0
+            while offset < bytes.count {
+                condition.wait(while: { count == capacity && !closed }, atMost: nil)
+                if closed { return false }
+                let tail = (head + count) % capacity
+                let n = min(bytes.count - offset, capacity - count, capacity - tail)
+                storage.withUnsafeMutableBytes { dst in
+                    dst.baseAddress!.advanced(by: tail).copyMemory(
+                        from: bytes.baseAddress!.advanced(by: offset), byteCount: n)
+                }
+                count += n
+                offset += n
+                peak = max(peak, count)
+                total += n
+                condition.broadcast()
             }
-            count += n
-            offset += n
-            peak = max(peak, count)
-            total += n
-            condition.broadcast()
+            return true
         }
-        return true
     }
 
-    /// Copies up to `into.count` bytes out; waits up to `timeout` for data. Returns 0 on timeout or when
-    /// closed and empty (check `isFinished`).
-    func read(into: UnsafeMutableRawBufferPointer, timeout: TimeInterval) -> Int {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while count == 0 && !closed {
-            if !condition.wait(until: deadline) { return 0 }
+    /// Copies up to `into.count` bytes out, never waiting. Returns 0 when nothing is there (check `isFinished`).
+    func read(into: UnsafeMutableRawBufferPointer) -> Int {
+        condition.locked {
+            let n = min(into.count, count, capacity - head)
+            guard n > 0 else { return 0 }
+            storage.withUnsafeBytes { src in
+                into.baseAddress!.copyMemory(from: src.baseAddress!.advanced(by: head), byteCount: n)
+            }
+            head = (head + n) % capacity
+            count -= n
+            condition.broadcast()
+            return n
         }
-        let n = min(into.count, count, capacity - head)
-        guard n > 0 else { return 0 }
-        storage.withUnsafeBytes { src in
-            into.baseAddress!.copyMemory(from: src.baseAddress!.advanced(by: head), byteCount: n)
+    }
+
+    /// Waits up to `wait` until bytes are there, the ring is closed, or `wake` was called since the last wait.
+    /// True when bytes are there.
+    @discardableResult
+    func waitForData(atMost wait: Duration) -> Bool {
+        condition.locked {
+            condition.wait(while: { count == 0 && !closed && !woken }, atMost: wait)
+            woken = false
+            return count > 0
         }
-        head = (head + n) % capacity
-        count -= n
-        condition.broadcast()
-        return n
+    }
+
+    /// Ends a reader's `waitForData` early (the writer's side has news: a failure).
+    func wake() {
+        condition.locked {
+            woken = true
+            condition.broadcast()
+        }
     }
 
     /// No more writes; readers drain what is left.
     func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
+        condition.locked {
+            closed = true
+            condition.broadcast()
+        }
     }
 
-    var isFinished: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return closed && count == 0
-    }
+    var isFinished: Bool { condition.locked { closed && count == 0 } }
 
     /// Bytes waiting to be read.
-    var buffered: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return count
-    }
+    var buffered: Int { condition.locked { count } }
 
     /// All the bytes ever written.
-    var totalWritten: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return total
-    }
+    var totalWritten: Int { condition.locked { total } }
 
     /// The most bytes ever waiting at once (never above `capacity`).
-    var peakBuffered: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return peak
-    }
+    var peakBuffered: Int { condition.locked { peak } }
 }
