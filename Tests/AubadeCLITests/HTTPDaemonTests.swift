@@ -109,10 +109,14 @@ struct HTTPDaemonTests {
         let (a, http) = try await Self.serve(first, lead: 3600)
         let b = try await second.daemon(lead: 3600, extra: ["--http", "127.0.0.1:\(http.port)"])
         _ = try #require(await b.wait(for: "ready"))
+        // The HTTP service's failure to listen comes when it does, independent of the device's READY: wait for it.
+        let refused = "The web page and API cannot listen on 127.0.0.1:\(http.port) ("
+        let warned = await b.wait(for: "warning") { ($0["message"] as? String)?.hasPrefix(refused) == true }
+        #expect(warned != nil, "\(b.errorOutput)")
         let status = try await second.run(["status", "--json"])
         let warnings = try #require(try second.cli.json(status.stdout)["warnings"] as? [String])
         #expect(
-            warnings.contains { $0.hasPrefix("The web page and API cannot listen on 127.0.0.1:\(http.port) (") }, "\(warnings)")
+            warnings.contains { $0.hasPrefix(refused) }, "\(warnings)")
         #expect(try await second.run(["alarm", "add", "--name", "Still", "--time", "07:00"]).status == 0)
         for d in [a, b] {
             d.signal(SIGTERM)
