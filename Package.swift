@@ -36,6 +36,7 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CTimex"),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
 
         // Pure domain: no C, no I/O. `Ports/` holds the ports the running clock works through (sound, store,
@@ -112,6 +113,8 @@ let package = Package(
         // The daemon's side of the second waker (R35): the `WakerLink` port over the files beside the database, in
         // AubadeHandoff's formats — the one place that converts them to and from the core's words.
         .target(name: "AubadeWakerFiles", dependencies: ["AubadeCore", "AubadeHandoff"], swiftSettings: strict),
+        // MQTT (libmosquitto): the connection to a broker, for the Home Assistant face.
+        .target(name: "AubadeMQTT", dependencies: ["CMosquitto"], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon (`AubadeDaemon`).
         .executableTarget(
             name: "aubade",
@@ -220,6 +223,7 @@ let package = Package(
             ], swiftSettings: strict),
         // The second waker's formats and decision in-process (file states × heartbeat × instant).
         .testTarget(name: "AubadeHandoffTests", dependencies: ["AubadeHandoff"], swiftSettings: strict),
+        .testTarget(name: "AubadeMQTTTests", dependencies: ["AubadeMQTT", "AubadeTesting"], swiftSettings: strict),
         .testTarget(
             name: "AubadeWakerFilesTests", dependencies: ["AubadeWakerFiles", "AubadeHandoff", "AubadeCore", "AubadeTesting"],
             swiftSettings: strict),

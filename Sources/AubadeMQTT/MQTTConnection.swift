@@ -1,0 +1,223 @@
+import CMosquitto
+import Foundation
+import Synchronization
+
+/// Where and how to reach a broker.
+public struct MQTTOptions: Sendable, Hashable {
+    public var host: String
+    public var port: Int
+    /// TLS (`mqtts://`), with `caFile` as the trusted authority when given (else the system's).
+    public var tls: Bool
+    public var caFile: String?
+    public var username: String?
+    public var password: String?
+    public var clientID: String
+    /// The last will: published by the broker, retained, when this client goes without saying goodbye.
+    public var will: Will?
+    /// Seconds between keep-alive pings when nothing else is sent.
+    public var keepAlive: Int32 = 60
+
+    public struct Will: Sendable, Hashable {
+        public var topic: String
+        public var payload: String
+
+        public init(topic: String, payload: String) {
+            self.topic = topic
+            self.payload = payload
+        }
+    }
+
+    public init(host: String, port: Int, tls: Bool = false, clientID: String) {
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.clientID = clientID
+    }
+}
+
+/// What the connection tells its owner, on the connection's own thread.
+public enum MQTTEvent: Sendable, Equatable {
+    /// Connected (again); `version5` when the broker speaks MQTT 5. Subscriptions must be made anew.
+    case connected(version5: Bool)
+    /// The broker refused the connection (bad credentials, not authorised…): one sentence.
+    case refused(String)
+    /// The connection was lost (nil: closed by us); it is tried again with a growing delay (1 s to 60 s).
+    case disconnected(String?)
+    /// A message on a subscribed topic; `retained` when the broker sent it from its store, not as it was published.
+    case message(topic: String, payload: [UInt8], retained: Bool)
+}
+
+/// A failure to set a connection up: one sentence.
+public struct MQTTError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// One MQTT client connection through libmosquitto (the one owning wrapper of its handle). Its network loop runs
+/// on libmosquitto's own thread ("mosquitto loop": `mosquitto_loop_start`), which connects, reconnects with an
+/// exponential delay from 1 s to 60 s, keeps the connection alive and delivers `MQTTEvent`s; nothing the broker
+/// does — down, slow, refusing, or silent after accepting TCP — ever blocks a caller: `publish` and `subscribe`
+/// hand the packet to libmosquitto's queue and return (false when not connected: a message is never queued for
+/// later — the owner keeps the newest state per topic and publishes it on connecting). MQTT 5 first, 3.1.1 when
+/// the broker refuses 5.
+public final class MQTTConnection: @unchecked Sendable {
+    // @unchecked: `handle` is libmosquitto's; with its own network thread (`mosquitto_loop_start`) its calls are
+    // safe from any thread (it locks inside); the Swift state is in `state` under its mutex.
+    private let handle: OpaquePointer
+    private let onEvent: @Sendable (MQTTEvent) -> Void
+    private let options: MQTTOptions
+    private struct State {
+        var version5 = true
+        var connected = false
+        var started = false
+        var stopped = false
+    }
+    private let state = Mutex(State())
+
+    private static let library: Void = { _ = mosquitto_lib_init() }()
+
+    /// A connection to the broker of `options`, not yet started. `onEvent` is called on the connection's thread.
+    public init(_ options: MQTTOptions, onEvent: @escaping @Sendable (MQTTEvent) -> Void) throws(MQTTError) {
+        MQTTConnection.library
+        self.options = options
+        self.onEvent = onEvent
+        guard let handle = mosquitto_new(options.clientID, true, nil) else {
+            throw MQTTError(description: "libmosquitto could not make a client (\(String(cString: strerror(errno)))).")
+        }
+        self.handle = handle
+        do throws(MQTTError) {
+            try configure()
+        } catch {
+            mosquitto_destroy(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        stop()
+        mosquitto_destroy(handle)
+    }
+
+    /// The options, and the callbacks: C function pointers cannot capture, so libmosquitto hands this connection
+    /// back to them as its user data (unretained: the connection outlives its thread, which `deinit` ends).
+    private func configure() throws(MQTTError) {
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5)
+        _ = mosquitto_reconnect_delay_set(handle, 1, 60, true)
+        if let username = options.username {
+            try check(mosquitto_username_pw_set(handle, username, options.password), "set the user name")
+        }
+        if options.tls {
+            try check(
+                mosquitto_tls_set(handle, options.caFile, options.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil),
+                "set up TLS")
+        }
+        if let will = options.will {
+            let bytes = Array(will.payload.utf8)
+            try check(mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes, 1, true), "set the last will")
+        }
+        mosquitto_connect_v5_callback_set(handle) { _, obj, rc, _, _ in
+            MQTTConnection.from(obj)?.connectAnswered(rc)
+        }
+        mosquitto_disconnect_v5_callback_set(handle) { _, obj, rc, _ in
+            MQTTConnection.from(obj)?.lost(rc)
+        }
+        mosquitto_message_v5_callback_set(handle) { _, obj, message, _ in
+            guard let connection = MQTTConnection.from(obj), let message = message?.pointee, let topic = message.topic else {
+                return
+            }
+            let count = Int(message.payloadlen)
+            let payload: [UInt8] =
+                count > 0 && message.payload != nil
+                ? Array(UnsafeRawBufferPointer(start: message.payload, count: count)) : []
+            connection.onEvent(.message(topic: String(cString: topic), payload: payload, retained: message.retain))
+        }
+    }
+
+    private static func from(_ obj: UnsafeMutableRawPointer?) -> MQTTConnection? {
+        obj.map { Unmanaged<MQTTConnection>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private func check(_ rc: Int32, _ what: String) throws(MQTTError) {
+        guard rc != MOSQ_ERR_SUCCESS.rawValue else { return }
+        throw MQTTError(description: "libmosquitto could not \(what): \(String(cString: mosquitto_strerror(rc))).")
+    }
+
+    /// Starts connecting, on the connection's thread; returns at once. A broker that cannot be reached now is
+    /// tried again and again (reported as `disconnected`).
+    public func start() throws(MQTTError) {
+        let first = state.withLock { s -> Bool in
+            defer { s.started = true }
+            return !s.started && !s.stopped
+        }
+        guard first else { return }
+        let rc = mosquitto_connect_async(handle, options.host, Int32(options.port), options.keepAlive)
+        // Refused at once (nothing listens): the loop tries again; anything else is a setup fault.
+        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
+            try check(rc, "connect to \(options.host):\(options.port)")
+        }
+        try check(mosquitto_loop_start(handle), "start its network thread")
+    }
+
+    /// Says goodbye (no last will) and ends the connection's thread. Idempotent.
+    public func stop() {
+        let running = state.withLock { s -> Bool in
+            defer { s.stopped = true }
+            return s.started && !s.stopped
+        }
+        guard running else { return }
+        _ = mosquitto_disconnect(handle)
+        _ = mosquitto_loop_stop(handle, false)
+    }
+
+    /// Whether the connection is up now.
+    public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Hands a message to libmosquitto (QoS 1 when `retain`, as a state; QoS 0 otherwise); false when not
+    /// connected or refused — never queued for later.
+    @discardableResult
+    public func publish(_ topic: String, _ payload: String, retain: Bool) -> Bool {
+        guard isConnected else { return false }
+        let bytes = Array(payload.utf8)
+        return mosquitto_publish_v5(handle, nil, topic, Int32(bytes.count), bytes, retain ? 1 : 0, retain, nil)
+            == MOSQ_ERR_SUCCESS.rawValue
+    }
+
+    /// Subscribes to `topic` so that the broker never sends what it retained (MQTT 5's "send retain never"); on
+    /// 3.1.1 a retained message still comes, marked `retained`, for the owner to ignore.
+    @discardableResult
+    public func subscribe(_ topic: String) -> Bool {
+        let version5 = state.withLock { $0.version5 }
+        let options = version5 ? Int32(MQTT_SUB_OPT_SEND_RETAIN_NEVER.rawValue) : 0
+        return mosquitto_subscribe_v5(handle, nil, topic, 1, options, nil) == MOSQ_ERR_SUCCESS.rawValue
+    }
+
+    private func connectAnswered(_ rc: Int32) {
+        if rc == 0 {
+            let version5 = state.withLock { s -> Bool in
+                s.connected = true
+                return s.version5
+            }
+            onEvent(.connected(version5: version5))
+            return
+        }
+        if rc == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) || rc == 1 {
+            // A broker without MQTT 5 (3.1.1's "unacceptable protocol version" is 1): the next attempt speaks 3.1.1.
+            let switched = state.withLock { s -> Bool in
+                defer { s.version5 = false }
+                return s.version5
+            }
+            if switched {
+                _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+                return
+            }
+        }
+        let version5 = state.withLock { $0.version5 }
+        let why = String(cString: version5 ? mosquitto_reason_string(rc) : mosquitto_connack_string(rc))
+        onEvent(.refused("The MQTT broker \(options.host):\(options.port) refused the connection: \(why)."))
+    }
+
+    private func lost(_ rc: Int32) {
+        state.withLock { $0.connected = false }
+        onEvent(.disconnected(rc == 0 ? nil : String(cString: mosquitto_strerror(rc))))
+    }
+}
