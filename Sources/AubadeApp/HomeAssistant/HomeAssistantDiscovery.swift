@@ -1,0 +1,124 @@
+import AubadeCore
+public import Foundation
+
+/// The clock as one Home Assistant device over MQTT discovery (device-based, Home Assistant 2024.11 and later):
+/// one retained document on `<discovery>/device/<node>/config` naming every component with its platform, a
+/// stable `unique_id` and the topics it reads and writes under the clock's own prefix. Pure: the same clock
+/// gives the same bytes (keys sorted), so the service republishes it only when it changed — an alarm added or
+/// removed, a station renamed.
+///
+/// Not yet published by the daemon: the MQTT service that will carry it is being built.
+public struct HomeAssistantDiscovery: Sendable, Hashable {
+    /// This clock's id among others on one broker ("aubade_3f9c2a": letters, digits, `_` and `-` only), the
+    /// root of every `unique_id` and of the default entity ids.
+    public var node: String
+    /// The device's name in Home Assistant ("Bedside Aubade").
+    public var name: String
+    /// Where the clock's states and commands live ("aubade/bedroom").
+    public var topicPrefix: String
+    /// Home Assistant's discovery prefix ("homeassistant").
+    public var discoveryPrefix: String
+    public var version: String
+
+    public init(node: String, name: String, topicPrefix: String, discoveryPrefix: String = "homeassistant", version: String) {
+        self.node = node
+        self.name = name
+        self.topicPrefix = topicPrefix
+        self.discoveryPrefix = discoveryPrefix
+        self.version = version
+    }
+
+    /// The states the `state` sensor takes.
+    public static let states = ["idle", "pre_alarm", "ringing", "snoozed", "playing", "sleep"]
+    /// The `event` entity's event types.
+    public static let eventTypes = ["pre_alarm", "ringing", "audible", "fallback", "snoozed", "dismissed", "skipped", "missed"]
+    /// The `select` station's choice that stops the radio.
+    public static let stationOff = "off"
+
+    /// The retained discovery document's topic.
+    public var topic: String { "\(discoveryPrefix)/device/\(node)/config" }
+    /// The availability topic (`online`, or `offline` as the last will).
+    public var availability: String { "\(topicPrefix)/availability" }
+    /// The one command topic of the buttons ("stop", "snooze", "skip_next").
+    public var commands: String { "\(topicPrefix)/cmd" }
+
+    /// A component id as Home Assistant allows it in ids: letters, digits, `_` and `-`; anything else becomes `_`.
+    public static func id(_ text: String) -> String {
+        String(
+            text.lowercased().unicodeScalars.map { s -> Character in
+                ("a"..."z").contains(s) || ("0"..."9").contains(s) || s == "_" || s == "-" ? Character(s) : "_"
+            })
+    }
+
+    /// The document for a clock with `alarms` (id and name) and saved `stations` (names), as compact JSON with
+    /// sorted keys.
+    public func document(alarms: [(id: Int64, name: String)], stations: [String]) -> Data {
+        var components: [String: [String: Any]] = [:]
+        func add(_ key: String, _ platform: String, _ name: String, _ fields: [String: Any]) {
+            var component = fields
+            component["platform"] = platform
+            component["name"] = name
+            component["unique_id"] = "\(node)_\(key)"
+            component["default_entity_id"] = "\(platform).\(node)_\(key)"
+            components[key] = component
+        }
+        let p = topicPrefix
+        add("next_alarm", "sensor", "Next alarm", ["device_class": "timestamp", "state_topic": "\(p)/next_alarm"])
+        add("next_alarm_name", "sensor", "Next alarm's name", ["state_topic": "\(p)/next_alarm/name"])
+        add(
+            "state", "sensor", "State",
+            ["device_class": "enum", "options": HomeAssistantDiscovery.states, "state_topic": "\(p)/state"])
+        add("ringing", "binary_sensor", "Ringing", ["state_topic": "\(p)/ringing"])
+        for (key, label, payload) in [
+            ("stop", "Stop", "stop"), ("snooze", "Snooze", "snooze"), ("skip_next", "Skip next alarm", "skip_next"),
+        ] {
+            add(key, "button", label, ["command_topic": commands, "payload_press": payload])
+        }
+        for alarm in alarms.sorted(by: { $0.id < $1.id }) {
+            let base = "\(p)/alarm/\(alarm.id)"
+            add(
+                "alarm_\(alarm.id)", "switch", alarm.name,
+                [
+                    "state_topic": "\(base)/enabled", "command_topic": "\(base)/enabled/set",
+                    "json_attributes_topic": "\(base)/attributes",
+                ])
+            add(
+                "alarm_\(alarm.id)_time", "text", "\(alarm.name) time",
+                [
+                    "state_topic": "\(base)/time", "command_topic": "\(base)/time/set",
+                    "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "min": 5, "max": 5,
+                ])
+            add(
+                "alarm_\(alarm.id)_days", "text", "\(alarm.name) days",
+                ["state_topic": "\(base)/days", "command_topic": "\(base)/days/set", "max": 64])
+        }
+        add(
+            "volume", "number", "Volume",
+            [
+                "state_topic": "\(p)/volume", "command_topic": "\(p)/volume/set", "min": 1, "max": 100, "step": 1,
+                "mode": "slider",
+            ])
+        add(
+            "station", "select", "Station",
+            [
+                "state_topic": "\(p)/station", "command_topic": "\(p)/station/set",
+                "options": [HomeAssistantDiscovery.stationOff] + stations,
+            ])
+        add(
+            "sleep_timer", "number", "Sleep timer",
+            [
+                "state_topic": "\(p)/sleep", "command_topic": "\(p)/sleep/set", "min": 0, "max": 180, "step": 5,
+                "unit_of_measurement": "min",
+            ])
+        add("now_playing", "sensor", "Now playing", ["state_topic": "\(p)/now_playing"])
+        add("alarm_event", "event", "Alarm", ["state_topic": "\(p)/event", "event_types": HomeAssistantDiscovery.eventTypes])
+        let document: [String: Any] = [
+            "device": ["identifiers": [node], "name": name, "manufacturer": "Aubade", "model": "Aubade", "sw_version": version],
+            "origin": ["name": "Aubade", "sw_version": version],
+            "availability": [["topic": availability]],
+            "qos": 1,
+            "components": components,
+        ]
+        return (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data()
+    }
+}
