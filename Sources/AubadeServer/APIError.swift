@@ -64,8 +64,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         var error: Inner
     }
 
+    /// What the refusal's answer carries.
+    var body: Body { Body(error: .init(kind: kind.rawValue, message: message)) }
+
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = JSONResponse.make(Body(error: .init(kind: kind.rawValue, message: message)), status: status)
+        var response = JSONResponse.make(body, status: status)
         response.headers.append(contentsOf: headers)
         return response
     }

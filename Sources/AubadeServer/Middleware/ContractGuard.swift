@@ -85,7 +85,7 @@ struct ContractGuard: RouterMiddleware {
         if violation == nil, error.kind == .invalid {
             report(operation, status, "it refused as malformed a request the document allows (\(error.message))", context)
         }
-        let body = DocumentJSON.data(APIError.Body(error: .init(kind: error.kind.rawValue, message: error.message)))
+        let body = DocumentJSON.data(error.body)
         var headers = error.headers
         headers[.contentType] = "application/json"
         if let problem = operation.breach(
