@@ -105,6 +105,7 @@ let package = Package(
             name: "AubadeDaemon",
             dependencies: [
                 "AubadeApp", "AubadeServer", "AubadeCore", "AubadeStore", "AubadeAudio", "AubadeHardware", "AubadeCalendar",
+                "AubadeHomeAssistant",
                 "AubadeSystem", "AubadeSystemAsync", "CTimex",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -113,14 +114,23 @@ let package = Package(
         // The daemon's side of the second waker (R35): the `WakerLink` port over the files beside the database, in
         // AubadeHandoff's formats — the one place that converts them to and from the core's words.
         .target(name: "AubadeWakerFiles", dependencies: ["AubadeCore", "AubadeHandoff"], swiftSettings: strict),
-        // MQTT (libmosquitto): the connection to a broker, for the Home Assistant face.
-        .target(name: "AubadeMQTT", dependencies: ["CMosquitto"], swiftSettings: strict),
+        // MQTT (libmosquitto): the connection to a broker, its network loop on a thread of its own.
+        .target(name: "AubadeMQTT", dependencies: ["CMosquitto", "AubadeSystem"], swiftSettings: strict),
+        // The Home Assistant face over MQTT: the device's discovery document, its topics, and the service that
+        // follows the running clock (`subscribeHome`) and sends it commands — like every face, through `send`.
+        .target(
+            name: "AubadeHomeAssistant",
+            dependencies: [
+                "AubadeApp", "AubadeCore", "AubadeMQTT",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
         // The executable: CLI; `aubade run` is the daemon (`AubadeDaemon`).
         .executableTarget(
             name: "aubade",
             dependencies: [
                 "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",
-                "AubadeDaemon", "AubadeSystem", "AubadeSystemAsync", "AubadeWakerFiles",
+                "AubadeDaemon", "AubadeSystem", "AubadeSystemAsync", "AubadeWakerFiles", "AubadeHomeAssistant", "AubadeMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -224,6 +234,10 @@ let package = Package(
         // The second waker's formats and decision in-process (file states × heartbeat × instant).
         .testTarget(name: "AubadeHandoffTests", dependencies: ["AubadeHandoff"], swiftSettings: strict),
         .testTarget(name: "AubadeMQTTTests", dependencies: ["AubadeMQTT", "AubadeTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "AubadeHomeAssistantTests",
+            dependencies: ["AubadeHomeAssistant", "AubadeApp", "AubadeCore", "AubadeMQTT", "AubadeTesting", "AubadeAppTesting"],
+            swiftSettings: strict),
         .testTarget(
             name: "AubadeWakerFilesTests", dependencies: ["AubadeWakerFiles", "AubadeHandoff", "AubadeCore", "AubadeTesting"],
             swiftSettings: strict),

@@ -78,7 +78,49 @@ struct ConfigReader {
             }
         }
         c.calendars.horizonDays = int("calendars", "horizon_days", c.calendars.horizonDays, in: 14...3660)
+        readMQTT(&c.mqtt)
         return c
+    }
+
+    private mutating func readMQTT(_ m: inout Configuration.MQTT) {
+        m.broker = checked("mqtt", "broker", m.broker) { v in
+            Self.text(v).flatMap { text in
+                text.isEmpty || BrokerAddress(parsing: text) != nil ? .success(text) : .failure(Rejection(BrokerAddress.form))
+            }
+        }
+        m.username = string("mqtt", "username", m.username)
+        m.passwordFile = string("mqtt", "password_file", m.passwordFile)
+        m.caFile = string("mqtt", "ca_file", m.caFile)
+        m.clientID = checked("mqtt", "client_id", m.clientID) { v in
+            Self.text(v).flatMap { text in
+                text.utf8.count <= 64 && !text.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "+" || $0 == "#" })
+                    ? .success(text) : .failure(Rejection("must be at most 64 characters without spaces, /, + or #"))
+            }
+        }
+        let topic = { (text: String) -> Result<String, Rejection> in
+            text.isEmpty
+                || (!text.hasPrefix("/") && !text.hasSuffix("/") && !text.contains(where: { $0 == "+" || $0 == "#" }))
+                ? .success(text) : .failure(Rejection("must be a topic without + or # and without a / at either end"))
+        }
+        m.topicPrefix = checked("mqtt", "topic_prefix", m.topicPrefix) { v in Self.text(v).flatMap(topic) }
+        m.discoveryPrefix = checked("mqtt", "discovery_prefix", m.discoveryPrefix) { v in
+            Self.text(v, nonEmpty: true).flatMap(topic)
+        }
+        m.deviceName = string("mqtt", "device_name", m.deviceName)
+        m.preAlarmSeconds = checked("mqtt", "pre_alarm", m.preAlarmSeconds) { v in
+            let items: [any TOMLValueConvertible] = v.array.map { Array($0) } ?? [v]
+            var leads: [Int] = []
+            for item in items {
+                guard let text = item.string, let seconds = try? DurationText.seconds(parsing: text, field: "pre_alarm"),
+                    (60...21_600).contains(seconds)
+                else {
+                    return .failure(
+                        Rejection("must be a lead from 1m to 6h, or a list of them, like \"15m\" or [\"30m\", \"10m\"]"))
+                }
+                leads.append(seconds)
+            }
+            return .success(leads)
+        }
     }
 
     private mutating func readButtons(_ b: inout Configuration.Buttons) {
@@ -226,7 +268,7 @@ struct ConfigReader {
 
     private static let sections: Set<String> = [
         "paths", "http", "audio", "clock", "buttons", "buttons.short_press",
-        "buttons.long_press", "shake", "display", "calendars",
+        "buttons.long_press", "shake", "display", "calendars", "mqtt",
     ]
 
     private func unknown(_ key: String, _ line: Int?) -> String {

@@ -80,6 +80,26 @@ public struct Configuration: Equatable, Sendable {
         public var horizonDays = 400
     }
 
+    /// The Home Assistant face over MQTT: off while `broker` is empty.
+    public struct MQTT: Equatable, Sendable {
+        /// "mqtt://host:port" or "mqtts://host:port" (`BrokerAddress`); empty: no MQTT face.
+        public var broker = ""
+        public var username = ""
+        /// A file whose first line is the password (kept out of the config, which anyone may read).
+        public var passwordFile = ""
+        /// The authority TLS trusts (empty: the system's).
+        public var caFile = ""
+        /// Empty: "aubade-<host name>".
+        public var clientID = ""
+        /// Where the clock's states and commands live. Empty: "aubade/<host name>".
+        public var topicPrefix = ""
+        public var discoveryPrefix = "homeassistant"
+        /// Seconds before each alarm that the `pre_alarm` event is sent (a wake-up light fading up).
+        public var preAlarmSeconds = [900]
+        /// The device's name in Home Assistant. Empty: "Aubade <host name>".
+        public var deviceName = ""
+    }
+
     public var paths = Paths()
     public var http = HTTP()
     public var audio = Audio()
@@ -88,6 +108,7 @@ public struct Configuration: Equatable, Sendable {
     public var shake = Shake()
     public var display = Display()
     public var calendars = Calendars()
+    public var mqtt = MQTT()
 
     public init() {}
 }

@@ -2,6 +2,7 @@ public import AubadeApp
 public import AubadeAudio
 public import AubadeCore
 public import AubadeHardware
+public import AubadeHomeAssistant
 public import AubadeServer
 import AubadeStore
 import AubadeSystem
@@ -36,13 +37,17 @@ public enum Daemon {
         public var backlight: (any Backlight, warning: String?)
         /// Where the web page and the JSON API listen; nil: they are off.
         public var http: ServerSettings?
+        /// The Home Assistant face's broker and names; nil: no MQTT face.
+        public var homeAssistant: HomeAssistantSettings?
 
         public init(
             databasePath: String, configPath: String?, options: ClockOptions, sink: SinkOptions, json: Bool,
             fakeStart: Date?, buttons: ButtonInput, panel: ButtonPanel.Settings, shake: any ShakeSensor,
             network: any NetworkStatus, configWarnings: [String] = [],
-            backlight: (any Backlight, warning: String?) = (NullBacklight(), nil), http: ServerSettings? = nil
+            backlight: (any Backlight, warning: String?) = (NullBacklight(), nil), http: ServerSettings? = nil,
+            homeAssistant: HomeAssistantSettings? = nil
         ) {
+            self.homeAssistant = homeAssistant
             self.databasePath = databasePath
             self.configPath = configPath
             self.options = options
@@ -121,6 +126,13 @@ public enum Daemon {
         }
         _ = try? await clock.send(.network(parts.network.current()))
         let inputs = InputService(clock: clock, buttons: parts.buttons, settings: parts.panel, shake: parts.shake)
+        // The Home Assistant face follows the clock from before its start, so it misses none of its events.
+        var homeAssistant: [any Service] = []
+        if let settings = parts.homeAssistant,
+            let service = await HomeAssistantService(clock: clock, settings: settings, logger: logger)
+        {
+            homeAssistant.append(service)
+        }
         notifier.status("starting: waiting for the sound device")
         let started = try? await clock.send(
             .start(ringingChanged: inputs.ringingChanged) { summary in
@@ -139,7 +151,7 @@ public enum Daemon {
                 NetworkService(clock: clock, status: parts.network),
                 CalendarService(clock: clock),
                 ControlService(server: control, clock: clock, logger: logger),
-            ] + httpFace(parts.http, clock: clock, logger: logger)
+            ] + httpFace(parts.http, clock: clock, logger: logger) + homeAssistant
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },

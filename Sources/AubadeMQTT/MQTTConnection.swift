@@ -1,3 +1,4 @@
+import AubadeSystem
 import CMosquitto
 import Foundation
 import Synchronization
@@ -14,8 +15,9 @@ public struct MQTTOptions: Sendable, Hashable {
     public var clientID: String
     /// The last will: published by the broker, retained, when this client goes without saying goodbye.
     public var will: Will?
-    /// Seconds between keep-alive pings when nothing else is sent.
-    public var keepAlive: Int32 = 60
+    /// Seconds between keep-alive pings when nothing else is sent: the only wake-ups of an idle connection (a
+    /// ping and its answer), and how long a connection that went silent takes to be noticed (1.5 times it).
+    public var keepAlive: Int32 = 300
 
     public struct Will: Sendable, Hashable {
         public var topic: String
@@ -53,15 +55,18 @@ public struct MQTTError: Error, Sendable, CustomStringConvertible {
 }
 
 /// One MQTT client connection through libmosquitto (the one owning wrapper of its handle). Its network loop runs
-/// on libmosquitto's own thread ("mosquitto loop": `mosquitto_loop_start`), which connects, reconnects with an
-/// exponential delay from 1 s to 60 s, keeps the connection alive and delivers `MQTTEvent`s; nothing the broker
-/// does — down, slow, refusing, or silent after accepting TCP — ever blocks a caller: `publish` and `subscribe`
-/// hand the packet to libmosquitto's queue and return (false when not connected: a message is never queued for
-/// later — the owner keeps the newest state per topic and publishes it on connecting). MQTT 5 first, 3.1.1 when
-/// the broker refuses 5.
+/// on a thread of its own ("aubade-mqtt"), which connects, reconnects with an exponential delay from 1 s to 60 s,
+/// keeps the connection alive and delivers `MQTTEvent`s. It sleeps in `mosquitto_loop` until the socket has
+/// something, a packet is queued, or the keep-alive is due — not once a second as `mosquitto_loop_start`'s loop
+/// does — so an idle connection wakes the machine only for its keep-alive. Nothing the broker does — down, slow,
+/// refusing, or silent after accepting TCP — ever blocks a caller: `publish` and `subscribe` hand the packet to
+/// libmosquitto's queue and return (false when not connected: a message is never queued for later — the owner
+/// keeps the newest state per topic and publishes it on connecting). MQTT 5 first, 3.1.1 when the broker refuses
+/// 5.
 public final class MQTTConnection: @unchecked Sendable {
-    // @unchecked: `handle` is libmosquitto's; with its own network thread (`mosquitto_loop_start`) its calls are
-    // safe from any thread (it locks inside); the Swift state is in `state` under its mutex.
+    // @unchecked: `handle` is libmosquitto's; told that another thread runs its loop (`mosquitto_threaded_set`),
+    // its calls are safe from any thread (it locks inside, and wakes the loop through its socket pair); the Swift
+    // state is in `state`, under `condition`'s mutex.
     private let handle: OpaquePointer
     private let onEvent: @Sendable (MQTTEvent) -> Void
     private let options: MQTTOptions
@@ -72,6 +77,10 @@ public final class MQTTConnection: @unchecked Sendable {
         var stopped = false
     }
     private let state = Mutex(State())
+    /// What the network thread's waits (between attempts) and `stop`'s wait for its end sleep on.
+    private let condition = MonotonicCondition()
+    /// The network thread has returned (under `condition`'s mutex).
+    private var loopEnded = false
 
     private static let library: Void = { _ = mosquitto_lib_init() }()
 
@@ -92,8 +101,8 @@ public final class MQTTConnection: @unchecked Sendable {
         }
     }
 
+    /// The network thread holds the connection until it ends (after `stop`), so this runs only when it has.
     deinit {
-        stop()
         mosquitto_destroy(handle)
     }
 
@@ -101,6 +110,7 @@ public final class MQTTConnection: @unchecked Sendable {
     /// back to them as its user data (unretained: the connection outlives its thread, which `deinit` ends).
     private func configure() throws(MQTTError) {
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        _ = mosquitto_threaded_set(handle, true)
         _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5)
         _ = mosquitto_reconnect_delay_set(handle, 1, 60, true)
         if let username = options.username {
@@ -143,51 +153,105 @@ public final class MQTTConnection: @unchecked Sendable {
     }
 
     /// Starts connecting, on the connection's thread; returns at once. A broker that cannot be reached now is
-    /// tried again and again (reported as `disconnected`).
+    /// tried again and again (reported as `disconnected`). The thread keeps the connection until `stop`.
     public func start() throws(MQTTError) {
         let first = state.withLock { s -> Bool in
             defer { s.started = true }
             return !s.started && !s.stopped
         }
         guard first else { return }
-        let rc = mosquitto_connect_async(handle, options.host, Int32(options.port), options.keepAlive)
-        // Refused at once (nothing listens): the loop tries again; anything else is a setup fault.
-        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
-            try check(rc, "connect to \(options.host):\(options.port)")
+        let started = NamedThread.start("aubade-mqtt") { [self] in
+            networkLoop()
+            condition.locked {
+                loopEnded = true
+                condition.broadcast()
+            }
         }
-        try check(mosquitto_loop_start(handle), "start its network thread")
+        guard started else {
+            state.withLock { $0.started = false }
+            throw MQTTError(description: "The MQTT connection's thread could not be started.")
+        }
     }
 
-    /// Says goodbye (no last will) and ends the connection's thread. Idempotent.
+    /// How long `stop` waits for the network thread to say goodbye and end.
+    static let stopWait: Duration = .seconds(2)
+
+    /// Says goodbye (no last will) and ends the connection's thread, waiting for it at most `stopWait` (a thread
+    /// stuck in a connection attempt is left to end by itself). Idempotent.
     public func stop() {
         let running = state.withLock { s -> Bool in
             defer { s.stopped = true }
             return s.started && !s.stopped
         }
         guard running else { return }
-        _ = mosquitto_disconnect(handle)
-        _ = mosquitto_loop_stop(handle, false)
+        _ = mosquitto_disconnect(handle)  // queues the DISCONNECT after what is queued, and wakes the loop
+        condition.locked {
+            condition.broadcast()
+            condition.wait(while: { !loopEnded }, atMost: MQTTConnection.stopWait)
+        }
+    }
+
+    private var stopped: Bool { state.withLock { $0.stopped } }
+
+    /// The network thread: connect, then `mosquitto_loop` until the connection fails; then wait (1 s, doubling to
+    /// 60 s; back to 1 s once connected) and reconnect — until `stop`.
+    private func networkLoop() {
+        var delay = 1
+        var rc = mosquitto_connect(handle, options.host, Int32(options.port), options.keepAlive)
+        while !stopped {
+            if rc == MOSQ_ERR_SUCCESS.rawValue {
+                // Sleeps until traffic, a queued packet or the keep-alive (libmosquitto shortens the wait to it).
+                rc = mosquitto_loop(handle, options.keepAlive * 1000, 1)
+                if rc == MOSQ_ERR_SUCCESS.rawValue {
+                    if isConnected { delay = 1 }
+                    continue
+                }
+                if rc == MOSQ_ERR_ERRNO.rawValue && errno == EINTR {
+                    rc = MOSQ_ERR_SUCCESS.rawValue
+                    continue
+                }
+                if stopped { break }
+                // Every failure of the connection is told by libmosquitto's disconnect callback (`lost`), but for
+                // a loop that finds no connection at all.
+                if rc == MOSQ_ERR_NO_CONN.rawValue { onEvent(.disconnected(String(cString: mosquitto_strerror(rc)))) }
+            } else {
+                // The connection could not even be opened (nothing listens, no route, name unknown).
+                let reason =
+                    rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))
+                onEvent(.disconnected(reason))
+            }
+            state.withLock { $0.connected = false }
+            let wait = Duration.seconds(delay)
+            delay = min(delay * 2, 60)
+            let stopping = condition.locked { () -> Bool in
+                condition.wait(while: { !stopped }, atMost: wait)
+                return stopped
+            }
+            if stopping { break }
+            rc = mosquitto_reconnect(handle)
+        }
     }
 
     /// Whether the connection is up now.
     public var isConnected: Bool { state.withLock { $0.connected } }
 
-    /// Hands a message to libmosquitto (QoS 1 when `retain`, as a state; QoS 0 otherwise); false when not
-    /// connected or refused — never queued for later.
+    /// Hands a message to libmosquitto (QoS 1: the broker acknowledges it); false when not connected or refused —
+    /// never queued for later.
     @discardableResult
     public func publish(_ topic: String, _ payload: String, retain: Bool) -> Bool {
         guard isConnected else { return false }
         let bytes = Array(payload.utf8)
-        return mosquitto_publish_v5(handle, nil, topic, Int32(bytes.count), bytes, retain ? 1 : 0, retain, nil)
+        return mosquitto_publish_v5(handle, nil, topic, Int32(bytes.count), bytes, 1, retain, nil)
             == MOSQ_ERR_SUCCESS.rawValue
     }
 
     /// Subscribes to `topic` so that the broker never sends what it retained (MQTT 5's "send retain never"); on
-    /// 3.1.1 a retained message still comes, marked `retained`, for the owner to ignore.
+    /// 3.1.1 a retained message still comes, marked `retained`, for the owner to ignore. With `retained`, what
+    /// the broker holds is sent too (to read a state back).
     @discardableResult
-    public func subscribe(_ topic: String) -> Bool {
+    public func subscribe(_ topic: String, retained: Bool = false) -> Bool {
         let version5 = state.withLock { $0.version5 }
-        let options = version5 ? Int32(MQTT_SUB_OPT_SEND_RETAIN_NEVER.rawValue) : 0
+        let options = version5 && !retained ? Int32(MQTT_SUB_OPT_SEND_RETAIN_NEVER.rawValue) : 0
         return mosquitto_subscribe_v5(handle, nil, topic, 1, options, nil) == MOSQ_ERR_SUCCESS.rawValue
     }
 

@@ -5,6 +5,7 @@ import AubadeConfig
 import AubadeCore
 import AubadeDaemon
 import AubadeHardware
+import AubadeHomeAssistant
 import AubadeServer
 import AubadeStore
 import AubadeWakerFiles
@@ -19,6 +20,9 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: "HTTP address to listen on, addr:port, or off (default: the config's http.bind and http.port).")
     var http: String?
+    @Option(
+        help: "The MQTT broker for Home Assistant, mqtt://host:port or mqtts://host:port (default: the config's [mqtt] broker).")
+    var mqtt: String?
     @Option(
         name: .customLong("fake-time"),
         help: ArgumentHelp(
@@ -42,6 +46,12 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw CLIError.badInput(error.description)
         }
+        let broker = try mqtt.map { text -> BrokerAddress in
+            guard let address = BrokerAddress(parsing: text) else {
+                throw CLIError.badInput("--mqtt '\(text)' \(BrokerAddress.form).")
+            }
+            return address
+        }
         // Lenient: a bad value or even a broken file never stops the clock; each problem is printed (R36).
         let context = try global.context(mode: .lenient, forDaemon: true)
         let config = context.configuration
@@ -52,6 +62,7 @@ struct RunCommand: AsyncParsableCommand {
             return date
         }
         let logger = Logger(label: "aubade")
+        let (homeAssistant, mqttWarning) = MQTTFromConfig.settings(config.mqtt, override: broker)
         let options = ClockOptions(
             allowLoopback: config.audio.allowLocalStreams, defaultZone: try context.defaultZone(),
             followsSystemZone: config.clock.timeZone.isEmpty, shakeResponse: config.shake.response,
@@ -59,7 +70,8 @@ struct RunCommand: AsyncParsableCommand {
             waker: { [setup = WakerSetup(config: config, databasePath: context.databasePath)] in WakerFiles(setup) },
             calendars: CalendarOptions(
                 refresh: .seconds(config.calendars.refreshSeconds),
-                horizonDays: config.calendars.horizonDays))
+                horizonDays: config.calendars.horizonDays),
+            preAlarmLeads: homeAssistant == nil ? [] : config.mqtt.preAlarmSeconds)
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
         let shake = config.shake.sensor(gpio: gpio, logger: logger)
@@ -68,14 +80,16 @@ struct RunCommand: AsyncParsableCommand {
             sink: SinkOptions(device: config.audio.device, alternate: config.audio.alternateDevice), json: context.json,
             fakeStart: fakeStart, buttons: buttons, panel: config.buttons.panelSettings,
             shake: shake.0, network: SysfsNetworkStatus(),
-            configWarnings: context.loaded.problemMessages + context.loaded.warnings + [shake.warning].compactMap { $0 },
+            configWarnings: context.loaded.problemMessages + context.loaded.warnings
+                + [shake.warning, mqttWarning].compactMap { $0 },
             backlight: Self.backlight(config.display.backlight, root: backlightRoot ?? ""),
             // The web page and the JSON API: --http overrides the config's [http] address; --http off turns them off.
             http: (address ?? (config.http.bind, config.http.port)).map { listen in
                 ServerSettings(
                     host: listen.host, port: listen.port, openReads: config.http.openReads,
                     allowedHosts: config.http.allowedHosts)
-            })
+            },
+            homeAssistant: homeAssistant)
         do {
             try await Daemon.run(parts, logger: logger)
         } catch let failure as Daemon.StartFailure {

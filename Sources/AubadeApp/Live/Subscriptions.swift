@@ -2,13 +2,18 @@ import AubadeCore
 import Foundation
 
 /// Who follows the running clock: the clients following a sound they started (its events, and the device's,
-/// until it stops) and the streams of the live state. A part of the clock, on its thread. Each live stream keeps
+/// until it stops), the streams of the live state and those of the home state and events (`HomeUpdate`). A part of the clock, on its thread. Each live stream keeps
 /// only the newest few states, so a slow reader never holds the clock back; a state is handed out only when
 /// something besides the time changed.
 final class Subscriptions {
     private var followers: [SoundID: AsyncStream<SoundEvent>.Continuation] = [:]
     private var live: [UUID: AsyncStream<LiveState>.Continuation] = [:]
     private var lastLive: LiveState?
+    private var home: [UUID: AsyncStream<HomeUpdate>.Continuation] = [:]
+    private var lastHome: HomeState?
+
+    /// How many updates a home stream holds for a reader that lags (events are not dropped before that).
+    static let homeBuffer = 512
 
     /// The events of sound `id` from now until it stops (registered before any of them can arrive).
     func follow(_ id: SoundID) -> AsyncStream<SoundEvent> {
@@ -41,7 +46,37 @@ final class Subscriptions {
         return stream
     }
 
-    func unsubscribe(_ id: UUID) { live[id] = nil }
+    func unsubscribe(_ id: UUID) {
+        live[id] = nil
+        home[id] = nil
+    }
+
+    /// A new home stream (`HomeUpdate`), starting with `current`; `ended` as for `subscribe`.
+    func subscribeHome(current: HomeState, ended: @escaping @Sendable (UUID) -> Void) -> AsyncStream<HomeUpdate> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: HomeUpdate.self, bufferingPolicy: .bufferingNewest(Subscriptions.homeBuffer))
+        let id = UUID()
+        lastHome = current
+        continuation.yield(.state(current))
+        home[id] = continuation
+        continuation.onTermination = { _ in ended(id) }
+        return stream
+    }
+
+    /// An event to every home stream, as it happens.
+    func tell(_ event: ClockEvent) {
+        for subscriber in home.values { subscriber.yield(.event(event)) }
+    }
+
+    /// `state()` to every home stream when it differs from the last one handed out (not computed when nobody
+    /// listens).
+    func publishHome(_ state: () -> HomeState) {
+        guard !home.isEmpty else { return }
+        let state = state()
+        if state == lastHome { return }
+        lastHome = state
+        for subscriber in home.values { subscriber.yield(.state(state)) }
+    }
 
     /// How many streams follow the live state.
     var liveCount: Int { live.count }
@@ -62,5 +97,7 @@ final class Subscriptions {
         followers = [:]
         for subscriber in live.values { subscriber.finish() }
         live = [:]
+        for subscriber in home.values { subscriber.finish() }
+        home = [:]
     }
 }

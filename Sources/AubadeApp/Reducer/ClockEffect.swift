@@ -26,6 +26,8 @@ enum ClockEffect {
     case waker(WakerWrite)
     /// Starts background work (a station check); it reports back as an input.
     case job(@Sendable () async -> Void)
+    /// Tells the faces that follow the clock's events (the MQTT face) of one that is not a history line.
+    case tell(ClockEvent)
 }
 
 /// What the clock tells the sound engine.

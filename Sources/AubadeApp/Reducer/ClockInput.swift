@@ -35,6 +35,8 @@ public enum ClockInput: Sendable {
     case announce(String, [String: any Sendable])
     /// The live state now and every change of it (answered with `.live`).
     case subscribeLive
+    /// The home state now, every change of it and every event (answered with `.home`): the MQTT face.
+    case subscribeHome
     /// The daemon stops: every sound ends, the backlight is put back.
     case shutdown
 }
@@ -50,6 +52,7 @@ public enum ClockOutput: Sendable {
     case reply(ClockReply, events: AsyncStream<SoundEvent>?)
     case turn(RunningClock.Turn)
     case live(AsyncStream<LiveState>)
+    case home(AsyncStream<HomeUpdate>)
     /// How long until the next calendar refresh is due.
     case wait(Duration)
 
@@ -68,6 +71,12 @@ public enum ClockOutput: Sendable {
     /// The live states (nil for other inputs).
     public var live: AsyncStream<LiveState>? {
         if case .live(let stream) = self { return stream }
+        return nil
+    }
+
+    /// The home updates (nil for other inputs).
+    public var home: AsyncStream<HomeUpdate>? {
+        if case .home(let stream) = self { return stream }
         return nil
     }
 

@@ -20,6 +20,8 @@ final class EffectRunner {
     var handoff: (any WakerLink)?
     /// Whether an alarm still exists (a state saved for an alarm deleted meanwhile has no row to update: no warning).
     var alarmExists: (Int64) -> Bool = { _ in true }
+    /// Where the clock's events go as they are carried out (every history line, and `tell`'s): its followers.
+    var onEvent: (ClockEvent) -> Void = { _ in }
 
     /// Commits handed to the store whose outcome has not been looked at yet.
     private var inFlight: [Commit] = []
@@ -70,7 +72,7 @@ final class EffectRunner {
             case .sound(let command):
                 settle()
                 tell(command)
-            case .rang, .emit, .waker, .job:
+            case .rang, .emit, .waker, .job, .tell:
                 after.append(effect)
             }
         }
@@ -93,6 +95,7 @@ final class EffectRunner {
         switch effect {
         case .record(let event, let fields):
             output.emit(event.kind, fields ?? ["alarm": event.alarmID, "detail": event.detail.isEmpty ? nil : event.detail])
+            onEvent(.recorded(event))
         case .rang(let note):
             rang(note, effects)
         case .emit(let event, let fields):
@@ -106,6 +109,8 @@ final class EffectRunner {
             board.set("waker-files", handoff.problem)
         case .job(let job):
             jobs.submit(job)
+        case .tell(let event):
+            onEvent(event)
         case .save, .update, .tokenUsed, .sound:
             break
         }

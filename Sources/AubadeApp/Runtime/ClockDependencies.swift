@@ -59,13 +59,17 @@ public struct ClockOptions: Sendable {
     /// Makes the link to the second waker (R35), on the clock's thread, as the clock starts; nil: no second waker
     /// (nothing is written for one).
     public var waker: (@Sendable () -> any WakerLink)?
+    /// How long before each alarm's occurrence a pre-alarm notice is given, in seconds (`[mqtt] pre_alarm`);
+    /// empty: none.
+    public var preAlarmLeads: [Int]
 
     public init(
         allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
         shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil,
         waker: (@Sendable () -> any WakerLink)? = nil,
-        calendars: CalendarOptions = CalendarOptions()
+        calendars: CalendarOptions = CalendarOptions(), preAlarmLeads: [Int] = []
     ) {
+        self.preAlarmLeads = preAlarmLeads
         self.primaryDevice = primaryDevice
         self.waker = waker
         self.calendars = calendars

@@ -347,6 +347,12 @@ final class RadioPlayer {
         session = s
     }
 
+    /// Whether the radio plays a sleep timer.
+    var isSleepTimer: Bool {
+        if case .sleep? = session?.kind { return true }
+        return false
+    }
+
     /// What `status` shows of the radio.
     func status(_ now: SchedulerTime) -> DaemonStatus.Radio? {
         guard let s = session else { return nil }

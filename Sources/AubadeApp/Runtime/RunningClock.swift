@@ -26,6 +26,7 @@ public actor RunningClock {
     let radio: RadioPlayer
     let reminders: Reminders
     let display: KioskDisplay
+    let preAlarms: PreAlarmWatch
     /// The clients following a sound, and the live state's streams.
     let subscriptions = Subscriptions()
     /// The ring test sounding now, if any (a second one replaces it, as alarms replace each other).
@@ -67,6 +68,7 @@ public actor RunningClock {
         runner.handoff = handoff
         radio = RadioPlayer(deps: deps, options: options, catalogue: catalogue, effects: effects, board: board)
         reminders = Reminders(catalogue: catalogue)
+        preAlarms = PreAlarmWatch(leadSeconds: options.preAlarmLeads, effects: effects)
         display = KioskDisplay(
             settings: loaded.settings.nightDimming, zone: options.defaultZone,
             backlight: deps.backlight, board: board, effects: effects)
@@ -75,6 +77,7 @@ public actor RunningClock {
         }
         if let fault { board.set("store", fault, announce: false) }
         effectRunner.alarmExists = { [runner] in runner.scheduler.alarms[$0] != nil }
+        effectRunner.onEvent = { [subscriptions] in subscriptions.tell($0) }
         radio.alarmSounding = { [runner] in runner.isRinging }
     }
 
@@ -115,6 +118,8 @@ public actor RunningClock {
             deps.output.emit(event, pairs: fields.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
         case .subscribeLive:
             return .live(liveUpdates())
+        case .subscribeHome:
+            return .home(homeUpdates())
         case .shutdown:
             shutdown()
         }
@@ -130,7 +135,9 @@ public actor RunningClock {
         effectRunner.run(effects)
         followDisplay(now)
         effectRunner.run(effects)  // the display's line and warning, if it changed
-        publishLive(deps.time.now())
+        let after = deps.time.now()
+        publishLive(after)
+        publishHome(after)
     }
 
     // MARK: Start and turns
@@ -171,6 +178,7 @@ public actor RunningClock {
         runner.advance(now)
         runner.absorbWakerRings(now, act: true, store: worker)
         radio.step(now)
+        preAlarms.turn(runner.scheduler, now.wall)
         for start in reminders.due(now.wall, zone: runner.scheduler.defaultZone) {
             if runner.isRinging {
                 radio.reservationPassed(start, now)
@@ -184,6 +192,7 @@ public actor RunningClock {
         var times = runner.nextWake(now) + [now.mono + AlarmScheduler.stepCheckInterval]
         if let next = reminders.next(after: now.wall, zone: runner.scheduler.defaultZone) { times.append(now.mono(at: next)) }
         if let step = radio.nextStep(now) { times.append(step) }
+        if let notice = preAlarms.next(runner.scheduler, now.wall) { times.append(now.mono(at: notice)) }
         if let expiry = pairing.valid(at: now.wall)?.expiresAt { times.append(now.mono(at: expiry)) }
         if let change = display.nextChange(now) { times.append(change) }
         if effectRunner.hasStoreWork { times.append(now.mono + .seconds(1)) }

@@ -64,6 +64,7 @@ extension MorningReport {
             case .shake?: "stopped by shake"
             case .cli?: "stopped from the command line"
             case .api?: "stopped from the web page or API"
+            case .mqtt?: "stopped from Home Assistant (MQTT)"
             case nil: "stopped" + aside(detail)
             }
         case .autoSilenced(let detail):

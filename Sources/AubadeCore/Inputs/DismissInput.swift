@@ -8,4 +8,6 @@ public enum DismissInput: String, CaseIterable, Hashable, Sendable, Codable {
     case cli
     /// The web page, the kiosk or the JSON API.
     case api
+    /// Home Assistant, or another MQTT client, through the MQTT face.
+    case mqtt
 }

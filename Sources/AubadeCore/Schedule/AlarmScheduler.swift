@@ -101,6 +101,10 @@ public struct AlarmScheduler: Sendable {
         states[id] ?? AlarmRunState(alarmID: id)
     }
 
+    /// The instant at or before which alarm `id` acts on no occurrence (its last handled one; the moment it was
+    /// set up, so a new alarm never rings for a time already past), if there is one.
+    public func floor(of id: Int64) -> Date? { floors[id] }
+
     /// The next occurrence alarm `id` will act on (ring, or pass over when skipped) after `now`; nil when
     /// the alarm is unknown, disabled or has no later occurrence.
     public func nextOccurrence(of id: Int64, after now: Date) -> Occurrence? {

@@ -1,13 +1,11 @@
-import AubadeCore
 public import Foundation
 
 /// The clock as one Home Assistant device over MQTT discovery (device-based, Home Assistant 2024.11 and later):
 /// one retained document on `<discovery>/device/<node>/config` naming every component with its platform, a
 /// stable `unique_id` and the topics it reads and writes under the clock's own prefix. Pure: the same clock
 /// gives the same bytes (keys sorted), so the service republishes it only when it changed — an alarm added or
-/// removed, a station renamed.
-///
-/// Not yet published by the daemon: the MQTT service that will carry it is being built.
+/// removed, a station renamed. An alarm removed is first sent as its components with their platform alone, as
+/// Home Assistant asks, so that its entities go (`removed`).
 public struct HomeAssistantDiscovery: Sendable, Hashable {
     /// This clock's id among others on one broker ("aubade_3f9c2a": letters, digits, `_` and `-` only), the
     /// root of every `unique_id` and of the default entity ids.
@@ -51,8 +49,8 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
     }
 
     /// The document for a clock with `alarms` (id and name) and saved `stations` (names), as compact JSON with
-    /// sorted keys.
-    public func document(alarms: [(id: Int64, name: String)], stations: [String]) -> Data {
+    /// sorted keys; the alarms in `removed` are there as their components' platforms alone (what removes them).
+    public func document(alarms: [(id: Int64, name: String)], stations: [String], removed: Set<Int64> = []) -> Data {
         var components: [String: [String: Any]] = [:]
         func add(_ key: String, _ platform: String, _ name: String, _ fields: [String: Any]) {
             var component = fields
@@ -91,6 +89,11 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
             add(
                 "alarm_\(alarm.id)_days", "text", "\(alarm.name) days",
                 ["state_topic": "\(base)/days", "command_topic": "\(base)/days/set", "max": 64])
+        }
+        for id in removed.subtracting(alarms.map(\.id)) {
+            components["alarm_\(id)"] = ["platform": "switch"]
+            components["alarm_\(id)_time"] = ["platform": "text"]
+            components["alarm_\(id)_days"] = ["platform": "text"]
         }
         add(
             "volume", "number", "Volume",

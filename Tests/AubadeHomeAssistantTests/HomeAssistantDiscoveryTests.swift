@@ -1,4 +1,4 @@
-import AubadeApp
+import AubadeHomeAssistant
 import Foundation
 import Testing
 
@@ -68,6 +68,12 @@ struct HomeAssistantDiscoveryTests {
         #expect(one == again)
         let fewer = try Self.components(try Self.parse(Self.bedroom.document(alarms: [(2, "Weekend")], stations: ["FIP"])))
         #expect(fewer["alarm_1"] == nil && fewer["alarm_1_time"] == nil && fewer["alarm_2_days"] != nil)
+        // Removed, it is first sent as its platforms alone: that is what makes Home Assistant drop its entities.
+        let tombstones = try Self.components(
+            try Self.parse(Self.bedroom.document(alarms: [(2, "Weekend")], stations: ["FIP"], removed: [1, 2])))
+        #expect(tombstones["alarm_1"]?.keys.sorted() == ["platform"] && tombstones["alarm_1"]?["platform"] as? String == "switch")
+        #expect(tombstones["alarm_1_days"]?.keys.sorted() == ["platform"])
+        #expect(tombstones["alarm_2"]?["unique_id"] as? String == "aubade_bedroom_alarm_2")
         #expect(Self.bedroom.topic == "homeassistant/device/aubade_bedroom/config")
     }
 

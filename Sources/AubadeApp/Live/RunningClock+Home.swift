@@ -1,0 +1,78 @@
+import AubadeCore
+import Foundation
+
+extension RunningClock {
+    /// The home state now, then every change of it and every event, in order (`HomeUpdate`): what the MQTT face
+    /// follows. The stream keeps the newest `Subscriptions.homeBuffer` updates for a reader that lags, so it never
+    /// holds the clock back; it ends when the clock shuts down or the reader stops listening.
+    func homeUpdates() -> AsyncStream<HomeUpdate> {
+        subscriptions.subscribeHome(current: homeState(deps.time.now())) { [weak self] id in
+            Task { await self?.endHome(id) }
+        }
+    }
+
+    private func endHome(_ id: UUID) {
+        subscriptions.unsubscribe(id)
+    }
+
+    /// After every input: the home state, handed to every home stream when it changed.
+    func publishHome(_ now: SchedulerTime) {
+        subscriptions.publishHome { homeState(now) }
+    }
+
+    /// The home state at `now`.
+    func homeState(_ now: SchedulerTime) -> HomeState {
+        let scheduler = runner.scheduler
+        let zone = scheduler.defaultZone
+        let name = { (id: Int64) in scheduler.alarms[id]?.name ?? "" }
+        let snoozes = scheduler.states.values.filter { $0.phase == .snoozed }
+        var next = runner.next.map { HomeState.Next(alarmID: $0.id, name: name($0.id), at: $0.instant, snooze: false) }
+        for state in snoozes {
+            guard let until = state.snoozedUntil, next.map({ until < $0.at }) ?? true else { continue }
+            next = HomeState.Next(alarmID: state.alarmID, name: name(state.alarmID), at: until, snooze: true)
+        }
+        let radio = self.radio.status(now)
+        let activity: HomeState.Activity
+        if runner.isRinging {
+            activity = .ringing
+        } else if !snoozes.isEmpty {
+            activity = .snoozed
+        } else if preAlarms.pending(scheduler, now.wall) != nil {
+            activity = .preAlarm
+        } else if radio != nil {
+            activity = self.radio.isSleepTimer ? .sleep : .playing
+        } else {
+            activity = .idle
+        }
+        let stations = catalogue.stations.values.sorted { ($0.id ?? 0) < ($1.id ?? 0) }.map(\.name)
+        let station = radio.flatMap { r in stations.contains(r.source) ? r.source : nil }
+        let calendar = ZoneCalendar(zone)
+        let today = LocalDate(dayNumber: calendar.localDayNumber(of: now.wall))
+        let names = AlarmDocument.stationNames(Array(catalogue.stations.values))
+        let alarms = scheduler.alarms.keys.sorted().compactMap { id -> HomeState.AlarmEntry? in
+            guard let alarm = scheduler.alarms[id] else { return nil }
+            return HomeState.AlarmEntry(
+                id: id, name: alarm.name, enabled: alarm.enabled, time: alarm.time.description,
+                days: alarm.recurrence.repeatedText, source: AlarmDocument.soundName(alarm.sound, names),
+                volume: alarm.volume,
+                scheduledToday: today.map { rings(alarm, on: $0, calendar: calendar, zone: zone, scheduler.daysOff) } ?? false)
+        }
+        return HomeState(
+            activity: activity, ringing: runner.isRinging, next: next, nextScheduled: runner.next?.id,
+            zone: zone.identifier, alarms: alarms, stations: stations,
+            volume: radio?.volume ?? catalogue.settings.defaultVolume, radioOn: radio != nil, station: station,
+            sleepMinutesLeft: radio?.remainingSeconds.map { Int(($0 / 60).rounded(.up)) } ?? 0,
+            nowPlaying: radio.map { r in r.title.map { "\(r.source) — \($0)" } ?? r.source })
+    }
+
+    /// Whether `alarm` is enabled and has an occurrence on `date` (in `zone`) that is not passed over.
+    private func rings(_ alarm: Alarm, on date: LocalDate, calendar: ZoneCalendar, zone: TimeZone, _ daysOff: DaysOff)
+        -> Bool
+    {
+        guard alarm.enabled, let nextDay = LocalDate(dayNumber: date.dayNumber + 1) else { return false }
+        let start = calendar.instant(of: date, at: .midnight), end = calendar.instant(of: nextDay, at: .midnight)
+        return AlarmSchedule.occurrences(
+            of: alarm, after: start.addingTimeInterval(-0.001), through: end.addingTimeInterval(-0.001), defaultZone: zone
+        ).contains { AlarmSchedule.skipReason(of: alarm, on: $0.date, daysOff: daysOff) == nil }
+    }
+}

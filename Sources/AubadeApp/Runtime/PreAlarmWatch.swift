@@ -1,0 +1,48 @@
+import AubadeCore
+import Foundation
+
+/// The pre-alarm notices as a part of the running clock (`PreAlarms` decides): on each turn the notices due are
+/// printed and told to the faces that follow the clock, and the newest one of an alarm that will ring is the
+/// clock's `pre_alarm` activity until its time. With no leads configured it does nothing at all.
+final class PreAlarmWatch {
+    private var plan: PreAlarms
+    private var current: PreAlarmNotice?
+    private let effects: Effects
+
+    init(leadSeconds: [Int], effects: Effects) {
+        plan = PreAlarms(leadSeconds: leadSeconds)
+        self.effects = effects
+    }
+
+    /// Gives the notices due at `now` for `scheduler`'s alarms as they are now.
+    func turn(_ scheduler: AlarmScheduler, _ now: Date) {
+        guard !plan.leads.isEmpty else { return }
+        let alarms = scheduler.alarms.keys.sorted().compactMap { scheduler.alarms[$0] }
+        for notice in plan.due(alarms, at: now, zone: scheduler.defaultZone, daysOff: scheduler.daysOff, floor: scheduler.floor) {
+            effects.emit(
+                "pre-alarm",
+                [
+                    "alarm": notice.alarmID, "occurrence": notice.occurrence.timeIntervalSince1970,
+                    "lead_s": notice.leadSeconds, "will_ring": notice.willRing, "why": notice.why,
+                ])
+            effects.append(.tell(.preAlarm(notice)))
+            if notice.willRing { current = notice }
+        }
+    }
+
+    /// When the next notice falls due, if within the longest lead.
+    func next(_ scheduler: AlarmScheduler, _ now: Date) -> Date? {
+        guard !plan.leads.isEmpty else { return nil }
+        let alarms = scheduler.alarms.keys.sorted().compactMap { scheduler.alarms[$0] }
+        return plan.next(alarms, after: now, zone: scheduler.defaultZone, daysOff: scheduler.daysOff, floor: scheduler.floor)
+    }
+
+    /// The notice whose alarm is still to ring: given, its time not come, the alarm still enabled and still due
+    /// then (an edit or a skip since moves it out).
+    func pending(_ scheduler: AlarmScheduler, _ now: Date) -> PreAlarmNotice? {
+        guard let notice = current, notice.occurrence > now,
+            scheduler.nextRinging(of: notice.alarmID, after: now)?.instant == notice.occurrence
+        else { return nil }
+        return notice
+    }
+}
