@@ -85,11 +85,19 @@ public final class EventProcess: Sendable {
         for name: String, timeout: Duration = EventProcess.watchdog,
         where match: ([String: Any]) -> Bool = { _ in true }
     ) async -> [String: Any]? {
+        await wait(after: 0, timeout: timeout) { $0["event"] as? String == name && match($0) }
+    }
+
+    /// Waits until a line at or after position `after` among `events` matches `match` (of any name) and returns
+    /// it; nil as for `wait(for:)`.
+    public func wait(
+        after: Int, timeout: Duration = EventProcess.watchdog, where match: ([String: Any]) -> Bool
+    ) async -> [String: Any]? {
         let deadline = ContinuousClock.now + timeout
         while true {
             let seen = changes.generation
             let ended = outputEnded.withLock { $0 }  // read first: every line came before the end was set
-            if let e = events.first(where: { $0["event"] as? String == name && match($0) }) { return e }
+            if let e = events.dropFirst(after).first(where: match) { return e }
             if ended || ContinuousClock.now >= deadline || Task.isCancelled { return nil }
             await changes.wait(past: seen, until: deadline)
         }

@@ -69,6 +69,24 @@ public final class MosquittoBroker: Sendable {
         guard r.status == 0 else { throw MediaError("mosquitto_pub failed: \(r.stderr)") }
     }
 
+    /// A client of the broker's own (`mosquitto_sub`) that prints every message on `topics` — what the broker
+    /// retained first — as one JSON object a line: `topic`, `payload` (text), `retain` (0 or 1). Await a message
+    /// with `EventProcess.wait(after:where:)`; `MosquittoBroker.message(_:_:)` matches one.
+    public func watch(_ topics: [String]) async throws -> EventProcess {
+        let watcher = try await EventProcess(
+            "/usr/bin/mosquitto_sub",
+            ["-h", "127.0.0.1", "-p", "\(port)", "-F", "%j"] + topics.flatMap { ["-t", $0] })
+        return watcher
+    }
+
+    /// Matches a watched message on `topic` whose payload `payload` accepts.
+    public static func message(_ topic: String, _ payload: @escaping @Sendable (String) -> Bool = { _ in true })
+        -> @Sendable ([String: Any]) -> Bool
+    {
+        // An empty message (a retained one cleared) comes as `"payload": null`: it is the empty text here.
+        { line in line["topic"] as? String == topic && payload(line["payload"] as? String ?? "") }
+    }
+
     /// The first `count` messages on `topic` (retained ones included) as "topic payload" lines, waiting up to
     /// `timeout` seconds for them (a watchdog); fewer when it passed.
     public func take(_ topic: String, count: Int, timeout: Int = 60) async throws -> [String] {

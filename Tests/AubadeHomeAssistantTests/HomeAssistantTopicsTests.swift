@@ -1,0 +1,127 @@
+import AubadeCore
+import AubadeHomeAssistant
+import Foundation
+import Testing
+
+@testable import AubadeApp
+
+/// The words Home Assistant sees: the states a `HomeState` makes, the events, and what each command message asks of
+/// the clock — or why it is ignored.
+@Suite("Home Assistant topics and commands")
+struct HomeAssistantTopicsTests {
+    static let topics = HomeAssistantTopics(
+        HomeAssistantDiscovery(node: "aubade-t", name: "Aubade", topicPrefix: "aubade/t", version: "1.0"))
+
+    static func state(activity: HomeState.Activity = .idle, radioOn: Bool = false, next: HomeState.Next? = nil) -> HomeState {
+        HomeState(
+            activity: activity, ringing: activity == .ringing, next: next, nextScheduled: next?.alarmID, zone: "Europe/Paris",
+            alarms: [
+                HomeState.AlarmEntry(
+                    id: 3, name: "Work", enabled: true, time: "07:00", days: "mon,tue,wed,thu,fri", source: "FIP", volume: 70,
+                    scheduledToday: true)
+            ],
+            stations: ["FIP"], volume: radioOn ? 25 : 60, radioOn: radioOn, station: radioOn ? "FIP" : nil,
+            sleepMinutesLeft: radioOn ? 14 : 0, nowPlaying: radioOn ? "FIP — Blue in Green" : nil)
+    }
+
+    @Test func theStatesAreTheHomeStateInHomeAssistantsWords() throws {
+        let at = try Date("2026-01-05T06:00:00Z", strategy: .iso8601)
+        let idle = Self.topics.states(Self.state(next: HomeState.Next(alarmID: 3, name: "Work", at: at, snooze: false)))
+        #expect(idle["aubade/t/next_alarm"] == "2026-01-05T07:00:00+01:00")
+        #expect(idle["aubade/t/next_alarm/name"] == "Work")
+        #expect(idle["aubade/t/state"] == "idle" && idle["aubade/t/ringing"] == "OFF")
+        #expect(idle["aubade/t/station"] == "off" && idle["aubade/t/now_playing"] == "None" && idle["aubade/t/sleep"] == "0")
+        #expect(idle["aubade/t/alarm/3/enabled"] == "ON" && idle["aubade/t/alarm/3/time"] == "07:00")
+        let text = idle["aubade/t/alarm/3/attributes"] ?? ""
+        let attributes = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        #expect(attributes?["scheduled_today"] as? Bool == true && attributes?["source"] as? String == "FIP")
+        let none = Self.topics.states(Self.state())
+        #expect(none["aubade/t/next_alarm"] == "None" && none["aubade/t/next_alarm/name"] == "None")
+        let playing = Self.topics.states(Self.state(activity: .sleep, radioOn: true))
+        #expect(playing["aubade/t/state"] == "sleep" && playing["aubade/t/station"] == "FIP")
+        #expect(playing["aubade/t/volume"] == "25" && playing["aubade/t/sleep"] == "14")
+        #expect(playing["aubade/t/now_playing"] == "FIP — Blue in Green")
+        #expect(Set(HomeState.Activity.allCases.map(\.rawValue)) == Set(HomeAssistantDiscovery.states))
+    }
+
+    @Test func eventsNameWhatHappenedAndHow() throws {
+        let names: [Int64: String] = [3: "Work"]
+        let utc = TimeZone(identifier: "UTC")!
+        func event(_ kind: HistoryKind, _ detail: String = "") throws -> [String: Any] {
+            let payload = try #require(
+                Self.topics.payload(
+                    .recorded(HistoryEvent(at: Date(), alarmID: 3, kind: kind.rawValue, detail: detail)), names: names, zone: utc)
+            )
+            return try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])
+        }
+        #expect(try event(.rang)["event_type"] as? String == "ringing")
+        #expect(try event(.snoozeEnded)["event_type"] as? String == "ringing")
+        #expect(try event(.dismissed, HistoryDetail.dismissed(by: .shake))["how"] as? String == "shake")
+        #expect(try event(.autoSilenced)["how"] as? String == "auto-silence")
+        let fallback = try event(.fallback, HistoryDetail.fallback(to: .tone, reason: "The station did not answer."))
+        #expect(fallback["reason"] as? String == "The station did not answer." && fallback["to"] as? String == "tone")
+        #expect(try event(.skipped, HistoryDetail.dayOff("Holiday"))["why"] as? String == "day off: Holiday")
+        #expect(try event(.missed)["name"] as? String == "Work")
+        #expect(
+            Self.topics.payload(
+                .recorded(HistoryEvent(at: Date(), alarmID: nil, kind: HistoryKind.clockStep.rawValue)), names: names,
+                zone: utc) == nil)
+        let notice = PreAlarmNotice(
+            alarmID: 3, name: "Work", occurrence: Date(timeIntervalSince1970: 0), leadSeconds: 900, willRing: false,
+            why: "day off: Holiday")
+        let pre = try #require(Self.topics.payload(.preAlarm(notice), names: names, zone: utc))
+        #expect(
+            pre
+                == #"{"alarm":3,"at":"1970-01-01T00:00:00Z","event_type":"pre_alarm","lead_minutes":15,"name":"Work","why":"day off: Holiday","will_ring":false}"#
+        )
+    }
+
+    @Test func commandsBecomeClockCommandsAndBadOnesAreRefusedInASentence() throws {
+        let t = Self.topics
+        let at = Date()
+        let ringing = Self.state(activity: .ringing, next: HomeState.Next(alarmID: 3, name: "Work", at: at, snooze: false))
+        #expect(try t.command(topic: "aubade/t/cmd", payload: "stop", state: ringing)?.get() == .stop(alarm: nil, by: .mqtt))
+        #expect(
+            try t.command(topic: "aubade/t/cmd", payload: " Snooze\n", state: ringing)?.get() == .snooze(alarm: nil, by: .mqtt))
+        #expect(
+            try t.command(topic: "aubade/t/cmd", payload: "skip_next", state: ringing)?.get()
+                == .edit(.skipNext(id: 3, undo: false)))
+        #expect(t.command(topic: "aubade/t/cmd", payload: "skip_next", state: Self.state())?.isFailure == true)
+        #expect(t.command(topic: "aubade/t/cmd", payload: "dance", state: nil)?.isFailure == true)
+        #expect(
+            try t.command(topic: "aubade/t/alarm/3/enabled/set", payload: "OFF", state: nil)?.get()
+                == .edit(.editAlarm(id: 3, AlarmPatch(enabled: false))))
+        #expect(
+            try t.command(topic: "aubade/t/alarm/3/time/set", payload: "06:30", state: nil)?.get()
+                == .edit(.editAlarm(id: 3, AlarmPatch(time: "06:30"))))
+        #expect(t.command(topic: "aubade/t/alarm/x/time/set", payload: "06:30", state: nil)?.isFailure == true)
+        #expect(t.command(topic: "aubade/t/alarm/3/enabled/set", payload: "maybe", state: nil)?.isFailure == true)
+        // Volume: the radio's while it plays ("30.0" as Home Assistant's number writes it), else the default setting.
+        #expect(
+            try t.command(topic: "aubade/t/volume/set", payload: "30.0", state: Self.state(radioOn: true))?.get()
+                == .radioVolume(30))
+        #expect(
+            try t.command(topic: "aubade/t/volume/set", payload: "40", state: Self.state())?.get()
+                == .edit(.setSettings([SettingChange(key: "defaultVolume", value: .number(40))])))
+        #expect(t.command(topic: "aubade/t/volume/set", payload: "101", state: nil)?.isFailure == true)
+        #expect(try t.command(topic: "aubade/t/station/set", payload: "off", state: nil)?.get() == .stopRadio)
+        #expect(
+            try t.command(topic: "aubade/t/station/set", payload: "FIP", state: nil)?.get()
+                == .play(source: "FIP", seconds: nil, volume: nil))
+        #expect(try t.command(topic: "aubade/t/sleep/set", payload: "0", state: nil)?.get() == .sleepCancel)
+        #expect(
+            try t.command(topic: "aubade/t/sleep/set", payload: "30", state: Self.state(radioOn: true))?.get()
+                == .sleep(seconds: 1800, source: "FIP"))
+        #expect(t.command(topic: "aubade/t/sleep/set", payload: "-5", state: nil)?.isFailure == true)
+        // Not the clock's command topics: nothing.
+        #expect(t.command(topic: "aubade/t/next_alarm", payload: "x", state: nil) == nil)
+        #expect(t.command(topic: "aubade/other/cmd", payload: "stop", state: nil) == nil)
+    }
+}
+
+extension Result {
+    var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+}
