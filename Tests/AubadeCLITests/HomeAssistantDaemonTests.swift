@@ -271,6 +271,32 @@ struct HomeAssistantDaemonTests {
         #expect(try await bad.run(["status"]).stdout.contains("refused the connection"))
     }
 
+    /// `aubade doctor` says whether the broker takes the clock and whether the device is published, and that a
+    /// broker that is gone cannot be reached — a warning, never a problem.
+    @Test func doctorReportsTheBroker() async throws {
+        let broker = try await MosquittoBroker()
+        let c = try Self.clock("broker = \"mqtt://127.0.0.1:\(broker.port)\"\n")
+        _ = try await c.addAlarm(["--source", "tone"])
+        let watcher = try await broker.watch([Self.topic("availability")])
+        let d = try await c.daemon(lead: 3600)
+        #expect(await Self.wait(watcher, "availability") { $0 == "online" } != nil)
+        func mqttCheck() async throws -> [String: Any]? {
+            let r = try await c.run(["doctor", "--json"])
+            let checks = try c.cli.json(r.stdout)["checks"] as? [[String: Any]]
+            return checks?.first { $0["check"] as? String == "mqtt" }
+        }
+        let up = try #require(try await mqttCheck())
+        #expect(up["status"] as? String == "ok", "\(up)")
+        #expect((up["message"] as? String)?.contains("the device is published") == true, "\(up)")
+        #expect((up["message"] as? String)?.contains("the clock is online") == true, "\(up)")
+        await broker.stop()
+        let down = try #require(try await mqttCheck())
+        #expect(down["status"] as? String == "warning", "\(down)")
+        #expect((down["message"] as? String)?.contains("cannot be reached") == true, "\(down)")
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0)
+    }
+
     /// Killed without a goodbye, the clock's last will says offline.
     @Test func aKilledClockIsOfflineByItsLastWill() async throws {
         let broker = try await MosquittoBroker()

@@ -73,6 +73,7 @@ struct DoctorReport: Encodable {
             Self.wakerCheck(hardware.waker, alarmsSet: alarmsSet),
         ]
         checks += stations.map(\.check)
+        if let mqtt = await MQTTProbe.check(config.mqtt) { checks.append(mqtt) }
         let zone = (try? context.defaultZone()) ?? TimeZone.current
         let verdict = AlarmVerdict.judge(daemon: daemon, storage: storage, stations: stations, checks: checks, zone: zone)
         checks.append(verdict.check)
