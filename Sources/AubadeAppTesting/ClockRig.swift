@@ -31,7 +31,7 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
         store: Backing, journal: Journal = Journal(), time: ManualClock, device: DeviceStatus? = nil,
         network: NetworkSnapshot = rigWifi, backlight: any Backlight = NullBacklight(),
         synchronised: Bool = true, calendars: CalendarOptions = CalendarOptions(),
-        fetcher: (any CalendarFetcher)? = nil
+        fetcher: (any CalendarFetcher)? = nil, preAlarmLeads: [Int] = []
     ) throws(StoreError) {
         self.journal = journal
         self.store = store
@@ -54,7 +54,7 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
             loaded: try store.load(), deps: deps,
             options: ClockOptions(
                 allowLoopback: true, defaultZone: utc, followsSystemZone: false,
-                primaryDevice: "fake", calendars: calendars))
+                primaryDevice: "fake", calendars: calendars, preAlarmLeads: preAlarmLeads))
     }
 
     public func start() async {
@@ -131,7 +131,8 @@ extension RunningClockRig where Backing == MemoryClockStore {
         settings: AppSettings = AppSettings(), states: [AlarmRunState] = [], start: Date = rigMorning,
         device: DeviceStatus? = nil, network: NetworkSnapshot = rigWifi,
         backlight: any Backlight = NullBacklight(), synchronised: Bool = true,
-        calendars: CalendarOptions = CalendarOptions(), fetcher: (any CalendarFetcher)? = nil
+        calendars: CalendarOptions = CalendarOptions(), fetcher: (any CalendarFetcher)? = nil,
+        preAlarmLeads: [Int] = []
     ) {
         let journal = Journal()
         let time = ManualClock(wall: start)
@@ -144,7 +145,7 @@ extension RunningClockRig where Backing == MemoryClockStore {
         self = try! RunningClockRig(
             store: store, journal: journal, time: time, device: device, network: network,
             backlight: backlight, synchronised: synchronised, calendars: calendars,
-            fetcher: fetcher)
+            fetcher: fetcher, preAlarmLeads: preAlarmLeads)
     }
 
     /// The kinds of the history events, in order.
