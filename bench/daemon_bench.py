@@ -12,8 +12,9 @@
   resume           after `kill -9` while ringing, restarted within the alarm's duration: spawn -> the resumed
                    `ringing` line, and -> the first audible sample at the card (R9)
   idle             CPU seconds and wake-ups (context switches of all threads) over BENCH_IDLE_SECONDS (60)
-                   with two alarms set, none due — with the HTTP server off and on (issue 12), and the
-                   daemon's resident memory (VmRSS) in both
+                   with two alarms set, none due — with the HTTP server off and on (issue 12), and with the
+                   MQTT face connected to an idle local Mosquitto (issue 23), and the daemon's resident
+                   memory (VmRSS) in each
   HTTP             the latency of `POST /api/v1/alarms` (each one a committed, fsync'd alarm), p50 and p99 over
                    BENCH_HTTP_REQUESTS (1000) requests on one keep-alive connection to 127.0.0.1
 
@@ -26,7 +27,7 @@ code, so the tests assert order and card frames instead, and the figures are jud
 
 Usage: bench/daemon_bench.py --aubade PATH   (env: BENCH_IDLE_SECONDS, BENCH_RUNS)
 """
-import argparse, datetime, http.client, json, os, select, shutil, signal, statistics, subprocess, sys, tempfile, threading, time
+import argparse, datetime, http.client, json, os, select, shutil, signal, socket, statistics, subprocess, sys, tempfile, threading, time
 
 from table import print_table
 
@@ -104,10 +105,10 @@ class Card:
 class Daemon:
     """`aubade run --json` with its wall clock started at `start` (a datetime in UTC)."""
 
-    def __init__(self, aubade, db, config, start, http="off"):
+    def __init__(self, aubade, db, config, start, http="off", extra=()):
         self.spawned = time.monotonic()
         self.proc = subprocess.Popen([aubade, "run", "--json", "--db", db, "--config", config,
-                                      "--fake-time", start.strftime("%Y-%m-%dT%H:%M:%SZ"), "--http", http],
+                                      "--fake-time", start.strftime("%Y-%m-%dT%H:%M:%SZ"), "--http", http, *extra],
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.events = []  # (mono received, event dict)
         self.lock = threading.Lock()
@@ -286,15 +287,24 @@ def status_field(pid, name):
     return 0
 
 
-def idle(aubade, root, card, station_url, seconds, http="off"):
-    """CPU seconds, wake-ups per second and resident memory (KiB) of an idle daemon with two alarms set."""
-    db, config = clock_dir(root, f"idle-{http.replace(':', '-')}", card.path)
+def idle(aubade, root, card, station_url, seconds, http="off", mqtt=None):
+    """CPU seconds, wake-ups per second and resident memory (KiB) of an idle daemon with two alarms set; with
+    `mqtt` (a broker's mqtt:// address), its Home Assistant face connected and idle."""
+    db, config = clock_dir(root, f"idle-{http.replace(':', '-')}{'-mqtt' if mqtt else ''}", card.path)
     cli(aubade, db, config, "station", "add", "--name", "Bench FM", "--url", station_url)
     cli(aubade, db, config, "alarm", "add", "--name", "A", "--time", "07:00", "--days", "daily", "--source", "tone")
     cli(aubade, db, config, "alarm", "add", "--name", "B", "--time", "07:30", "--days", "mon-fri", "--source", "Bench FM")
-    d = Daemon(aubade, db, config, alarm_instant() - datetime.timedelta(hours=3), http=http)
+    d = Daemon(aubade, db, config, alarm_instant() - datetime.timedelta(hours=3), http=http,
+               extra=["--mqtt", mqtt] if mqtt else [])
     try:
         d.wait("ready", timeout=10)
+        if mqtt:
+            # Connected and published: the retained availability says online.
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and subprocess.run(
+                    ["mosquitto_sub", "-h", "127.0.0.1", "-p", mqtt.rsplit(":", 1)[1], "-t", "aubade/+/availability",
+                     "-C", "1", "-W", "2"], capture_output=True, text=True).stdout.strip() != "online":
+                pass
         if http != "off":
             d.wait("http", timeout=10)
         time.sleep(2)
@@ -304,6 +314,30 @@ def idle(aubade, root, card, station_url, seconds, http="off"):
         return cpu1 - cpu0, (sw1 - sw0) / seconds, status_field(d.proc.pid, "VmRSS")
     finally:
         d.stop()
+
+
+def start_broker(root):
+    """A Mosquitto broker on a free port of 127.0.0.1 (nil when mosquitto is not installed): (process, address)."""
+    if not shutil.which("mosquitto"):
+        log("mosquitto is not installed: the MQTT figures are left out")
+        return None
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    conf = os.path.join(root, "mosquitto.conf")
+    with open(conf, "w") as f:
+        f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    os.chmod(root, 0o755)
+    os.chmod(conf, 0o644)
+    proc = subprocess.Popen(["mosquitto", "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return proc, f"mqtt://127.0.0.1:{port}"
+        time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("daemon_bench: mosquitto did not listen")
 
 
 def post_latency(aubade, root, card, requests):
@@ -355,6 +389,7 @@ def main():
     server = subprocess.Popen([sys.executable, FAULT_SERVER, mp3], stdout=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{server.stdout.readline().strip()}"
     rows = []
+    broker = None
     try:
         log("READY ...")
         readies = [ready_time(aubade, root, card) for _ in range(5)]
@@ -410,9 +445,13 @@ def main():
                          "none" if late is None else f"{late * 1000:.0f} ms late; tone audible at {ms:.0f} ms" if ms is not None else f"{late * 1000:.0f} ms late",
                          "0 s late", late is not None and late < 0.1))
 
-        for http_mode, label in (("off", "HTTP off"), ("127.0.0.1:0", "HTTP on")):
+        broker = start_broker(root)
+        modes = [("off", None, "HTTP off"), ("127.0.0.1:0", None, "HTTP on")]
+        if broker:
+            modes.append(("off", broker[1], "HTTP off, MQTT on (an idle broker)"))
+        for http_mode, mqtt, label in modes:
             log(f"idle {idle_seconds:.0f} s, {label} ...")
-            cpu, rate, rss = idle(aubade, root, card, base + "/fast", idle_seconds, http=http_mode)
+            cpu, rate, rss = idle(aubade, root, card, base + "/fast", idle_seconds, http=http_mode, mqtt=mqtt)
             rows.append((f"idle CPU over {idle_seconds:.0f} s, two alarms set, {label}", f"{cpu:.3f} s ({cpu / idle_seconds * 100:.3f} % of a core)", "~ 0", cpu / idle_seconds < 0.001))
             rows.append((f"idle wake-ups (context switches, all threads), {label}", f"{rate:.2f} per s", "<= 1 per s", rate <= 1.0))
             rows.append((f"idle resident memory (VmRSS), {label}", f"{rss / 1024:.1f} MiB", "reported", True))
@@ -424,6 +463,8 @@ def main():
                      f"p50 {percentile(times, 50):.1f} ms, p99 {percentile(times, 99):.1f} ms, max {max(times):.1f} ms",
                      "reported (an fsync'd commit each)", True))
     finally:
+        if broker:
+            broker[0].kill()
         server.kill()
         card.close()
         shutil.rmtree(root, ignore_errors=True)
