@@ -297,6 +297,24 @@ struct HomeAssistantDaemonTests {
         #expect(await d.waitForExit() == 0)
     }
 
+    /// Home Assistant restarted (`online` on its status topic): the clock sends its device and every state again,
+    /// though nothing changed.
+    @Test func homeAssistantComingOnlineGetsTheDeviceAndStatesAgain() async throws {
+        let broker = try await MosquittoBroker()
+        let c = try Self.clock()
+        _ = try await c.addAlarm(["--source", "tone"])
+        let watcher = try await broker.watch([Self.topic("#"), "homeassistant/device/aubade-t/config"])
+        let d = try await c.daemon(lead: 3600, extra: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)"])
+        #expect(await Self.wait(watcher, "volume") != nil)
+        let mark = watcher.events.count
+        try await broker.publish("homeassistant/status", "online")
+        #expect(await watcher.wait(after: mark, where: MosquittoBroker.message("homeassistant/device/aubade-t/config")) != nil)
+        #expect(await Self.wait(watcher, "next_alarm", after: mark) { $0 == Self.iso(c.alarmInstant) } != nil)
+        #expect(await Self.wait(watcher, "volume", after: mark) != nil)
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0)
+    }
+
     /// Killed without a goodbye, the clock's last will says offline.
     @Test func aKilledClockIsOfflineByItsLastWill() async throws {
         let broker = try await MosquittoBroker()
