@@ -278,6 +278,23 @@ def proc_cpu_and_switches(pid):
     return ticks / os.sysconf("SC_CLK_TCK"), switches
 
 
+def thread_switches(pid, name):
+    """The context switches of the daemon's threads named `name` (0 when there is none)."""
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                if f.read().strip() != name:
+                    continue
+            with open(f"/proc/{pid}/task/{tid}/status") as f:
+                for line in f:
+                    if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                        total += int(line.split()[1])
+        except FileNotFoundError:
+            pass
+    return total
+
+
 def status_field(pid, name):
     """A KiB figure of /proc/<pid>/status: VmRSS, VmHWM…; 0 when the line is missing."""
     with open(f"/proc/{pid}/status") as f:
@@ -309,9 +326,11 @@ def idle(aubade, root, card, station_url, seconds, http="off", mqtt=None):
             d.wait("http", timeout=10)
         time.sleep(2)
         cpu0, sw0 = proc_cpu_and_switches(d.proc.pid)
+        mq0 = thread_switches(d.proc.pid, "aubade-mqtt")
         time.sleep(seconds)
         cpu1, sw1 = proc_cpu_and_switches(d.proc.pid)
-        return cpu1 - cpu0, (sw1 - sw0) / seconds, status_field(d.proc.pid, "VmRSS")
+        mq1 = thread_switches(d.proc.pid, "aubade-mqtt")
+        return cpu1 - cpu0, (sw1 - sw0) / seconds, status_field(d.proc.pid, "VmRSS"), (mq1 - mq0) / seconds * 60
     finally:
         d.stop()
 
@@ -451,7 +470,10 @@ def main():
             modes.append(("off", broker[1], "HTTP off, MQTT on (an idle broker)"))
         for http_mode, mqtt, label in modes:
             log(f"idle {idle_seconds:.0f} s, {label} ...")
-            cpu, rate, rss = idle(aubade, root, card, base + "/fast", idle_seconds, http=http_mode, mqtt=mqtt)
+            cpu, rate, rss, mqtt_rate = idle(aubade, root, card, base + "/fast", idle_seconds, http=http_mode, mqtt=mqtt)
+            if mqtt:
+                rows.append((f"idle wake-ups of the MQTT connection's thread, {label}", f"{mqtt_rate:.1f} per min",
+                             "keep-alive only (<= 1 per min)", mqtt_rate <= 1.0))
             rows.append((f"idle CPU over {idle_seconds:.0f} s, two alarms set, {label}", f"{cpu:.3f} s ({cpu / idle_seconds * 100:.3f} % of a core)", "~ 0", cpu / idle_seconds < 0.001))
             rows.append((f"idle wake-ups (context switches, all threads), {label}", f"{rate:.2f} per s", "<= 1 per s", rate <= 1.0))
             rows.append((f"idle resident memory (VmRSS), {label}", f"{rss / 1024:.1f} MiB", "reported", True))

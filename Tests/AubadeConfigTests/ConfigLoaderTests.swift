@@ -130,3 +130,29 @@ struct ConfigLoaderTests {
         #expect(fromEnv?.message.contains("env.toml") == true)
     }
 }
+
+/// The `[mqtt]` section read: a broker's address in both forms, several leads, and the defaults when it is absent.
+@Suite("Config file: [mqtt]")
+struct MQTTConfigTests {
+    @Test func theSectionIsReadAndTheBrokerParsed() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("t.toml")
+        try """
+        [mqtt]
+        broker = "mqtts://[::1]:8884"
+        username = "clock"
+        pre_alarm = ["30m", "5m"]
+        client_id = "aubade-bedroom"
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let loaded = try ConfigLoader.load(path: path, mode: .strict)
+        #expect(loaded.configuration.mqtt.preAlarmSeconds == [1800, 300])
+        #expect(loaded.configuration.mqtt.clientID == "aubade-bedroom")
+        #expect(BrokerAddress(parsing: loaded.configuration.mqtt.broker) == BrokerAddress(tls: true, host: "::1", port: 8884))
+        #expect(BrokerAddress(parsing: "mqtt://clock.local") == BrokerAddress(tls: false, host: "clock.local", port: 1883))
+        #expect(BrokerAddress(parsing: "mqtts://10.0.0.2")?.port == 8883)
+        for bad in ["mqtt://", "mqtt://host:0", "mqtt://host:x", "tcp://host:1883", "mqtt://us@host", "mqtt://host/path"] {
+            #expect(BrokerAddress(parsing: bad) == nil, "\(bad)")
+        }
+        #expect(Configuration().mqtt.broker.isEmpty && Configuration().mqtt.preAlarmSeconds == [900])
+    }
+}

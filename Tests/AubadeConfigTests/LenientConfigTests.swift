@@ -69,6 +69,21 @@ struct LenientConfigTests {
             "[calendars]\nhorizon_days = 7", "calendars.horizon_days", 2,
             "Config file t.toml: calendars.horizon_days at line 2 must be from 14 to 3660, not 7.", "the default 400 is used"
         ),
+        (
+            "[mqtt]\nbroker = \"http://broker:1883\"", "mqtt.broker", 2,
+            "Config file t.toml: mqtt.broker at line 2 must be mqtt://host:port or mqtts://host:port, like \"mqtt://192.168.1.10:1883\".",
+            "the default \"\" is used"
+        ),
+        (
+            "[mqtt]\npre_alarm = [\"15m\", \"10s\"]", "mqtt.pre_alarm", 2,
+            "Config file t.toml: mqtt.pre_alarm at line 2 must be a lead from 1m to 6h, or a list of them, like \"15m\" or [\"30m\", \"10m\"].",
+            "the default [900] is used"
+        ),
+        (
+            "[mqtt]\ntopic_prefix = \"aubade/#\"", "mqtt.topic_prefix", 2,
+            "Config file t.toml: mqtt.topic_prefix at line 2 must be a topic without + or # and without a / at either end.",
+            "the default \"\" is used"
+        ),
         // unknown choice
         (
             "[buttons]\nbias = \"up\"", "buttons.bias", 2,
