@@ -266,26 +266,18 @@ def proc_cpu_and_switches(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     ticks = int(fields[11]) + int(fields[12])  # utime + stime
-    switches = 0
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/status") as f:
-                for line in f:
-                    if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
-                        switches += int(line.split()[1])
-        except FileNotFoundError:
-            pass
-    return ticks / os.sysconf("SC_CLK_TCK"), switches
+    return ticks / os.sysconf("SC_CLK_TCK"), thread_switches(pid)
 
 
-def thread_switches(pid, name):
-    """The context switches of the daemon's threads named `name` (0 when there is none)."""
+def thread_switches(pid, name=None):
+    """The context switches of the daemon's threads (only those named `name`, when given; 0 when there is none)."""
     total = 0
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
-            with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                if f.read().strip() != name:
-                    continue
+            if name is not None:
+                with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                    if f.read().strip() != name:
+                        continue
             with open(f"/proc/{pid}/task/{tid}/status") as f:
                 for line in f:
                     if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):

@@ -7,12 +7,8 @@ extension RunningClock {
     /// holds the clock back; it ends when the clock shuts down or the reader stops listening.
     func homeUpdates() -> AsyncStream<HomeUpdate> {
         subscriptions.subscribeHome(current: homeState(deps.time.now())) { [weak self] id in
-            Task { await self?.endHome(id) }
+            Task { await self?.unsubscribe(id) }
         }
-    }
-
-    private func endHome(_ id: UUID) {
-        subscriptions.unsubscribe(id)
     }
 
     /// After every input: the home state, handed to every home stream when it changed.

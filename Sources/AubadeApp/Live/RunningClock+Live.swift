@@ -12,7 +12,8 @@ extension RunningClock {
         }
     }
 
-    private func unsubscribe(_ id: UUID) {
+    /// Ends the live or home stream `id` (its subscriber stopped listening).
+    func unsubscribe(_ id: UUID) {
         subscriptions.unsubscribe(id)
     }
 
