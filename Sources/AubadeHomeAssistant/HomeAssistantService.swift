@@ -4,6 +4,7 @@ public import AubadeMQTT
 import Foundation
 public import Logging
 public import ServiceLifecycle
+import Synchronization
 
 /// Where the Home Assistant face connects, and as what.
 public struct HomeAssistantSettings: Sendable {
@@ -49,13 +50,28 @@ public final class HomeAssistantService: Service, Sendable {
         case shutdown
     }
 
+    /// How many received messages may wait for the loop; past it, messages are dropped (a client flooding the
+    /// command topics must not grow the clock's memory) and the drop is logged.
+    static let messagesWaiting = 256
+
     public func run() async throws {
         let (inputs, feed) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
         var options = settings.mqtt
         options.will = MQTTOptions.Will(topic: settings.discovery.availability, payload: "offline")
+        let waiting = Atomic<Int>(0)
+        let logger = self.logger
         let connection: MQTTConnection
         do throws(MQTTError) {
-            connection = try MQTTConnection(options) { feed.yield(.mqtt($0)) }
+            connection = try MQTTConnection(options) { event in
+                if case .message = event {
+                    guard waiting.add(1, ordering: .relaxed).newValue <= HomeAssistantService.messagesWaiting else {
+                        waiting.subtract(1, ordering: .relaxed)
+                        logger.warning("MQTT: too many messages at once; one was dropped.")
+                        return
+                    }
+                }
+                feed.yield(.mqtt(event))
+            }
             try connection.start()
         } catch {
             await warn(error.description)
@@ -73,6 +89,7 @@ public final class HomeAssistantService: Service, Sendable {
                 }
                 for await input in inputs {
                     if case .shutdown = input { break }
+                    if case .mqtt(.message) = input { waiting.subtract(1, ordering: .relaxed) }
                     await link.take(input)
                 }
                 link.goodbye()
