@@ -96,9 +96,9 @@ public struct HomeAssistantTopics: Sendable {
             case .snoozed:
                 fields = ["event_type": "snoozed"]
             case .dismissed:
-                fields = [
-                    "event_type": "dismissed", "how": HistoryDetail.dismissInput(in: line.detail)?.rawValue ?? "unknown",
-                ]
+                // "page" for the web page, the kiosk and the JSON API (the history's "api").
+                let how = HistoryDetail.dismissInput(in: line.detail).map { $0 == .api ? "page" : $0.rawValue }
+                fields = ["event_type": "dismissed", "how": how ?? "unknown"]
             case .autoSilenced:
                 fields = ["event_type": "dismissed", "how": "auto-silence"]
             case .skipped:

@@ -57,6 +57,7 @@ struct HomeAssistantTopicsTests {
         #expect(try event(.rang)["event_type"] as? String == "ringing")
         #expect(try event(.snoozeEnded)["event_type"] as? String == "ringing")
         #expect(try event(.dismissed, HistoryDetail.dismissed(by: .shake))["how"] as? String == "shake")
+        #expect(try event(.dismissed, HistoryDetail.dismissed(by: .api))["how"] as? String == "page")
         #expect(try event(.autoSilenced)["how"] as? String == "auto-silence")
         let fallback = try event(.fallback, HistoryDetail.fallback(to: .tone, reason: "The station did not answer."))
         #expect(fallback["reason"] as? String == "The station did not answer." && fallback["to"] as? String == "tone")
