@@ -57,12 +57,13 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
             component["platform"] = platform
             component["name"] = name
             component["unique_id"] = "\(node)_\(key)"
-            component["default_entity_id"] = "\(platform).\(node)_\(key)"
+            // An entity id's object part takes letters, digits and "_" only.
+            component["default_entity_id"] = "\(platform).\(node.replacingOccurrences(of: "-", with: "_"))_\(key)"
             components[key] = component
         }
         let p = topicPrefix
         add("next_alarm", "sensor", "Next alarm", ["device_class": "timestamp", "state_topic": "\(p)/next_alarm"])
-        add("next_alarm_name", "sensor", "Next alarm's name", ["state_topic": "\(p)/next_alarm/name"])
+        add("next_alarm_name", "sensor", "Next alarm name", ["state_topic": "\(p)/next_alarm/name"])
         add(
             "state", "sensor", "State",
             ["device_class": "enum", "options": HomeAssistantDiscovery.states, "state_topic": "\(p)/state"])
@@ -99,7 +100,7 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
             "volume", "number", "Volume",
             [
                 "state_topic": "\(p)/volume", "command_topic": "\(p)/volume/set", "min": 1, "max": 100, "step": 1,
-                "mode": "slider",
+                "mode": "slider", "unit_of_measurement": "%",
             ])
         add(
             "station", "select", "Station",

@@ -125,7 +125,12 @@ public struct HomeAssistantTopics: Sendable {
         let text = payload.trimmingCharacters(in: .whitespacesAndNewlines)
         if topic == discovery.commands {
             switch text.lowercased() {
-            case "stop": return .success(.stop(alarm: nil, by: .mqtt))
+            case "stop":
+                // Nothing rings but an alarm is snoozed: Stop ends its snooze (the button has no other meaning then).
+                if let next = state?.next, next.snooze, state?.ringing == false {
+                    return .success(.stop(alarm: next.alarmID, by: .mqtt))
+                }
+                return .success(.stop(alarm: nil, by: .mqtt))
             case "snooze": return .success(.snooze(alarm: nil, by: .mqtt))
             case "skip_next":
                 guard let id = state?.nextScheduled else {

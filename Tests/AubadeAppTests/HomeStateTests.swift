@@ -34,12 +34,12 @@ struct HomeStateTests {
 
         var all: [HomeUpdate] { seen.list.withLock { $0 } }
 
-        /// The first update matching `match` (nil after a generous watchdog).
-        func wait(_ match: @escaping @Sendable (HomeUpdate) -> Bool) async -> HomeUpdate? {
+        /// The first update at or after position `after` matching `match` (nil after a generous watchdog).
+        func wait(after: Int = 0, _ match: @escaping @Sendable (HomeUpdate) -> Bool) async -> HomeUpdate? {
             let deadline = ContinuousClock.now + .seconds(60)
             while true {
                 let generation = changes.generation
-                if let found = all.first(where: match) { return found }
+                if let found = all.dropFirst(after).first(where: match) { return found }
                 if ContinuousClock.now >= deadline { return nil }
                 await changes.wait(past: generation, until: deadline)
             }
@@ -101,6 +101,28 @@ struct HomeStateTests {
         #expect(states.first == "idle" && states.contains("pre_alarm"))
         #expect(states.firstIndex(of: "pre_alarm")! < states.firstIndex(of: "ringing")!)
         #expect(states.firstIndex(of: "ringing")! < states.firstIndex(of: "snoozed")!)
+    }
+
+    /// While a station alarm rings, the station and what plays are the alarm's.
+    @Test func aRingingStationAlarmIsWhatPlays() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)])
+        await rig.start()
+        let updates = Updates(try #require(try await rig.clock.send(.subscribeHome).home))
+        await rig.run(until: ClockRig.at(7, 0))
+        let ringing = try #require(await updates.state(.ringing))
+        #expect(ringing.station == "FIP" && ringing.nowPlaying == "FIP" && !ringing.radioOn, "\(ringing)")
+        let sound = try #require(rig.lastPlayed?.id)
+        await rig.engineSays(.fallback(sound, from: "FIP", to: "tone", reason: "The station did not answer."))
+        _ = try #require(
+            await updates.wait {
+                if case .state(let s) = $0 { s.nowPlaying == "tone (fallback)" && s.station == nil } else { false }
+            })
+        let mark = updates.all.count
+        await rig.engineSays(.recovered(sound, to: "FIP"))
+        _ = try #require(
+            await updates.wait(after: mark) {
+                if case .state(let s) = $0 { s.station == "FIP" && s.nowPlaying == "FIP" } else { false }
+            })
     }
 
     @Test func withoutLeadsThereIsNoPreAlarmAndTheRadioIsPlayingOrSleep() async throws {

@@ -77,6 +77,16 @@ struct HomeAssistantDiscoveryTests {
         #expect(Self.bedroom.topic == "homeassistant/device/aubade_bedroom/config")
     }
 
+    /// A client id with a hyphen is a fine `unique_id`, but an entity id's object part takes letters, digits and
+    /// "_" only.
+    @Test func theDefaultEntityIDsHaveNoHyphen() throws {
+        let clock = HomeAssistantDiscovery(node: "aubade-bedroom", name: "Bedside", topicPrefix: "aubade/bedroom", version: "1.0")
+        let components = try Self.components(try Self.parse(clock.document(alarms: [(1, "Work")], stations: [])))
+        #expect(components["next_alarm"]?["unique_id"] as? String == "aubade-bedroom_next_alarm")
+        #expect(components["next_alarm"]?["default_entity_id"] as? String == "sensor.aubade_bedroom_next_alarm")
+        #expect(components["volume"]?["unit_of_measurement"] as? String == "%")
+    }
+
     @Test func anIDKeepsOnlyWhatHomeAssistantAllows() {
         #expect(HomeAssistantDiscovery.id("Bedroom Clock #2") == "bedroom_clock__2")
         #expect(HomeAssistantDiscovery.id("aubade-3f9c") == "aubade-3f9c")

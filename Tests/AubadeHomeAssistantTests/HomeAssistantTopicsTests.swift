@@ -84,6 +84,10 @@ struct HomeAssistantTopicsTests {
         #expect(try t.command(topic: "aubade/t/cmd", payload: "stop", state: ringing)?.get() == .stop(alarm: nil, by: .mqtt))
         #expect(
             try t.command(topic: "aubade/t/cmd", payload: " Snooze\n", state: ringing)?.get() == .snooze(alarm: nil, by: .mqtt))
+        // Nothing rings and an alarm is snoozed: Stop ends the snooze.
+        var snoozed = Self.state(activity: .snoozed, next: HomeState.Next(alarmID: 3, name: "Work", at: at, snooze: true))
+        snoozed.ringing = false
+        #expect(try t.command(topic: "aubade/t/cmd", payload: "stop", state: snoozed)?.get() == .stop(alarm: 3, by: .mqtt))
         #expect(
             try t.command(topic: "aubade/t/cmd", payload: "skip_next", state: ringing)?.get()
                 == .edit(.skipNext(id: 3, undo: false)))

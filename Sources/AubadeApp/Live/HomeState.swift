@@ -53,11 +53,11 @@ public struct HomeState: Sendable, Hashable {
     public var volume: Int
     /// Whether the radio plays now (listening, a sleep timer, a reservation).
     public var radioOn: Bool
-    /// The saved station the radio plays, if it plays one.
+    /// The saved station that sounds — the radio's, or a ringing alarm's — if one does.
     public var station: String?
     /// Whole minutes left on the sleep timer, rounded up; 0 when none runs.
     public var sleepMinutesLeft: Int
-    /// "Station — Title", or the source alone, while the radio plays.
+    /// "Station — Title", or the source alone, while the radio plays; a ringing alarm's source ("FIP", "tone").
     public var nowPlaying: String?
 }
 

@@ -41,7 +41,16 @@ extension RunningClock {
             activity = .idle
         }
         let stations = catalogue.stations.values.sorted { ($0.id ?? 0) < ($1.id ?? 0) }.map(\.name)
-        let station = radio.flatMap { r in stations.contains(r.source) ? r.source : nil }
+        // What sounds: the radio, or while an alarm rings, the alarm's station — or what it fell back to.
+        var alarmStation: String?
+        var alarmSource: String?
+        if let r = runner.ringing {
+            if r.fellBackTo == nil, case .station(let id)? = scheduler.alarms[r.alarmID]?.sound {
+                alarmStation = catalogue.stations[id]?.name
+            }
+            alarmSource = r.fellBackTo.map { "\($0) (fallback)" } ?? alarmStation ?? r.source
+        }
+        let station = radio.flatMap { stations.contains($0.source) ? $0.source : nil } ?? alarmStation
         let calendar = ZoneCalendar(zone)
         let today = LocalDate(dayNumber: calendar.localDayNumber(of: now.wall))
         let names = AlarmDocument.stationNames(Array(catalogue.stations.values))
@@ -58,7 +67,7 @@ extension RunningClock {
             zone: zone.identifier, alarms: alarms, stations: stations,
             volume: radio?.volume ?? catalogue.settings.defaultVolume, radioOn: radio != nil, station: station,
             sleepMinutesLeft: radio?.remainingSeconds.map { Int(($0 / 60).rounded(.up)) } ?? 0,
-            nowPlaying: radio.map { r in r.title.map { "\(r.source) — \($0)" } ?? r.source })
+            nowPlaying: radio.map { r in r.title.map { "\(r.source) — \($0)" } ?? r.source } ?? alarmSource)
     }
 
     /// Whether `alarm` is enabled and has an occurrence on `date` (in `zone`) that is not passed over.

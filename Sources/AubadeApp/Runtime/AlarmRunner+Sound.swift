@@ -22,12 +22,14 @@ extension AlarmRunner {
             tellWaker(WakerPlanning.heard(scheduler: scheduler, at: now.wall))
         case .fallback(_, _, let to, let reason):
             self.ringing?.fallbacks.append(reason)
+            self.ringing?.fellBackTo = to
             let target: HistoryDetail.FallbackTarget = to == "tone" ? .tone : .alternate
             effects.record(
                 HistoryEvent(
                     at: now.wall, alarmID: id, kind: HistoryKind.fallback.rawValue,
                     detail: HistoryDetail.fallback(to: target, reason: reason)))
         case .recovered(_, let to):
+            self.ringing?.fellBackTo = nil
             effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.recovered.rawValue, detail: "to=\(to)"))
         case .title(_, let title):
             effects.emit("title", ["alarm": id, "title": title])

@@ -20,6 +20,9 @@ final class AlarmRunner {
         /// Why nothing is heard now (the device failed), or nil.
         var silentBecause: String?
         var fallbacks: [String] = []
+        /// What it fell back to ("tone", or the alternate station's address) until it recovers; nil while on its
+        /// own source.
+        var fellBackTo: String?
     }
 
     /// A sound pre-rolled for an occurrence that has not come yet.
