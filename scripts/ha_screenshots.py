@@ -45,7 +45,9 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
-DIE_WITH_US = ["setpriv", "--pdeathsig", "KILL", "--"]
+sys.path.insert(0, str(ROOT / "Tests" / "Support"))
+from daemon_rig import DIE_WITH_US, DaemonClock  # noqa: E402 - found through the line above
+
 WATCHDOG = 180.0
 USER, PASSWORD = "demo", "aubade-demo-password"
 CLIENT_ID = "aubade-bedroom"
@@ -237,36 +239,17 @@ class HomeAssistant:
 # The clock
 
 
-class Clock:
-    def __init__(self, aubade, work, zone):
-        self.aubade = str(Path(aubade).resolve())
-        self.dir = work / "clock"
-        self.runtime = self.dir / "run"
-        self.runtime.mkdir(parents=True, mode=0o700)
-        self.db = self.dir / "aubade.sqlite"
-        self.config = self.dir / "aubade.toml"
-        self.zone = zone
-        self.config.write_text(
-            "[audio]\n"
-            f"device = \"file:'{self.dir / 'card.raw'}',raw\"\n"
-            "allow_local_streams = true\n"
-            "[clock]\n"
-            f'time_zone = "{zone}"\n'
-            "[buttons]\n"
-            'snooze = ""\nstop = ""\nplay_pause = ""\nsleep = ""\n'
-            "[mqtt]\n"
-            f'client_id = "{CLIENT_ID}"\ndevice_name = "{DEVICE_NAME}"\ntopic_prefix = "{PREFIX}"\n')
-        self.env = dict(os.environ, AUBADE_CONFIG="", AUBADE_RUNTIME_DIR=str(self.runtime))
-        self.process = None
-        self.events = []
-        self.changed = threading.Condition()
+class Clock(DaemonClock):
+    """The tests' clock in a fresh folder (Tests/Support/daemon_rig.py: its database, a config whose sound card is
+    alsa-lib's `file` plugin, its own runtime folder) with an [mqtt] section, its daemon run with --mqtt and
+    without HTTP."""
 
-    def cli(self, *args):
-        done = subprocess.run([*DIE_WITH_US, self.aubade, *args, "--db", str(self.db), "--config", str(self.config)],
-                              env=self.env, capture_output=True, text=True, timeout=WATCHDOG, cwd=self.dir)
-        if done.returncode != 0:
-            raise SystemExit(f"aubade {' '.join(args)} exited {done.returncode}: {done.stderr}")
-        return done.stdout
+    def __init__(self, aubade, zone):
+        super().__init__(str(Path(aubade).resolve()), prefix="ha-screenshots-clock-", zone=zone, local_streams=True)
+        with open(self.config, "a") as config:
+            config.write(f'[mqtt]\nclient_id = "{CLIENT_ID}"\ndevice_name = "{DEVICE_NAME}"\n'
+                         f'topic_prefix = "{PREFIX}"\n')
+        self.zone = zone
 
     def furnish(self, radio):
         self.cli("station", "add", "--name", "FIP", "--url", radio("Nina Simone - Feeling Good"))
@@ -278,41 +261,19 @@ class Clock:
         self.cli("alarm", "add", "--name", "Flight", "--time", "04:10", "--days", "once", "--source", "tone",
                  "--disabled")
 
-    def start(self, run, broker_port, fake_time=None):
-        args = [self.aubade, "run", "--json", "--db", str(self.db), "--config", str(self.config),
+    def start_with_mqtt(self, broker_port, fake_time=None):
+        """`aubade run --json --http off --mqtt …` (its wall clock starting at `fake_time`); returns once READY."""
+        args = [*DIE_WITH_US, self.aubade, "run", "--json", "--db", str(self.db), "--config", str(self.config),
                 "--http", "off", "--mqtt", f"mqtt://127.0.0.1:{broker_port}"]
         if fake_time:
             args += ["--fake-time", fake_time]
         with self.changed:
-            self.events = []
-        self.process = run.start("aubade", args, self.dir / "daemon.err", stdout=subprocess.PIPE, env=self.env,
-                                 cwd=self.dir)
+            self.events, self.reading = [], True
+        with open(self.dir / "daemon.err", "a") as errors:
+            self.process = subprocess.Popen(args, env=self.env, stdout=subprocess.PIPE, stderr=errors, text=True,
+                                            cwd=self.dir)
         threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
         self.wait_for("ready")
-
-    def _read(self, process):
-        for line in process.stdout:
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            with self.changed:
-                self.events.append(event)
-                self.changed.notify_all()
-
-    def wait_for(self, name, timeout=WATCHDOG):
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while True:
-                for event in self.events:
-                    if event.get("event") == name:
-                        return event
-                if self.process.poll() is not None:
-                    raise SystemExit(f"the clock exited before '{name}': {(self.dir / 'daemon.err').read_text()[-2000:]}")
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise SystemExit(f"no '{name}' from the clock within {timeout:.0f} s")
-                self.changed.wait(min(left, 1.0))
 
     def next_work_alarm(self, lead):
         """`lead` seconds before the Work alarm's next occurrence (06:45 on a weekday), as `--fake-time` takes it."""
@@ -541,17 +502,17 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="ha-screenshots-"))
     run = Processes()
-    browser = None
+    browser = clock = None
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     try:
         broker = start_broker(run, work)
         print(f"work folder {work}; Mosquitto on {broker}", flush=True)
         ha = HomeAssistant(args.ha_venv, work, broker, args.zone)
-        clock = Clock(args.aubade, work, args.zone)
+        clock = Clock(args.aubade, args.zone)
         clock.furnish(start_radio(run, work))
         ha.start(run)
         print(f"Home Assistant on {ha.url}", flush=True)
-        clock.start(run, broker)
+        clock.start_with_mqtt(broker)
         expected = 4 + 3 + 3 * 3 + 5  # sensors, buttons, three per alarm, volume/station/sleep/now playing/event
         device, entities = wait_until("the clock's entities in Home Assistant", lambda: (
             lambda d, e: (d, e) if d and len(e) >= expected and all(s != "unavailable" for _, s, _, _ in e) else None
@@ -583,8 +544,8 @@ def main():
 
         # The Work alarm: the clock again, its wall clock starting 40 s before 06:45 on a weekday, so within the
         # pre-alarm lead (15 minutes): the pre_alarm event first (shown in Developer tools), then the ring.
-        run.stop(clock.process)
-        clock.start(run, broker, fake_time=clock.next_work_alarm(40))
+        clock.stop()
+        clock.start_with_mqtt(broker, fake_time=clock.next_work_alarm(40))
         event_type = f"{{{{ state_attr('{ids['event.alarm']}', 'event_type') }}}}"
         wait_until("the pre_alarm event in Home Assistant", lambda: ha.template(event_type) == "pre_alarm", timeout=30)
         browser.viewport(args.width, 900)
@@ -593,7 +554,7 @@ def main():
         shots.append(browser.shot(out / "ha-event.png", clip))
         if ha.template(event_type) != "pre_alarm":
             raise SystemExit("the alarm rang before ha-event.png was taken: it shows the wrong event; run it again")
-        clock.wait_for("audible")
+        clock.wait_for("audible", timeout=WATCHDOG)
         wait_until("Ringing on in Home Assistant", lambda: ha.state(ids["binary_sensor.ringing"]) == "on")
         _, entities = ha.device_entities()
         show("ringing", entities)
@@ -641,11 +602,14 @@ def main():
     finally:
         if browser:
             browser.quit()
+        if clock:
+            clock.stop()
         run.stop_all()
-        if not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
-        else:
-            print(f"kept {work}")
+        for folder in (work, clock and clock.dir):
+            if folder and not args.keep:
+                shutil.rmtree(folder, ignore_errors=True)
+            elif folder:
+                print(f"kept {folder}")
 
 
 if __name__ == "__main__":
