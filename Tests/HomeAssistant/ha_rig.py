@@ -28,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -237,9 +238,11 @@ automation tests: !include automations.yaml
         """Starts `hass` and returns once its MQTT integration has said it is online (its birth message)."""
         mark = self.watcher.mark()
         hass = Path(sys.executable).parent / "hass"
+        # Its modules are compiled into its virtualenv (the tests' own sources are kept free of bytecode).
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         with open(self.out, "a") as out:
             self.process = subprocess.Popen([*DIE_WITH_US, str(hass), "-c", str(self.config), "--skip-pip"],
-                                            stdout=out, stderr=subprocess.STDOUT, cwd=self.folder)
+                                            stdout=out, stderr=subprocess.STDOUT, cwd=self.folder, env=env)
         deadline = time.monotonic() + START_WATCHDOG
         while True:
             try:
@@ -270,36 +273,35 @@ automation tests: !include automations.yaml
 
     # What Home Assistant logged
 
-    def log_lines(self):
-        """Every line Home Assistant wrote to its stdout and its home-assistant.log, as (source, line)."""
-        lines = []
-        for path in (self.out, self.config / "home-assistant.log"):
-            if path.exists():
-                lines += [(path.name, line) for line in path.read_text(errors="replace").splitlines()]
-        return lines
-
-    def log_problems(self, words):
-        """The ERROR and WARNING lines (with what follows them: a traceback) that mention any of `words` (case
-        folded), and every line saying a module is missing (requirements.txt left out something it needs)."""
-        problems = []
-        for source, text in self._records():
-            head = text.split("\n", 1)[0]
-            level = re.match(r"^\S+ \S+ ([A-Z]+) ", head)
-            serious = level is not None and level.group(1) in ("WARNING", "ERROR", "CRITICAL")
-            missing = "No module named" in text or "ModuleNotFoundError" in text
-            if missing or (serious and any(w.lower() in text.lower() for w in words)):
-                problems.append(f"{source}: {text[:1500]}")
-        return problems
-
     def _records(self):
-        """The log as records: a line with a timestamp and what follows it up to the next such line."""
-        records = []
-        for source, line in self.log_lines():
-            if re.match(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", line) or not records or records[-1][0] != source:
-                records.append((source, line))
-            else:
-                records[-1] = (source, records[-1][1] + "\n" + line)
-        return records
+        """Each log (its stdout, its home-assistant.log) as records: a line with a timestamp and the lines that
+        follow it up to the next such line (a traceback)."""
+        logs = {}
+        for path in (self.out, self.config / "home-assistant.log"):
+            records = logs.setdefault(path.name, [])
+            for line in path.read_text(errors="replace").splitlines() if path.exists() else []:
+                if re.match(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", line) or not records:
+                    records.append(line)
+                else:
+                    records[-1] += "\n" + line
+        return logs
+
+    def log_mark(self):
+        """Where each log stands now (log_problems(after=) looks only at what follows)."""
+        return {name: len(records) for name, records in self._records().items()}
+
+    def log_problems(self, words, after=None):
+        """The WARNING, ERROR and CRITICAL records that mention any of `words` (case folded), and every record
+        saying a module is missing (requirements.txt left out something Home Assistant needs)."""
+        problems = []
+        for name, records in self._records().items():
+            for text in records[(after or {}).get(name, 0):]:
+                level = re.match(r"^\S+ \S+ ([A-Z]+) ", text)
+                serious = level is not None and level.group(1) in ("WARNING", "ERROR", "CRITICAL")
+                missing = "No module named" in text or "ModuleNotFoundError" in text
+                if missing or (serious and any(w.lower() in text.lower() for w in words)):
+                    problems.append(f"{name}: {text[:1500]}")
+        return problems
 
     # What Home Assistant made of the clock
 
@@ -336,7 +338,7 @@ automation tests: !include automations.yaml
         if not self.db.exists():
             return []
         try:
-            with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=WATCHDOG) as db:
+            with closing(sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=WATCHDOG)) as db:
                 return db.execute(sql, args).fetchall()
         except sqlite3.OperationalError as error:  # before the recorder made its tables
             if "no such table" in str(error):
@@ -415,7 +417,7 @@ class Clock(DaemonClock):
 
     def history(self):
         """The clock's history as (kind, detail), oldest first, from its database."""
-        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=WATCHDOG) as db:
+        with closing(sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=WATCHDOG)) as db:
             return db.execute("SELECT kind, detail FROM events ORDER BY rowid").fetchall()
 
 
