@@ -19,6 +19,7 @@ fixed time: every wait is for a message, a state row or a file under a generous 
 
 import json
 import os
+import pwd
 import re
 import shutil
 import socket
@@ -78,7 +79,10 @@ class Broker:
         for _ in range(5):
             self.port = free_port()
             conf = self.folder / "mosquitto.conf"
-            conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+            # As the user running the tests: started as root it would otherwise switch to the user `mosquitto`,
+            # and a change of user clears the parent-death signal (it would outlive a killed test).
+            conf.write_text(f"user {pwd.getpwuid(os.geteuid()).pw_name}\n"
+                            f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
                             "log_dest topic\nlog_dest stdout\n"
                             "log_type error\nlog_type warning\nlog_type notice\nlog_type subscribe\n")
             with open(self.log, "a") as out:
@@ -151,11 +155,6 @@ class Watcher:
     def wait_subscribed(self, topic, after=0):
         """Until the broker has logged a client subscribing to exactly `topic` (at or after position `after`)."""
         return self.wait(SUBSCRIBE_LOG, lambda line: line.split(" ", 3)[3:] == [topic], after=after)
-
-    def last(self, topic):
-        with self.changed:
-            found = [p for t, p, _ in self.messages if t == topic]
-        return found[-1] if found else None
 
     def publish(self, topic, payload, retain=False):
         self.client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(WATCHDOG)

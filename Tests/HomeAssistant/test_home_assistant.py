@@ -8,7 +8,6 @@ of its own (its own client id, so its own device and topics, as two clocks on on
 clocks are the daemon's --fake-time: an alarm comes seconds after the daemon starts.
 """
 
-import http.client
 import json
 import os
 import signal
@@ -17,7 +16,7 @@ from array import array
 from pathlib import Path
 
 import ha_rig
-from ha_rig import WATCHDOG, Broker, Clock, HomeAssistant, Watcher
+from ha_rig import Broker, Clock, HomeAssistant, Watcher
 
 ROOT = Path(__file__).resolve().parents[2]
 AUBADE = os.environ.get("AUBADE_BIN") or str(ROOT / ".build" / "debug" / "aubade")
@@ -60,11 +59,11 @@ class HomeAssistantTest(unittest.TestCase):
     def clock(self, node, device_name):
         """A clock whose daemon will publish as `node`, removed when the test ends; Home Assistant's log from now
         on is checked for problems with it."""
-        clock = Clock(AUBADE, node, device_name)
-        self.addCleanup(clock.close)
         log = home.log_mark()
         self.addCleanup(lambda: self.assertEqual(
-            home.log_problems(["mqtt", node, clock.prefix], after=log), [], "Home Assistant's log"))
+            home.log_problems(["mqtt", node, f"aubade/{node}"], after=log), [], "Home Assistant's log"))
+        clock = Clock(AUBADE, node, device_name)
+        self.addCleanup(clock.close)
         return clock
 
     def entities(self, clock):
@@ -87,31 +86,17 @@ class HomeAssistantTest(unittest.TestCase):
 
     # The phone page's API
 
-    def api(self, clock, method, path, body=None, token=None):
-        """(status, JSON) of one request to the daemon's /api/v1`path`, from this machine."""
-        connection = http.client.HTTPConnection("127.0.0.1", clock.port, timeout=WATCHDOG)
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        connection.request(method, "/api/v1" + path, body=data, headers=headers)
-        response = connection.getresponse()
-        text = response.read().decode()
-        connection.close()
-        return response.status, (json.loads(text) if text else None)
-
     def pair(self, clock):
         """A token as the phone page gets one: a pairing code asked for on the clock's own machine (the kiosk's
         'Pair a phone'), traded for a token."""
-        status, answer = self.api(clock, "POST", "/pair/code", {})
+        status, answer = clock.api("POST", "/pair/code", {})
         self.assertEqual(status, 201, answer)
-        status, answer = self.api(clock, "POST", "/pair", {"code": answer["code"], "name": "phone"})
+        status, answer = clock.api("POST", "/pair", {"code": answer["code"], "name": "phone"})
         self.assertEqual(status, 201, answer)
         return answer["token"]
 
     def write(self, clock, token, method, path, body=None):
-        status, answer = self.api(clock, method, path, body, token=token)
+        status, answer = clock.api(method, path, body, token=token)
         self.assertLess(status, 300, f"{method} {path}: {status} {answer}")
         return answer
 
