@@ -69,7 +69,8 @@ homeassistant: deps-test
 	@$(MAKE) --no-print-directory homeassistant-run
 
 homeassistant-run:
-	AUBADE_HA_VENV=$(abspath $(BUILD_DIR))/ha-venv Tests/HomeAssistant/run.sh $(BIN) $(HA_TESTS)
+	AUBADE_HA_VENV=$(abspath $(BUILD_DIR))/ha-venv AUBADE_ARTEFACTS=$(abspath $(BUILD_DIR))/artefacts \
+	  Tests/HomeAssistant/run.sh $(BIN) $(HA_TESTS)
 
 ## The hardware-in-the-loop tests alone: build, set up the VM (hardware/hil/setup.sh), boot it and run the
 ## scenarios against the built binary (hardware/hil/run.sh). See hardware/README.md.

@@ -424,5 +424,14 @@ def fresh_folder(prefix):
     return Path(tempfile.mkdtemp(prefix=prefix))
 
 
+def keep_logs(folder, artefacts):
+    """Copies Home Assistant's and the broker's logs and Home Assistant's configuration to `artefacts`."""
+    artefacts.mkdir(parents=True, exist_ok=True)
+    for name in ("hass.out", "mosquitto.log", "config/home-assistant.log", "config/configuration.yaml",
+                 "config/automations.yaml"):
+        if (folder / name).exists():
+            shutil.copyfile(folder / name, artefacts / Path(name).name)
+
+
 def remove(folder):
     shutil.rmtree(folder, ignore_errors=True)

@@ -8,7 +8,9 @@
 #   AUBADE_HA_VENV    the virtualenv with Home Assistant (default: .build/ha-venv); made here when missing or made
 #                     from other requirements
 #   AUBADE_HA_PYTHON  the Python 3.13 to make it with (default: pyenv's newest 3.13, else python3.13 on PATH)
-#   AUBADE_KEEP_HA=1  keeps Home Assistant's folder (its config, logs, recorder database) after the run
+#   AUBADE_ARTEFACTS  where Home Assistant's and the broker's logs are copied, under homeassistant/ (default:
+#                     .build/artefacts)
+#   AUBADE_KEEP_HA=1  keeps Home Assistant's whole folder (config, logs, recorder database) after the run
 # Needs mosquitto (deploy/install-deps.sh test installs it) and a Python 3.13 with venv.
 set -euo pipefail
 
@@ -51,6 +53,7 @@ if ! { [ -x "$venv/bin/hass" ] && [ "$(cat "$venv/made-from" 2>/dev/null)" = "$m
 fi
 
 export AUBADE_BIN="$aubade"
+export AUBADE_ARTEFACTS="${AUBADE_ARTEFACTS:-$root/.build/artefacts}"
 export PYTHONDONTWRITEBYTECODE=1  # no __pycache__ in the source tree (Home Assistant's own are in its venv)
 cd "$here"
 if [ $# -gt 0 ]; then
