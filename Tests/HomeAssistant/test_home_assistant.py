@@ -263,6 +263,10 @@ class RingingTests(HomeAssistantTest):
         clock, work, entities = self.prepare("aubade-ha-ring", "Ring")
         ringing = entities["ringing"]["entity_id"]
         state = entities["state"]["entity_id"]
+        event = entities["alarm_event"]["entity_id"]
+
+        def dismissed(how):
+            return lambda state, attributes: attributes.get("event_type") == "dismissed" and attributes.get("how") == how
 
         mark = home.mark()
         self.assertEqual(self.ring(clock, 5)["alarm"], work)
@@ -272,6 +276,7 @@ class RingingTests(HomeAssistantTest):
         self.assertEqual(clock.wait_for("stopped").get("by"), "cli")
         home.wait_state(ringing, "off", after=on)
         home.wait_state(state, "idle", after=on)
+        home.wait_state(event, dismissed("cli"), after=on)
         clock.stop()
 
         mark = home.mark()
@@ -281,6 +286,7 @@ class RingingTests(HomeAssistantTest):
         self.write(clock, token, "POST", "/alarm/stop", {})
         self.assertEqual(clock.wait_for("stopped").get("by"), "api")
         home.wait_state(ringing, "off", after=on)
+        home.wait_state(event, dismissed("page"), after=on)
         clock.stop()
         dismissed = [detail for kind, detail in clock.history() if kind == "dismissed"]
         self.assertEqual(dismissed, ["by=cli", "by=api"])
