@@ -58,6 +58,20 @@ contract-run:
 	AUBADE_API_VENV=$(abspath $(BUILD_DIR))/api-venv AUBADE_FUZZ_REPORT=$(abspath $(BUILD_DIR))/artefacts/schemathesis \
 	  Tests/Contract/run.sh $(BIN)
 
+.PHONY: homeassistant homeassistant-run
+
+## The Home Assistant tests alone (Tests/HomeAssistant/): the clock's MQTT face against a real Home Assistant core
+## (PyPI's homeassistant 2025.4.4 on Python 3.13, in $(BUILD_DIR)/ha-venv) and mosquitto on 127.0.0.1: every
+## component taken, the states following the CLI, the API and Home Assistant, an automation stopping the alarm.
+## HA_TESTS=test_home_assistant.RingingTests (unittest names) runs some of them.
+homeassistant: deps-test
+	$(SWIFT) build --scratch-path $(BUILD_DIR)
+	@$(MAKE) --no-print-directory homeassistant-run
+
+homeassistant-run:
+	AUBADE_HA_VENV=$(abspath $(BUILD_DIR))/ha-venv AUBADE_ARTEFACTS=$(abspath $(BUILD_DIR))/artefacts \
+	  Tests/HomeAssistant/run.sh $(BIN) $(HA_TESTS)
+
 ## The hardware-in-the-loop tests alone: build, set up the VM (hardware/hil/setup.sh), boot it and run the
 ## scenarios against the built binary (hardware/hil/run.sh). See hardware/README.md.
 hil: build hil-vm

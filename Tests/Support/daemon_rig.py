@@ -10,6 +10,7 @@ lives as long as the test does — the signal follows the thread that started th
 fixed time to let something happen: every wait is for an event under a generous watchdog.
 """
 
+import http.client
 import json
 import os
 import shutil
@@ -63,6 +64,22 @@ class DaemonClock:
 
     def cli_json(self, *args):
         return json.loads(self.cli(*args, "--json").stdout)
+
+    # The API, as another program on the clock's own machine uses it
+
+    def api(self, method, path, body=None, token=None):
+        """(status, parsed JSON) of one request to the running daemon's /api/v1`path`."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=WATCHDOG)
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        connection.request(method, "/api/v1" + path, body=data, headers=headers)
+        response = connection.getresponse()
+        text = response.read().decode()
+        connection.close()
+        return response.status, (json.loads(text) if text else None)
 
     # The daemon
 

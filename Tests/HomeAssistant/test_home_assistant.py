@@ -1,0 +1,332 @@
+"""The clock's MQTT face against a real Home Assistant core (ha_rig.py says what runs): Home Assistant takes every
+component of the clock's discovery document; its next-alarm sensor, the alarm switches and the ringing state follow
+edits made with the CLI, through the phone page's API and by Home Assistant itself; and a Home Assistant
+automation stops a ringing alarm, after which the sound card gets no more than its device already held.
+
+One broker and one Home Assistant serve every test (Home Assistant takes a while to start); each test has a clock
+of its own (its own client id, so its own device and topics, as two clocks on one broker are). The clocks' wall
+clocks are the daemon's --fake-time: an alarm comes seconds after the daemon starts.
+"""
+
+import json
+import os
+import signal
+import unittest
+from array import array
+from pathlib import Path
+
+import ha_rig
+from ha_rig import Broker, Clock, HomeAssistant, Watcher
+
+ROOT = Path(__file__).resolve().parents[2]
+AUBADE = os.environ.get("AUBADE_BIN") or str(ROOT / ".build" / "debug" / "aubade")
+RATE = 44100  # the file card's frames a second (S16_LE stereo: 4 bytes a frame)
+# What may still reach the card once a stop is reported: the chunk being written then (1024 frames) and what the
+# device held (200 ms). An alarm still sounding adds 44 100 frames a second.
+AFTER_A_STOP = 1024 + 8820
+# A Tuesday, and the day before the alarms of the ringing tests.
+TUESDAY_NOON = "2031-03-04T12:00:00Z"
+
+broker = watcher = home = folder = None
+
+
+def setUpModule():
+    global broker, watcher, home, folder
+    folder = ha_rig.fresh_folder("aubade-ha-")
+    broker = Broker(folder)
+    watcher = Watcher(broker)
+    home = HomeAssistant(broker, watcher, folder)
+    home.start()
+
+
+def tearDownModule():
+    try:
+        if home:
+            home.stop()
+            problems = home.log_problems(["mqtt", "aubade"])
+            if problems:
+                raise AssertionError("Home Assistant logged problems with MQTT:\n" + "\n".join(problems))
+    finally:
+        if watcher:
+            watcher.close()
+        if broker:
+            broker.close()
+        if folder and os.environ.get("AUBADE_ARTEFACTS"):
+            ha_rig.keep_logs(folder, Path(os.environ["AUBADE_ARTEFACTS"]) / "homeassistant")
+        if os.environ.get("AUBADE_KEEP_HA") != "1":
+            ha_rig.remove(folder)
+
+
+class HomeAssistantTest(unittest.TestCase):
+    def clock(self, node, device_name):
+        """A clock whose daemon will publish as `node`, removed when the test ends; Home Assistant's log from now
+        on is checked for problems with it."""
+        log = home.log_mark()
+        self.addCleanup(lambda: self.assertEqual(
+            home.log_problems(["mqtt", node, f"aubade/{node}"], after=log), [], "Home Assistant's log"))
+        clock = Clock(AUBADE, node, device_name)
+        self.addCleanup(clock.close)
+        return clock
+
+    def entities(self, clock):
+        """Home Assistant's registry entries for every component of the clock's discovery document, by component key
+        (`next_alarm`, `alarm_1`, ...), once it has registered them all."""
+        components = self.document(clock)["components"]
+        entries = home.wait_for_entities([c["unique_id"] for c in components.values()])
+        return {key: entries[c["unique_id"]] for key, c in components.items()}
+
+    def document(self, clock):
+        return json.loads(watcher.wait(clock.discovery_topic, lambda p: p != ""))
+
+    def add_alarm(self, clock, name, time, days="daily"):
+        added = clock.cli_json("alarm", "add", "--name", name, "--time", time, "--days", days, "--source", "tone",
+                               "--duration", "5m", "--fade-in", "0s")
+        return added["id"]
+
+    def alarm(self, clock, alarm_id):
+        return next(a for a in clock.cli_json("alarm", "list")["alarms"] if a["id"] == alarm_id)
+
+    # The phone page's API
+
+    def pair(self, clock):
+        """A token as the phone page gets one: a pairing code asked for on the clock's own machine (the kiosk's
+        'Pair a phone'), traded for a token."""
+        status, answer = clock.api("POST", "/pair/code", {})
+        self.assertEqual(status, 201, answer)
+        status, answer = clock.api("POST", "/pair", {"code": answer["code"], "name": "phone"})
+        self.assertEqual(status, 201, answer)
+        return answer["token"]
+
+    def write(self, clock, token, method, path, body=None):
+        status, answer = clock.api(method, path, body, token=token)
+        self.assertLess(status, 300, f"{method} {path}: {status} {answer}")
+        return answer
+
+    # What reached the sound card
+
+    def card_frames(self, clock):
+        return clock.card.stat().st_size // 4 if clock.card.exists() else 0
+
+    def loudest(self, clock, frames):
+        """The loudest sample among the card's first `frames` frames."""
+        samples = array("h")
+        with open(clock.card, "rb") as card:
+            samples.frombytes(card.read(frames * 4))
+        return max((abs(s) for s in samples), default=0)
+
+
+class DiscoveryTests(HomeAssistantTest):
+    def test_home_assistant_takes_every_component_of_the_clock(self):
+        clock = self.clock("aubade-ha-every", "Every Part")
+        clock.cli("station", "add", "--name", "FIP", "--url", "http://127.0.0.1:9/fip")
+        work = self.add_alarm(clock, "Work", "07:30", "mon-fri")
+        weekend = self.add_alarm(clock, "Weekend", "09:00", "sat,sun")
+        clock.start_with(broker, fake_time=TUESDAY_NOON)
+
+        document = self.document(clock)
+        components = document["components"]
+        expected = {"next_alarm", "next_alarm_name", "state", "ringing", "stop", "snooze", "skip_next", "volume",
+                    "station", "sleep_timer", "now_playing", "alarm_event"}
+        for alarm_id in (work, weekend):
+            expected |= {f"alarm_{alarm_id}", f"alarm_{alarm_id}_time", f"alarm_{alarm_id}_days"}
+        self.assertEqual(set(components), expected)
+        entities = self.entities(clock)
+        for key, component in components.items():
+            entry = entities[key]
+            self.assertEqual(entry["entity_id"].split(".")[0], component["platform"], key)
+            self.assertIsNone(entry["disabled_by"], key)
+        # One device, the clock, holds them all.
+        devices = {entry["device_id"] for entry in entities.values()}
+        self.assertEqual(len(devices), 1, devices)
+        device = ha_rig.wait_until("the clock's device in the device registry",
+                                   lambda: next((d for d in home.devices() if d["id"] in devices), None))
+        self.assertEqual(device["name"], "Every Part")
+        self.assertIn(["mqtt", "aubade-ha-every"], device["identifiers"])
+
+        # The states Home Assistant recorded are the clock's.
+        states = {
+            "next_alarm": "2031-03-05T07:30:00+00:00",
+            "next_alarm_name": "Work",
+            "state": "idle",
+            "ringing": "off",
+            f"alarm_{work}": "on",
+            f"alarm_{work}_time": "07:30",
+            f"alarm_{weekend}_time": "09:00",
+            f"alarm_{weekend}_days": "sat,sun",
+            "station": "off",
+            "sleep_timer": "0",
+        }
+        for key, state in states.items():
+            home.wait_state(entities[key]["entity_id"], state)
+        self.assertEqual(entities["station"]["capabilities"]["options"], ["off", "FIP"])
+        switch = home.states(entities[f"alarm_{work}"]["entity_id"])[-1][2]
+        self.assertEqual((switch["time"], switch["source"]), ("07:30", "tone"), switch)
+        clock.stop()
+        home.wait_state(entities["next_alarm"]["entity_id"], "unavailable")
+
+
+class EditTests(HomeAssistantTest):
+    def test_the_next_alarm_and_the_switches_follow_the_cli_the_phone_page_and_home_assistant(self):
+        clock = self.clock("aubade-ha-edits", "Edits")
+        work = self.add_alarm(clock, "Work", "07:30", "mon-fri")
+        gym = self.add_alarm(clock, "Gym", "06:00", "sat")
+        clock.start_with(broker, fake_time=TUESDAY_NOON)
+        entities = self.entities(clock)
+        next_alarm = entities["next_alarm"]["entity_id"]
+        name = entities["next_alarm_name"]["entity_id"]
+        switch = entities[f"alarm_{work}"]["entity_id"]
+        time = entities[f"alarm_{work}_time"]["entity_id"]
+        home.wait_state(next_alarm, "2031-03-05T07:30:00+00:00")
+        home.wait_state(switch, "on")
+        wednesday = "2031-03-05T{}:00+00:00"
+        saturday_gym = "2031-03-08T06:00:00+00:00"
+        self.assertEqual(home.state(entities[f"alarm_{gym}"]["entity_id"]), "on")
+
+        # (a) The CLI.
+        mark = home.mark()
+        clock.cli("alarm", "disable", str(work))
+        home.wait_state(switch, "off", after=mark)
+        home.wait_state(next_alarm, saturday_gym, after=mark)
+        home.wait_state(name, "Gym", after=mark)
+        mark = home.mark()
+        clock.cli("alarm", "enable", str(work))
+        clock.cli("alarm", "edit", str(work), "--time", "06:45")
+        home.wait_state(switch, "on", after=mark)
+        home.wait_state(time, "06:45", after=mark)
+        home.wait_state(next_alarm, wednesday.format("06:45"), after=mark)
+
+        # (b) The phone page's API, with the token the phone gets by pairing.
+        token = self.pair(clock)
+        mark = home.mark()
+        self.write(clock, token, "PATCH", f"/alarms/{work}", {"time": "07:10"})
+        home.wait_state(time, "07:10", after=mark)
+        home.wait_state(next_alarm, wednesday.format("07:10"), after=mark)
+        mark = home.mark()
+        self.write(clock, token, "POST", f"/alarms/{work}/disable")
+        home.wait_state(switch, "off", after=mark)
+        home.wait_state(next_alarm, saturday_gym, after=mark)
+        mark = home.mark()
+        self.write(clock, token, "POST", f"/alarms/{work}/enable")
+        home.wait_state(switch, "on", after=mark)
+        home.wait_state(next_alarm, wednesday.format("07:10"), after=mark)
+
+        # (c) Home Assistant itself: automations (triggered here over MQTT) set the time text and turn the switch
+        # off; Home Assistant publishes the commands, the clock carries them out, and its states come back.
+        set_time = f"aubade-ha-test/{clock.node}/set-time"
+        turn_off = f"aubade-ha-test/{clock.node}/turn-off"
+        home.set_automations([
+            {"id": f"{clock.node}_set_time", "alias": "Set the Work alarm's time",
+             "triggers": [{"trigger": "mqtt", "topic": set_time}],
+             "actions": [{"action": "text.set_value", "target": {"entity_id": time},
+                          "data": {"value": "{{ trigger.payload }}"}}]},
+            {"id": f"{clock.node}_turn_off", "alias": "Turn the Work alarm off",
+             "triggers": [{"trigger": "mqtt", "topic": turn_off}],
+             "actions": [{"action": "switch.turn_off", "target": {"entity_id": switch}}]},
+        ], mqtt_topics=[set_time, turn_off])
+        mark, sent = home.mark(), watcher.mark()
+        watcher.publish(set_time, "06:20")
+        self.assertEqual(watcher.wait(clock.topic(f"alarm/{work}/time/set"), after=sent), "06:20")
+        home.wait_state(time, "06:20", after=mark)
+        home.wait_state(next_alarm, wednesday.format("06:20"), after=mark)
+        self.assertEqual(self.alarm(clock, work)["time"], "06:20")
+        mark, sent = home.mark(), watcher.mark()
+        watcher.publish(turn_off, "now")
+        self.assertEqual(watcher.wait(clock.topic(f"alarm/{work}/enabled/set"), after=sent), "OFF")
+        home.wait_state(switch, "off", after=mark)
+        home.wait_state(next_alarm, saturday_gym, after=mark)
+        home.wait_state(name, "Gym", after=mark)
+        self.assertFalse(self.alarm(clock, work)["enabled"])
+        clock.stop()
+
+
+class RingingTests(HomeAssistantTest):
+    """The ringing state as Home Assistant records it, and who stops the alarm. Each ring is a daemon started a few
+    seconds before 08:00 of a later day (its fake time), on the same database."""
+
+    def ring(self, clock, day):
+        """Starts the daemon 3 s before the Work alarm (08:00) on 2031-03-`day` and returns once it rings."""
+        clock.start_with(broker, fake_time=f"2031-03-{day:02d}T07:59:57Z")
+        return clock.wait_for("ringing")
+
+    def prepare(self, node, name):
+        """A clock with the daily Work alarm at 08:00 (the tone, no fade), its entities registered by Home
+        Assistant (the daemon started once the day before, then stopped)."""
+        clock = self.clock(node, name)
+        work = self.add_alarm(clock, "Work", "08:00")
+        clock.start_with(broker, fake_time=TUESDAY_NOON)
+        entities = self.entities(clock)
+        home.wait_state(entities["ringing"]["entity_id"], "off")
+        clock.stop()
+        return clock, work, entities
+
+    def test_the_ringing_state_follows_stops_from_the_cli_and_the_phone_page(self):
+        clock, work, entities = self.prepare("aubade-ha-ring", "Ring")
+        ringing = entities["ringing"]["entity_id"]
+        state = entities["state"]["entity_id"]
+        event = entities["alarm_event"]["entity_id"]
+
+        def dismissed(how):
+            return lambda state, attributes: attributes.get("event_type") == "dismissed" and attributes.get("how") == how
+
+        mark = home.mark()
+        self.assertEqual(self.ring(clock, 5)["alarm"], work)
+        on = home.wait_state(ringing, "on", after=mark)
+        home.wait_state(state, "ringing", after=mark)
+        clock.cli("stop")
+        self.assertEqual(clock.wait_for("stopped").get("by"), "cli")
+        home.wait_state(ringing, "off", after=on)
+        home.wait_state(state, "idle", after=on)
+        home.wait_state(event, dismissed("cli"), after=on)
+        clock.stop()
+
+        mark = home.mark()
+        self.ring(clock, 6)
+        on = home.wait_state(ringing, "on", after=mark)
+        token = self.pair(clock)
+        self.write(clock, token, "POST", "/alarm/stop", {})
+        self.assertEqual(clock.wait_for("stopped").get("by"), "api")
+        home.wait_state(ringing, "off", after=on)
+        home.wait_state(event, dismissed("page"), after=on)
+        clock.stop()
+        dismissed = [detail for kind, detail in clock.history() if kind == "dismissed"]
+        self.assertEqual(dismissed, ["by=cli", "by=api"])
+
+    def test_a_home_assistant_automation_stops_the_ringing_alarm(self):
+        clock, work, entities = self.prepare("aubade-ha-stop", "Stop")
+        ringing = entities["ringing"]["entity_id"]
+        event = entities["alarm_event"]["entity_id"]
+        # When the clock rings, Home Assistant presses its Stop button (after a few seconds, so that the tone is
+        # on the card first).
+        home.set_automations([
+            {"id": f"{clock.node}_stop", "alias": "Stop the clock when it rings",
+             "triggers": [{"trigger": "state", "entity_id": ringing, "to": "on"}],
+             "actions": [{"delay": {"seconds": 4}},
+                         {"action": "button.press", "target": {"entity_id": entities["stop"]["entity_id"]}}]},
+        ])
+
+        mark, sent = home.mark(), watcher.mark()
+        self.assertEqual(self.ring(clock, 5)["alarm"], work)
+        on = home.wait_state(ringing, "on", after=mark)
+        stopped = clock.wait_for("stopped")
+        at_stop = self.card_frames(clock)
+        self.assertEqual(stopped.get("by"), "mqtt", stopped)
+        self.assertLess(clock.position("ringing"), clock.position("stopped"))
+        # The stop came from Home Assistant's button, after the clock said it rang (nothing else publishes there).
+        self.assertEqual(watcher.wait(clock.topic("cmd"), after=sent), "stop")
+        self.assertEqual([p for t, p, _ in watcher.messages[sent:] if t == clock.topic("cmd")], ["stop"])
+        off = home.wait_state(ringing, "off", after=on)
+        home.wait_state(event, lambda state, attributes: attributes.get("event_type") == "dismissed"
+                        and attributes.get("how") == "mqtt", after=mark)
+        self.assertIn(("dismissed", "by=mqtt"), clock.history())
+
+        # The card: the tone was loud before the stop, and after it only what the device already held.
+        self.assertEqual(clock.kill(signal.SIGTERM), 0)
+        after = self.card_frames(clock) - at_stop
+        self.assertGreater(at_stop, RATE, "the tone reached the card before the stop")
+        self.assertGreater(self.loudest(clock, at_stop), 10000, "the tone was loud before the stop")
+        self.assertLessEqual(after, AFTER_A_STOP, f"{after} frames reached the card after the stop")
+        self.assertGreater(off, on)
+
+
+if __name__ == "__main__":
+    unittest.main()
