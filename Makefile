@@ -23,7 +23,7 @@ run: build
 	$(BIN) run --config $(CONFIG) --db $(DB)
 
 ## Install what is missing, build, and run every test: swift test, the pages in a real browser, the API against its
-## OpenAPI document (schemathesis), then the hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
+## OpenAPI document (schemathesis), the MQTT face against a real Home Assistant, then the hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
 test: deps-test
 	@$(MAKE) --no-print-directory format-check check-docs
 	$(SWIFT) build --build-tests --scratch-path $(BUILD_DIR)
@@ -31,6 +31,7 @@ test: deps-test
 	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test
 	@$(MAKE) --no-print-directory browser-run
 	@$(MAKE) --no-print-directory contract-run
+	@$(MAKE) --no-print-directory homeassistant-run
 	@if [ "$${AUBADE_SKIP_HIL:-}" = 1 ]; then \
 	  echo "AUBADE_SKIP_HIL=1: the hardware-in-the-loop VM is skipped (make hil runs it)."; \
 	else \

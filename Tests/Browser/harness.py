@@ -6,8 +6,6 @@ Nothing here sleeps for a fixed time to let something happen: every wait is for 
 a condition in the page) under a generous watchdog, because the machine may be loaded.
 """
 
-import http.client
-import json
 import os
 import shutil
 import struct
@@ -47,23 +45,7 @@ class Clock(DaemonClock):
     def url(self):
         return f"http://127.0.0.1:{self.port}"
 
-    # The API, as another program on the clock's own machine would use it
-
-    def api(self, method, path, body=None, token=None):
-        """(status, parsed JSON) of one request to /api/v1`path`."""
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=WATCHDOG)
-        headers = {}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        connection.request(method, "/api/v1" + path, body=data, headers=headers)
-        response = connection.getresponse()
-        text = response.read().decode()
-        connection.close()
-        return response.status, (json.loads(text) if text else None)
+    # The API (`DaemonClock.api`), as another program on the clock's own machine would use it
 
     def pairing_code(self):
         status, answer = self.api("POST", "/pair/code", {})
