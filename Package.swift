@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "AubadeHomeAssistant",
             dependencies: [
-                "AubadeApp", "AubadeCore", "AubadeMQTT",
+                "AubadeApp", "AubadeCore", "AubadeMQTT", "AubadeSystemAsync",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),

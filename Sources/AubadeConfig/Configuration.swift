@@ -89,9 +89,9 @@ public struct Configuration: Equatable, Sendable {
         public var passwordFile = ""
         /// The authority TLS trusts (empty: the system's).
         public var caFile = ""
-        /// Empty: "aubade-<host name>".
+        /// Empty: "aubade-<host name>-<six characters of /etc/machine-id>".
         public var clientID = ""
-        /// Where the clock's states and commands live. Empty: "aubade/<host name>".
+        /// Where the clock's states and commands live. Empty: "aubade/<client id>".
         public var topicPrefix = ""
         public var discoveryPrefix = "homeassistant"
         /// Seconds before each alarm that the `pre_alarm` event is sent (a wake-up light fading up).

@@ -111,7 +111,7 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
         add(
             "sleep_timer", "number", "Sleep timer",
             [
-                "state_topic": "\(p)/sleep", "command_topic": "\(p)/sleep/set", "min": 0, "max": 180, "step": 5,
+                "state_topic": "\(p)/sleep", "command_topic": "\(p)/sleep/set", "min": 0, "max": 720, "step": 5,
                 "unit_of_measurement": "min",
             ])
         add("now_playing", "sensor", "Now playing", ["state_topic": "\(p)/now_playing"])

@@ -1,6 +1,7 @@
 public import AubadeApp
 import AubadeCore
 public import AubadeMQTT
+import AubadeSystemAsync
 import Foundation
 public import Logging
 public import ServiceLifecycle
@@ -19,6 +20,11 @@ public struct HomeAssistantSettings: Sendable {
 
     /// "127.0.0.1:1883", for sentences.
     public var brokerText: String { "\(mqtt.host):\(mqtt.port)" }
+
+    /// The sentence for a broker that cannot be reached, and why.
+    public func unreachable(_ reason: String) -> String {
+        "The MQTT broker \(brokerText) cannot be reached (\(reason)); Home Assistant does not see the clock until it can."
+    }
 }
 
 /// The clock as a Home Assistant device over MQTT: a `Service` in the daemon's group. It follows the running
@@ -47,6 +53,8 @@ public final class HomeAssistantService: Service, Sendable {
     enum Input: Sendable {
         case update(HomeUpdate)
         case mqtt(MQTTEvent)
+        /// A received message was dropped: too many were waiting.
+        case dropped
         case shutdown
     }
 
@@ -66,7 +74,7 @@ public final class HomeAssistantService: Service, Sendable {
                 if case .message = event {
                     guard waiting.add(1, ordering: .relaxed).newValue <= HomeAssistantService.messagesWaiting else {
                         waiting.subtract(1, ordering: .relaxed)
-                        logger.warning("MQTT: too many messages at once; one was dropped.")
+                        feed.yield(.dropped)
                         return
                     }
                 }
@@ -81,7 +89,7 @@ public final class HomeAssistantService: Service, Sendable {
         let updates = self.updates
         let link = HomeAssistantLink(
             topics: HomeAssistantTopics(settings.discovery), connection: connection, clock: clock, logger: logger,
-            broker: settings.brokerText)
+            settings: settings)
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask {
@@ -98,7 +106,8 @@ public final class HomeAssistantService: Service, Sendable {
         } onGracefulShutdown: {
             feed.yield(.shutdown)
         }
-        connection.stop()
+        // Its goodbye and the end of its thread (at most `MQTTConnection.stopWait`), off the cooperative pool.
+        await runBlocking("aubade-mqtt-stop") { connection.stop() }
     }
 
     private func warn(_ text: String) async {
@@ -119,7 +128,11 @@ final class HomeAssistantLink {
     let connection: MQTTConnection
     let clock: RunningClock
     let logger: Logger
-    let broker: String
+    let settings: HomeAssistantSettings
+    private var broker: String { settings.brokerText }
+    /// When a dropped message was last logged (one line a minute at most, however many are dropped).
+    private var droppedLogged: ContinuousClock.Instant?
+    private var droppedSince = 0
 
     private var state: HomeState?
     private var connected = false
@@ -133,12 +146,15 @@ final class HomeAssistantLink {
     private var waiting: [(at: ContinuousClock.Instant, payload: String)] = []
     private var warned: String?
 
-    init(topics: HomeAssistantTopics, connection: MQTTConnection, clock: RunningClock, logger: Logger, broker: String) {
+    init(
+        topics: HomeAssistantTopics, connection: MQTTConnection, clock: RunningClock, logger: Logger,
+        settings: HomeAssistantSettings
+    ) {
         self.topics = topics
         self.connection = connection
         self.clock = clock
         self.logger = logger
-        self.broker = broker
+        self.settings = settings
     }
 
     func take(_ input: HomeAssistantService.Input) async {
@@ -158,7 +174,7 @@ final class HomeAssistantLink {
             sync(force: true)
             let fresh = waiting.filter { ContinuousClock.now - $0.at <= HomeAssistantLink.eventsAge }
             waiting = []
-            for event in fresh { connection.publish(topics.event, event.payload, retain: false) }
+            for event in fresh { connection.publish(topics.event, event.payload, retain: false, qos: 0) }
             await setWarning(nil)
         case .mqtt(.refused(let sentence)):
             connected = false
@@ -167,16 +183,25 @@ final class HomeAssistantLink {
             let was = connected
             connected = false
             guard let reason else { return }
-            if was || warned == nil {
-                await setWarning(
-                    "The MQTT broker \(broker) cannot be reached (\(reason)); Home Assistant does not see the clock until it can. The clock runs on without it."
-                )
-            }
+            if was || warned == nil { await setWarning(settings.unreachable(reason) + " The clock runs on without it.") }
         case .mqtt(.message(let topic, let payload, let retained)):
             await received(topic: topic, payload: String(decoding: payload, as: UTF8.self), retained: retained)
+        case .mqtt(.oversized(let topic, let bytes)):
+            dropped("a message of \(bytes) bytes on \(topic) is larger than the clock takes")
+        case .dropped:
+            dropped("more messages came at once than the clock takes")
         case .shutdown:
             break
         }
+    }
+
+    /// Logs a dropped message: the first at once, then one line a minute at most with how many.
+    private func dropped(_ why: String) {
+        droppedSince += 1
+        if let last = droppedLogged, ContinuousClock.now - last < .seconds(60) { return }
+        logger.warning("MQTT: \(why); \(droppedSince) message(s) dropped.")
+        droppedLogged = .now
+        droppedSince = 0
     }
 
     /// On a clean shutdown: `offline` on the availability topic (the last will covers a crash).
@@ -189,19 +214,21 @@ final class HomeAssistantLink {
     private func sync(force: Bool) {
         guard connected, let state else { return }
         let alarms = Set(state.alarms.map(\.id))
-        for gone in knownAlarms.subtracting(alarms) {
-            removedAlarms.insert(gone)
-            for topic in topics.alarmTopics(gone) where connection.publish(topic, "", retain: true) {
-                published[topic] = nil
-            }
-        }
-        knownAlarms = alarms
+        let gone = knownAlarms.subtracting(alarms)
+        removedAlarms.formUnion(gone)
         removedAlarms.subtract(alarms)
+        knownAlarms = alarms
+        // The document first (it removes the gone alarms' entities), then their retained states are cleared.
         let document = topics.document(state, removed: removedAlarms)
         if force || document != publishedDocument,
             connection.publish(topics.discovery.topic, String(decoding: document, as: UTF8.self), retain: true)
         {
             publishedDocument = document
+        }
+        for alarm in gone {
+            for topic in topics.alarmTopics(alarm) where connection.publish(topic, "", retain: true) {
+                published[topic] = nil
+            }
         }
         for (topic, payload) in topics.states(state).sorted(by: { $0.key < $1.key })
         where force || published[topic] != payload {
@@ -213,7 +240,8 @@ final class HomeAssistantLink {
         let names = Dictionary(state?.alarms.map { ($0.id, $0.name) } ?? [], uniquingKeysWith: { a, _ in a })
         let zone = state.flatMap { TimeZone(identifier: $0.zone) } ?? .gmt
         guard let payload = topics.payload(event, names: names, zone: zone) else { return }
-        if connected, connection.publish(topics.event, payload, retain: false) { return }
+        // QoS 0: an event is a moment — never sent again minutes later after a reconnect.
+        if connected, connection.publish(topics.event, payload, retain: false, qos: 0) { return }
         waiting.append((ContinuousClock.now, payload))
         if waiting.count > HomeAssistantLink.eventsKept { waiting.removeFirst(waiting.count - HomeAssistantLink.eventsKept) }
     }

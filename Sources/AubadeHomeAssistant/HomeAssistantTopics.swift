@@ -102,10 +102,8 @@ public struct HomeAssistantTopics: Sendable {
             case .autoSilenced:
                 fields = ["event_type": "dismissed", "how": "auto-silence"]
             case .skipped:
-                fields = [
-                    "event_type": "skipped",
-                    "why": HistoryDetail.dayOff(in: line.detail).map { "day off: \($0)" } ?? "skipped once (skip-next)",
-                ]
+                let reason: SkipReason = HistoryDetail.dayOff(in: line.detail).map(SkipReason.dayOff) ?? .skipNext
+                fields = ["event_type": "skipped", "why": PreAlarms.why(reason)]
             case .missed:
                 fields = ["event_type": "missed"]
             default:
@@ -152,11 +150,14 @@ public struct HomeAssistantTopics: Sendable {
             return .success(.edit(.setSettings([SettingChange(key: SettingKey.defaultVolume.rawValue, value: .number(level))])))
         case 2 where parts[0] == "station":
             if text.lowercased() == HomeAssistantDiscovery.stationOff { return .success(.stopRadio) }
-            guard !text.isEmpty else { return .failure(Refusal("An empty station name was sent to \(topic).")) }
+            // A saved station only: a message on the broker never makes the clock fetch an address of its choosing.
+            guard state?.stations.contains(text) == true else {
+                return .failure(Refusal("'\(text)' on \(topic) is not a saved station."))
+            }
             return .success(.play(source: text, seconds: nil, volume: nil))
         case 2 where parts[0] == "sleep":
-            guard let minutes = HomeAssistantTopics.number(text), (0...1440).contains(minutes) else {
-                return .failure(Refusal("Sleep timer '\(text)' is not a number of minutes from 0 to 1440."))
+            guard let minutes = HomeAssistantTopics.number(text), (0...720).contains(minutes) else {
+                return .failure(Refusal("Sleep timer '\(text)' is not a number of minutes from 0 to 720."))
             }
             if minutes == 0 { return .success(.sleepCancel) }
             return .success(.sleep(seconds: minutes * 60, source: state?.station))

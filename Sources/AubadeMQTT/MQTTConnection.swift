@@ -18,6 +18,9 @@ public struct MQTTOptions: Sendable, Hashable {
     /// Seconds between keep-alive pings when nothing else is sent: the only wake-ups of an idle connection (a
     /// ping and its answer), and how long a connection that went silent takes to be noticed (1.5 times it).
     public var keepAlive: Int32 = 300
+    /// The largest message taken: MQTT 5 brokers are told (Maximum Packet Size) and send nothing larger; a larger
+    /// one from a 3.1.1 broker is dropped before it is copied (`MQTTEvent.oversized`).
+    public var maxMessageBytes: Int = 65_536
 
     public struct Will: Sendable, Hashable {
         public var topic: String
@@ -47,6 +50,8 @@ public enum MQTTEvent: Sendable, Equatable {
     case disconnected(String?)
     /// A message on a subscribed topic; `retained` when the broker sent it from its store, not as it was published.
     case message(topic: String, payload: [UInt8], retained: Bool)
+    /// A message larger than `MQTTOptions.maxMessageBytes` was dropped unread.
+    case oversized(topic: String, bytes: Int)
 }
 
 /// A failure to set a connection up: one sentence.
@@ -75,6 +80,8 @@ public final class MQTTConnection: @unchecked Sendable {
         var connected = false
         var started = false
         var stopped = false
+        /// The broker refused MQTT 5 and the next attempt speaks 3.1.1: the disconnect that follows is not news.
+        var fallingBack = false
     }
     private let state = Mutex(State())
     /// What the network thread's waits (between attempts) and `stop`'s wait for its end sleep on.
@@ -93,12 +100,8 @@ public final class MQTTConnection: @unchecked Sendable {
             throw MQTTError(description: "libmosquitto could not make a client (\(String(cString: strerror(errno)))).")
         }
         self.handle = handle
-        do throws(MQTTError) {
-            try configure()
-        } catch {
-            mosquitto_destroy(handle)
-            throw error
-        }
+        // Every stored property is set: if `configure` throws, `deinit` runs and destroys the handle (once).
+        try configure()
     }
 
     /// The network thread holds the connection until it ends (after `stop`), so this runs only when it has.
@@ -112,7 +115,6 @@ public final class MQTTConnection: @unchecked Sendable {
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         _ = mosquitto_threaded_set(handle, true)
         _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5)
-        _ = mosquitto_reconnect_delay_set(handle, 1, 60, true)
         if let username = options.username {
             try check(mosquitto_username_pw_set(handle, username, options.password), "set the user name")
         }
@@ -136,6 +138,10 @@ public final class MQTTConnection: @unchecked Sendable {
                 return
             }
             let count = Int(message.payloadlen)
+            guard count <= connection.options.maxMessageBytes else {
+                connection.onEvent(.oversized(topic: String(cString: topic), bytes: count))
+                return
+            }
             let payload: [UInt8] =
                 count > 0 && message.payload != nil
                 ? Array(UnsafeRawBufferPointer(start: message.payload, count: count)) : []
@@ -197,13 +203,14 @@ public final class MQTTConnection: @unchecked Sendable {
     /// 60 s; back to 1 s once connected) and reconnect — until `stop`.
     private func networkLoop() {
         var delay = 1
-        var rc = mosquitto_connect(handle, options.host, Int32(options.port), options.keepAlive)
+        var upSince: ContinuousClock.Instant?
+        var rc = connect()
         while !stopped {
             if rc == MOSQ_ERR_SUCCESS.rawValue {
                 // Sleeps until traffic, a queued packet or the keep-alive (libmosquitto shortens the wait to it).
                 rc = mosquitto_loop(handle, options.keepAlive * 1000, 1)
                 if rc == MOSQ_ERR_SUCCESS.rawValue {
-                    if isConnected { delay = 1 }
+                    if upSince == nil, isConnected { upSince = .now }
                     continue
                 }
                 if rc == MOSQ_ERR_ERRNO.rawValue && errno == EINTR {
@@ -221,6 +228,10 @@ public final class MQTTConnection: @unchecked Sendable {
                 onEvent(.disconnected(reason))
             }
             state.withLock { $0.connected = false }
+            // The delay starts again at 1 s only after a connection that lasted: a broker that takes the clock and
+            // drops it at once (another client with its id) is not hammered every second.
+            if let up = upSince, ContinuousClock.now - up >= .seconds(60) { delay = 1 }
+            upSince = nil
             let wait = Duration.seconds(delay)
             delay = min(delay * 2, 60)
             let stopping = condition.locked { () -> Bool in
@@ -232,16 +243,27 @@ public final class MQTTConnection: @unchecked Sendable {
         }
     }
 
+    /// Opens the connection: MQTT 5 with its Maximum Packet Size, so the broker sends nothing larger (3.1.1
+    /// ignores the property). Blocks this thread only (name lookup, TCP).
+    private func connect() -> Int32 {
+        var properties: OpaquePointer?
+        defer { mosquitto_property_free_all(&properties) }
+        _ = mosquitto_property_add_int32(
+            &properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), UInt32(options.maxMessageBytes))
+        return mosquitto_connect_bind_v5(handle, options.host, Int32(options.port), options.keepAlive, nil, properties)
+    }
+
     /// Whether the connection is up now.
     public var isConnected: Bool { state.withLock { $0.connected } }
 
-    /// Hands a message to libmosquitto (QoS 1: the broker acknowledges it); false when not connected or refused —
-    /// never queued for later.
+    /// Hands a message to libmosquitto — at QoS 1 (acknowledged by the broker, and sent again after a reconnect
+    /// until it is) or QoS 0 (once: for what must not arrive late); false when not connected or refused — never
+    /// queued for later.
     @discardableResult
-    public func publish(_ topic: String, _ payload: String, retain: Bool) -> Bool {
+    public func publish(_ topic: String, _ payload: String, retain: Bool, qos: Int32 = 1) -> Bool {
         guard isConnected else { return false }
         let bytes = Array(payload.utf8)
-        return mosquitto_publish_v5(handle, nil, topic, Int32(bytes.count), bytes, 1, retain, nil)
+        return mosquitto_publish_v5(handle, nil, topic, Int32(bytes.count), bytes, qos, retain, nil)
             == MOSQ_ERR_SUCCESS.rawValue
     }
 
@@ -268,6 +290,7 @@ public final class MQTTConnection: @unchecked Sendable {
             // A broker without MQTT 5 (3.1.1's "unacceptable protocol version" is 1): the next attempt speaks 3.1.1.
             let switched = state.withLock { s -> Bool in
                 defer { s.version5 = false }
+                if s.version5 { s.fallingBack = true }
                 return s.version5
             }
             if switched {
@@ -281,7 +304,12 @@ public final class MQTTConnection: @unchecked Sendable {
     }
 
     private func lost(_ rc: Int32) {
-        state.withLock { $0.connected = false }
+        let fallingBack = state.withLock { s -> Bool in
+            s.connected = false
+            defer { s.fallingBack = false }
+            return s.fallingBack
+        }
+        if fallingBack { return }
         onEvent(.disconnected(rc == 0 ? nil : String(cString: mosquitto_strerror(rc))))
     }
 }

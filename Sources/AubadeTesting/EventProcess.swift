@@ -47,11 +47,12 @@ public final class EventProcess: Sendable {
         }
         reader.name = "aubade-test-stdout"
         reader.start()
-        let errors = Thread { [stderrText] in
+        let errors = Thread { [stderrText, changes] in
             while true {
                 let chunk = err.availableData
                 if chunk.isEmpty { break }
                 stderrText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+                changes.bump()
             }
         }
         errors.name = "aubade-test-stderr"
@@ -99,6 +100,18 @@ public final class EventProcess: Sendable {
             let ended = outputEnded.withLock { $0 }  // read first: every line came before the end was set
             if let e = events.dropFirst(after).first(where: match) { return e }
             if ended || ContinuousClock.now >= deadline || Task.isCancelled { return nil }
+            await changes.wait(past: seen, until: deadline)
+        }
+    }
+
+    /// Waits until the program's stderr contains `text` (false when it ended without, or after `timeout`).
+    public func waitForError(containing text: String, timeout: Duration = EventProcess.watchdog) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let seen = changes.generation
+            let ended = outputEnded.withLock { $0 }
+            if errorOutput.contains(text) { return true }
+            if ended || ContinuousClock.now >= deadline || Task.isCancelled { return false }
             await changes.wait(past: seen, until: deadline)
         }
     }

@@ -12,15 +12,17 @@ public final class MosquittoBroker: Sendable {
     /// How long `start` waits for the broker to listen: generous, it only ends a test that is failing anyway.
     public static let startWatchdog: Duration = .seconds(60)
 
-    /// `config`: more lines for mosquitto.conf (a password file, TLS).
-    public init(config: String = "") async throws {
+    /// `config`: more lines for mosquitto.conf (a password file, TLS). `persistent`: it keeps its retained messages
+    /// across a graceful `stop` and `start` (in its folder).
+    public init(config: String = "", persistent: Bool = false) async throws {
         dir = try TemporaryDirectory("mosquitto")
         chmod(dir.path, 0o777)
         port = IcecastServer.freePort()
         try """
         listener \(port) 127.0.0.1
         allow_anonymous true
-        persistence false
+        persistence \(persistent)
+        persistence_location \(dir.path)/
         log_dest file \(dir.file("mosquitto.log"))
         log_type error
         log_type warning
@@ -49,15 +51,16 @@ public final class MosquittoBroker: Sendable {
         throw MediaError("mosquitto did not listen on \(port) within \(MosquittoBroker.startWatchdog); its log: \(log)")
     }
 
-    /// Stops the broker (SIGKILL: as a crash or a pulled plug) and waits for it to end.
-    public func stop() async {
+    /// Stops the broker — SIGKILL, as a crash or a pulled plug; with `graceful`, SIGTERM (it saves what it retains
+    /// first, when persistent) — and waits for it to end.
+    public func stop(graceful: Bool = false) async {
         guard
             let child = process.withLock({ p -> ChildProcess? in
                 defer { p = nil }
                 return p
             })
         else { return }
-        child.signal(SIGKILL)
+        child.signal(graceful ? SIGTERM : SIGKILL)
         _ = await child.waitForExit()
     }
 

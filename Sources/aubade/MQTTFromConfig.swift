@@ -11,7 +11,9 @@ enum MQTTFromConfig {
     static func settings(_ config: Configuration.MQTT, override: BrokerAddress?) -> (HomeAssistantSettings?, warning: String?) {
         guard let broker = override ?? BrokerAddress(parsing: config.broker) else { return (nil, nil) }
         let host = hostName()
-        let clientID = config.clientID.isEmpty ? "aubade-\(host)" : config.clientID
+        // Two clocks on one broker never share an id: many Pis are all called "raspberrypi", so the machine's id
+        // (/etc/machine-id) is part of the default.
+        let clientID = config.clientID.isEmpty ? "aubade-\(host)\(machineSuffix())" : config.clientID
         var options = MQTTOptions(host: broker.host, port: broker.port, tls: broker.tls, clientID: clientID)
         options.caFile = config.caFile.isEmpty ? nil : config.caFile
         if !config.username.isEmpty { options.username = config.username }
@@ -27,9 +29,16 @@ enum MQTTFromConfig {
         let discovery = HomeAssistantDiscovery(
             node: HomeAssistantDiscovery.id(clientID),
             name: config.deviceName.isEmpty ? "Aubade \(host)" : config.deviceName,
-            topicPrefix: config.topicPrefix.isEmpty ? "aubade/\(HomeAssistantDiscovery.id(host))" : config.topicPrefix,
+            topicPrefix: config.topicPrefix.isEmpty ? "aubade/\(HomeAssistantDiscovery.id(clientID))" : config.topicPrefix,
             discoveryPrefix: config.discoveryPrefix, version: Aubade.version)
         return (HomeAssistantSettings(mqtt: options, discovery: discovery), nil)
+    }
+
+    /// "-3f9c2a": the first six characters of /etc/machine-id, or "" when there is none.
+    static func machineSuffix() -> String {
+        guard let text = try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8) else { return "" }
+        let id = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().prefix(6)
+        return id.count == 6 && id.allSatisfy(\.isHexDigit) ? "-\(id)" : ""
     }
 
     /// This machine's name ("clock" when it has none).

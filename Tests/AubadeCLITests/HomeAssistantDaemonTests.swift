@@ -79,8 +79,8 @@ struct HomeAssistantDaemonTests {
         try await broker.publish(Self.topic("cmd"), "dance")
         try await broker.publish(Self.topic("alarm/\(id)/days/set"), "mon-fri")
         #expect(await Self.wait(watcher, "alarm/\(id)/days", after: mark) { $0 == "mon,tue,wed,thu,fri" } != nil)
-        #expect(d.errorOutput.contains("was refused"), "\(d.errorOutput)")
-        #expect(d.errorOutput.contains("'dance' on aubade/t/cmd is not a command"), "\(d.errorOutput)")
+        #expect(await d.waitForError(containing: "was refused"), "\(d.errorOutput)")
+        #expect(await d.waitForError(containing: "'dance' on aubade/t/cmd is not a command"), "\(d.errorOutput)")
         #expect(try await Self.alarm(c, id)?["time"] as? String == "07:45")
 
         // An alarm added appears in the document; removed, it is sent as removed and its states are cleared.
@@ -134,19 +134,24 @@ struct HomeAssistantDaemonTests {
         #expect(d.position(of: "pre-alarm")! < (d.position(of: "ringing") ?? Int.max))
     }
 
-    /// A "stop" left retained on the command topic before the clock started must never silence the alarm; a stop
-    /// sent while it rings does, and the history says it came from MQTT.
+    /// A "stop" left retained on the command topic must never silence the alarm, even when the clock subscribes
+    /// while it rings (the broker was away and comes back holding it); a stop sent while it rings does, and the
+    /// history says it came from MQTT.
     @Test func aRetainedStaleStopNeverSilencesTheAlarmAndAFreshOneDoes() async throws {
-        let broker = try await MosquittoBroker()
+        let broker = try await MosquittoBroker(persistent: true)
         try await broker.publish(Self.topic("cmd"), "stop", retain: true)
+        await broker.stop(graceful: true)  // it saves the retained stop, and is away when the clock starts
         let c = try Self.clock()
         let id = try await c.addAlarm(["--source", "tone"])
-        let watcher = try await broker.watch([Self.topic("#")])
         let d = try await c.daemon(lead: 8, extra: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)"])
-        #expect(await Self.wait(watcher, "availability") { $0 == "online" } != nil)
         let ringing = try #require(await d.wait(for: "ringing"))
         #expect(ringing["alarm"] as? Int == Int(id) && ringing["late"] as? Bool == false)
+        try await broker.start()
+        #expect(try await broker.take(Self.topic("cmd"), count: 1) == ["\(Self.topic("cmd")) stop"], "the broker kept the stop")
+        let watcher = try await broker.watch([Self.topic("#")])
+        // The clock comes back while ringing, subscribes to its commands, and says so in its states.
         #expect(await Self.wait(watcher, "ringing") { $0 == "ON" } != nil)
+        #expect(await Self.wait(watcher, "availability") { $0 == "online" } != nil)
         let heard = c.cardFrames
         #expect(await c.waitForCard(seconds: Double(heard) / Double(Signal.rate) + 2))
         #expect(d.position(of: "stopped") == nil, "the retained stop silenced the alarm: \(d.output)")
@@ -157,6 +162,19 @@ struct HomeAssistantDaemonTests {
         #expect(event?["how"] as? String == "mqtt")
         #expect(try c.history().contains { $0.kind == "dismissed" && $0.detail == "by=mqtt" })
         #expect(await Self.wait(watcher, "ringing") { $0 == "OFF" } != nil)
+    }
+
+    /// A TLS broker whose authority file cannot be read: one warning, and the alarm rings on time.
+    @Test func anUnreadableAuthorityFileIsAWarningAndTheAlarmRings() async throws {
+        let c = try Self.clock("ca_file = \"/nonexistent/ca.crt\"\n")
+        _ = try await c.addAlarm(["--source", "tone"])
+        let d = try await c.daemon(lead: 8, extra: ["--mqtt", "mqtts://127.0.0.1:1"])
+        let warning = await d.wait(for: "warning") { ($0["message"] as? String)?.contains("TLS") == true }
+        #expect(warning != nil, "\(d.output) \(d.errorOutput)")
+        let ringing = try #require(await d.wait(for: "ringing"))
+        #expect(ringing["late"] as? Bool == false)
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0)
     }
 
     /// The broker killed while an alarm is due: it rings on time, the status says the broker is lost; started

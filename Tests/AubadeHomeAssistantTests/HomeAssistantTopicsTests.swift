@@ -111,8 +111,11 @@ struct HomeAssistantTopicsTests {
         #expect(t.command(topic: "aubade/t/volume/set", payload: "101", state: nil)?.isFailure == true)
         #expect(try t.command(topic: "aubade/t/station/set", payload: "off", state: nil)?.get() == .stopRadio)
         #expect(
-            try t.command(topic: "aubade/t/station/set", payload: "FIP", state: nil)?.get()
+            try t.command(topic: "aubade/t/station/set", payload: "FIP", state: Self.state())?.get()
                 == .play(source: "FIP", seconds: nil, volume: nil))
+        // Only a saved station: never an address sent over MQTT.
+        #expect(
+            t.command(topic: "aubade/t/station/set", payload: "http://evil.example/x", state: Self.state())?.isFailure == true)
         #expect(try t.command(topic: "aubade/t/sleep/set", payload: "0", state: nil)?.get() == .sleepCancel)
         #expect(
             try t.command(topic: "aubade/t/sleep/set", payload: "30", state: Self.state(radioOn: true))?.get()

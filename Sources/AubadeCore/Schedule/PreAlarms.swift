@@ -77,7 +77,7 @@ public struct PreAlarms: Sendable {
     }
 
     /// Why an occurrence will not ring, in a few words: "skipped once (skip-next)", "day off: Christmas Day".
-    static func why(_ skip: SkipReason) -> String {
+    public static func why(_ skip: SkipReason) -> String {
         switch skip {
         case .skipNext: "skipped once (skip-next)"
         case .dayOff(let name): "day off: \(name)"

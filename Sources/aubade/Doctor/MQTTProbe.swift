@@ -68,10 +68,12 @@ enum MQTTProbe {
                     online = String(decoding: payload, as: UTF8.self) == "online"
                 }
                 if document != nil, online != nil { feed.finish() }
+            case .oversized:
+                break
             }
         }
         guard connected else {
-            return .warning("mqtt", "The MQTT broker \(broker) cannot be reached (\(lastProblem)).", fix: fix)
+            return .warning("mqtt", settings.unreachable(lastProblem), fix: fix)
         }
         let login = settings.mqtt.username.map { " as \($0)" } ?? ""
         guard let components = document?["components"] as? [String: Any] else {
