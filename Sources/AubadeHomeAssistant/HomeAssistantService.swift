@@ -67,7 +67,6 @@ public final class HomeAssistantService: Service, Sendable {
         var options = settings.mqtt
         options.will = MQTTOptions.Will(topic: settings.discovery.availability, payload: "offline")
         let waiting = Atomic<Int>(0)
-        let logger = self.logger
         let connection: MQTTConnection
         do throws(MQTTError) {
             connection = try MQTTConnection(options) { event in

@@ -31,18 +31,11 @@ extension NextFirings {
     static func tomorrowSentence(_ alarms: [Alarm], now: Date, zone: TimeZone, daysOff: DaysOff = .none) -> String {
         let calendar = ZoneCalendar(zone)
         guard let tomorrow = LocalDate(dayNumber: calendar.localDayNumber(of: now) + 1) else { return "No alarm tomorrow." }
-        let start = calendar.instant(of: tomorrow, at: LocalTime.midnight)
-        let end =
-            LocalDate(dayNumber: tomorrow.dayNumber + 1).map { calendar.instant(of: $0, at: LocalTime.midnight) }
-            ?? start.addingTimeInterval(86_400)
         var ringing: [(Date, String)] = []
         var skipped: [String] = []
         for alarm in alarms where alarm.enabled {
             let alarmZone = AlarmSchedule.zone(of: alarm, defaultZone: zone)
-            for o in AlarmSchedule.occurrences(
-                of: alarm, after: start.addingTimeInterval(-0.001), through: end.addingTimeInterval(-0.001),
-                defaultZone: zone)
-            {
+            for o in AlarmSchedule.occurrences(of: alarm, onLocalDate: tomorrow, in: zone) {
                 switch AlarmSchedule.skipReason(of: alarm, on: o.date, daysOff: daysOff) {
                 case .skipNext: skipped.append("\(alarm.name) skipped once")
                 case .dayOff(let name): skipped.append("\(alarm.name) skipped: \(name)")

@@ -60,7 +60,7 @@ extension RunningClock {
                 id: id, name: alarm.name, enabled: alarm.enabled, time: alarm.time.description,
                 days: alarm.recurrence.repeatedText, source: AlarmDocument.soundName(alarm.sound, names),
                 volume: alarm.volume,
-                scheduledToday: today.map { rings(alarm, on: $0, calendar: calendar, zone: zone, scheduler.daysOff) } ?? false)
+                scheduledToday: today.map { rings(alarm, on: $0, zone: zone, scheduler.daysOff) } ?? false)
         }
         return HomeState(
             activity: activity, ringing: runner.isRinging, next: next, nextScheduled: runner.next?.id,
@@ -71,13 +71,10 @@ extension RunningClock {
     }
 
     /// Whether `alarm` is enabled and has an occurrence on `date` (in `zone`) that is not passed over.
-    private func rings(_ alarm: Alarm, on date: LocalDate, calendar: ZoneCalendar, zone: TimeZone, _ daysOff: DaysOff)
-        -> Bool
-    {
-        guard alarm.enabled, let nextDay = LocalDate(dayNumber: date.dayNumber + 1) else { return false }
-        let start = calendar.instant(of: date, at: .midnight), end = calendar.instant(of: nextDay, at: .midnight)
-        return AlarmSchedule.occurrences(
-            of: alarm, after: start.addingTimeInterval(-0.001), through: end.addingTimeInterval(-0.001), defaultZone: zone
-        ).contains { AlarmSchedule.skipReason(of: alarm, on: $0.date, daysOff: daysOff) == nil }
+    private func rings(_ alarm: Alarm, on date: LocalDate, zone: TimeZone, _ daysOff: DaysOff) -> Bool {
+        alarm.enabled
+            && AlarmSchedule.occurrences(of: alarm, onLocalDate: date, in: zone).contains {
+                AlarmSchedule.skipReason(of: alarm, on: $0.date, daysOff: daysOff) == nil
+            }
     }
 }

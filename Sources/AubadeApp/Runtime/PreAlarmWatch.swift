@@ -17,8 +17,10 @@ final class PreAlarmWatch {
     /// Gives the notices due at `now` for `scheduler`'s alarms as they are now.
     func turn(_ scheduler: AlarmScheduler, _ now: Date) {
         guard !plan.leads.isEmpty else { return }
-        let alarms = scheduler.alarms.keys.sorted().compactMap { scheduler.alarms[$0] }
-        for notice in plan.due(alarms, at: now, zone: scheduler.defaultZone, daysOff: scheduler.daysOff, floor: scheduler.floor) {
+        for notice in plan.due(
+            PreAlarmWatch.alarms(scheduler), at: now, zone: scheduler.defaultZone, daysOff: scheduler.daysOff,
+            floor: scheduler.floor)
+        {
             effects.emit(
                 "pre-alarm",
                 [
@@ -33,8 +35,14 @@ final class PreAlarmWatch {
     /// When the next notice falls due, if within the longest lead.
     func next(_ scheduler: AlarmScheduler, _ now: Date) -> Date? {
         guard !plan.leads.isEmpty else { return nil }
-        let alarms = scheduler.alarms.keys.sorted().compactMap { scheduler.alarms[$0] }
-        return plan.next(alarms, after: now, zone: scheduler.defaultZone, daysOff: scheduler.daysOff, floor: scheduler.floor)
+        return plan.next(
+            PreAlarmWatch.alarms(scheduler), after: now, zone: scheduler.defaultZone, daysOff: scheduler.daysOff,
+            floor: scheduler.floor)
+    }
+
+    /// The scheduler's alarms in id order.
+    private static func alarms(_ scheduler: AlarmScheduler) -> [Alarm] {
+        scheduler.alarms.keys.sorted().compactMap { scheduler.alarms[$0] }
     }
 
     /// The notice whose alarm is still to ring: given, its time not come, the alarm still enabled and still due

@@ -128,6 +128,17 @@ public enum AlarmSchedule {
         for o in found.sorted() where unique.last?.instant != o.instant { unique.append(o) }
         return unique
     }
+
+    /// The occurrences of `alarm` that fall on local date `date` of `zone` (from its midnight to the next), each
+    /// with the date its rule names, whether or not it will be passed over.
+    public static func occurrences(of alarm: Alarm, onLocalDate date: LocalDate, in zone: TimeZone) -> [Occurrence] {
+        guard let nextDay = LocalDate(dayNumber: date.dayNumber + 1) else { return [] }
+        let calendar = ZoneCalendar(zone)
+        let start = calendar.instant(of: date, at: .midnight)
+        let end = calendar.instant(of: nextDay, at: .midnight)
+        return occurrences(
+            of: alarm, after: start.addingTimeInterval(-0.001), through: end.addingTimeInterval(-0.001), defaultZone: zone)
+    }
 }
 
 extension AlarmSchedule {
