@@ -46,7 +46,7 @@ from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "Tests" / "Support"))
-from daemon_rig import DIE_WITH_US, DaemonClock  # noqa: E402 - found through the line above
+from daemon_rig import DIE_WITH_US, DaemonClock, free_port  # noqa: E402 - found through the line above
 
 WATCHDOG = 180.0
 USER, PASSWORD = "demo", "aubade-demo-password"
@@ -54,12 +54,6 @@ CLIENT_ID = "aubade-bedroom"
 NODE = "aubade-bedroom"
 PREFIX = "aubade/bedroom"
 DEVICE_NAME = "Bedside Aubade"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_until(what, check, timeout=WATCHDOG, every=0.5):

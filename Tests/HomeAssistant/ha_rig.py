@@ -34,7 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
-from daemon_rig import DIE_WITH_US, WATCHDOG, DaemonClock  # noqa: E402
+from daemon_rig import DIE_WITH_US, WATCHDOG, DaemonClock, free_port  # noqa: E402
 
 import paho.mqtt.client as paho  # noqa: E402 - Home Assistant's own MQTT client library, in its virtualenv
 
@@ -46,12 +46,6 @@ RELOADED_TOPIC = "aubade-ha-test/reloaded"
 MQTT_ENTRY_ID = "01JAUBADETESTMQTT000000000"
 # Where mosquitto publishes its log lines about subscriptions ("<time>: <client> <qos> <topic>").
 SUBSCRIBE_LOG = "$SYS/broker/log/M/subscribe"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_until(what, probe, timeout=WATCHDOG, interval=0.2):

@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import threading
@@ -23,6 +24,13 @@ from pathlib import Path
 
 WATCHDOG = 60.0
 DIE_WITH_US = ["setpriv", "--pdeathsig", "KILL", "--"]
+
+
+def free_port():
+    """A TCP port of 127.0.0.1 free now (for a server a test starts: a broker, Home Assistant)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 class DaemonClock:
