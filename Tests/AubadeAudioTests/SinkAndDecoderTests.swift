@@ -154,53 +154,90 @@ struct SinkAndDecoderTests {
     }
 }
 
-@Suite("Format changes mid-stream")
-struct FormatGateTests {
-    typealias Format = FormatGate.Format
-    static let cd = Format(rate: 44_100, channels: 2)
+@Suite("Frames in garbage")
+struct FrameRunTests {
+    typealias Frame = FrameRun.Frame
 
-    /// Announces `format` (nil: none) then admits `bytes` of 16-bit PCM in it; what the gate said to each.
-    static func step(_ gate: inout FormatGate, _ format: Format?, _ bytes: Int) -> (
-        configure: Bool, admission: FormatGate.Admission
-    ) {
-        let configure = format.map { gate.announce($0) } ?? false
-        return (configure, gate.admit(seconds: seconds(bytes, format ?? cd)))
+    /// The verdicts on a sequence of frames, the last one's included (as at the stream's end).
+    static func verdicts(_ frames: [Frame]) -> [Bool] {
+        var run = FrameRun()
+        var out: [Bool] = []
+        for f in frames {
+            switch run.next(f) {
+            case .audio: out.append(true)
+            case .dropped: out.append(false)
+            case .nothingHeld: break
+            }
+        }
+        out.append(run.lastIsAudio)
+        return out
     }
 
-    static func seconds(_ bytes: Int, _ format: Format) -> Double {
-        Double(bytes) / Double(2 * format.channels * format.rate)
+    /// `count` Layer III frames of `size` bytes back to back from `start`.
+    static func frames(from start: Int, _ count: Int, size: Int = 418, layer: Int = 3) -> [Frame] {
+        (0..<count).map { Frame(start: start + $0 * size, size: size, layer: layer) }
     }
 
-    @Test func theFirstFormatIsTakenAtOnce() {
-        var gate = FormatGate()
-        let first = Self.step(&gate, Self.cd, 4608)
-        #expect(first.configure && first.admission == .play)
-        let again = Self.step(&gate, Self.cd, 4608)  // the same again: nothing to do
-        #expect(!again.configure && again.admission == .play)
+    @Test func anUnbrokenStreamIsAllAudio() {
+        #expect(Self.verdicts(Self.frames(from: 0, 6)) == Array(repeating: true, count: 6))
+        // Junk before the first frame (an ID3 tag, a stream joined mid-frame) is no break.
+        #expect(Self.verdicts(Self.frames(from: 5000, 3)) == [true, true, true])
     }
 
-    @Test func aFalseSyncInGarbageIsDroppedAndNeverReachesTheDevice() {
-        var gate = FormatGate()
-        _ = Self.step(&gate, Self.cd, 4608)
-        let odd = Self.step(&gate, Format(rate: 8000, channels: 1), 2 * 1152)
-        let odder = Self.step(&gate, Format(rate: 22_050, channels: 2), 4 * 576)
-        let back = Self.step(&gate, Self.cd, 4608)  // the stream's own format again
-        #expect(!odd.configure && odd.admission == .drop)
-        #expect(!odder.configure && odder.admission == .drop)
-        #expect(!back.configure && back.admission == .play)
-        #expect(gate.current == Self.cd)
+    @Test func aFalseFrameInGarbageIsDropped() {
+        // Four frames, a false sync 300 bytes into the garbage after them (a Layer I header: 8 kHz, say),
+        // then the stream again.
+        let before = Self.frames(from: 0, 4)
+        let fake = Frame(start: 4 * 418 + 300, size: 96, layer: 1)
+        let after = Self.frames(from: 10_000, 4)
+        let v = Self.verdicts(before + [fake] + after)
+        // The frame before the garbage is dropped (its successor does not join it: mpg123 read its body out of
+        // the garbage), the false frame is dropped, and of the frames after it the first two are dropped: with
+        // 418-byte frames, their 511-byte reservoir reaches back into the garbage.
+        #expect(v == [true, true, true, false, false, false, false, true, true])
     }
 
-    @Test func aRealChangeIsTakenAfterAQuarterOfASecond() {
-        var gate = FormatGate()
-        _ = Self.step(&gate, Self.cd, 4608)
-        let dvd = Format(rate: 48_000, channels: 2)
-        var admissions = [Self.step(&gate, dvd, 4 * 1152).admission]
-        while admissions.last == .drop { admissions.append(gate.admit(seconds: Self.seconds(4 * 1152, dvd))) }
-        // 11 frames of 1152 reach 0.25 s at 48 kHz: 10 are dropped, the 11th switches and plays.
-        #expect(admissions == Array(repeating: .drop, count: 10) + [.switchTo(dvd)])
-        #expect(gate.current == dvd)
-        let next = gate.admit(seconds: Self.seconds(4 * 1152, dvd))
-        #expect(next == .play)
+    @Test func layersIAndIIHaveNoReservoirSoTheFirstJoinedPairAfterAGapIsAudio() {
+        let v = Self.verdicts(Self.frames(from: 0, 2, size: 417, layer: 2) + Self.frames(from: 2000, 3, size: 417, layer: 2))
+        #expect(v == [true, false, false, true, true])
+    }
+
+    @Test func smallLayerIIIFramesNeedSeveralBeforeTheReservoirIsClean() {
+        // 32 kbps frames are 104 bytes: 511 bytes of reservoir span five of them.
+        let v = Self.verdicts([Frame(start: 0, size: 104, layer: 3)] + Self.frames(from: 1000, 8, size: 104))
+        #expect(v == [false, false, false, false, false, false, true, true, true])
+    }
+
+    @Test func aStationWithTitlesPassedThroughAsAudioPlaysNoNoise() async throws {
+        // What the decoder sees once ICY metadata is off (R23) on a server whose titles overflow their block: after
+        // every 8192 bytes of audio, a length byte and 20,000 bytes of title. Before the frames were judged,
+        // mpg123 played the frames cut by the titles and the false frame headers it found as full-scale noise
+        // several times a second.
+        let dir = try TemporaryDirectory("mp3")
+        let mp3 = [UInt8](
+            try Data(contentsOf: URL(fileURLWithPath: try await TestMedia.sineMP3(frequency: 440, seconds: 20, in: dir))))
+        let title = [UInt8(255)] + Array("StreamTitle='\(String(repeating: "A", count: 20_000))';".utf8)
+        var wire: [UInt8] = []
+        for start in stride(from: 0, to: mp3.count, by: 8192) {
+            wire += mp3[start..<min(start + 8192, mp3.count)] + title
+        }
+        let decoder = try MP3Decoder(outputRate: 44_100)
+        var pcm: [Int16] = []
+        let take = { (out: MP3Decoder.Output) in if case .pcm(let d) = out { pcm += d.bindMemory(to: Int16.self) } }
+        for start in stride(from: 0, to: wire.count, by: 4096) {
+            try wire[start..<min(start + 4096, wire.count)].withUnsafeBytes { try decoder.decode($0, output: take) }
+        }
+        try decoder.finish(output: take)
+        // The sine is at half scale (−9 dBFS RMS): nothing louder reached the output in any hundredth of a
+        // second, and no tenth of a second sounds like anything but the sine (the tone the test once mistook a
+        // burst of noise for, say).
+        let peak = pcm.map { abs(Int($0)) }.max() ?? 0
+        #expect(peak < 20_000, "peak \(peak) of 32767")
+        let loud = Signal.windows(pcm, seconds: 0.01).filter { Signal.rmsDBFS($0.samples) > -8 }.map(\.at)
+        #expect(loud.isEmpty, "louder than the sine at \(loud) s")
+        #expect(Signal.firstHeard(880, over: 440, in: pcm) == nil)
+        // What was dropped is the frames next to the titles, not the station.
+        #expect(decoder.droppedFrames > 0)
+        #expect(Double(pcm.count) / 2 / 44_100 > 14, "\(Double(pcm.count) / 2 / 44_100) s of 20")
     }
 }

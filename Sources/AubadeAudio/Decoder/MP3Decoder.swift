@@ -6,6 +6,11 @@ import Foundation
 /// Contract: not thread-safe and not Sendable — create and use it on the audio thread. `decode` never spins
 /// on garbage: mpg123 resynchronises by itself, and `consecutiveErrorLimit` errors in a row (R22: ten) end the
 /// stream with an `AudioError`. Format changes (a new sample rate mid-stream) are reported to the caller.
+///
+/// Garbage inside a stream (a corrupted stretch, or ICY metadata passed through once metadata is off, R23) is
+/// skipped by mpg123's resynchronisation, but on the way mpg123 can lock onto a false frame header in it and
+/// decode it, and the first real frames after it take their bit reservoir from the garbage: both come out as
+/// full-scale noise. `FrameRun` keeps those frames from the output.
 public final class MP3Decoder {
     public static let consecutiveErrorLimit = 10
 
@@ -20,12 +25,17 @@ public final class MP3Decoder {
     /// 16 KiB = 93 ms of 44.1 kHz stereo per piece handed on: a stop or a volume change is heard within one
     /// piece, and the audio thread wakes ~11 times a second (8 KiB cost a fifth more CPU in wake-ups).
     private var outBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+    /// PCM gathered for the next piece (`outBuffer[0..<pending]`).
+    private var pending = 0
+    /// The last decoded frame's PCM, held until the next frame shows whether it was audio.
+    private var held: [UInt8] = []
+    private var run = FrameRun()
     private var errorsInARow = 0
+    /// Frames decoded and not played because they were not part of an unbroken run (false syncs in garbage,
+    /// and the frames whose bit reservoir reached into it).
+    public private(set) var droppedFrames = 0
     public private(set) var rate = 0
     public private(set) var channels = 0
-    /// The stream's own format (before a forced output rate converts it), from the last frame header.
-    public private(set) var sourceRate = 0
-    public private(set) var sourceChannels = 0
 
     private static let initialised: Int32 = mpg123_init()
 
@@ -63,46 +73,46 @@ public final class MP3Decoder {
     }
 
     /// Feeds `bytes` and hands every decoded piece to `output`, in order.
+    ///
+    /// Only frames that sit in an unbroken run of frames reach `output` (see `FrameRun`), so each frame is held
+    /// until the next one is parsed: the stream's last frame comes out at `finish`.
     public func decode(_ bytes: UnsafeRawBufferPointer, output: (Output) throws(AudioError) -> Void) throws(AudioError) {
         if let base = bytes.baseAddress, !bytes.isEmpty {
             let rc = mpg123_feed(handle, base.assumingMemoryBound(to: UInt8.self), bytes.count)
             guard rc == Int32(MPG123_OK.rawValue) else { throw failure("mpg123_feed", rc) }
         }
         while true {
-            var done = 0
-            let rc = outBuffer.withUnsafeMutableBytes { out in
-                mpg123_read(handle, out.baseAddress, out.count, &done)
-            }
-            if done > 0 {
-                errorsInARow = 0
-                var failed: AudioError?
-                outBuffer.withUnsafeBytes { out in
-                    do throws(AudioError) {
-                        try output(.pcm(UnsafeRawBufferPointer(rebasing: out[0..<done])))
-                    } catch { failed = error }
-                }
-                if let failed { throw failed }
-            }
+            var number: off_t = 0
+            var audio: UnsafeMutablePointer<UInt8>?
+            var size = 0
+            let rc = mpg123_decode_frame(handle, &number, &audio, &size)
             switch rc {
             case Int32(MPG123_OK.rawValue):
-                continue
+                var info = mpg123_frameinfo2()
+                guard mpg123_info2(handle, &info) == Int32(MPG123_OK.rawValue) else { continue }
+                let frame = FrameRun.Frame(
+                    start: Int(mpg123_framepos(handle)), size: Int(info.framesize), layer: Int(info.layer))
+                switch run.next(frame) {
+                case .audio:
+                    errorsInARow = 0
+                    try pass(held, to: output)
+                case .dropped: droppedFrames += 1
+                case .nothingHeld: break
+                }
+                held.removeAll(keepingCapacity: true)
+                if let audio, size > 0 { held.append(contentsOf: UnsafeBufferPointer(start: audio, count: size)) }
             case Int32(MPG123_NEW_FORMAT.rawValue):
+                try flush(output)
                 var r = 0, ch: Int32 = 0, enc: Int32 = 0
                 mpg123_getformat(handle, &r, &ch, &enc)
                 rate = r
                 channels = Int(ch)
-                var info = mpg123_frameinfo2()
-                if mpg123_info2(handle, &info) == Int32(MPG123_OK.rawValue) {
-                    sourceRate = info.rate
-                    sourceChannels = info.mode == Int32(MPG123_M_MONO.rawValue) ? 1 : 2
-                } else {
-                    sourceRate = r
-                    sourceChannels = Int(ch)
-                }
                 try output(.format(rate: r, channels: Int(ch)))
             case Int32(MPG123_NEED_MORE.rawValue), Int32(MPG123_DONE.rawValue):
+                try flush(output)
                 return
             default:
+                try flush(output)
                 errorsInARow += 1
                 if errorsInARow >= MP3Decoder.consecutiveErrorLimit {
                     throw AudioError(
@@ -112,6 +122,42 @@ public final class MP3Decoder {
                 return
             }
         }
+    }
+
+    /// The stream has ended: hands on its last frame, when it was part of an unbroken run.
+    public func finish(output: (Output) throws(AudioError) -> Void) throws(AudioError) {
+        if run.lastIsAudio { try pass(held, to: output) }
+        held.removeAll()
+        try flush(output)
+    }
+
+    /// Adds a frame's PCM to the piece being gathered, handing the piece on whenever it is full.
+    private func pass(_ pcm: [UInt8], to output: (Output) throws(AudioError) -> Void) throws(AudioError) {
+        var from = 0
+        while from < pcm.count {
+            let n = min(outBuffer.count - pending, pcm.count - from)
+            outBuffer.withUnsafeMutableBytes { out in
+                pcm.withUnsafeBytes { src in
+                    out.baseAddress!.advanced(by: pending).copyMemory(from: src.baseAddress! + from, byteCount: n)
+                }
+            }
+            pending += n
+            from += n
+            if pending == outBuffer.count { try flush(output) }
+        }
+    }
+
+    private func flush(_ output: (Output) throws(AudioError) -> Void) throws(AudioError) {
+        guard pending > 0 else { return }
+        let n = pending
+        pending = 0
+        var failed: AudioError?
+        outBuffer.withUnsafeBytes { out in
+            do throws(AudioError) {
+                try output(.pcm(UnsafeRawBufferPointer(rebasing: out[0..<n])))
+            } catch { failed = error }
+        }
+        if let failed { throw failed }
     }
 
     private func failure(_ call: String, _ rc: Int32) -> AudioError {

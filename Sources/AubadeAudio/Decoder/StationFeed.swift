@@ -21,7 +21,7 @@ final class StationFeed {
     private var bytesWithoutAudio = 0
     private var decodeFailure: String?
     private var reportedDecodeFailure = false
-    private var formats = FormatGate()
+    private var finished = false
 
     /// Input that yields no audio at all beyond this is not MP3 (R22: never a busy loop on garbage).
     static let maxBytesWithoutAudio = 128 * 1024
@@ -166,7 +166,13 @@ final class StationFeed {
     private func decodeSome() -> Bool {
         guard let decoder else { return false }
         let n = input.withUnsafeMutableBytes { ring.read(into: $0) }
-        guard n > 0 else { return false }
+        guard n > 0 else {
+            // The stream's last frame is held by the decoder until it ends.
+            guard ring.isFinished, !finished else { return false }
+            finished = true
+            try? decoder.finish(output: take)
+            return buffered > 0
+        }
         if pcmStart > 0 {
             pcm.removeFirst(pcmStart)
             pcmStart = 0
@@ -175,18 +181,7 @@ final class StationFeed {
         var failure: AudioError?
         input.withUnsafeBytes { raw in
             do throws(AudioError) {
-                try decoder.decode(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { output in
-                    switch output {
-                    case .format:
-                        // The output format is forced; the gate watches the stream's own format, so a false
-                        // frame sync in garbage (a moment of "8 kHz mono") is not played as audio.
-                        _ = formats.announce(.init(rate: decoder.sourceRate, channels: decoder.sourceChannels))
-                    case .pcm(let bytes):
-                        guard formats.admit(seconds: Double(bytes.count / 4) / Double(decoder.rate)) != .drop else { return }
-                        bytesWithoutAudio = 0
-                        pcm.append(contentsOf: bytes.bindMemory(to: Int16.self))
-                    }
-                }
+                try decoder.decode(UnsafeRawBufferPointer(rebasing: raw[0..<n]), output: take)
             } catch { failure = error }
         }
         if failure == nil, bytesWithoutAudio > StationFeed.maxBytesWithoutAudio {
@@ -200,6 +195,13 @@ final class StationFeed {
         }
         if !pcm.isEmpty { shared.state.withLock { $0.audioArrived = true } }
         return true
+    }
+
+    /// PCM from the decoder; its format is the forced one.
+    private func take(_ output: MP3Decoder.Output) {
+        guard case .pcm(let bytes) = output else { return }
+        bytesWithoutAudio = 0
+        pcm.append(contentsOf: bytes.bindMemory(to: Int16.self))
     }
 }
 
