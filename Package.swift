@@ -38,6 +38,7 @@ let package = Package(
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+        .systemLibrary(name: "CResolv"),
 
         // Pure domain: no C, no I/O. `Ports/` holds the ports the running clock works through (sound, store,
         // hardware, calendar download, its own time and jobs), typed in the core's own words; the adapters below
@@ -56,11 +57,17 @@ let package = Package(
         .target(
             name: "AubadeCalendar", dependencies: ["AubadeCore", "CICal", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
-        // Audio adapters: curl, mpg123, ALSA; the clock's sound port (`SoundEngine`) and pre-alarm check.
+        // HTTP(S) through libcurl under one set of rules (R21, R32): the streams' transfer, and a small document
+        // fetched whole (a calendar, a directory answer, a logo).
+        .target(name: "AubadeHTTP", dependencies: ["AubadeCore", "AubadeSystem", "CCurl"], swiftSettings: strict),
+        // The public station directory (radio-browser): its servers from DNS, its search and station answers.
+        .target(name: "AubadeDirectory", dependencies: ["AubadeCore", "AubadeHTTP", "CResolv"], swiftSettings: strict),
+        // Audio adapters: mpg123, ALSA, the streams over AubadeHTTP; the clock's sound port (`SoundEngine`) and
+        // pre-alarm check.
         .target(
             name: "AubadeAudio",
             dependencies: [
-                "AubadeCore", "AubadeSystem", "AubadeSystemAsync", "AubadeTone", "CCurl",
+                "AubadeCore", "AubadeHTTP", "AubadeSystem", "AubadeSystemAsync", "AubadeTone",
                 "CMPG123", "CALSA", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -104,7 +111,8 @@ let package = Package(
         .target(
             name: "AubadeDaemon",
             dependencies: [
-                "AubadeApp", "AubadeServer", "AubadeCore", "AubadeStore", "AubadeAudio", "AubadeHardware", "AubadeCalendar",
+                "AubadeApp", "AubadeServer", "AubadeCore", "AubadeStore", "AubadeAudio", "AubadeHTTP", "AubadeHardware",
+                "AubadeCalendar",
                 "AubadeHomeAssistant",
                 "AubadeSystem", "AubadeSystemAsync", "CTimex",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -129,7 +137,9 @@ let package = Package(
         .executableTarget(
             name: "aubade",
             dependencies: [
-                "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHardware", "AubadeApp", "AubadeServer",
+                "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHTTP", "AubadeDirectory", "AubadeHardware",
+                "AubadeApp",
+                "AubadeServer",
                 "AubadeDaemon", "AubadeSystem", "AubadeSystemAsync", "AubadeWakerFiles", "AubadeHomeAssistant", "AubadeMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -203,10 +213,11 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "AubadeAudioTests", dependencies: ["AubadeAudio", "AubadeCore", "AubadeSystem", "AubadeTesting", "AubadeTone"],
+            name: "AubadeAudioTests",
+            dependencies: ["AubadeAudio", "AubadeHTTP", "AubadeCore", "AubadeSystem", "AubadeTesting", "AubadeTone"],
             swiftSettings: strict),
         .testTarget(
-            name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHardware"],
+            name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHTTP", "AubadeHardware"],
             swiftSettings: strict),
         // The daemon's decisions in-process: the real RunningClock over FakeSound, MemoryClockStore, ManualClock —
         // no adapter compiled in.
@@ -244,6 +255,8 @@ let package = Package(
         .testTarget(
             name: "AubadeSystemTests", dependencies: ["AubadeSystem", "AubadeSystemAsync", "AubadeTesting"], swiftSettings: strict
         ),
+        .testTarget(
+            name: "AubadeDirectoryTests", dependencies: ["AubadeDirectory", "AubadeCore", "AubadeTesting"], swiftSettings: strict),
         .testTarget(name: "AubadeToneTests", dependencies: ["AubadeTone"], swiftSettings: strict),
         // The second waker end to end: the real `aubade run` and `aubade-waker` on one --fake-time, the card
         // being alsa-lib's `file` plugin.

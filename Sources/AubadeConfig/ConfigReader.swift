@@ -79,6 +79,17 @@ struct ConfigReader {
         }
         c.calendars.horizonDays = int("calendars", "horizon_days", c.calendars.horizonDays, in: 14...3660)
         readMQTT(&c.mqtt)
+        c.directory.enabled = bool("directory", "enabled", c.directory.enabled)
+        c.directory.servers = checked("directory", "servers", c.directory.servers) { v in
+            let form = "must be a list of http(s) server addresses, like [\"https://de2.api.radio-browser.info\"]"
+            guard let items = v.array.map({ Array($0) }) else { return .failure(Rejection(form)) }
+            var servers: [String] = []
+            for item in items {
+                guard let text = item.string, (try? StreamURL(parsing: text)) != nil else { return .failure(Rejection(form)) }
+                servers.append(text.hasSuffix("/") ? String(text.dropLast()) : text)
+            }
+            return .success(servers)
+        }
         return c
     }
 
@@ -268,7 +279,7 @@ struct ConfigReader {
 
     private static let sections: Set<String> = [
         "paths", "http", "audio", "clock", "buttons", "buttons.short_press",
-        "buttons.long_press", "shake", "display", "calendars", "mqtt",
+        "buttons.long_press", "shake", "display", "calendars", "mqtt", "directory",
     ]
 
     private func unknown(_ key: String, _ line: Int?) -> String {

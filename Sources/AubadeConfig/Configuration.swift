@@ -100,6 +100,14 @@ public struct Configuration: Equatable, Sendable {
         public var deviceName = ""
     }
 
+    /// The public station directory (radio-browser) that `station search` asks.
+    public struct Directory: Equatable, Sendable {
+        public var enabled = true
+        /// Base addresses of directory servers ("https://de2.api.radio-browser.info"), tried in a random order;
+        /// empty: the servers the directory names in DNS.
+        public var servers: [String] = []
+    }
+
     public var paths = Paths()
     public var http = HTTP()
     public var audio = Audio()
@@ -109,6 +117,7 @@ public struct Configuration: Equatable, Sendable {
     public var display = Display()
     public var calendars = Calendars()
     public var mqtt = MQTT()
+    public var directory = Directory()
 
     public init() {}
 }

@@ -8,7 +8,7 @@ import Foundation
 /// The root command. Errors are reported here, once: one sentence on stderr and an exit code —
 /// 2 for bad input (a value, an unknown id, a bad config), 1 when the machine or the file failed.
 struct Aubade: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = Product.version
 
     static let configuration = CommandConfiguration(
         commandName: "aubade",

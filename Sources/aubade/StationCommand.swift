@@ -7,7 +7,7 @@ import Foundation
 struct StationCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "station", abstract: "Save radio stations to use by name.",
-        subcommands: [StationList.self, StationAdd.self, StationRemove.self])
+        subcommands: [StationList.self, StationSearch.self, StationAdd.self, StationRemove.self])
 }
 
 struct StationList: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import AubadeApp
 import AubadeAudio
 import AubadeDaemon
+import AubadeHTTP
 import AubadeHardware
 import AubadeStore
 import Foundation
@@ -15,7 +16,7 @@ struct VersionCommand: ParsableCommand {
         let info: [String: String] = [
             "aubade": Aubade.version,
             "schema": String(Store.schemaVersion),
-            "libcurl": AudioLibraries.curlVersion,
+            "libcurl": HTTPLibrary.curlVersion,
             "libmpg123": AudioLibraries.mpg123Description,
             "alsa-lib": AudioLibraries.alsaVersion,
             "libgpiod": GPIOLibrary.version,

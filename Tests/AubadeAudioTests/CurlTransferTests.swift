@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import AubadeAudio
+@testable import AubadeHTTP
 
 /// libcurl against a real (misbehaving) server on 127.0.0.1.
 @Suite("Stream transfer (libcurl) against the fault server", .serialized)

@@ -1,4 +1,5 @@
 import AubadeAudio
+import AubadeHTTP
 import AubadeHardware
 import Testing
 
@@ -6,14 +7,14 @@ import Testing
 @Suite("C library bindings")
 struct BindingsTests {
     @Test func versionsComeFromTheLinkedLibraries() {
-        #expect(AudioLibraries.curlVersion.hasPrefix("libcurl/"))
+        #expect(HTTPLibrary.curlVersion.hasPrefix("libcurl/"))
         #expect(AudioLibraries.alsaVersion.split(separator: ".").count == 3)
         #expect(AudioLibraries.mpg123Description.hasPrefix("API "))
         #expect(GPIOLibrary.version.hasPrefix("1."))  // Debian bookworm's libgpiod v1 API
     }
 
     @Test func curlVariadicOptionsGoThroughTheTypedShims() {
-        #expect(AudioLibraries.probeCurlOptions() == nil)
+        #expect(HTTPLibrary.probeCurlOptions() == nil)
     }
 
     @Test func alsaNullDeviceOpensWithoutASoundCard() {

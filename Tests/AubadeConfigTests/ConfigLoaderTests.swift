@@ -156,3 +156,34 @@ struct MQTTConfigTests {
         #expect(Configuration().mqtt.broker.isEmpty && Configuration().mqtt.preAlarmSeconds == [900])
     }
 }
+
+/// The `[directory]` section: its own servers (a trailing slash dropped), off, and a bad list as a problem that
+/// keeps the default (the servers DNS names).
+@Suite("Config file: [directory]")
+struct DirectoryConfigTests {
+    @Test func theServersAndTheSwitchAreRead() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("t.toml")
+        try """
+        [directory]
+        enabled = false
+        servers = ["https://de2.api.radio-browser.info/", "http://127.0.0.1:8099"]
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let loaded = try ConfigLoader.load(path: path, mode: .strict)
+        #expect(!loaded.configuration.directory.enabled)
+        #expect(loaded.configuration.directory.servers == ["https://de2.api.radio-browser.info", "http://127.0.0.1:8099"])
+        #expect(Configuration().directory.enabled && Configuration().directory.servers.isEmpty)
+    }
+
+    @Test func aBadListIsAProblemAndTheDefaultIsKept() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("t.toml")
+        try "[directory]\nservers = \"de2.api.radio-browser.info\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let loaded = try ConfigLoader.load(path: path, mode: .lenient)
+        #expect(loaded.configuration.directory.servers.isEmpty)
+        #expect(
+            loaded.problemMessages.first?.hasSuffix(
+                "directory.servers at line 2 must be a list of http(s) server addresses, like [\"https://de2.api.radio-browser.info\"]; the default [] is used."
+            ) == true, "\(loaded.problemMessages)")
+    }
+}

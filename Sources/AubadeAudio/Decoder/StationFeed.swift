@@ -1,4 +1,5 @@
 import AubadeCore
+import AubadeHTTP
 import AubadeSystem
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import AubadeCore
+import AubadeHTTP
 import Foundation
 
 /// The network side of a stream playback, on its own thread: connects, checks what the server sends

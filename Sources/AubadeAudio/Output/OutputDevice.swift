@@ -1,3 +1,4 @@
+import AubadeSystem
 import Foundation
 import Logging
 

@@ -1,7 +1,7 @@
 public import AubadeApp
-import AubadeAudio
 public import AubadeCalendar
 public import AubadeCore
+import AubadeHTTP
 public import AubadeStore
 public import Foundation
 
@@ -31,7 +31,7 @@ public struct CalendarLoader: CalendarFetcher {
     /// The download through curl, with `HTTPFetch`'s rules (R21, R32).
     public static let curl: Download = { url, maxBytes, allowLoopback throws(CalendarFetchError) in
         do throws(HTTPFetch.Failure) {
-            return try HTTPFetch.get(url, maxBytes: maxBytes, allowLoopback: allowLoopback)
+            return try HTTPFetch.get(url, what: "a calendar", maxBytes: maxBytes, allowLoopback: allowLoopback)
         } catch {
             throw CalendarFetchError(.failed, error.description)
         }

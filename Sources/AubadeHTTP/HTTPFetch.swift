@@ -1,12 +1,12 @@
 public import AubadeCore
 import Foundation
 
-/// One small document fetched whole over HTTP(S) — a station's programme calendar, a holiday calendar —
-/// through the same `CurlTransfer` as the streams, so the same rules hold (R21, R32): http and https only (also
+/// One small document fetched whole over HTTP(S) — a station's programme calendar, a holiday calendar, an answer
+/// of the station directory, a station's logo — through the same `CurlTransfer` as the streams, so the same rules hold (R21, R32): http and https only (also
 /// on redirects), at most 5 redirects, every connection's address checked by `AddressPolicy` (loopback refused
 /// unless allowed), a 10-s connect timeout, a stall after 10 s without bytes, and a non-2xx answer refused.
-/// A web page (text/html) is not a calendar; a body larger than `maxBytes` is refused; the whole fetch ends after
-/// `deadline`.
+/// A web page (text/html) is not the document (`what` names it in the sentences: "a calendar"); a body larger
+/// than `maxBytes` is refused; the whole fetch ends after `deadline`.
 ///
 /// Contract: `get` blocks on the calling thread (curl's transfer runs there): call it from a dedicated thread
 /// (the calendar loader runs through AubadeApp's `runBlocking`), never from the cooperative pool.
@@ -18,11 +18,12 @@ public enum HTTPFetch {
 
     /// The body of `url`, blocking.
     public static func get(
-        _ url: StreamURL, maxBytes: Int, allowLoopback: Bool,
+        _ url: StreamURL, what: String, maxBytes: Int, allowLoopback: Bool,
         deadline: Duration = .seconds(60)
     ) throws(Failure) -> [UInt8] {
         var options = CurlTransfer.Options()
         options.policy = AddressPolicy(allowLoopback: allowLoopback)
+        options.icyMetadata = false
         let transfer = CurlTransfer(url: url, options: options)
         let started = ContinuousClock.now
         var body: [UInt8] = []
@@ -31,14 +32,14 @@ public enum HTTPFetch {
             shouldStop: { ContinuousClock.now - started > deadline },
             onHead: { head in
                 if let type = head.contentType?.lowercased(), type.hasPrefix("text/html") {
-                    refusal = "\(url.text) answered with a web page (text/html), not a calendar."
+                    refusal = "\(url.text) answered with a web page (text/html), not \(what)."
                     return false
                 }
                 return true
             },
             onBody: { bytes in
                 guard body.count + bytes.count <= maxBytes else {
-                    refusal = "\(url.text) sends more than \(maxBytes >> 20) MiB; that is not a calendar this clock reads."
+                    refusal = "\(url.text) sends more than \(HTTPFetch.size(maxBytes)); that is not \(what) this clock reads."
                     return false
                 }
                 body.append(contentsOf: bytes)
@@ -53,6 +54,12 @@ public enum HTTPFetch {
         case .stalled: throw Failure("\(url.text) stopped sending for 10 s.")
         case .failed(let reason, _): throw Failure(HTTPFetch.plain(reason))
         }
+    }
+
+    /// "4 MiB", "256 KiB", "512 bytes".
+    static func size(_ bytes: Int) -> String {
+        bytes >= 1 << 20 && bytes % (1 << 20) == 0
+            ? "\(bytes >> 20) MiB" : bytes >= 1024 && bytes % 1024 == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
     }
 
     /// The transfer's sentence, about a server rather than a station.

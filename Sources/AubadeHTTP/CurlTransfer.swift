@@ -1,4 +1,5 @@
-import AubadeCore
+package import AubadeCore
+import AubadeSystem
 import CCurl
 import Foundation
 
@@ -9,15 +10,15 @@ import Foundation
 /// ends the transfer with an error; no bytes for `stallTimeout` ends it as stalled; `shouldStop` is polled at
 /// least every second. Errors never unwind through C: callbacks record them and return an abort code.
 /// Not Sendable: create and use it on one thread.
-final class CurlTransfer {
-    struct Head: Equatable, Sendable {
-        var status: Int
-        var contentType: String?
-        var metaint: Int?
-        var url: String
+package final class CurlTransfer {
+    package struct Head: Equatable, Sendable {
+        package var status: Int
+        package var contentType: String?
+        package var metaint: Int?
+        package var url: String
     }
 
-    enum End: Equatable, Sendable {
+    package enum End: Equatable, Sendable {
         /// The server closed the stream.
         case finished
         case stopped
@@ -27,11 +28,15 @@ final class CurlTransfer {
         case failed(String, permanent: Bool)
     }
 
-    struct Options: Sendable {
-        var connectTimeout = 10
-        var stallTimeout: Duration = .seconds(10)
-        var maxRedirects = 5
-        var policy = AddressPolicy(allowLoopback: false)
+    package struct Options: Sendable {
+        package var connectTimeout = 10
+        package var stallTimeout: Duration = .seconds(10)
+        package var maxRedirects = 5
+        package var policy = AddressPolicy(allowLoopback: false)
+        /// Asks a station for ICY titles (`Icy-MetaData: 1`); off for documents.
+        package var icyMetadata = true
+
+        package init() {}
     }
 
     private let url: String
@@ -52,14 +57,14 @@ final class CurlTransfer {
 
     private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
-    init(url: StreamURL, options: Options = Options()) {
+    package init(url: StreamURL, options: Options = Options()) {
         self.url = url.text
         self.options = options
     }
 
     /// Runs the transfer to its end. `onHead` sees each final response's head once (return false to abort);
     /// `onBody` gets the body bytes (return false to end the transfer as stopped).
-    func run(
+    package func run(
         shouldStop: @escaping () -> Bool, onHead: @escaping (Head) -> Bool,
         onBody: @escaping (UnsafeRawBufferPointer) -> Bool
     ) -> End {
@@ -76,7 +81,7 @@ final class CurlTransfer {
         self.onBody = onBody
         lastData = ContinuousClock.now
         let aliases = curl_slist_append(nil, "ICY 200 OK")
-        let extra = curl_slist_append(nil, "Icy-MetaData: 1")
+        let extra = options.icyMetadata ? curl_slist_append(nil, "Icy-MetaData: 1") : nil
         defer {
             curl_slist_free_all(aliases)
             curl_slist_free_all(extra)
@@ -90,7 +95,7 @@ final class CurlTransfer {
             curlx_setopt_long(h, CURLOPT_FOLLOWLOCATION, 1),
             curlx_setopt_long(h, CURLOPT_MAXREDIRS, options.maxRedirects),
             curlx_setopt_long(h, CURLOPT_CONNECTTIMEOUT, options.connectTimeout),
-            curlx_setopt_str(h, CURLOPT_USERAGENT, "Aubade/0.1 (radio alarm clock)"),
+            curlx_setopt_str(h, CURLOPT_USERAGENT, Product.userAgent),
             curlx_setopt_ptr(h, CURLOPT_HTTP200ALIASES, aliases),
             curlx_setopt_ptr(h, CURLOPT_HTTPHEADER, extra),
             curlx_setopt_str(h, CURLOPT_ACCEPT_ENCODING, "identity"),

@@ -1,0 +1,51 @@
+public import Foundation
+
+/// Reads the directory's JSON answers: a list of stations (`/json/stations/search`, `/json/stations/byuuid`).
+/// Lenient per field (numbers given as strings, 0/1 or booleans, a missing field), strict about the whole: an
+/// answer that is not a JSON list is an error, so a mirror that answers something else is passed over.
+public enum DirectoryAnswer {
+    public struct Unreadable: Error, Sendable, Hashable {
+        public let reason: String
+        public init(reason: String) { self.reason = reason }
+    }
+
+    public static func stations(_ json: Data) throws(Unreadable) -> [DirectoryStation] {
+        let value: Any
+        do { value = try JSONSerialization.jsonObject(with: json) } catch {
+            throw Unreadable(reason: "the answer is not JSON")
+        }
+        guard let items = value as? [Any] else { throw Unreadable(reason: "the answer is not a list of stations") }
+        return items.compactMap { ($0 as? [String: Any]).flatMap(station) }
+    }
+
+    /// One station object; nil without an id, a name or an address.
+    static func station(_ o: [String: Any]) -> DirectoryStation? {
+        let uuid = text(o["stationuuid"]), name = text(o["name"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let url = text(o["url_resolved"]).isEmpty ? text(o["url"]) : text(o["url_resolved"])
+        guard !uuid.isEmpty, !name.isEmpty, !url.isEmpty else { return nil }
+        return DirectoryStation(
+            uuid: uuid.lowercased(), name: name, url: url.trimmingCharacters(in: .whitespaces), homepage: text(o["homepage"]),
+            favicon: text(o["favicon"]),
+            tags: text(o["tags"]).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
+            countryCode: text(o["countrycode"]).uppercased(), language: text(o["language"]), codec: text(o["codec"]),
+            bitrate: number(o["bitrate"]), hls: number(o["hls"]) != 0,
+            lastCheckOK: o["lastcheckok"] == nil || number(o["lastcheckok"]) != 0, clickCount: number(o["clickcount"]),
+            votes: number(o["votes"]))
+    }
+
+    private static func text(_ v: Any?) -> String {
+        switch v {
+        case let s as String: s
+        case let n as NSNumber: n.stringValue
+        default: ""
+        }
+    }
+
+    private static func number(_ v: Any?) -> Int {
+        switch v {
+        case let n as NSNumber: n.intValue
+        case let s as String: Int(s.trimmingCharacters(in: .whitespaces)) ?? 0
+        default: 0
+        }
+    }
+}

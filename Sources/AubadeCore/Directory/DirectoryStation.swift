@@ -1,0 +1,94 @@
+public import Foundation
+
+/// A station as the public directory (radio-browser) describes it: the fields this clock shows, plays and
+/// keeps. Read leniently — the directory's data are crowd-sourced, so a missing or oddly typed field takes its
+/// default, and only a station without an id, a name or an address is left out (`DirectoryAnswer`).
+public struct DirectoryStation: Sendable, Hashable {
+    /// The directory's id (`stationuuid`), the same on every mirror.
+    public var uuid: String
+    public var name: String
+    /// The address with playlists and redirects already resolved by the directory (`url_resolved`).
+    public var url: String
+    public var homepage: String
+    /// The logo's address, if any.
+    public var favicon: String
+    public var tags: [String]
+    /// ISO 3166-1 alpha-2, upper case ("FR"), or empty.
+    public var countryCode: String
+    public var language: String
+    /// As the directory's checker found it: "MP3", "AAC", "AAC+", "OGG"…; empty when never checked.
+    public var codec: String
+    /// kbps, 0 when unknown.
+    public var bitrate: Int
+    /// An HTTP Live Streaming playlist rather than a stream.
+    public var hls: Bool
+    /// Whether the directory's last check reached it.
+    public var lastCheckOK: Bool
+    /// Plays counted in the last 24 h.
+    public var clickCount: Int
+    public var votes: Int
+
+    public init(
+        uuid: String, name: String, url: String, homepage: String = "", favicon: String = "", tags: [String] = [],
+        countryCode: String = "", language: String = "", codec: String = "", bitrate: Int = 0, hls: Bool = false,
+        lastCheckOK: Bool = true, clickCount: Int = 0, votes: Int = 0
+    ) {
+        self.uuid = uuid
+        self.name = name
+        self.url = url
+        self.homepage = homepage
+        self.favicon = favicon
+        self.tags = tags
+        self.countryCode = countryCode
+        self.language = language
+        self.codec = codec
+        self.bitrate = bitrate
+        self.hls = hls
+        self.lastCheckOK = lastCheckOK
+        self.clickCount = clickCount
+        self.votes = votes
+    }
+
+    /// Whether this clock can play it: MP3 over plain HTTP(S) only (mpg123; no HLS, no AAC or Ogg decoder).
+    public var playability: Playability {
+        if hls { return .cannotPlay("HLS") }
+        switch codec.trimmingCharacters(in: .whitespaces).uppercased() {
+        case "MP3":
+            return (try? StreamURL(parsing: url)) == nil ? .cannotPlay("not an http(s) address") : .playable
+        case "", "UNKNOWN": return .cannotPlay("an unknown format")
+        case let other: return .cannotPlay(other)
+        }
+    }
+
+    /// The station's address as one key for duplicates: scheme and host in lower case, the default port and an
+    /// empty path dropped (`http://Example.com:80/` and `http://example.com` are the same stream).
+    public var urlKey: String {
+        guard var parts = URLComponents(string: url.trimmingCharacters(in: .whitespaces)) else { return url }
+        parts.scheme = parts.scheme?.lowercased()
+        parts.host = parts.host?.lowercased()
+        if (parts.scheme == "http" && parts.port == 80) || (parts.scheme == "https" && parts.port == 443) { parts.port = nil }
+        if parts.path == "/" { parts.path = "" }
+        parts.fragment = nil
+        return parts.string ?? url
+    }
+
+    /// `stations` with each address once: the first of each (the directory's best-ranked) stays.
+    public static func deduplicated(_ stations: [DirectoryStation]) -> [DirectoryStation] {
+        var seen: Set<String> = []
+        return stations.filter { seen.insert($0.urlKey).inserted }
+    }
+}
+
+/// Whether a directory station can be played here, and if not, what it is ("AAC", "HLS").
+public enum Playability: Sendable, Hashable {
+    case playable
+    case cannotPlay(String)
+
+    public var isPlayable: Bool { self == .playable }
+
+    /// "cannot play: AAC", or nil when playable.
+    public var note: String? {
+        guard case .cannotPlay(let what) = self else { return nil }
+        return "cannot play: \(what)"
+    }
+}

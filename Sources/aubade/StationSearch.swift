@@ -1,0 +1,85 @@
+import ArgumentParser
+import AubadeConfig
+import AubadeCore
+import AubadeDirectory
+import Foundation
+
+/// `aubade station search`: the public station directory, asked from this machine; nothing is stored.
+struct StationSearch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Search the public station directory (radio-browser) by name.",
+        discussion: """
+            The most played stations first, each address once. A station this clock cannot play (AAC, Ogg, HLS) is \
+            listed with what it is; save one with: aubade station add --from-directory <id>
+            """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Words of the station's name.") var words: [String] = []
+    @Option(help: "A two-letter country code, e.g. DE.") var country: String?
+    @Option(help: "A tag, e.g. jazz.") var tag: String?
+    @Option(help: "A codec, e.g. mp3.") var codec: String?
+    @Option(help: "How many results (1–100).") var limit = DirectoryQuery.defaultLimit
+    @Flag(name: .customLong("allow-local"), help: "Allow a directory server on this machine.") var allowLocal = false
+
+    func run() throws {
+        let query = try DirectoryQuery(
+            words: words.joined(separator: " "), country: country, tag: tag, codec: codec, limit: limit)
+        let context = try global.context()
+        let directory = try StationDirectoryFromConfig.make(context.configuration, allowLocal: allowLocal)
+        let found: [DirectoryStation]
+        do { found = try directory.search(query) } catch { throw CLIError.failed(error.message) }
+        if global.json {
+            Output.json(DirectorySearchDocument(found))
+        } else if found.isEmpty {
+            print("No station in the directory matches.")
+        } else {
+            Output.table(
+                ["ID", "NAME", "COUNTRY", "CODEC", "KBPS", "NOTE"],
+                found.map { s in
+                    [
+                        s.uuid, s.name, s.countryCode.isEmpty ? "-" : s.countryCode, s.codec.isEmpty ? "-" : s.codec,
+                        s.bitrate > 0 ? String(s.bitrate) : "-", s.playability.note ?? "",
+                    ]
+                })
+        }
+    }
+}
+
+/// The directory as the config describes it: off, its own servers, or the ones DNS names.
+enum StationDirectoryFromConfig {
+    static func make(_ configuration: Configuration, allowLocal: Bool) throws -> RadioBrowser {
+        guard configuration.directory.enabled else {
+            throw CLIError.badInput("The station directory is off in the config ([directory] enabled = false).")
+        }
+        return RadioBrowser(
+            servers: DirectoryServers.resolve(configured: configuration.directory.servers),
+            allowLoopback: allowLocal || configuration.audio.allowLocalStreams)
+    }
+}
+
+/// `station search --json`: `{"stations": [{"id", "name", "url", "country", "codec", "bitrate", "playable", "note"…}]}`.
+struct DirectorySearchDocument: Codable {
+    struct Entry: Codable {
+        var id: String
+        var name: String
+        var url: String
+        var country: String
+        var codec: String
+        var bitrate: Int
+        var homepage: String
+        var favicon: String
+        var tags: [String]
+        var playable: Bool
+        var note: String?
+    }
+
+    var stations: [Entry]
+
+    init(_ found: [DirectoryStation]) {
+        stations = found.map { s in
+            Entry(
+                id: s.uuid, name: s.name, url: s.url, country: s.countryCode, codec: s.codec, bitrate: s.bitrate,
+                homepage: s.homepage, favicon: s.favicon, tags: s.tags, playable: s.playability.isPlayable,
+                note: s.playability.note)
+        }
+    }
+}
