@@ -38,6 +38,16 @@ public struct RadioBrowser: StationDirectory {
         }
     }
 
+    public func logo(at address: String, maxBytes: Int) throws(DirectoryError) -> [UInt8] {
+        guard let url = try? StreamURL(parsing: address) else {
+            throw DirectoryError("The station's logo address \(address) is not an http(s) address.")
+        }
+        do {
+            return try HTTPFetch.get(
+                url, what: "a logo", maxBytes: maxBytes, allowLoopback: allowLoopback, deadline: .seconds(15))
+        } catch { throw DirectoryError(error.description) }
+    }
+
     private func stations(at path: String, _ parameters: [(name: String, value: String)]) throws(DirectoryError)
         -> [DirectoryStation]
     {

@@ -88,6 +88,15 @@ struct StationRow: Codable, FetchableRecord, MutablePersistableRecord {
     var alternateUrl: String?
     var createdAt: Date
     var updatedAt: Date
+    // Version 5: where a station from the public directory was found (all nil for one added by its address).
+    var directoryId: String?
+    var codec: String?
+    var bitrate: Int?
+    var homepage: String?
+    var country: String?
+    var logo: String?
+    /// The local date ("2026-11-27") its directory click was last counted: at most one a day.
+    var clickedOn: String?
 
     init(_ s: Station, now: Date) {
         stationId = s.id
@@ -96,13 +105,25 @@ struct StationRow: Codable, FetchableRecord, MutablePersistableRecord {
         alternateUrl = s.alternateURL?.text
         createdAt = now
         updatedAt = now
+        directoryId = s.directory?.id
+        codec = s.directory?.codec
+        bitrate = s.directory?.bitrate
+        homepage = s.directory?.homepage
+        country = s.directory?.country
+        logo = s.directory?.logo
     }
 
     func station() throws(StoreError) -> Station {
         do throws(ValidationError) {
+            let directory = try directoryId.map { id throws(ValidationError) in
+                try DirectoryLink(
+                    id: id, codec: codec ?? "", bitrate: bitrate ?? 0, homepage: homepage ?? "", country: country ?? "",
+                    logo: logo)
+            }
             return try Station(
                 id: stationId, name: name, url: try StreamURL(stored: url),
-                alternateURL: try alternateUrl.map { t throws(ValidationError) in try StreamURL(stored: t) })
+                alternateURL: try alternateUrl.map { t throws(ValidationError) in try StreamURL(stored: t) }, directory: directory
+            )
         } catch {
             throw StoreError.invalidRow(table: "stations", id: stationId, reason: error.message)
         }

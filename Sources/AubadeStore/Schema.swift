@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     static let latestVersion = steps.count
 
-    static let steps: [@Sendable (Database) throws -> Void] = [version1, version2, version3, version4]
+    static let steps: [@Sendable (Database) throws -> Void] = [version1, version2, version3, version4, version5]
 
     /// The file's `user_version`: 0 for a new or empty file.
     static func version(_ db: Database) throws -> Int {
@@ -200,6 +200,21 @@ enum Schema {
                     expandedThrough TEXT,
                     UNIQUE (kind, location)
                 );
+                """)
+    }
+
+    /// Version 5: a station saved from the public directory keeps where it was found (its directory id, codec,
+    /// bitrate, homepage, country) and its logo's file name, and when its click was last counted there.
+    static func version5(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE stations ADD COLUMN directoryId TEXT CHECK (directoryId IS NULL OR length(directoryId) = 36);
+                ALTER TABLE stations ADD COLUMN codec TEXT;
+                ALTER TABLE stations ADD COLUMN bitrate INTEGER CHECK (bitrate IS NULL OR bitrate BETWEEN 0 AND 10000);
+                ALTER TABLE stations ADD COLUMN homepage TEXT;
+                ALTER TABLE stations ADD COLUMN country TEXT;
+                ALTER TABLE stations ADD COLUMN logo TEXT;
+                ALTER TABLE stations ADD COLUMN clickedOn TEXT;
                 """)
     }
 }

@@ -71,7 +71,10 @@ extension Store {
             _ = try StationRow.deleteOne(db, key: id)
             return try row.station()
         }
-        if deleted != nil { try snapshot.write(from: self) }
+        if let deleted {
+            try snapshot.write(from: self)
+            if let logo = deleted.directory?.logo { StationLogos(databasePath: path).remove(logo) }
+        }
         return deleted
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AubadeApp
 import AubadeCore
+import AubadeDirectory
 import AubadeStore
 import Foundation
 
@@ -33,22 +34,91 @@ struct StationList: ParsableCommand {
 }
 
 struct StationAdd: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Save a station.")
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Save a station: by its address, or found in the public directory.")
     @OptionGroup var global: GlobalOptions
-    @Option(help: "The name to call it by.") var name: String
-    @Option(help: "Its http(s) stream or playlist URL.") var url: String
+    @Option(help: "The name to call it by (from the directory: its name there unless given).") var name: String?
+    @Option(help: "Its http(s) stream or playlist URL.") var url: String?
     @Option(help: "Another URL of the same station, tried before the tone.") var alternate: String?
+    @Option(name: .customLong("from-directory"), help: "A station id from 'aubade station search'.") var fromDirectory: String?
+    @Flag(name: .customLong("allow-local"), help: "Allow a directory server or logo on this machine.") var allowLocal = false
 
     func run() throws {
-        let result = try Edits.apply(
-            .addStation(StationFields(name: name, url: url, alternate: alternate)),
-            context: try global.context())
+        let context = try global.context()
+        var fields = StationFields(name: name, url: url, alternate: alternate)
+        var logo: String?
+        if let fromDirectory {
+            guard url == nil else {
+                throw CLIError.badInput("Give either --url or --from-directory: the directory says where the station streams.")
+            }
+            (fields, logo) = try DirectoryStationAdd.fields(
+                id: fromDirectory, name: name, alternate: alternate, context: context, allowLocal: allowLocal)
+        }
+        let logos = StationLogos(databasePath: context.databasePath)
+        let result: EditResult
+        do {
+            result = try Edits.apply(.addStation(fields), context: context)
+        } catch {
+            if let logo { logos.remove(logo) }  // the station was not saved: nor is its logo kept
+            throw error
+        }
         guard case .station(let saved) = result.outcome else { throw Edits.unexpected }
         if global.json {
             Output.json(StationDocument(saved))
         } else {
-            print("Added station \(saved.id ?? 0): \(saved.name).")
+            let from = saved.directory.map { d in
+                " (\([d.codec, d.bitrate > 0 ? "\(d.bitrate) kbps" : "", d.country].filter { !$0.isEmpty }.joined(separator: ", ")), from the directory)"
+            }
+            print("Added station \(saved.id ?? 0): \(saved.name)\(from ?? "").")
         }
+    }
+}
+
+/// `station add --from-directory`: the station as the directory knows it now, refused when this clock cannot
+/// play it; its logo fetched and kept beside the database (a logo that cannot be had is a warning, not a failure).
+enum DirectoryStationAdd {
+    static func fields(
+        id text: String, name: String?, alternate: String?, context: CommandContext, allowLocal: Bool
+    ) throws -> (StationFields, logo: String?) {
+        let id = try DirectoryQuery.stationID(text)
+        let directory = try StationDirectoryFromConfig.make(context.configuration, allowLocal: allowLocal)
+        let found: DirectoryStation
+        do {
+            guard let station = try directory.stations(ids: [id]).first(where: { $0.uuid == id }) else {
+                throw CLIError.badInput(
+                    "The station directory has no station with id \(id); search again with: aubade station search.")
+            }
+            found = station
+        } catch let error as DirectoryError { throw CLIError.failed(error.message) }
+        if let why = found.playability.note {
+            throw CLIError.badInput(
+                "\(found.name) cannot be saved: this clock \(why) (it plays MP3 streams, not HLS); pick another station.")
+        }
+        var logo: String?
+        if !found.favicon.isEmpty {
+            do {
+                let bytes = try directory.logo(at: found.favicon, maxBytes: StationLogos.maxBytes)
+                logo = try StationLogos(databasePath: context.databasePath).save(bytes, id: id)
+            } catch let error as DirectoryError {
+                Aubade.printError("Saved without its logo: \(error.message)")
+            } catch let error as StoreError {
+                Aubade.printError("Saved without its logo: \(error.description)")
+            }
+        }
+        let link = try DirectoryLink(
+            id: id, codec: found.codec.uppercased(), bitrate: min(max(found.bitrate, 0), 10_000),
+            homepage: String(found.homepage.prefix(2048)), country: found.countryCode.count == 2 ? found.countryCode : "",
+            logo: logo)
+        return (StationFields(name: name ?? Self.name(found.name), url: found.url, alternate: alternate, directory: link), logo)
+    }
+
+    /// The directory's name as a station name: at most 64 characters, cut at a word where it can be.
+    static func name(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars.filter { $0.properties.generalCategory != .control })
+        guard scalars.count > Names.maxLength else { return String(String.UnicodeScalarView(scalars)) }
+        let cut = String(String.UnicodeScalarView(scalars[0..<Names.maxLength]))
+        guard let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > 32 else { return cut }
+        return String(cut[..<space])
     }
 }
 

@@ -64,3 +64,104 @@ struct StationDirectoryCLITests {
         #expect(result.errorSentence == "The station directory is off in the config ([directory] enabled = false).")
     }
 }
+
+/// `aubade station add --from-directory`: the station as the directory knows it, its logo kept beside the database.
+@Suite("station add --from-directory (CLI)", .serialized)
+struct StationFromDirectoryCLITests {
+    static let swissJazz = "11111111-1111-1111-1111-111111111111"
+    /// A PNG's signature and a few bytes: what the logo folder keeps is checked by its first bytes.
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 200)
+
+    /// A harness and a mirror (with the folder that holds its stations and the logo: kept while the test runs).
+    static func setUp(logo: [UInt8] = png) async throws -> (
+        CLIHarness, config: String, mirror: DirectoryMirror, folder: TemporaryDirectory
+    ) {
+        let dir = try TemporaryDirectory("directory")
+        try Data(logo).write(to: URL(fileURLWithPath: dir.file("jazz.png")))
+        let mirror = try await DirectoryMirror("ok", in: dir)
+        let (h, config) = try StationDirectoryCLITests.harness(servers: [mirror.base])
+        return (h, config, mirror, dir)
+    }
+
+    @Test func aStationIsSavedWithWhereItWasFoundAndItsLogo() async throws {
+        let (h, config, mirror, folder) = try await Self.setUp()
+        defer { withExtendedLifetime((folder, mirror)) {} }
+        let added = try await h.run(["station", "add", "--from-directory", Self.swissJazz, "--allow-local", "--config", config])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout == "Added station 1: Swiss Jazz (MP3, 128 kbps, CH, from the directory).\n")
+        #expect(added.stderr.isEmpty)
+        let listed = try await h.run(["station", "list", "--json", "--config", config])
+        let station = try #require((try h.json(listed.stdout)["stations"] as? [[String: Any]])?.first)
+        #expect(station["url"] as? String == "\(mirror.base)/stream.mp3")
+        let link = try #require(station["directory"] as? [String: Any])
+        #expect(link["id"] as? String == Self.swissJazz && link["codec"] as? String == "MP3" && link["bitrate"] as? Int == 128)
+        #expect(link["country"] as? String == "CH" && link["logo"] as? String == "\(Self.swissJazz).png")
+        let kept = try Data(contentsOf: URL(fileURLWithPath: h.db + ".logos/\(Self.swissJazz).png"))
+        #expect([UInt8](kept) == Self.png)
+        #expect(mirror.requests.map { $0["agent"] as? String }.allSatisfy { $0?.hasPrefix("aubade/") == true })
+
+        // Removing the station removes its logo.
+        let removed = try await h.run(["station", "rm", "Swiss Jazz", "--config", config])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: h.db + ".logos/\(Self.swissJazz).png"))
+    }
+
+    @Test func aStationThisClockCannotPlayIsRefusedAndNothingIsStored() async throws {
+        let (h, config, mirror, folder) = try await Self.setUp()
+        defer { withExtendedLifetime((folder, mirror)) {} }
+        let aac = try await h.run([
+            "station", "add", "--from-directory", "22222222-2222-2222-2222-222222222222", "--allow-local", "--config", config,
+        ])
+        #expect(aac.status == 2)
+        #expect(
+            aac.errorSentence
+                == "Jazz FM AAC cannot be saved: this clock cannot play: AAC (it plays MP3 streams, not HLS); pick another station."
+        )
+        let unknown = try await h.run([
+            "station", "add", "--from-directory", "77777777-7777-7777-7777-777777777777", "--allow-local", "--config", config,
+        ])
+        #expect(unknown.status == 2)
+        #expect(
+            unknown.errorSentence
+                == "The station directory has no station with id 77777777-7777-7777-7777-777777777777; search again with: aubade station search."
+        )
+        let both = try await h.run([
+            "station", "add", "--from-directory", Self.swissJazz, "--url", "http://x.example/s", "--config", config,
+        ])
+        #expect(both.status == 2)
+        #expect(both.errorSentence == "Give either --url or --from-directory: the directory says where the station streams.")
+        let badID = try await h.run(["station", "add", "--from-directory", "fip", "--config", config])
+        #expect(badID.status == 2 && badID.errorSentence?.hasPrefix("'fip' is not a station id of the directory") == true)
+        let listed = try await h.run(["station", "list", "--json", "--config", config])
+        #expect((try h.json(listed.stdout)["stations"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func aDirectoryThatIsDownStoresNothing() async throws {
+        let (h, config) = try StationDirectoryCLITests.harness(servers: ["http://127.0.0.1:9"])
+        let result = try await h.run([
+            "station", "add", "--from-directory", Self.swissJazz, "--allow-local", "--config", config,
+        ])
+        #expect(result.status == 1)
+        #expect(
+            result.errorSentence?.hasPrefix("The station directory did not answer (its server tried): ") == true,
+            "\(result.stderr)")
+        let listed = try await h.run(["station", "list", "--json", "--config", config])
+        #expect((try h.json(listed.stdout)["stations"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func aLogoTooLargeOrNotAnImageIsAWarningAndTheStationIsSaved() async throws {
+        for logo in [Self.png + Array(repeating: 1, count: 300 * 1024), Array("<svg onload=alert(1)>".utf8)] {
+            let (h, config, mirror, folder) = try await Self.setUp(logo: logo)
+            defer { withExtendedLifetime((folder, mirror)) {} }
+            let added = try await h.run([
+                "station", "add", "--from-directory", Self.swissJazz, "--allow-local", "--config", config,
+            ])
+            #expect(added.status == 0, "\(added.stderr)")
+            #expect(added.stderr.hasPrefix("aubade: Saved without its logo: "), "\(added.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: h.db + ".logos/\(Self.swissJazz).png"))
+            let listed = try await h.run(["station", "list", "--json", "--config", config])
+            let station = try #require((try h.json(listed.stdout)["stations"] as? [[String: Any]])?.first)
+            #expect((station["directory"] as? [String: Any])?["logo"] == nil)
+        }
+    }
+}

@@ -96,3 +96,39 @@ struct StoreMigrationAndTokenTests {
         #expect(try f.store.tokens().first?.lastUsedAt == used)
     }
 }
+
+/// Version 5: a station from the public directory keeps where it was found, through a migration, the backup copy
+/// and its removal (which also removes its logo from the logo folder).
+@Suite("Store: stations from the directory")
+struct StoreDirectoryStationTests {
+    static let id = "11111111-1111-1111-1111-111111111111"
+
+    @Test func aDirectoryStationRoundTripsAndAnOlderStationHasNoLink() throws {
+        let dir = try TemporaryDirectory()
+        let store = try Store.open(path: try StoreMigrationAndTokenTests.file(at: 4, in: dir))
+        defer { store.close() }
+        #expect(try store.stations().map(\.directory) == [nil])
+        let logos = StationLogos(databasePath: store.path)
+        let logo = try logos.save([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3], id: Self.id)
+        #expect(logo == "\(Self.id).png")
+        let link = try DirectoryLink(
+            id: Self.id, codec: "MP3", bitrate: 128, homepage: "https://jazz.example", country: "CH", logo: logo)
+        let saved = try store.insert(
+            try Station(name: "Swiss Jazz", url: try StreamURL(parsing: "http://jazz.example/s.mp3"), directory: link))
+        #expect(try store.station(id: saved.id!).directory == link)
+        // The backup copy (R27) carries it too.
+        let copy = try ScheduleSnapshot(databasePath: store.path).load()
+        #expect(copy.stations.first { $0.name == "Swiss Jazz" }?.directory == link)
+        try store.deleteStation(id: saved.id!)
+        #expect(logos.read(logo) == nil)
+    }
+
+    @Test func theColumnsRefuseWhatTheModelRefuses() throws {
+        #expect(throws: ValidationError.self) { try DirectoryLink(id: Self.id, logo: "../../etc/passwd") }
+        #expect(throws: ValidationError.self) { try DirectoryLink(id: Self.id, logo: "\(Self.id).svg") }
+        #expect(throws: ValidationError.self) { try DirectoryLink(id: Self.id, country: "France") }
+        #expect(throws: ValidationError.self) { try DirectoryLink(id: Self.id, bitrate: -1) }
+        #expect(StationLogos.kind(of: Array("<svg/>".utf8)) == nil)
+        #expect(StationLogos.kind(of: [0xFF, 0xD8, 0xFF, 0xE0]) == "jpg")
+    }
+}

@@ -6,12 +6,15 @@ public struct StationDocument: Codable, Sendable, Hashable {
     public var name: String
     public var url: String
     public var alternateUrl: String?
+    /// Where it was found, for a station saved from the public directory.
+    public var directory: DirectoryLink?
 
     public init(_ s: Station) {
         id = s.id
         name = s.name
         url = s.url.text
         alternateUrl = s.alternateURL?.text
+        directory = s.directory
     }
 }
 

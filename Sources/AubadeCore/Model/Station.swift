@@ -5,12 +5,17 @@ public struct Station: Hashable, Sendable, Codable {
     public var name: String
     public var url: StreamURL
     public var alternateURL: StreamURL?
+    /// Where it was found, for a station saved from the public directory (`station add --from-directory`).
+    public var directory: DirectoryLink?
 
-    public init(id: Int64? = nil, name: String, url: StreamURL, alternateURL: StreamURL? = nil) throws(ValidationError) {
+    public init(
+        id: Int64? = nil, name: String, url: StreamURL, alternateURL: StreamURL? = nil, directory: DirectoryLink? = nil
+    ) throws(ValidationError) {
         self.id = id
         self.name = try Station.validName(name)
         self.url = url
         self.alternateURL = alternateURL
+        self.directory = directory
     }
 
     /// The addresses an alarm tries, in order: the stream, then the alternate (R16).
@@ -50,5 +55,67 @@ public enum Names {
             throw ValidationError("\(what) contains control characters; use plain text.")
         }
         return String(scalars[first...last])
+    }
+}
+
+/// What the library keeps of a station saved from the public directory, beside its name and address: enough to
+/// show it (codec, bitrate, country, homepage, its logo's file beside the database) and to find it again there.
+/// Playing it never needs the directory.
+public struct DirectoryLink: Sendable, Hashable, Codable {
+    /// The directory's id of the station (a UUID, lower case).
+    public var id: String
+    public var codec: String
+    /// kbps, 0 when unknown.
+    public var bitrate: Int
+    public var homepage: String
+    /// ISO 3166-1 alpha-2, or empty.
+    public var country: String
+    /// The logo's file name in the library's logo folder ("<id>.png"), or nil.
+    public var logo: String?
+
+    public static let logoExtensions = ["png", "jpg", "gif", "ico", "webp"]
+
+    public init(
+        id: String, codec: String = "", bitrate: Int = 0, homepage: String = "", country: String = "", logo: String? = nil
+    ) throws(ValidationError) {
+        self.id = try DirectoryQuery.stationID(id)
+        guard codec.count <= 16, !codec.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ValidationError("A directory station's codec '\(codec)' must be a short word such as MP3.")
+        }
+        guard (0...10_000).contains(bitrate) else {
+            throw ValidationError("A directory station's bitrate \(bitrate) must be 0 (unknown) to 10000 kbps.")
+        }
+        guard homepage.utf8.count <= 2048 else { throw ValidationError("A directory station's homepage is over 2048 bytes.") }
+        guard country.isEmpty || (country.count == 2 && country.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) })) else {
+            throw ValidationError("A directory station's country '\(country)' must be a two-letter code such as FR.")
+        }
+        if let logo {
+            let parts = logo.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, String(parts[0]) == self.id, DirectoryLink.logoExtensions.contains(String(parts[1])) else {
+                throw ValidationError(
+                    "A directory station's logo '\(logo)' must be its id and one of \(DirectoryLink.logoExtensions.joined(separator: ", ")), like \(self.id).png."
+                )
+            }
+        }
+        self.codec = codec
+        self.bitrate = bitrate
+        self.homepage = homepage
+        self.country = country
+        self.logo = logo
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, codec, bitrate, homepage, country, logo
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try StrictKeys.refuseUnknown(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "directory field")
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            id: try c.decode(String.self, forKey: .id), codec: try c.decodeIfPresent(String.self, forKey: .codec) ?? "",
+            bitrate: try c.decodeIfPresent(Int.self, forKey: .bitrate) ?? 0,
+            homepage: try c.decodeIfPresent(String.self, forKey: .homepage) ?? "",
+            country: try c.decodeIfPresent(String.self, forKey: .country) ?? "",
+            logo: try c.decodeIfPresent(String.self, forKey: .logo))
     }
 }

@@ -6,11 +6,14 @@ public struct StationFields: Sendable, Hashable, Codable {
     public var name: String?
     public var url: String?
     public var alternate: String?
+    /// Where it was found in the public directory (`station add --from-directory` fills it in).
+    public var directory: DirectoryLink?
 
-    public init(name: String?, url: String?, alternate: String? = nil) {
+    public init(name: String?, url: String?, alternate: String? = nil, directory: DirectoryLink? = nil) {
         self.name = name
         self.url = url
         self.alternate = alternate
+        self.directory = directory
     }
 
     /// The station these fields describe (no id yet): the address first, then the alternate, then the name
@@ -22,11 +25,11 @@ public struct StationFields: Sendable, Hashable, Codable {
         }
         let address = try StreamURL(parsing: url)
         let alternateAddress = try alternate.map { text throws(ValidationError) in try StreamURL(parsing: text) }
-        return try Station(name: name, url: address, alternateURL: alternateAddress)
+        return try Station(name: name, url: address, alternateURL: alternateAddress, directory: directory)
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, url, alternate
+        case name, url, alternate, directory
     }
 
     public init(from decoder: any Decoder) throws {
@@ -34,7 +37,8 @@ public struct StationFields: Sendable, Hashable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             name: try c.decodeIfPresent(String.self, forKey: .name), url: try c.decodeIfPresent(String.self, forKey: .url),
-            alternate: try c.decodeIfPresent(String.self, forKey: .alternate))
+            alternate: try c.decodeIfPresent(String.self, forKey: .alternate),
+            directory: try c.decodeIfPresent(DirectoryLink.self, forKey: .directory))
     }
 }
 

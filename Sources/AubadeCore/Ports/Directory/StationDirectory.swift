@@ -10,6 +10,8 @@ public protocol StationDirectory: Sendable {
     func stations(ids: [String]) throws(DirectoryError) -> [DirectoryStation]
     /// Tells the directory that a user started playing the station (its popularity count).
     func countClick(id: String) throws(DirectoryError)
+    /// The bytes of a station's logo at `address` (the station's own site, not the directory), at most `maxBytes`.
+    func logo(at address: String, maxBytes: Int) throws(DirectoryError) -> [UInt8]
 }
 
 /// Why the directory could not answer, in one sentence (every mirror tried, and what each did).
