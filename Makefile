@@ -112,7 +112,8 @@ install: release
 ## Benchmarks, not tests, each printing a table and the targets: `aubade play` beside mpg123 on a local
 ## Icecast stream into a real-time paced ALSA sink, 3 runs each of 60 s (BENCH_SECONDS=10 for a quick look);
 ## then the daemon: alarm onset error, fallback latency, cold start to READY, idle CPU (BENCH_IDLE_SECONDS);
-## then a 5,000-event calendar import (bench/calendar_bench.py; BENCH_RUNS); then the API under a flood of busy
+## then a 5,000-event calendar import (bench/calendar_bench.py; BENCH_RUNS); a station search against a local
+## directory mirror of 5,000 stations (bench/directory_bench.py); then the API under a flood of busy
 ## readers and event streams from other machines while an alarm rings: the phone's edits, target 2 s
 ## (bench/api_fairness_bench.py, in a network namespace of its own; BENCH_EDITS, BENCH_FLOOD_*).
 bench: deps-test
@@ -120,6 +121,7 @@ bench: deps-test
 	python3 bench/radio_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/daemon_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/calendar_bench.py --aubade $(BUILD_DIR)/release/aubade
+	python3 bench/directory_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/waker_bench.py --aubade $(BUILD_DIR)/release/aubade --waker $(BUILD_DIR)/release/aubade-waker
 	python3 bench/api_fairness_bench.py --aubade $(BUILD_DIR)/release/aubade
 

@@ -62,6 +62,8 @@ let package = Package(
         .target(name: "AubadeHTTP", dependencies: ["AubadeCore", "AubadeSystem", "CCurl"], swiftSettings: strict),
         // The public station directory (radio-browser): its servers from DNS, its search and station answers.
         .target(name: "AubadeDirectory", dependencies: ["AubadeCore", "AubadeHTTP", "CResolv"], swiftSettings: strict),
+        // Podcasts: their feeds (RSS 2.0 with iTunes tags, Atom) read with FoundationXML.
+        .target(name: "AubadePodcasts", dependencies: ["AubadeCore", "AubadeHTTP"], swiftSettings: strict),
         // Audio adapters: mpg123, ALSA, the streams over AubadeHTTP; the clock's sound port (`SoundEngine`) and
         // pre-alarm check.
         .target(
@@ -257,6 +259,8 @@ let package = Package(
         ),
         .testTarget(
             name: "AubadeDirectoryTests", dependencies: ["AubadeDirectory", "AubadeCore", "AubadeTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "AubadePodcastsTests", dependencies: ["AubadePodcasts", "AubadeCore", "AubadeTesting"], swiftSettings: strict),
         .testTarget(name: "AubadeToneTests", dependencies: ["AubadeTone"], swiftSettings: strict),
         // The second waker end to end: the real `aubade run` and `aubade-waker` on one --fake-time, the card
         // being alsa-lib's `file` plugin.
