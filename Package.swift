@@ -139,7 +139,8 @@ let package = Package(
         .executableTarget(
             name: "aubade",
             dependencies: [
-                "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHTTP", "AubadeDirectory", "AubadeHardware",
+                "AubadeCore", "AubadeStore", "AubadeConfig", "AubadeAudio", "AubadeHTTP", "AubadeDirectory", "AubadePodcasts",
+                "AubadeHardware",
                 "AubadeApp",
                 "AubadeServer",
                 "AubadeDaemon", "AubadeSystem", "AubadeSystemAsync", "AubadeWakerFiles", "AubadeHomeAssistant", "AubadeMQTT",

@@ -109,6 +109,10 @@ package final class CurlTransfer {
             return .failed("curl_easy_setopt failed: \(String(cString: curl_easy_strerror(bad))).", permanent: false)
         }
         let rc = curl_easy_perform(h)
+        // An error answer without a body (a bare 404) never reaches `body`, where the status is judged.
+        if rc == CURLE_OK, failure == nil, !headDelivered, status != 0, !(200..<300).contains(status) {
+            failure = "The station answered HTTP \(status) (\(url))."
+        }
         if let refusal { return .failed(refusal, permanent: true) }
         if let failure { return .failed(failure, permanent: (400..<500).contains(status)) }
         if stalled { return .stalled }

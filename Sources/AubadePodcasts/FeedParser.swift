@@ -13,6 +13,7 @@ import FoundationXML
 public enum FeedParser {
     public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     public static func parse(_ data: Data) throws(Refusal) -> PodcastFeed {

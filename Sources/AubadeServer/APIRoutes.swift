@@ -201,6 +201,7 @@ struct APIRoutes {
         case .imported(let summary): return JSONResponse.make(ImportDocument(summary), status: status)
         case .dayOff(let day): return JSONResponse.make(DayOffDocument(day), status: status)
         case .dayOffRemoved(let day): return JSONResponse.make(Answers.Deleted(deleted: day.id ?? 0))
+        case .podcast, .podcastRemoved: throw unexpected()  // no route edits podcasts yet
         }
     }
 

@@ -375,3 +375,54 @@ struct CalendarSourceRow: Codable, FetchableRecord, MutablePersistableRecord {
         sourceId = inserted.rowID
     }
 }
+
+struct PodcastRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "podcasts"
+    var podcastId: Int64?
+    var name: String
+    var feedUrl: String
+    var title: String
+    /// The newest episodes, as JSON.
+    var episodes: String
+    var refreshedAt: Date
+    var createdAt: Date
+
+    init(_ p: Podcast, now: Date) {
+        podcastId = p.id
+        name = p.name
+        feedUrl = p.feed.text
+        title = p.title
+        episodes = String(decoding: (try? PodcastRow.encoder.encode(p.episodes)) ?? Data("[]".utf8), as: UTF8.self)
+        refreshedAt = p.refreshedAt
+        createdAt = now
+    }
+
+    func podcast() throws(StoreError) -> Podcast {
+        let list: [PodcastEpisode]
+        do { list = try PodcastRow.decoder.decode([PodcastEpisode].self, from: Data(episodes.utf8)) } catch {
+            throw StoreError.invalidRow(table: "podcasts", id: podcastId, reason: "its episodes are not readable JSON")
+        }
+        do throws(ValidationError) {
+            return try Podcast(
+                id: podcastId, name: name, feed: try StreamURL(stored: feedUrl), title: title, episodes: list,
+                refreshedAt: refreshedAt)
+        } catch {
+            throw StoreError.invalidRow(table: "podcasts", id: podcastId, reason: error.message)
+        }
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        podcastId = inserted.rowID
+    }
+
+    private static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.dateEncodingStrategy = .secondsSince1970
+        return e
+    }()
+    private static let decoder: JSONDecoder = {
+        let d = JSONDecoder()
+        d.dateDecodingStrategy = .secondsSince1970
+        return d
+    }()
+}

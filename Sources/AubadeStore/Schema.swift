@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     static let latestVersion = steps.count
 
-    static let steps: [@Sendable (Database) throws -> Void] = [version1, version2, version3, version4, version5]
+    static let steps: [@Sendable (Database) throws -> Void] = [version1, version2, version3, version4, version5, version6]
 
     /// The file's `user_version`: 0 for a new or empty file.
     static func version(_ db: Database) throws -> Int {
@@ -215,6 +215,22 @@ enum Schema {
                 ALTER TABLE stations ADD COLUMN country TEXT;
                 ALTER TABLE stations ADD COLUMN logo TEXT;
                 ALTER TABLE stations ADD COLUMN clickedOn TEXT;
+                """)
+    }
+
+    /// Version 6: the podcasts followed, each with its newest episodes as last read from its feed (JSON).
+    static func version6(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE podcasts (
+                    podcastId   INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name        TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(name) BETWEEN 1 AND 64),
+                    feedUrl     TEXT NOT NULL CHECK (length(feedUrl) BETWEEN 8 AND 2048),
+                    title       TEXT NOT NULL,
+                    episodes    TEXT NOT NULL,
+                    refreshedAt TEXT NOT NULL,
+                    createdAt   TEXT NOT NULL
+                );
                 """)
     }
 }

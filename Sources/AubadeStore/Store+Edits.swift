@@ -24,6 +24,12 @@ extension Store {
             return .alarmRemoved(try deleteAlarm(id: id))
         case .skipNext(let id, let undo):
             return .alarm(try skipNext(id: id, undo: undo, zone: zone, now: now))
+        case .addPodcast(let podcast):
+            return .podcast(try insert(podcast))
+        case .refreshPodcast(let name, let feed, let when):
+            return .podcast(try refreshPodcast(named: name, with: feed, at: when))
+        case .removePodcast(let nameOrID):
+            return .podcastRemoved(try deletePodcast(nameOrID))
         case .addStation(let fields):
             let station: Station
             do throws(ValidationError) { station = try fields.station() } catch { throw StoreError(error) }

@@ -15,7 +15,7 @@ struct Aubade: ParsableCommand {
         abstract: "A bedside radio alarm clock that never fails to wake you.",
         version: version,
         subcommands: [
-            RunCommand.self, PlayCommand.self, RingCommand.self, AlarmCommand.self, StationCommand.self,
+            RunCommand.self, PlayCommand.self, RingCommand.self, AlarmCommand.self, StationCommand.self, PodcastCommand.self,
             ProgramCommand.self, DaysOffCommand.self, SettingsCommand.self, SleepCommand.self, StatusCommand.self,
             StopCommand.self, SnoozeCommand.self, TokenCommand.self, DoctorCommand.self,
             VersionCommand.self,

@@ -1,3 +1,4 @@
+import AubadeStore
 import AubadeTesting
 import Foundation
 import Testing
@@ -27,7 +28,7 @@ struct SettingsCLITests {
     @Test func versionNamesTheLibraries() async throws {
         let cli = try CLIHarness()
         let v = try cli.json(try await cli.run(["version", "--json"], withDB: false).stdout)
-        #expect(v["schema"] as? String == "4")
+        #expect(v["schema"] as? String == String(Store.schemaVersion))
         #expect((v["libical"] as? String)?.hasPrefix("3.") == true)
         #expect((v["libgpiod"] as? String)?.hasPrefix("1.") == true)
         #expect((v["libcurl"] as? String)?.hasPrefix("libcurl/") == true)

@@ -1,3 +1,4 @@
+import AubadeStore
 import AubadeTesting
 import Foundation
 import GRDB
@@ -35,13 +36,13 @@ struct StoreFaultCLITests {
         try q.close()
         let list = try await cli.run(["alarm", "list"])
         #expect(list.status == 0 && list.stdout.contains("Work"))
-        #expect(list.stderr.contains("has schema version 9, newer than this aubade knows (4)"))
+        #expect(list.stderr.contains("has schema version 9, newer than this aubade knows (\(Store.schemaVersion))"))
         let before = try cli.dump()
         let add = try await cli.run(["alarm", "add", "--name", "X", "--time", "07:00"])
         #expect(add.status == 1)
         #expect(
             add.errorSentence
-                == "The database \(cli.db) has schema version 9, newer than this aubade knows (4); it is open read-only, so upgrade aubade to change it."
+                == "The database \(cli.db) has schema version 9, newer than this aubade knows (\(Store.schemaVersion)); it is open read-only, so upgrade aubade to change it."
         )
         #expect(try cli.dump() == before)
     }

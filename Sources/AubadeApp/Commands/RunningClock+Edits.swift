@@ -83,6 +83,8 @@ extension EditOutcome {
             "\(summary.count) \(summary.kind == .programmes ? "programme(s)" : "day(s) off") imported from \(summary.location)"
         case .dayOff(let d): "day off \(d.id ?? 0) saved"
         case .dayOffRemoved(let d): "day off \(d.id ?? 0) removed"
+        case .podcast(let p): "podcast \(p.id ?? 0) saved"
+        case .podcastRemoved(let p): "podcast \(p.id ?? 0) removed"
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One change a user asks of the clock's stored data, whoever asks (the CLI without a daemon, the control
 /// socket, the HTTP API): carried out by one function, `Store.apply(_:zone:now:)`, inside one IMMEDIATE
@@ -30,6 +30,12 @@ public enum ClockEdit: Sendable, Hashable, Codable {
     case addDayOff(DayOffFields)
     /// `days-off rm`.
     case removeDayOff(id: Int64)
+    /// `podcast add`: the podcast with its feed as just read (a name already taken is a conflict).
+    case addPodcast(Podcast)
+    /// `podcast refresh`: the feed of the podcast called `name`, as just read, replaces its stored episodes.
+    case refreshPodcast(name: String, PodcastFeed, at: Date)
+    /// `podcast rm`: an id, or a podcast's name (ignoring case).
+    case removePodcast(String)
 
     /// Whether the edit changes alarms (the ones the API answers with an alarm).
     public var isAlarmEdit: Bool {
@@ -52,4 +58,6 @@ public enum EditOutcome: Sendable, Hashable, Codable {
     case imported(ImportSummary)
     case dayOff(DayOff)
     case dayOffRemoved(DayOff)
+    case podcast(Podcast)
+    case podcastRemoved(Podcast)
 }

@@ -65,6 +65,26 @@ extension MemoryClockStore.State {
                     }
                     alarm.skipDate = date
                 })
+        case .addPodcast(var podcast):
+            guard !podcasts.contains(where: { $0.name.lowercased() == podcast.name.lowercased() }) else {
+                throw StoreError.conflict("A podcast named '\(podcast.name)' already exists; pick another name.")
+            }
+            podcast.id = nextID("podcasts", after: podcasts.map(\.id))
+            podcasts.append(podcast)
+            return .podcast(podcast)
+        case .refreshPodcast(let name, let feed, let when):
+            guard let i = podcasts.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
+                throw StoreError.invalid("No podcast is named '\(name)'; see 'aubade podcast list'.")
+            }
+            podcasts[i] = podcasts[i].refreshed(with: feed, at: when)
+            return .podcast(podcasts[i])
+        case .removePodcast(let nameOrID):
+            guard
+                let i = podcasts.firstIndex(where: {
+                    $0.name.lowercased() == nameOrID.lowercased() || $0.id.map(String.init) == nameOrID
+                })
+            else { throw StoreError.invalid("No podcast is named '\(nameOrID)'; see 'aubade podcast list'.") }
+            return .podcastRemoved(podcasts.remove(at: i))
         case .addStation(let fields):
             var station = try fields.station()
             guard try self.station(named: station.name) == nil else {

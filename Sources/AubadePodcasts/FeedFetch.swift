@@ -1,0 +1,20 @@
+public import AubadeCore
+import AubadeHTTP
+import Foundation
+
+/// A podcast's feed downloaded and read: through the streams' rules (R32: http(s) only, on every redirect; a
+/// server on this machine only when allowed), at most 16 MiB (a feed of thousands of episodes is a few MiB),
+/// then `FeedParser`. Blocks: call it on a thread of its own.
+public enum FeedFetch {
+    public static let maxBytes = 16 << 20
+
+    public static func feed(at url: StreamURL, allowLoopback: Bool) throws(FeedParser.Refusal) -> PodcastFeed {
+        let body: [UInt8]
+        do {
+            body = try HTTPFetch.get(url, what: "a podcast feed", maxBytes: maxBytes, allowLoopback: allowLoopback)
+        } catch {
+            throw FeedParser.Refusal(description: error.description)
+        }
+        return try FeedParser.parse(Data(body))
+    }
+}

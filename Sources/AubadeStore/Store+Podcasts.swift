@@ -1,0 +1,66 @@
+public import AubadeCore
+import Foundation
+import GRDB
+
+extension Store {
+    /// The podcasts followed, by name.
+    public func podcasts() throws(StoreError) -> [Podcast] {
+        let rows = try read { db in try PodcastRow.order(sql: "name COLLATE NOCASE").fetchAll(db) }
+        var result: [Podcast] = []
+        for row in rows { result.append(try row.podcast()) }
+        return result
+    }
+
+    /// The podcast called `name` (case-insensitive), or with that id; nil when none is.
+    public func podcast(named name: String) throws(StoreError) -> Podcast? {
+        let row = try read { db in
+            try PodcastRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [name]).fetchOne(db)
+                ?? Int64(name).flatMap { try PodcastRow.fetchOne(db, key: $0) }
+        }
+        return try row?.podcast()
+    }
+
+    /// Inserts `podcast`; a name already taken (ignoring case) is a conflict.
+    func insert(_ podcast: Podcast) throws(StoreError) -> Podcast {
+        var row = PodcastRow(podcast, now: now())
+        row.podcastId = nil
+        try write { db in
+            if try PodcastRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [podcast.name]).fetchCount(db) > 0 {
+                throw StoreError.conflict("A podcast named '\(podcast.name)' already exists; pick another name.")
+            }
+            try row.insert(db)
+        }
+        var saved = podcast
+        saved.id = row.podcastId
+        return saved
+    }
+
+    /// Replaces the stored episodes of the podcast called `name` with `feed`'s.
+    func refreshPodcast(named name: String, with feed: PodcastFeed, at when: Date) throws(StoreError) -> Podcast {
+        guard let found = try podcast(named: name), let id = found.id else {
+            throw .invalid("No podcast is named '\(name)'; see 'aubade podcast list'.")
+        }
+        let updated = found.refreshed(with: feed, at: when)
+        var row = PodcastRow(updated, now: now())
+        try write { db in
+            guard let old = try PodcastRow.fetchOne(db, key: id) else { throw StoreError.notFound(what: "podcast", id: id) }
+            row.createdAt = old.createdAt
+            try row.update(db)
+        }
+        return updated
+    }
+
+    /// Deletes the podcast with that id or name (ignoring case) and returns it as it was.
+    func deletePodcast(_ nameOrID: String) throws(StoreError) -> Podcast {
+        try write { db in
+            let row =
+                try PodcastRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [nameOrID]).fetchOne(db)
+                ?? Int64(nameOrID).flatMap { try PodcastRow.fetchOne(db, key: $0) }
+            guard let row, let id = row.podcastId else {
+                throw StoreError.invalid("No podcast is named '\(nameOrID)'; see 'aubade podcast list'.")
+            }
+            _ = try PodcastRow.deleteOne(db, key: id)
+            return try row.podcast()
+        }
+    }
+}
