@@ -14,7 +14,8 @@ STATIONS_JSON is read again at each request (a test moves a station's address by
 own field names. Each request is appended to LOG as one JSON line: path, query, User-Agent.
 Prints the port it listens on, then serves until killed.
 """
-import http.server, json, os, socketserver, sys, urllib.parse
+import http.server, json, os, sys, urllib.parse
+from local_server import serve
 
 MODE, STATIONS, LOG = sys.argv[1], sys.argv[2], sys.argv[3]
 MP3 = open(sys.argv[4], 'rb').read() if len(sys.argv) > 4 else b''
@@ -71,10 +72,4 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, 'audio/mpeg', MP3)
         self.send(404, 'text/plain', b'unknown path')
 
-class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-srv = Server(('127.0.0.1', 0), Handler)
-print(srv.server_address[1], flush=True)
-srv.serve_forever()
+serve(Handler)

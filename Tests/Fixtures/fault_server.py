@@ -25,7 +25,8 @@ prints the port on its first line of stdout, and serves until killed.
   /fast           the MP3 repeated, as fast as the client reads
   /fast?speed=X   the MP3 repeated for ever at X times its real-time rate (128 kbps × X)
 """
-import http.server, socketserver, sys, time, urllib.parse, random
+import http.server, sys, time, urllib.parse, random
+from local_server import serve
 
 MP3 = open(sys.argv[1], 'rb').read() if len(sys.argv) > 1 else b''
 
@@ -108,10 +109,4 @@ def icy_wire(n, every, q):
             wire += b'\0'
     return bytes(wire)
 
-class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-srv = Server(('127.0.0.1', 0), Handler)
-print(srv.server_address[1], flush=True)
-srv.serve_forever()
+serve(Handler)

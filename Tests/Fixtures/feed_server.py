@@ -6,7 +6,8 @@ usage: feed_server.py FOLDER
   /redirect/<k>/<file> 302 to /redirect/<k-1>/<file> … /redirect/0/<file>, which serves /<file>
 Anything else is 404. Prints the port it listens on, then serves until killed.
 """
-import http.server, os, socketserver, sys
+import http.server, os, sys
+from local_server import serve
 
 FOLDER = sys.argv[1]
 TYPES = {'.xml': 'application/rss+xml', '.atom': 'application/atom+xml', '.mp3': 'audio/mpeg', '.html': 'text/html'}
@@ -33,10 +34,4 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-srv = Server(('127.0.0.1', 0), Handler)
-print(srv.server_address[1], flush=True)
-srv.serve_forever()
+serve(Handler)
