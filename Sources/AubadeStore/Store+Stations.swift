@@ -32,6 +32,11 @@ extension Store {
             if try StationRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [station.name]).fetchCount(db) > 0 {
                 throw StoreError.conflict("A station named '\(station.name)' already exists; pick another name.")
             }
+            if let id = station.directory?.id,
+                let twin = try String.fetchOne(db, sql: "SELECT name FROM stations WHERE directoryId = ?", arguments: [id])
+            {
+                throw StoreError.conflict("This station of the directory is already saved, as '\(twin)'.")
+            }
             try row.insert(db)
         }
         try snapshot.write(from: self)

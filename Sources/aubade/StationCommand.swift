@@ -95,10 +95,17 @@ enum DirectoryStationAdd {
                 "\(found.name) cannot be saved: this clock \(why) (it plays MP3 streams, not HLS); pick another station.")
         }
         var logo: String?
+        let logos = StationLogos(databasePath: context.databasePath)
+        // Saved already (the store refuses it again): its logo, shared by name, is left as it is.
+        if let store = try? context.openStoreForReading(quietWhenEmpty: true) {
+            let twin = (try? store.stations())?.first { $0.directory?.id == id }
+            store.close()
+            if let twin { throw CLIError.badInput("This station of the directory is already saved, as '\(twin.name)'.") }
+        }
         if !found.favicon.isEmpty {
             do {
                 let bytes = try directory.logo(at: found.favicon, maxBytes: StationLogos.maxBytes)
-                logo = try StationLogos(databasePath: context.databasePath).save(bytes, id: id)
+                logo = try logos.save(bytes, id: id)
             } catch let error as DirectoryError {
                 Aubade.printError("Saved without its logo: \(error.message)")
             } catch let error as StoreError {

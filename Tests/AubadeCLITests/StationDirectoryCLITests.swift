@@ -100,6 +100,13 @@ struct StationFromDirectoryCLITests {
         #expect([UInt8](kept) == Self.png)
         #expect(mirror.requests.map { $0["agent"] as? String }.allSatisfy { $0?.hasPrefix("aubade/") == true })
 
+        // Saved once: again, under another name, is refused, and the logo stays.
+        let again = try await h.run([
+            "station", "add", "--from-directory", Self.swissJazz, "--name", "Jazz", "--allow-local", "--config", config,
+        ])
+        #expect(again.status == 2 && again.errorSentence == "This station of the directory is already saved, as 'Swiss Jazz'.")
+        #expect(FileManager.default.fileExists(atPath: h.db + ".logos/\(Self.swissJazz).png"))
+
         // Removing the station removes its logo.
         let removed = try await h.run(["station", "rm", "Swiss Jazz", "--config", config])
         #expect(removed.status == 0, "\(removed.stderr)")

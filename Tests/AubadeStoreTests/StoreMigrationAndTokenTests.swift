@@ -116,6 +116,10 @@ struct StoreDirectoryStationTests {
         let saved = try store.insert(
             try Station(name: "Swiss Jazz", url: try StreamURL(parsing: "http://jazz.example/s.mp3"), directory: link))
         #expect(try store.station(id: saved.id!).directory == link)
+        // The same directory station under another name (whoever asks: the API too) is refused.
+        #expect(throws: StoreError.conflict("This station of the directory is already saved, as 'Swiss Jazz'.")) {
+            try store.insert(try Station(name: "Jazz", url: try StreamURL(parsing: "http://jazz.example/s.mp3"), directory: link))
+        }
         // The backup copy (R27) carries it too.
         let copy = try ScheduleSnapshot(databasePath: store.path).load()
         #expect(copy.stations.first { $0.name == "Swiss Jazz" }?.directory == link)

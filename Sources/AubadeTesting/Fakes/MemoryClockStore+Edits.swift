@@ -90,6 +90,9 @@ extension MemoryClockStore.State {
             guard try self.station(named: station.name) == nil else {
                 throw StoreError.conflict("A station named '\(station.name)' already exists; pick another name.")
             }
+            if let id = station.directory?.id, let twin = data.stations.first(where: { $0.directory?.id == id }) {
+                throw StoreError.conflict("This station of the directory is already saved, as '\(twin.name)'.")
+            }
             station.id = nextID("stations", after: data.stations.map(\.id))
             data.stations.append(station)
             data.stations.sort { $0.name.lowercased() < $1.name.lowercased() }
