@@ -155,7 +155,7 @@ enum FeedDate {
     static func parse(_ text: String) -> Date? {
         let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if let first = t.first, first.isNumber, t.contains("T") || t.count == 10 {
-            for formatter in iso { if let d = formatter.date(from: t) { return d } }
+            for style in iso { if let d = try? style.parse(t) { return d } }
         }
         for formatter in rfc822 { if let d = formatter.date(from: t) { return d } }
         return nil
@@ -167,20 +167,18 @@ enum FeedDate {
         guard (1...3).contains(parts.count) else { return nil }
         var total = 0
         for part in parts {
-            guard let n = Int(part.split(separator: ".").first ?? ""), n >= 0 else { return nil }
+            // At most a few digits a part: a feed's number is never trusted to fit (a week is 604,800 s).
+            let digits = part.split(separator: ".").first ?? ""
+            guard digits.count <= 7, let n = Int(digits), n >= 0 else { return nil }
             total = total * 60 + n
         }
-        return total
+        return total <= 7 * 86_400 ? total : nil
     }
 
-    nonisolated(unsafe) private static let iso: [ISO8601DateFormatter] = {
-        let plain = ISO8601DateFormatter()
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        return [plain, fractional, day]
-    }()
+    /// RFC 3339 with and without fractions, and a bare date (Foundation's format styles are values: safe to share).
+    private static let iso: [Date.ISO8601FormatStyle] = [
+        .iso8601, Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle().year().month().day(),
+    ]
 
     private static let rfc822: [DateFormatter] = [
         "EEE, dd MMM yyyy HH:mm:ss Z", "EEE, dd MMM yyyy HH:mm:ss zzz", "EEE, dd MMM yyyy HH:mm Z", "EEE, dd MMM yyyy HH:mm zzz",

@@ -35,19 +35,20 @@ extension Store {
         return saved
     }
 
-    /// Replaces the stored episodes of the podcast called `name` with `feed`'s.
+    /// Replaces the stored episodes of the podcast called `name` with `feed`'s, read and written in one
+    /// transaction (R26).
     func refreshPodcast(named name: String, with feed: PodcastFeed, at when: Date) throws(StoreError) -> Podcast {
-        guard let found = try podcast(named: name), let id = found.id else {
-            throw .invalid("No podcast is named '\(name)'; see 'aubade podcast list'.")
-        }
-        let updated = found.refreshed(with: feed, at: when)
-        var row = PodcastRow(updated, now: now())
-        try write { db in
-            guard let old = try PodcastRow.fetchOne(db, key: id) else { throw StoreError.notFound(what: "podcast", id: id) }
+        let stamp = now()
+        return try write { db in
+            guard let old = try PodcastRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [name]).fetchOne(db) else {
+                throw StoreError.invalid("No podcast is named '\(name)'; see 'aubade podcast list'.")
+            }
+            let updated = try old.podcast().refreshed(with: feed, at: when)
+            var row = PodcastRow(updated, now: stamp)
             row.createdAt = old.createdAt
             try row.update(db)
+            return updated
         }
-        return updated
     }
 
     /// Deletes the podcast with that id or name (ignoring case) and returns it as it was.
@@ -60,7 +61,11 @@ extension Store {
                 throw StoreError.invalid("No podcast is named '\(nameOrID)'; see 'aubade podcast list'.")
             }
             _ = try PodcastRow.deleteOne(db, key: id)
-            return try row.podcast()
+            // The row as it was, for the answer; one that cannot be read any more is still deleted.
+            if let podcast = try? row.podcast() { return podcast }
+            return try Podcast(
+                id: id, name: "podcast \(id)", feed: try StreamURL(stored: row.feedUrl), title: row.title, episodes: [],
+                refreshedAt: row.refreshedAt)
         }
     }
 }

@@ -127,9 +127,11 @@ struct PodcastRefresh: ParsableCommand {
 
     func run() throws {
         let context = try global.context()
-        let store = try context.openStoreForReading { _ in "the podcasts" }
-        let all = try store.podcasts()
-        store.close()
+        let all = try {
+            let store = try context.openStoreForReading { _ in "the podcasts" }
+            defer { store.close() }
+            return try store.podcasts()
+        }()
         let chosen =
             try podcast.map { name -> [Podcast] in
                 guard let p = all.first(where: { $0.name.lowercased() == name.lowercased() || $0.id.map(String.init) == name })
@@ -145,9 +147,9 @@ struct PodcastRefresh: ParsableCommand {
                 let result = try Edits.apply(.refreshPodcast(name: p.name, read, at: Date()), context: context)
                 guard case .podcast(let saved) = result.outcome else { throw Edits.unexpected }
                 if !global.json { print("\(saved.name): \(PodcastCommand.summary(saved)).") }
-            } catch let error as CLIError {
+            } catch {
                 // One feed that fails keeps its episodes and does not stop the others.
-                Aubade.printError("\(p.name): \(error.message)")
+                Aubade.printError("\(p.name): \((error as? CLIError)?.message ?? "\(error)")")
                 failed = true
             }
         }

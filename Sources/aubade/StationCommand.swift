@@ -59,7 +59,7 @@ struct StationAdd: ParsableCommand {
         do {
             result = try Edits.apply(.addStation(fields), context: context)
         } catch {
-            if let logo { logos.remove(logo) }  // the station was not saved: nor is its logo kept
+            if let logo { logos.remove(logo) }  // the station was not saved: nor is the logo it brought
             throw error
         }
         guard case .station(let saved) = result.outcome else { throw Edits.unexpected }
@@ -79,7 +79,7 @@ struct StationAdd: ParsableCommand {
 enum DirectoryStationAdd {
     static func fields(
         id text: String, name: String?, alternate: String?, context: CommandContext, allowLocal: Bool
-    ) throws -> (StationFields, logo: String?) {
+    ) throws -> (StationFields, logo: String?) {  // logo: a file this add created
         let id = try DirectoryQuery.stationID(text)
         let directory = try StationDirectoryFromConfig.make(context.configuration, allowLocal: allowLocal)
         let found: DirectoryStation
@@ -92,31 +92,34 @@ enum DirectoryStationAdd {
         } catch let error as DirectoryError { throw CLIError.failed(error.message) }
         if let why = found.playability.note {
             throw CLIError.badInput(
-                "\(found.name) cannot be saved: this clock \(why) (it plays MP3 streams, not HLS); pick another station.")
+                "\(DirectoryStation.plain(found.name, limit: 80)) cannot be saved: this clock \(why) (it plays MP3 streams, not HLS); pick another station."
+            )
         }
-        var logo: String?
-        let logos = StationLogos(databasePath: context.databasePath)
-        // Saved already (the store refuses it again): its logo, shared by name, is left as it is.
+        // Checked before anything is written: a link the store would refuse leaves no logo behind.
+        var link = try found.link()
         if let store = try? context.openStoreForReading(quietWhenEmpty: true) {
             let twin = (try? store.stations())?.first { $0.directory?.id == id }
             store.close()
             if let twin { throw CLIError.badInput("This station of the directory is already saved, as '\(twin.name)'.") }
         }
+        var newLogo: String?
         if !found.favicon.isEmpty {
+            let logos = StationLogos(databasePath: context.databasePath)
             do {
                 let bytes = try directory.logo(at: found.favicon, maxBytes: StationLogos.maxBytes)
-                logo = try logos.save(bytes, id: id)
+                let existed = StationLogos.kind(of: bytes).map { logos.read("\(id).\($0)") != nil } ?? false
+                link.logo = try logos.save(bytes, id: id)
+                if !existed { newLogo = link.logo }
             } catch let error as DirectoryError {
                 Aubade.printError("Saved without its logo: \(error.message)")
             } catch let error as StoreError {
                 Aubade.printError("Saved without its logo: \(error.description)")
             }
         }
-        let link = try DirectoryLink(
-            id: id, codec: found.codec.uppercased(), bitrate: min(max(found.bitrate, 0), 10_000),
-            homepage: String(found.homepage.prefix(2048)), country: found.countryCode.count == 2 ? found.countryCode : "",
-            logo: logo)
-        return (StationFields(name: name ?? Self.name(found.name), url: found.url, alternate: alternate, directory: link), logo)
+        let fields = StationFields(
+            name: name ?? Self.name(DirectoryStation.plain(found.name, limit: 200)), url: found.url, alternate: alternate,
+            directory: link)
+        return (fields, newLogo)
     }
 
     /// The directory's name as a station name: at most 64 characters, cut at a word where it can be.

@@ -34,10 +34,14 @@ struct StationSearch: ParsableCommand {
         } else {
             Output.table(
                 ["ID", "NAME", "COUNTRY", "CODEC", "KBPS", "NOTE"],
+                // The directory's text is anyone's: printed without control characters (no terminal escapes).
                 found.map { s in
                     [
-                        s.uuid, s.name, s.countryCode.isEmpty ? "-" : s.countryCode, s.codec.isEmpty ? "-" : s.codec,
-                        s.bitrate > 0 ? String(s.bitrate) : "-", s.playability.note ?? "",
+                        DirectoryStation.plain(s.uuid, limit: 36), DirectoryStation.plain(s.name, limit: 80),
+                        s.countryCode.isEmpty ? "-" : DirectoryStation.plain(s.countryCode, limit: 2),
+                        s.codec.isEmpty ? "-" : DirectoryStation.plain(s.codec, limit: 16),
+                        s.bitrate > 0 ? String(s.bitrate) : "-",
+                        DirectoryStation.plain(s.playability.note ?? "", limit: 40),
                     ]
                 })
         }

@@ -203,9 +203,18 @@ struct FrameRunTests {
     }
 
     @Test func smallLayerIIIFramesNeedSeveralBeforeTheReservoirIsClean() {
-        // 32 kbps frames are 104 bytes: 511 bytes of reservoir span five of them.
-        let v = Self.verdicts([Frame(start: 0, size: 104, layer: 3)] + Self.frames(from: 1000, 8, size: 104))
-        #expect(v == [false, false, false, false, false, false, true, true, true])
+        // 32 kbps stereo MPEG-1 frames are 104 bytes, 68 of them main data (104 less the header and 32 bytes of
+        // side information): 511 bytes of reservoir reach back over eight of them.
+        let small = { (start: Int, count: Int) in
+            (0..<count).map {
+                Frame(
+                    start: start + $0 * 104, size: 104, layer: 3,
+                    mainData: FrameRun.mainDataBytes(size: 104, mpeg1: true, mono: false, crc: false))
+            }
+        }
+        #expect(FrameRun.mainDataBytes(size: 104, mpeg1: true, mono: false, crc: false) == 68)
+        let v = Self.verdicts(small(0, 1) + small(1000, 11))
+        #expect(v == [false, false, false, false, false, false, false, false, false, true, true, true])
     }
 
     @Test func aStationWithTitlesPassedThroughAsAudioPlaysNoNoise() async throws {

@@ -116,4 +116,19 @@ struct DirectoryStationTests {
             #expect(throws: ValidationError.self) { try DirectoryQuery.stationID(bad) }
         }
     }
+
+    @Test func theDirectorysTextIsPrintedAndKeptPlain() throws {
+        // Anyone can edit the directory: a name with a terminal escape or a bidirectional override is printed
+        // without them, and what the library keeps obeys DirectoryLink's rules.
+        #expect(DirectoryStation.plain("Jazz\u{1B}]0;owned\u{07} FM\u{202E}") == "Jazz]0;owned FM")
+        let s = DirectoryStation(
+            uuid: "11111111-1111-1111-1111-111111111111", name: "n", url: "http://x.example/s", homepage: "javascript:alert(1)",
+            countryCode: "C1", codec: "mp3\t", bitrate: 99_999)
+        let link = try s.link()
+        #expect(link.codec == "MP3" && link.homepage == "" && link.country == "" && link.bitrate == 10_000)
+        #expect(
+            try DirectoryStation(uuid: s.uuid, name: "n", url: "u", homepage: " https://fip.example/ ").link().homepage
+                == "https://fip.example/")
+        #expect(throws: ValidationError.self) { try DirectoryLink(id: s.uuid, homepage: "javascript:alert(1)") }
+    }
 }

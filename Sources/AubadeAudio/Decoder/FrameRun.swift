@@ -2,9 +2,10 @@
 ///
 /// A station's frames follow one another with no byte between them. A false frame header that mpg123 found in
 /// garbage is followed by more garbage, not by a frame, and the first Layer III frames after garbage read up to
-/// 511 bytes back for their bit reservoir, which is garbage too. So a frame is audio when it follows its
-/// predecessor without a gap (for Layer III, with at least 511 bytes of unbroken frames before it) and its
-/// successor follows it without a gap. The stream's first frame needs no predecessor: mpg123 knows its
+/// 511 bytes of main data back for their bit reservoir, which is garbage too. So a frame is audio when it follows
+/// its predecessor without a gap (for Layer III, with at least 511 bytes of main data — the frames' bytes less
+/// their headers, checksums and side information — in unbroken frames before it) and its successor follows it
+/// without a gap. The stream's first frame needs no predecessor: mpg123 knows its
 /// reservoir is empty.
 ///
 /// Pure bookkeeping: the decoder holds each frame's PCM until the next frame is parsed, then asks `next`.
@@ -16,6 +17,22 @@ struct FrameRun {
         var size: Int
         /// 1, 2 or 3.
         var layer: Int
+        /// Its main data: what a later frame's bit reservoir can reach into (Layer III; `size` for the others).
+        var mainData: Int
+
+        init(start: Int, size: Int, layer: Int, mainData: Int? = nil) {
+            self.start = start
+            self.size = size
+            self.layer = layer
+            self.mainData = mainData ?? size
+        }
+    }
+
+    /// A Layer III frame's main data: its size less the 4-byte header, the 2-byte checksum when there is one, and
+    /// the side information (MPEG-1: 17 bytes mono, 32 stereo; MPEG-2 and 2.5: 9 and 17).
+    static func mainDataBytes(size: Int, mpeg1: Bool, mono: Bool, crc: Bool) -> Int {
+        let side = mpeg1 ? (mono ? 17 : 32) : (mono ? 9 : 17)
+        return max(0, size - 4 - (crc ? 2 : 0) - side)
     }
 
     enum Verdict: Equatable {
@@ -32,7 +49,7 @@ struct FrameRun {
 
     private var held: Frame?
     private var heldIsJoined = false
-    /// Bytes of unbroken frames up to and including the held one.
+    /// Main-data bytes of unbroken frames up to and including the held one.
     private var runBytes = 0
 
     /// A new frame was parsed: the verdict on the frame held before it; the new one is held.
@@ -40,13 +57,13 @@ struct FrameRun {
         guard let held else {
             self.held = frame
             heldIsJoined = true
-            runBytes = FrameRun.reservoirReach + frame.size
+            runBytes = FrameRun.reservoirReach + frame.mainData
             return .nothingHeld
         }
         let joins = frame.start == held.start + held.size
         let verdict: Verdict = heldIsJoined && joins ? .audio : .dropped
         let before = joins ? runBytes : 0
-        runBytes = before + frame.size
+        runBytes = before + frame.mainData
         heldIsJoined = joins && (frame.layer != 3 || before >= FrameRun.reservoirReach)
         self.held = frame
         return verdict

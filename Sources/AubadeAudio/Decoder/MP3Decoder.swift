@@ -91,7 +91,10 @@ public final class MP3Decoder {
                 var info = mpg123_frameinfo2()
                 guard mpg123_info2(handle, &info) == Int32(MPG123_OK.rawValue) else { continue }
                 let frame = FrameRun.Frame(
-                    start: Int(mpg123_framepos(handle)), size: Int(info.framesize), layer: Int(info.layer))
+                    start: Int(mpg123_framepos(handle)), size: Int(info.framesize), layer: Int(info.layer),
+                    mainData: FrameRun.mainDataBytes(
+                        size: Int(info.framesize), mpeg1: info.version == Int32(MPG123_1_0.rawValue),
+                        mono: info.mode == Int32(MPG123_M_MONO.rawValue), crc: info.flags & Int32(MPG123_CRC.rawValue) != 0))
                 switch run.next(frame) {
                 case .audio:
                     errorsInARow = 0
@@ -102,6 +105,10 @@ public final class MP3Decoder {
                 held.removeAll(keepingCapacity: true)
                 if let audio, size > 0 { held.append(contentsOf: UnsafeBufferPointer(start: audio, count: size)) }
             case Int32(MPG123_NEW_FORMAT.rawValue):
+                // The held frame is the old format's last: settled (played if it was audio) before the new one.
+                if run.lastIsAudio { try pass(held, to: output) }
+                held.removeAll(keepingCapacity: true)
+                run = FrameRun()
                 try flush(output)
                 var r = 0, ch: Int32 = 0, enc: Int32 = 0
                 mpg123_getformat(handle, &r, &ch, &enc)

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A station as the public directory (radio-browser) describes it: the fields this clock shows, plays and
 /// keeps. Read leniently — the directory's data are crowd-sourced, so a missing or oddly typed field takes its
@@ -47,6 +47,30 @@ public struct DirectoryStation: Sendable, Hashable {
         self.lastCheckOK = lastCheckOK
         self.clickCount = clickCount
         self.votes = votes
+    }
+
+    /// The directory's text as safe to print or keep: control and format characters (a terminal's escape
+    /// sequences, bidirectional overrides) dropped, at most `limit` characters.
+    public static func plain(_ text: String, limit: Int = 200) -> String {
+        let kept = text.unicodeScalars.filter {
+            $0.properties.generalCategory != .control && $0.properties.generalCategory != .format
+        }
+        return String(String.UnicodeScalarView(kept.prefix(limit)))
+    }
+
+    /// What the library keeps of it (`station add --from-directory`), its fields made to fit `DirectoryLink`'s
+    /// rules: a codec of letters, digits and "+", a homepage only when it is an http(s) address.
+    public func link(logo: String? = nil) throws(ValidationError) -> DirectoryLink {
+        let codec = codec.uppercased().unicodeScalars.filter {
+            ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "+"
+        }.prefix(16)
+        let homepage = (try? StreamURL(parsing: homepage.trimmingCharacters(in: .whitespaces)))?.text ?? ""
+        return try DirectoryLink(
+            id: uuid, codec: String(String.UnicodeScalarView(Array(codec))), bitrate: min(max(bitrate, 0), 10_000),
+            homepage: homepage,
+            country: countryCode.count == 2 && countryCode.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) })
+                ? countryCode : "",
+            logo: logo)
     }
 
     /// Whether this clock can play it: MP3 over plain HTTP(S) only (mpg123; no HLS, no AAC or Ogg decoder).

@@ -85,7 +85,9 @@ public struct DirectoryLink: Sendable, Hashable, Codable {
         guard (0...10_000).contains(bitrate) else {
             throw ValidationError("A directory station's bitrate \(bitrate) must be 0 (unknown) to 10000 kbps.")
         }
-        guard homepage.utf8.count <= 2048 else { throw ValidationError("A directory station's homepage is over 2048 bytes.") }
+        guard homepage.isEmpty || (try? StreamURL(parsing: homepage)) != nil else {
+            throw ValidationError("A directory station's homepage must be an http(s) address or empty.")
+        }
         guard country.isEmpty || (country.count == 2 && country.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) })) else {
             throw ValidationError("A directory station's country '\(country)' must be a two-letter code such as FR.")
         }

@@ -19,9 +19,45 @@ public struct Podcast: Sendable, Hashable, Codable {
         self.id = id
         self.name = try Podcast.validName(name)
         self.feed = feed
-        self.title = title
-        self.episodes = Array(episodes.prefix(PodcastFeed.kept))
+        self.title = String(String.UnicodeScalarView(title.unicodeScalars.prefix(Podcast.maxText)))
+        self.episodes = Podcast.fitted(episodes)
         self.refreshedAt = refreshedAt
+    }
+
+    /// The longest title kept, in characters (a feed's can be kilobytes).
+    public static let maxText = 200
+    /// What a podcast's episodes may take as JSON: an edit travels to the running clock as one line of its control
+    /// socket (64 KiB), so the newest episodes are kept while they fit in half of that.
+    public static let episodesBudget = 32 * 1024
+
+    /// `episodes` as stored: titles and ids cut to a sensible length, episodes whose audio address is not one the
+    /// clock could fetch (over 2 KB) left out, then the newest while they fit `episodesBudget`.
+    static func fitted(_ episodes: [PodcastEpisode]) -> [PodcastEpisode] {
+        var kept: [PodcastEpisode] = []
+        var bytes = 2
+        let encoder = JSONEncoder()
+        for var e in episodes.prefix(PodcastFeed.kept) where e.audio.utf8.count <= 2048 {
+            e.title = String(String.UnicodeScalarView(e.title.unicodeScalars.prefix(maxText)))
+            if e.id.utf8.count > 512 { e.id = e.audio }
+            bytes += ((try? encoder.encode(e))?.count ?? 4096) + 1
+            guard bytes <= episodesBudget else { break }
+            kept.append(e)
+        }
+        return kept
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, feed, title, episodes, refreshedAt
+    }
+
+    /// Decoding checks what the initialiser checks (a podcast arrives over the control socket as JSON).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            id: try c.decodeIfPresent(Int64.self, forKey: .id), name: try c.decode(String.self, forKey: .name),
+            feed: try c.decode(StreamURL.self, forKey: .feed), title: try c.decode(String.self, forKey: .title),
+            episodes: try c.decode([PodcastEpisode].self, forKey: .episodes),
+            refreshedAt: try c.decode(Date.self, forKey: .refreshedAt))
     }
 
     /// 1–64 characters, no control characters (`Names`); not "tone", no "://" and no "#", so that
@@ -37,8 +73,8 @@ public struct Podcast: Sendable, Hashable, Codable {
     /// The feed as read now: its title and episodes replace the stored ones.
     public func refreshed(with feed: PodcastFeed, at now: Date) -> Podcast {
         var copy = self
-        copy.title = feed.title
-        copy.episodes = feed.episodes
+        copy.title = String(String.UnicodeScalarView(feed.title.unicodeScalars.prefix(Podcast.maxText)))
+        copy.episodes = Podcast.fitted(feed.episodes)
         copy.refreshedAt = now
         return copy
     }
