@@ -83,7 +83,10 @@ struct DoctorCLITests {
             ["station", "add", "--name", "Refused", "--url", "http://127.0.0.1:1/stream.mp3"],
             // Once, years ahead: "Work" (every weekday) is the next alarm whatever the day and hour the test runs
             // (a daily 07:00 alarm was the next one at weekends and from 06:45 to 07:00, and the test failed then).
-            ["alarm", "add", "--name", "Radio", "--time", "07:00", "--days", "once", "--date", "2099-01-01", "--source", "Refused"],
+            [
+                "alarm", "add", "--name", "Radio", "--time", "07:00", "--days", "once", "--date", "2099-01-01", "--source",
+                "Refused",
+            ],
         ] {
             let r = try await cli.run(args + ["--config", config])
             #expect(r.status == 0, "\(args): \(r.stderr)")
