@@ -79,8 +79,11 @@ public struct DirectoryLink: Sendable, Hashable, Codable {
         id: String, codec: String = "", bitrate: Int = 0, homepage: String = "", country: String = "", logo: String? = nil
     ) throws(ValidationError) {
         self.id = try DirectoryQuery.stationID(id)
-        guard codec.count <= 16, !codec.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ValidationError("A directory station's codec '\(codec)' must be a short word such as MP3.")
+        guard codec.unicodeScalars.count <= 16,
+            codec.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "+" })
+        else {
+            throw ValidationError(
+                "A directory station's codec '\(codec)' must be at most 16 upper-case letters, digits or +, such as MP3.")
         }
         guard (0...10_000).contains(bitrate) else {
             throw ValidationError("A directory station's bitrate \(bitrate) must be 0 (unknown) to 10000 kbps.")
