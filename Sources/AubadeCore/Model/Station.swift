@@ -95,10 +95,15 @@ public struct DirectoryLink: Sendable, Hashable, Codable {
             throw ValidationError("A directory station's country '\(country)' must be a two-letter code such as FR.")
         }
         if let logo {
+            // A file name in the logo folder and nothing else: 36 of [0-9a-f-] (a directory id's form) and an image
+            // extension — never a path.
             let parts = logo.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 2, String(parts[0]) == self.id, DirectoryLink.logoExtensions.contains(String(parts[1])) else {
+            guard parts.count == 2, parts[0].unicodeScalars.count == 36,
+                parts[0].unicodeScalars.allSatisfy({ $0 == "-" || ("0"..."9").contains($0) || ("a"..."f").contains($0) }),
+                DirectoryLink.logoExtensions.contains(String(parts[1]))
+            else {
                 throw ValidationError(
-                    "A directory station's logo '\(logo)' must be its id and one of \(DirectoryLink.logoExtensions.joined(separator: ", ")), like \(self.id).png."
+                    "A directory station's logo '\(logo)' must be a directory id and one of \(DirectoryLink.logoExtensions.joined(separator: ", ")), like \(self.id).png."
                 )
             }
         }
