@@ -13,11 +13,7 @@ extension Store {
 
     /// The podcast called `name` (case-insensitive), or with that id; nil when none is.
     public func podcast(named name: String) throws(StoreError) -> Podcast? {
-        let row = try read { db in
-            try PodcastRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [name]).fetchOne(db)
-                ?? Int64(name).flatMap { try PodcastRow.fetchOne(db, key: $0) }
-        }
-        return try row?.podcast()
+        try read { db in try PodcastRow.named(name, in: db) }?.podcast()
     }
 
     /// Inserts `podcast`; a name already taken (ignoring case) is a conflict.
@@ -54,10 +50,7 @@ extension Store {
     /// Deletes the podcast with that id or name (ignoring case) and returns it as it was.
     func deletePodcast(_ nameOrID: String) throws(StoreError) -> Podcast {
         try write { db in
-            let row =
-                try PodcastRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [nameOrID]).fetchOne(db)
-                ?? Int64(nameOrID).flatMap { try PodcastRow.fetchOne(db, key: $0) }
-            guard let row, let id = row.podcastId else {
+            guard let row = try PodcastRow.named(nameOrID, in: db), let id = row.podcastId else {
                 throw StoreError.invalid("No podcast is named '\(nameOrID)'; see 'aubade podcast list'.")
             }
             _ = try PodcastRow.deleteOne(db, key: id)
@@ -67,5 +60,13 @@ extension Store {
                 id: id, name: "podcast \(id)", feed: try StreamURL(stored: row.feedUrl), title: row.title, episodes: [],
                 refreshedAt: row.refreshedAt)
         }
+    }
+}
+
+extension PodcastRow {
+    /// The row of the podcast called `nameOrID` (ignoring case), else with that id.
+    static func named(_ nameOrID: String, in db: Database) throws -> PodcastRow? {
+        try filter(sql: "name = ? COLLATE NOCASE", arguments: [nameOrID]).fetchOne(db)
+            ?? Int64(nameOrID).flatMap { try fetchOne(db, key: $0) }
     }
 }

@@ -127,19 +127,15 @@ struct PodcastRefresh: ParsableCommand {
 
     func run() throws {
         let context = try global.context()
-        let all = try {
+        let chosen: [Podcast] = try {
             let store = try context.openStoreForReading { _ in "the podcasts" }
             defer { store.close() }
-            return try store.podcasts()
+            guard let podcast else { return try store.podcasts() }
+            guard let found = try store.podcast(named: podcast) else {
+                throw CLIError.badInput("No podcast is named '\(podcast)'; see 'aubade podcast list'.")
+            }
+            return [found]
         }()
-        let chosen =
-            try podcast.map { name -> [Podcast] in
-                guard let p = all.first(where: { $0.name.lowercased() == name.lowercased() || $0.id.map(String.init) == name })
-                else {
-                    throw CLIError.badInput("No podcast is named '\(name)'; see 'aubade podcast list'.")
-                }
-                return [p]
-            } ?? all
         var failed = false
         for p in chosen {
             do {
