@@ -190,7 +190,7 @@ struct ICalendarReader {
         }
         guard !name.isEmpty else { return nil }
         if name.unicodeScalars.count > Names.maxLength {
-            name = String(String.UnicodeScalarView(name.unicodeScalars.prefix(Names.maxLength - 1))) + "…"
+            name = Names.cut(name, to: Names.maxLength - 1) + "…"
         }
         return name
     }

@@ -43,6 +43,11 @@ public struct Station: Hashable, Sendable, Codable {
 public enum Names {
     public static let maxLength = 64
 
+    /// `text`'s first `count` Unicode scalars (the unit these rules count in).
+    public static func cut(_ text: String, to count: Int) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(count)))
+    }
+
     public static func validated(_ raw: String, what: String) throws(ValidationError) -> String {
         let scalars = raw.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),

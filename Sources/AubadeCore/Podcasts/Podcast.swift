@@ -19,7 +19,7 @@ public struct Podcast: Sendable, Hashable, Codable {
         self.id = id
         self.name = try Podcast.validName(name)
         self.feed = feed
-        self.title = String(String.UnicodeScalarView(title.unicodeScalars.prefix(Podcast.maxText)))
+        self.title = Names.cut(title, to: Podcast.maxText)
         self.episodes = Podcast.fitted(episodes)
         self.refreshedAt = refreshedAt
     }
@@ -37,7 +37,7 @@ public struct Podcast: Sendable, Hashable, Codable {
         var bytes = 2
         let encoder = JSONEncoder()
         for var e in episodes.prefix(PodcastFeed.kept) where e.audio.utf8.count <= 2048 {
-            e.title = String(String.UnicodeScalarView(e.title.unicodeScalars.prefix(maxText)))
+            e.title = Names.cut(e.title, to: maxText)
             if e.id.utf8.count > 512 { e.id = e.audio }
             bytes += ((try? encoder.encode(e))?.count ?? 4096) + 1
             guard bytes <= episodesBudget else { break }
@@ -73,7 +73,7 @@ public struct Podcast: Sendable, Hashable, Codable {
     /// The feed as read now: its title and episodes replace the stored ones.
     public func refreshed(with feed: PodcastFeed, at now: Date) -> Podcast {
         var copy = self
-        copy.title = String(String.UnicodeScalarView(feed.title.unicodeScalars.prefix(Podcast.maxText)))
+        copy.title = Names.cut(feed.title, to: Podcast.maxText)
         copy.episodes = Podcast.fitted(feed.episodes)
         copy.refreshedAt = now
         return copy
