@@ -3,6 +3,7 @@ public import AubadeAudio
 public import AubadeCore
 public import AubadeHardware
 public import AubadeHomeAssistant
+import AubadePodcasts
 public import AubadeServer
 import AubadeStore
 import AubadeSystem
@@ -108,11 +109,18 @@ public enum Daemon {
                 cache: CalendarCache(databasePath: parts.databasePath), allowLoopback: parts.options.allowLoopback,
                 horizonDays: parts.options.calendars.horizonDays)
             : nil
+        // The episodes downloaded for alarms live beside the database too.
+        let podcasts: (any PodcastFetcher)? =
+            store is SQLiteClockStore
+            ? PodcastLibrary(
+                cache: EpisodeCache(databasePath: parts.databasePath, allowLoopback: parts.options.allowLoopback),
+                allowLoopback: parts.options.allowLoopback)
+            : nil
         let deps = ClockDependencies(
             store: store, sound: engine, time: time, jobs: work, precheck: LivePrecheck(),
             network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
             systemZone: SystemZone.current, logger: logger, backlight: parts.backlight.0,
-            calendars: calendars)
+            calendars: calendars, podcasts: podcasts)
         let clock = RunningClock(loaded: loaded, deps: deps, options: parts.options, fault: fault)
         for (i, warning) in parts.configWarnings.enumerated() {
             _ = try? await clock.send(.warning(key: "config-\(i)", text: warning, announce: false))

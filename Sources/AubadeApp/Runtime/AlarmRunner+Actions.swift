@@ -93,14 +93,19 @@ extension AlarmRunner {
         effects.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who])
     }
 
-    /// The plan of an alarm's sound, with a failed pre-check of this occurrence as its known failure.
+    /// The plan of an alarm's sound, with a failed pre-check of this occurrence as its known failure, and the
+    /// episode its pre-check downloaded (a `podcast:` alarm plays only that file).
     func plan(sound: SoundSource, volume: Int, fadeInSeconds: Int, alarmID: Int64?, occurrence: Date?) -> AlarmPlanning.Plan {
         var knownFailure: String?
-        if let alarmID, let check = prechecks[alarmID], check.occurrence == occurrence { knownFailure = check.failure }
+        var episode: EpisodeAudio?
+        if let alarmID, let check = prechecks[alarmID], check.occurrence == occurrence {
+            knownFailure = check.failure
+            episode = check.episode
+        }
         return AlarmPlanning.plan(
             sound: sound, station: { catalogue.stations[$0] }, settings: catalogue.settings,
             network: { deps.network.current() }, volume: volume, fadeInSeconds: fadeInSeconds,
-            allowLoopback: options.allowLoopback, knownFailure: knownFailure)
+            allowLoopback: options.allowLoopback, knownFailure: knownFailure, episode: { _ in episode })
     }
 
     // MARK: Inputs

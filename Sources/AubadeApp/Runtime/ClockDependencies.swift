@@ -23,13 +23,18 @@ public struct ClockDependencies: Sendable {
     public var backlight: any Backlight
     /// Reads calendar sources for imports and refreshes; nil where the store keeps no calendars (the backup copy).
     public var calendars: (any CalendarFetcher)?
+    /// Reads podcast feeds and downloads episodes for alarms; nil where the store keeps no cache (the backup copy):
+    /// a `podcast:` alarm then starts on the tone.
+    public var podcasts: (any PodcastFetcher)?
 
     public init(
         store: any ClockStore, sound: any SoundPort, time: any ClockTime, jobs: any BackgroundJobs,
         precheck: any PrecheckPort, network: any NetworkStatus, output: DaemonOutput,
         isClockSynchronised: @escaping @Sendable () -> Bool, systemZone: @escaping @Sendable () -> TimeZone,
-        logger: Logger, backlight: any Backlight = NullBacklight(), calendars: (any CalendarFetcher)? = nil
+        logger: Logger, backlight: any Backlight = NullBacklight(), calendars: (any CalendarFetcher)? = nil,
+        podcasts: (any PodcastFetcher)? = nil
     ) {
+        self.podcasts = podcasts
         self.store = store
         self.sound = sound
         self.time = time
