@@ -34,7 +34,7 @@ public enum HTTPFetch {
     @discardableResult
     public static func stream(
         _ url: StreamURL, what: String, maxBytes: Int64, allowLoopback: Bool, deadline: Duration,
-        into sink: (UnsafeRawBufferPointer) -> String?
+        into sink: @escaping (UnsafeRawBufferPointer) -> String?
     ) throws(Failure) -> Int64 {
         var options = CurlTransfer.Options()
         options.policy = AddressPolicy(allowLoopback: allowLoopback)
@@ -43,29 +43,27 @@ public enum HTTPFetch {
         let started = ContinuousClock.now
         var count: Int64 = 0
         var refusal: String?
-        let end = withoutActuallyEscaping(sink) { sink in
-            transfer.run(
-                shouldStop: { ContinuousClock.now - started > deadline },
-                onHead: { head in
-                    if let type = head.contentType?.lowercased(), type.hasPrefix("text/html") {
-                        refusal = "\(url.text) answered with a web page (text/html), not \(what)."
-                        return false
-                    }
-                    return true
-                },
-                onBody: { bytes in
-                    guard count + Int64(bytes.count) <= maxBytes else {
-                        refusal = "\(url.text) sends more than \(HTTPFetch.size(maxBytes)); that is not \(what) this clock reads."
-                        return false
-                    }
-                    count += Int64(bytes.count)
-                    if let no = sink(bytes) {
-                        refusal = no
-                        return false
-                    }
-                    return true
-                })
-        }
+        let end = transfer.run(
+            shouldStop: { ContinuousClock.now - started > deadline },
+            onHead: { head in
+                if let type = head.contentType?.lowercased(), type.hasPrefix("text/html") {
+                    refusal = "\(url.text) answered with a web page (text/html), not \(what)."
+                    return false
+                }
+                return true
+            },
+            onBody: { bytes in
+                guard count + Int64(bytes.count) <= maxBytes else {
+                    refusal = "\(url.text) sends more than \(HTTPFetch.size(maxBytes)); that is not \(what) this clock reads."
+                    return false
+                }
+                count += Int64(bytes.count)
+                if let no = sink(bytes) {
+                    refusal = no
+                    return false
+                }
+                return true
+            })
         if let refusal { throw Failure(refusal) }
         switch end {
         case .finished:

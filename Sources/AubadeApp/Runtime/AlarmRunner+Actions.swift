@@ -64,6 +64,16 @@ extension AlarmRunner {
                     due: request.cause == .scheduled ? request.occurrence : nil)))
         if let silent = ringing?.silentBecause { notAudible(request.alarmID, silent, now) }
         noteAlternate(device.name, alarm: request.alarmID, now)
+        // Its own sound cannot play at all (a station removed, an episode that could not be downloaded): the tone
+        // is its fallback from the first frame, in the history like any fallback.
+        if case .tone = plan.request.content, request.sound != .tone, let reason = plan.request.fallback?.preselected {
+            ringing?.fallbacks.append(reason)
+            ringing?.fellBackTo = "tone"
+            effects.record(
+                HistoryEvent(
+                    at: now.wall, alarmID: request.alarmID, kind: HistoryKind.fallback.rawValue,
+                    detail: HistoryDetail.fallback(to: .tone, reason: reason)))
+        }
     }
 
     /// An alarm stopped ringing. The sound goes silent only when no other alarm of the group still rings
