@@ -31,7 +31,8 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
         store: Backing, journal: Journal = Journal(), time: ManualClock, device: DeviceStatus? = nil,
         network: NetworkSnapshot = rigWifi, backlight: any Backlight = NullBacklight(),
         synchronised: Bool = true, calendars: CalendarOptions = CalendarOptions(),
-        fetcher: (any CalendarFetcher)? = nil, preAlarmLeads: [Int] = []
+        fetcher: (any CalendarFetcher)? = nil, preAlarmLeads: [Int] = [],
+        podcasts: (any PodcastFetcher)? = nil, podcastRefresh: Duration = .seconds(21_600)
     ) throws(StoreError) {
         self.journal = journal
         self.store = store
@@ -49,12 +50,13 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
             store: store, sound: sound, time: time, jobs: jobs, precheck: precheck,
             network: self.network, output: output, isClockSynchronised: { synchronised },
             systemZone: { utc }, logger: Logger(label: "test"), backlight: backlight,
-            calendars: fetcher)
+            calendars: fetcher, podcasts: podcasts)
         clock = RunningClock(
             loaded: try store.load(), deps: deps,
             options: ClockOptions(
                 allowLoopback: true, defaultZone: utc, followsSystemZone: false,
-                primaryDevice: "fake", calendars: calendars, preAlarmLeads: preAlarmLeads))
+                primaryDevice: "fake", calendars: calendars, preAlarmLeads: preAlarmLeads,
+                podcastRefresh: podcastRefresh))
     }
 
     public func start() async {

@@ -19,6 +19,8 @@ public enum ClockInput: Sendable {
     case importCalendar(url: StreamURL, kind: CalendarImport.Kind, station: String?)
     /// The calendar service's turn: imported calendars whose refresh is due (answered with `.wait`).
     case refreshCalendars
+    /// The podcast service's turn: feeds whose reading is due (answered with `.wait`).
+    case refreshPodcasts
     /// A classified button press (`ButtonPanel`).
     case button(ButtonPanel.Command)
     /// A sustained shake (`ShakeDetector`).
