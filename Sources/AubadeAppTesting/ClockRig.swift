@@ -31,7 +31,9 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
         store: Backing, journal: Journal = Journal(), time: ManualClock, device: DeviceStatus? = nil,
         network: NetworkSnapshot = rigWifi, backlight: any Backlight = NullBacklight(),
         synchronised: Bool = true, calendars: CalendarOptions = CalendarOptions(),
-        fetcher: (any CalendarFetcher)? = nil, preAlarmLeads: [Int] = []
+        fetcher: (any CalendarFetcher)? = nil, preAlarmLeads: [Int] = [],
+        directory: (any StationDirectory)? = nil, logos: (any StationLogoStore)? = nil,
+        feeds: (any PodcastFeedReader)? = nil
     ) throws(StoreError) {
         self.journal = journal
         self.store = store
@@ -49,7 +51,7 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
             store: store, sound: sound, time: time, jobs: jobs, precheck: precheck,
             network: self.network, output: output, isClockSynchronised: { synchronised },
             systemZone: { utc }, logger: Logger(label: "test"), backlight: backlight,
-            calendars: fetcher)
+            calendars: fetcher, directory: directory, logos: logos, feeds: feeds)
         clock = RunningClock(
             loaded: try store.load(), deps: deps,
             options: ClockOptions(

@@ -39,14 +39,21 @@ public enum Daemon {
         public var http: ServerSettings?
         /// The Home Assistant face's broker and names; nil: no MQTT face.
         public var homeAssistant: HomeAssistantSettings?
+        /// The public station directory the pages search; nil: off in the config.
+        public var directory: (any StationDirectory)?
+        /// Reads podcasts' feeds added over the API.
+        public var feeds: (any PodcastFeedReader)?
 
         public init(
             databasePath: String, configPath: String?, options: ClockOptions, sink: SinkOptions, json: Bool,
             fakeStart: Date?, buttons: ButtonInput, panel: ButtonPanel.Settings, shake: any ShakeSensor,
             network: any NetworkStatus, configWarnings: [String] = [],
             backlight: (any Backlight, warning: String?) = (NullBacklight(), nil), http: ServerSettings? = nil,
-            homeAssistant: HomeAssistantSettings? = nil
+            homeAssistant: HomeAssistantSettings? = nil, directory: (any StationDirectory)? = nil,
+            feeds: (any PodcastFeedReader)? = nil
         ) {
+            self.directory = directory
+            self.feeds = feeds
             self.homeAssistant = homeAssistant
             self.databasePath = databasePath
             self.configPath = configPath
@@ -112,7 +119,8 @@ public enum Daemon {
             store: store, sound: engine, time: time, jobs: work, precheck: LivePrecheck(),
             network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
             systemZone: SystemZone.current, logger: logger, backlight: parts.backlight.0,
-            calendars: calendars)
+            calendars: calendars, directory: parts.directory,
+            logos: store is SQLiteClockStore ? StationLogos(databasePath: parts.databasePath) : nil, feeds: parts.feeds)
         let clock = RunningClock(loaded: loaded, deps: deps, options: parts.options, fault: fault)
         for (i, warning) in parts.configWarnings.enumerated() {
             _ = try? await clock.send(.warning(key: "config-\(i)", text: warning, announce: false))

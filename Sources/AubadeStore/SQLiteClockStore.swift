@@ -57,6 +57,7 @@ public final class SQLiteClockStore: ClockStore {
         try store.createToken(name: name, replacing: replacing)
     }
     public func tokenUsed(id: Int64, at: Date) throws(StoreError) { try store.tokenUsed(id: id, at: at) }
+    public func podcasts() throws(StoreError) -> [Podcast] { try store.podcasts() }
 
     public func checkFile() -> String? {
         let now = FileIdentity(path: path)

@@ -89,7 +89,9 @@ struct RunCommand: AsyncParsableCommand {
                     host: listen.host, port: listen.port, openReads: config.http.openReads,
                     allowedHosts: config.http.allowedHosts)
             },
-            homeAssistant: homeAssistant)
+            homeAssistant: homeAssistant,
+            directory: StationDirectoryFromConfig.make(config, allowLocal: false),
+            feeds: PodcastFeedsFromConfig.make(config))
         do {
             try await Daemon.run(parts, logger: logger)
         } catch let failure as Daemon.StartFailure {

@@ -28,9 +28,13 @@ struct APIRig {
 
     static let morning = Date(timeIntervalSince1970: 1_795_503_000)
 
-    init(settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0), prepare: (Store) throws -> Void = { _ in })
-        async throws
-    {
+    /// `directory` and `feeds`: the clock's station directory and feed reader (none by default); the logos are kept
+    /// beside the test's database, as the daemon keeps them.
+    init(
+        settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0), directory: (any StationDirectory)? = nil,
+        feeds: (any PodcastFeedReader)? = nil, network: NetworkSnapshot = NetworkSnapshot(),
+        prepare: (Store) throws -> Void = { _ in }
+    ) async throws {
         dir = try TemporaryDirectory("api")
         // The store's own clock is the rig's: what `prepare` writes is dated on the test's morning, whatever the
         // machine's date (an alarm made "after" 07:00 would not ring at 07:00, R11).
@@ -40,10 +44,11 @@ struct APIRig {
         token = try store.createToken(name: "test").secret
         base = try RunningClockRig(
             store: SQLiteClockStore(store), time: time,
-            network: NetworkSnapshot(),
+            network: network,
             fetcher: CalendarLoader(
                 cache: store.calendarCache, allowLoopback: true,
-                horizonDays: CalendarOptions().horizonDays))
+                horizonDays: CalendarOptions().horizonDays),
+            directory: directory, logos: StationLogos(databasePath: dir.file("aubade.sqlite")), feeds: feeds)
         self.settings = settings
         await base.start()
     }

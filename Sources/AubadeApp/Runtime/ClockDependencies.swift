@@ -23,12 +23,20 @@ public struct ClockDependencies: Sendable {
     public var backlight: any Backlight
     /// Reads calendar sources for imports and refreshes; nil where the store keeps no calendars (the backup copy).
     public var calendars: (any CalendarFetcher)?
+    /// The public station directory the pages search and save from; nil when the config turns it off.
+    public var directory: (any StationDirectory)?
+    /// The saved stations' logos beside the database; nil where the store keeps none (the backup copy).
+    public var logos: (any StationLogoStore)?
+    /// Reads a podcast's feed when one is added over the API; nil: podcasts are added with the CLI only.
+    public var feeds: (any PodcastFeedReader)?
 
     public init(
         store: any ClockStore, sound: any SoundPort, time: any ClockTime, jobs: any BackgroundJobs,
         precheck: any PrecheckPort, network: any NetworkStatus, output: DaemonOutput,
         isClockSynchronised: @escaping @Sendable () -> Bool, systemZone: @escaping @Sendable () -> TimeZone,
-        logger: Logger, backlight: any Backlight = NullBacklight(), calendars: (any CalendarFetcher)? = nil
+        logger: Logger, backlight: any Backlight = NullBacklight(), calendars: (any CalendarFetcher)? = nil,
+        directory: (any StationDirectory)? = nil, logos: (any StationLogoStore)? = nil,
+        feeds: (any PodcastFeedReader)? = nil
     ) {
         self.store = store
         self.sound = sound
@@ -42,6 +50,9 @@ public struct ClockDependencies: Sendable {
         self.logger = logger
         self.backlight = backlight
         self.calendars = calendars
+        self.directory = directory
+        self.logos = logos
+        self.feeds = feeds
     }
 }
 

@@ -84,6 +84,10 @@ public final class MemoryClockStore: ClockStore {
 
     public func tokens() throws(StoreError) -> [AccessToken] { state.withLock { $0.tokens } }
 
+    public func podcasts() throws(StoreError) -> [Podcast] {
+        state.withLock { $0.podcasts }.sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
     public func createToken(name: String?, replacing: Bool) throws(StoreError) -> (token: AccessToken, secret: String) {
         let chosen: String?
         do throws(ValidationError) { chosen = try name.map(AccessToken.validName) } catch { throw StoreError(error) }

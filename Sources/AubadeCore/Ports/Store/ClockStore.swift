@@ -65,6 +65,8 @@ public protocol ClockStore: Sendable {
     func createToken(name: String?, replacing: Bool) throws(StoreError) -> (token: AccessToken, secret: String)
     /// Notes that token `id` was used at `at`.
     func tokenUsed(id: Int64, at: Date) throws(StoreError)
+    /// The podcasts followed, by name (each with its episodes as last read).
+    func podcasts() throws(StoreError) -> [Podcast]
 }
 
 extension ClockStore {
