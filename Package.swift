@@ -63,7 +63,7 @@ let package = Package(
         // The public station directory (radio-browser): its servers from DNS, its search and station answers.
         .target(name: "AubadeDirectory", dependencies: ["AubadeCore", "AubadeHTTP", "CResolv"], swiftSettings: strict),
         // Podcasts: their feeds (RSS 2.0 with iTunes tags, Atom) read with FoundationXML.
-        .target(name: "AubadePodcasts", dependencies: ["AubadeCore", "AubadeHTTP"], swiftSettings: strict),
+        .target(name: "AubadePodcasts", dependencies: ["AubadeCore", "AubadeHTTP", "AubadeSystem"], swiftSettings: strict),
         // Audio adapters: mpg123, ALSA, the streams over AubadeHTTP; the clock's sound port (`SoundEngine`) and
         // pre-alarm check.
         .target(
@@ -114,7 +114,7 @@ let package = Package(
             name: "AubadeDaemon",
             dependencies: [
                 "AubadeApp", "AubadeServer", "AubadeCore", "AubadeStore", "AubadeAudio", "AubadeHTTP", "AubadeHardware",
-                "AubadeCalendar",
+                "AubadeCalendar", "AubadePodcasts",
                 "AubadeHomeAssistant",
                 "AubadeSystem", "AubadeSystemAsync", "CTimex",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

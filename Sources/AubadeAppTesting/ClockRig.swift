@@ -33,7 +33,7 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
         synchronised: Bool = true, calendars: CalendarOptions = CalendarOptions(),
         fetcher: (any CalendarFetcher)? = nil, preAlarmLeads: [Int] = [],
         directory: (any StationDirectory)? = nil, logos: (any StationLogoStore)? = nil,
-        feeds: (any PodcastFeedReader)? = nil
+        podcasts: (any PodcastFetcher)? = nil
     ) throws(StoreError) {
         self.journal = journal
         self.store = store
@@ -51,7 +51,7 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
             store: store, sound: sound, time: time, jobs: jobs, precheck: precheck,
             network: self.network, output: output, isClockSynchronised: { synchronised },
             systemZone: { utc }, logger: Logger(label: "test"), backlight: backlight,
-            calendars: fetcher, directory: directory, logos: logos, feeds: feeds)
+            calendars: fetcher, podcasts: podcasts, directory: directory, logos: logos)
         clock = RunningClock(
             loaded: try store.load(), deps: deps,
             options: ClockOptions(

@@ -3,6 +3,7 @@ public import AubadeAudio
 public import AubadeCore
 public import AubadeHardware
 public import AubadeHomeAssistant
+import AubadePodcasts
 public import AubadeServer
 import AubadeStore
 import AubadeSystem
@@ -41,19 +42,15 @@ public enum Daemon {
         public var homeAssistant: HomeAssistantSettings?
         /// The public station directory the pages search; nil: off in the config.
         public var directory: (any StationDirectory)?
-        /// Reads podcasts' feeds added over the API.
-        public var feeds: (any PodcastFeedReader)?
 
         public init(
             databasePath: String, configPath: String?, options: ClockOptions, sink: SinkOptions, json: Bool,
             fakeStart: Date?, buttons: ButtonInput, panel: ButtonPanel.Settings, shake: any ShakeSensor,
             network: any NetworkStatus, configWarnings: [String] = [],
             backlight: (any Backlight, warning: String?) = (NullBacklight(), nil), http: ServerSettings? = nil,
-            homeAssistant: HomeAssistantSettings? = nil, directory: (any StationDirectory)? = nil,
-            feeds: (any PodcastFeedReader)? = nil
+            homeAssistant: HomeAssistantSettings? = nil, directory: (any StationDirectory)? = nil
         ) {
             self.directory = directory
-            self.feeds = feeds
             self.homeAssistant = homeAssistant
             self.databasePath = databasePath
             self.configPath = configPath
@@ -115,12 +112,19 @@ public enum Daemon {
                 cache: CalendarCache(databasePath: parts.databasePath), allowLoopback: parts.options.allowLoopback,
                 horizonDays: parts.options.calendars.horizonDays)
             : nil
+        // The episodes downloaded for alarms live beside the database too.
+        let podcasts: (any PodcastFetcher)? =
+            store is SQLiteClockStore
+            ? PodcastLibrary(
+                cache: EpisodeCache(databasePath: parts.databasePath, allowLoopback: parts.options.allowLoopback),
+                allowLoopback: parts.options.allowLoopback)
+            : nil
         let deps = ClockDependencies(
             store: store, sound: engine, time: time, jobs: work, precheck: LivePrecheck(),
             network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
             systemZone: SystemZone.current, logger: logger, backlight: parts.backlight.0,
-            calendars: calendars, directory: parts.directory,
-            logos: store is SQLiteClockStore ? StationLogos(databasePath: parts.databasePath) : nil, feeds: parts.feeds)
+            calendars: calendars, podcasts: podcasts, directory: parts.directory,
+            logos: store is SQLiteClockStore ? StationLogos(databasePath: parts.databasePath) : nil)
         let clock = RunningClock(loaded: loaded, deps: deps, options: parts.options, fault: fault)
         for (i, warning) in parts.configWarnings.enumerated() {
             _ = try? await clock.send(.warning(key: "config-\(i)", text: warning, announce: false))

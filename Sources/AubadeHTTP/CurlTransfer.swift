@@ -35,6 +35,9 @@ package final class CurlTransfer {
         package var policy = AddressPolicy(allowLoopback: false)
         /// Asks a station for ICY titles (`Icy-MetaData: 1`); off for documents.
         package var icyMetadata = true
+        /// Asks for the body from this byte on (an HTTP range, `Range: bytes=N-`); 0 asks for all of it. A server
+        /// may ignore it and answer 200 with the whole body: the caller looks at `Head.status` (206 or 200).
+        package var fromByte: Int64 = 0
 
         package init() {}
     }
@@ -56,6 +59,9 @@ package final class CurlTransfer {
     fileprivate var handle: UnsafeMutableRawPointer?
 
     private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+
+    /// The status of the last response (0 before one came): after `run`, what a failure's status was.
+    package var lastStatus: Int { status }
 
     package init(url: StreamURL, options: Options = Options()) {
         self.url = url.text
@@ -105,7 +111,8 @@ package final class CurlTransfer {
             curlx_setopt_long(h, CURLOPT_NOPROGRESS, 0),
             curlx_setopt_opensocketfn(h, curlOpenSocket), curlx_setopt_ptr(h, CURLOPT_OPENSOCKETDATA, me),
         ]
-        if let bad = setup.first(where: { $0 != CURLE_OK }) {
+        let range = options.fromByte > 0 ? curlx_setopt_str(h, CURLOPT_RANGE, "\(options.fromByte)-") : CURLE_OK
+        if let bad = (setup + [range]).first(where: { $0 != CURLE_OK }) {
             return .failed("curl_easy_setopt failed: \(String(cString: curl_easy_strerror(bad))).", permanent: false)
         }
         let rc = curl_easy_perform(h)

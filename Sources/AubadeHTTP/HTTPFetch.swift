@@ -21,12 +21,27 @@ public enum HTTPFetch {
         _ url: StreamURL, what: String, maxBytes: Int, allowLoopback: Bool,
         deadline: Duration = .seconds(60)
     ) throws(Failure) -> [UInt8] {
+        var body: [UInt8] = []
+        try stream(url, what: what, maxBytes: Int64(maxBytes), allowLoopback: allowLoopback, deadline: deadline) { bytes in
+            body.append(contentsOf: bytes)
+            return nil
+        }
+        return body
+    }
+
+    /// The body of `url` handed to `sink` as it arrives (a large file: a podcast's episode), blocking; `sink`
+    /// answers a refusal to end the transfer with, or nil. Returns how many bytes came.
+    @discardableResult
+    public static func stream(
+        _ url: StreamURL, what: String, maxBytes: Int64, allowLoopback: Bool, deadline: Duration,
+        into sink: @escaping (UnsafeRawBufferPointer) -> String?
+    ) throws(Failure) -> Int64 {
         var options = CurlTransfer.Options()
         options.policy = AddressPolicy(allowLoopback: allowLoopback)
         options.icyMetadata = false
         let transfer = CurlTransfer(url: url, options: options)
         let started = ContinuousClock.now
-        var body: [UInt8] = []
+        var count: Int64 = 0
         var refusal: String?
         let end = transfer.run(
             shouldStop: { ContinuousClock.now - started > deadline },
@@ -38,18 +53,22 @@ public enum HTTPFetch {
                 return true
             },
             onBody: { bytes in
-                guard body.count + bytes.count <= maxBytes else {
+                guard count + Int64(bytes.count) <= maxBytes else {
                     refusal = "\(url.text) sends more than \(HTTPFetch.size(maxBytes)); that is not \(what) this clock reads."
                     return false
                 }
-                body.append(contentsOf: bytes)
+                count += Int64(bytes.count)
+                if let no = sink(bytes) {
+                    refusal = no
+                    return false
+                }
                 return true
             })
         if let refusal { throw Failure(refusal) }
         switch end {
         case .finished:
-            guard !body.isEmpty else { throw Failure("\(url.text) sent nothing.") }
-            return body
+            guard count > 0 else { throw Failure("\(url.text) sent nothing.") }
+            return count
         case .stopped: throw Failure("\(url.text) did not finish sending within \(Int(deadline / .seconds(1))) s.")
         case .stalled: throw Failure("\(url.text) stopped sending for 10 s.")
         case .failed(let reason, _): throw Failure(HTTPFetch.plain(reason))
@@ -57,7 +76,7 @@ public enum HTTPFetch {
     }
 
     /// "4 MiB", "256 KiB", "512 bytes".
-    static func size(_ bytes: Int) -> String {
+    static func size(_ bytes: Int64) -> String {
         bytes >= 1 << 20 && bytes % (1 << 20) == 0
             ? "\(bytes >> 20) MiB" : bytes >= 1024 && bytes % 1024 == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
     }

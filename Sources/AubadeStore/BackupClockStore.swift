@@ -24,8 +24,6 @@ public struct BackupClockStore: ClockStore {
     public func update(_ alarm: Alarm) throws(StoreError) {}
     public func record(_ event: HistoryEvent) throws(StoreError) {}
     public func events(limit: Int, since: Date) throws(StoreError) -> [HistoryEvent] { [] }
-    /// The backup copy keeps no podcasts.
-    public func podcasts() throws(StoreError) -> [Podcast] { [] }
     public func dataVersion() throws(StoreError) -> Int64? { nil }
     public var readOnlyReason: String? { BackupClockStore.refusal }
 

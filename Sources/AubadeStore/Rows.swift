@@ -386,9 +386,13 @@ struct PodcastRow: Codable, FetchableRecord, MutablePersistableRecord {
     var episodes: String
     var refreshedAt: Date
     var createdAt: Date
+    var resumeEpisode: String?
+    var resumeByte: Int64?
 
     init(_ p: Podcast, now: Date) {
         podcastId = p.id
+        resumeEpisode = p.resume?.episode
+        resumeByte = p.resume?.byte
         name = p.name
         feedUrl = p.feed.text
         title = p.title
@@ -405,7 +409,8 @@ struct PodcastRow: Codable, FetchableRecord, MutablePersistableRecord {
         do throws(ValidationError) {
             return try Podcast(
                 id: podcastId, name: name, feed: try StreamURL(stored: feedUrl), title: title, episodes: list,
-                refreshedAt: refreshedAt)
+                refreshedAt: refreshedAt,
+                resume: resumeEpisode.map { PodcastResume(episode: $0, byte: resumeByte ?? 0) })
         } catch {
             throw StoreError.invalidRow(table: "podcasts", id: podcastId, reason: error.message)
         }

@@ -23,7 +23,7 @@ public final class SQLiteClockStore: ClockStore {
             alarms: try store.alarms(), states: try store.runStates(), settings: settings,
             invalidSettings: invalid, stations: try store.stations(), programmes: try store.programmes(),
             alarmUpdateTimes: try store.alarmUpdateTimes(), daysOff: try store.daysOff(),
-            calendarSources: try store.calendarSources())
+            calendarSources: try store.calendarSources(), podcasts: try store.podcasts())
     }
 
     public func save(_ runState: AlarmRunState) throws(StoreError) { try store.save(runState) }
@@ -57,7 +57,6 @@ public final class SQLiteClockStore: ClockStore {
         try store.createToken(name: name, replacing: replacing)
     }
     public func tokenUsed(id: Int64, at: Date) throws(StoreError) { try store.tokenUsed(id: id, at: at) }
-    public func podcasts() throws(StoreError) -> [Podcast] { try store.podcasts() }
 
     public func checkFile() -> String? {
         let now = FileIdentity(path: path)

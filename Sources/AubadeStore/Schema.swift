@@ -6,7 +6,9 @@ import GRDB
 enum Schema {
     static let latestVersion = steps.count
 
-    static let steps: [@Sendable (Database) throws -> Void] = [version1, version2, version3, version4, version5, version6]
+    static let steps: [@Sendable (Database) throws -> Void] = [
+        version1, version2, version3, version4, version5, version6, version7,
+    ]
 
     /// The file's `user_version`: 0 for a new or empty file.
     static func version(_ db: Database) throws -> Int {
@@ -231,6 +233,16 @@ enum Schema {
                     refreshedAt TEXT NOT NULL,
                     createdAt   TEXT NOT NULL
                 );
+                """)
+    }
+
+    /// Version 7: where listening to a podcast stopped (its episode's feed id and the byte of its file), so the
+    /// sleep timer continues there the next night.
+    static func version7(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE podcasts ADD COLUMN resumeEpisode TEXT;
+                ALTER TABLE podcasts ADD COLUMN resumeByte INTEGER CHECK (resumeByte IS NULL OR resumeByte >= 0);
                 """)
     }
 }

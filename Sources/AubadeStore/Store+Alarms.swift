@@ -59,6 +59,7 @@ extension Store {
         try modifyAlarm(id: id) { alarm, _, db in
             try patch.apply(
                 to: &alarm, zone: zone, now: now, stationNamed: { name in try Store.station(named: name, db) },
+                podcastNamed: { name in try PodcastRow.named(name, in: db)?.podcast() },
                 programmeWithID: { id in try Store.programme(id: id, db) })
         }
     }
@@ -83,6 +84,7 @@ extension Store {
             var alarm = try patch.newAlarm(
                 settings: settings, zone: zone, now: now,
                 stationNamed: { name in try Store.station(named: name, db) },
+                podcastNamed: { name in try PodcastRow.named(name, in: db)?.podcast() },
                 programmeWithID: { id in try Store.programme(id: id, db) })
             try checkStationExists(alarm.sound, db)
             var row = ClockRow(alarm, createdAt: stamp, updatedAt: stamp)

@@ -30,6 +30,8 @@ extension Store {
             return .podcast(try refreshPodcast(named: name, with: feed, at: when))
         case .removePodcast(let nameOrID):
             return .podcastRemoved(try deletePodcast(nameOrID))
+        case .podcastPosition(let name, let resume):
+            return .podcast(try setPosition(ofPodcast: name, resume))
         case .addStation(let fields):
             let station: Station
             do throws(ValidationError) { station = try fields.station() } catch { throw StoreError(error) }

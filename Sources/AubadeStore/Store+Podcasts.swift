@@ -47,11 +47,33 @@ extension Store {
         }
     }
 
-    /// Deletes the podcast with that id or name (ignoring case) and returns it as it was.
+    /// Remembers where listening to the podcast called `name` stopped (nil: heard to the end), in one transaction.
+    func setPosition(ofPodcast name: String, _ resume: PodcastResume?) throws(StoreError) -> Podcast {
+        try write { db in
+            guard var row = try PodcastRow.filter(sql: "name = ? COLLATE NOCASE", arguments: [name]).fetchOne(db) else {
+                throw StoreError.invalid("No podcast is named '\(name)'; see 'aubade podcast list'.")
+            }
+            row.resumeEpisode = resume?.episode
+            row.resumeByte = resume?.byte
+            try row.update(db)
+            return try row.podcast()
+        }
+    }
+
+    /// Deletes the podcast with that id or name (ignoring case) and returns it as it was; refused while an alarm
+    /// plays it (naming the alarms), in the same transaction.
     func deletePodcast(_ nameOrID: String) throws(StoreError) -> Podcast {
         try write { db in
             guard let row = try PodcastRow.named(nameOrID, in: db), let id = row.podcastId else {
                 throw StoreError.invalid("No podcast is named '\(nameOrID)'; see 'aubade podcast list'.")
+            }
+            let users = try ClockRow.fetchAll(db).filter { clock in
+                guard case .podcast(let choice)? = try? SoundSource(storageText: clock.clockMusic) else { return false }
+                return choice.name.lowercased() == row.name.lowercased()
+            }
+            if !users.isEmpty {
+                let names = users.map { "'\($0.clockName)'" }.joined(separator: ", ")
+                throw StoreError.conflict("Podcast \(row.name) is the sound of alarm \(names); change the alarm first.")
             }
             _ = try PodcastRow.deleteOne(db, key: id)
             // The row as it was, for the answer; one that cannot be read any more is still deleted.

@@ -21,6 +21,30 @@ public enum TestMedia {
         return mp3
     }
 
+    /// An MP3 made of sine parts one after the other (`[(440, 10), (660, 20)]`: 10 s at 440 Hz, then 20 s at 660 Hz)
+    /// — an episode whose position can be heard.
+    public static func partsMP3(_ parts: [(frequency: Int, seconds: Int)], name: String, in dir: TemporaryDirectory)
+        async throws -> String
+    {
+        var wavs: [String] = []
+        for (i, part) in parts.enumerated() {
+            let wav = dir.file("\(name)-part\(i).wav")
+            try check(
+                await ProcessRunner.run(
+                    try tool("sox"),
+                    [
+                        "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "\(part.seconds)", "sine",
+                        "\(part.frequency)", "vol", "0.5",
+                    ]))
+            wavs.append(wav)
+        }
+        let whole = dir.file("\(name).wav")
+        try check(await ProcessRunner.run(try tool("sox"), wavs + [whole]))
+        let mp3 = dir.file("\(name).mp3")
+        try check(await ProcessRunner.run(try tool("lame"), ["--quiet", "--cbr", "-b", "128", whole, mp3]))
+        return mp3
+    }
+
     /// The full path of an installed tool, or an error that says how to get it.
     public static func tool(_ name: String) throws -> String {
         for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {

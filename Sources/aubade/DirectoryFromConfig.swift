@@ -1,7 +1,6 @@
 import AubadeConfig
 import AubadeCore
 import AubadeDirectory
-import AubadePodcasts
 
 /// The station directory as the config describes it — off, its own servers, or the ones DNS names (looked up
 /// when it is asked, never here) — for the CLI's commands and for `aubade run`, which hands it to the running
@@ -22,12 +21,4 @@ enum StationDirectoryFromConfig {
     }
 
     static let offSentence = "The station directory is off in the config ([directory] enabled = false)."
-}
-
-/// The podcasts' feeds as `aubade run` reads them: a feed on this machine only with the config's local-streams
-/// switch, as for stations (R32).
-enum PodcastFeedsFromConfig {
-    static func make(_ configuration: Configuration) -> FeedReader {
-        FeedReader(allowLoopback: configuration.audio.allowLocalStreams)
-    }
 }

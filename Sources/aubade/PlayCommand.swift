@@ -11,9 +11,13 @@ import Foundation
 /// Through the running clock when there is one (its engine owns the device), else in this process.
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "play", abstract: "Listen now: a saved station, an http(s) stream URL, or tone / tone:chime / tone:rising.")
+        commandName: "play",
+        abstract: "Listen now: a saved station, an http(s) stream URL, a podcast's episode, or tone / tone:chime / tone:rising.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "A station name, an http(s) URL, or tone, tone:classic, tone:chime, tone:rising.") var source: String
+    @Argument(
+        help:
+            "A station name, an http(s) URL, podcast:<name> (its newest episode; podcast:<name>#2 the one before), or tone, tone:classic, tone:chime, tone:rising."
+    ) var source: String
     @Option(name: .customLong("for"), help: "How long, e.g. 30s — wall time, audio or not (default: until Ctrl-C).")
     var duration: String?
     @Option(
@@ -40,7 +44,16 @@ struct PlayCommand: AsyncParsableCommand {
         let signals = StopOnSignals(started.stop)
         defer { signals.cancel() }
         var printer = EventPrinter(json: context.json, label: started.label)
-        let failure = await started.listen { printer.print($0) }.failure
+        var position: (byte: Int64, atEnd: Bool)?
+        let failure = await started.listen { event in
+            if case .position(_, let byte, let atEnd) = event { position = (byte, atEnd) }
+            printer.print(event)
+        }.failure
+        // Played here (no clock running): where the episode got to is remembered as the clock would remember it.
+        if let episode = started.episode, let position {
+            let resume = position.atEnd ? nil : PodcastResume(episode: episode.id, byte: position.byte)
+            _ = try? Edits.apply(.podcastPosition(name: episode.podcast, resume), context: context)
+        }
         if let failure {
             if context.json { throw ExitCode(1) }
             throw CLIError.failed(failure)
@@ -55,28 +68,43 @@ struct PlayCommand: AsyncParsableCommand {
         let limit = seconds.map { Duration.seconds($0) }
         let request: SoundRequest
         let label: String
-        switch try ListenSource(userText: source, stationNamed: store.station(named:)) {
+        var episode: (String, String)?
+        switch try ListenSource(userText: source, stationNamed: store.station(named:), podcastNamed: store.podcast(named:)) {
         case .tone(let tone):
             label = "tone:\(tone.rawValue)"
             request = .tone(tone, priority: .radio, volume: volume ?? settings.toneVolume, limit: limit)
         case .sound(let sound):
-            let urls: [StreamURL]
+            let content: SoundRequest.Content
             switch sound {
-            case .stream(let url): urls = [url]
-            case .station(let id): urls = try store.station(id: id).addresses
+            case .stream(let url):
+                content = .stations([url])
+                label = url.text
+            case .station(let id):
+                let station = try store.station(id: id)
+                content = .stations(station.addresses)
+                label = station.addresses[0].text
+            case .podcast(let choice):
+                guard let podcast = try store.podcast(named: choice.name), let found = podcast.listening(choice) else {
+                    throw CLIError.badInput("Podcast \(choice.name) has no episode #\(choice.episode) with audio to play.")
+                }
+                content = .episode(found.audio)
+                label = "\(choice.text): \(found.episode.title)"
+                episode = (podcast.name, found.episode.id)
             case .tone: throw CLIError.badInput("Use 'tone' on its own to play the built-in tone.")
             }
-            if case .refuse(let reason) = NetworkPolicy.streaming(
-                wifiOnly: settings.isWifi, network: SysfsNetworkStatus().current())
+            if content.streams,
+                case .refuse(let reason) = NetworkPolicy.streaming(
+                    wifiOnly: settings.isWifi, network: SysfsNetworkStatus().current())
             {
                 throw CLIError.failed(reason)
             }
-            label = urls[0].text
             request = SoundRequest(
-                priority: .radio, content: .stations(urls), volume: volume ?? settings.defaultVolume,
+                priority: .radio, content: content, volume: volume ?? settings.defaultVolume,
                 limit: limit, allowLoopback: allowLocal || audio.allowLocalStreams)
         }
-        return SoundSession.inProcess(request, label: label, engine: SoundSession.engine(context), prepare: false)
+        var started = SoundSession.inProcess(request, label: label, engine: SoundSession.engine(context), prepare: false)
+        started.episode = episode.map { (podcast: $0.0, id: $0.1) }
+        return started
     }
 }
 
@@ -157,7 +185,7 @@ struct EventPrinter {
             return ("error", ["reason": .string(problem), "fatal": .bool(true)], problem)
         case .stopped(_, let end):
             return ("stopped", ["reason": .string(end.description)], "Stopped (\(end.description)).")
-        case .deviceOpened, .ready, .fallback, .recovered, .mixer:
+        case .deviceOpened, .ready, .fallback, .recovered, .mixer, .position:
             return nil
         }
     }

@@ -56,7 +56,7 @@ struct RingCommand: AsyncParsableCommand {
             case .mixer(_, let note): output.emit("mixer", ["message": note])
             case .deviceFailed(let message): output.emit("error", ["reason": message])
             case .deviceOpened(let device): output.emit("device", ["name": device])
-            case .ready: break
+            case .ready, .position: break
             case .stopped(_, let end):
                 output.emit("stopped", ["audible": heard, "reason": end.description])
             }
@@ -71,10 +71,12 @@ struct RingCommand: AsyncParsableCommand {
         let config = context.configuration
         let store = try context.openStoreForReading(quietWhenEmpty: true)
         let alarm = try test.alarm.map { id in try store.alarm(id: id) }
-        let source = try test.source.map { text in try SoundSource(userText: text, stationNamed: store.station(named:)) }
+        let source = try test.source.map { text in
+            try SoundSource(userText: text, stationNamed: store.station(named:), podcastNamed: store.podcast(named:))
+        }
         let plan = try test.plan(
             alarm: alarm, source: source, settings: try store.settings(), station: { try? store.station(id: $0) },
-            network: { SysfsNetworkStatus().current() },
+            podcast: { name in (try? store.podcast(named: name)) ?? nil }, network: { SysfsNetworkStatus().current() },
             allowLoopback: allowLocal || config.audio.allowLocalStreams)
         return SoundSession.inProcess(plan.request, label: plan.description, engine: SoundSession.engine(context), prepare: true)
     }

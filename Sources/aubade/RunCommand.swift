@@ -90,8 +90,7 @@ struct RunCommand: AsyncParsableCommand {
                     allowedHosts: config.http.allowedHosts)
             },
             homeAssistant: homeAssistant,
-            directory: StationDirectoryFromConfig.make(config, allowLocal: false),
-            feeds: PodcastFeedsFromConfig.make(config))
+            directory: StationDirectoryFromConfig.make(config, allowLocal: false))
         do {
             try await Daemon.run(parts, logger: logger)
         } catch let failure as Daemon.StartFailure {

@@ -18,6 +18,8 @@ enum SoundSession {
         let stop: @Sendable () -> Void
         /// Called with each event: begins a prepared sound at its `ready`.
         let onEvent: @Sendable (SoundEvent) -> Void
+        /// A podcast's episode played in this process: its podcast and the episode's id (its position is kept).
+        var episode: (podcast: String, id: String)?
     }
 
     /// What `Started.listen` saw: when the card first took the sound's audio, and why it failed, if it did.

@@ -180,5 +180,4 @@ final class WatchedStore: ClockStore {
         try inner.createToken(name: name, replacing: replacing)
     }
     func tokenUsed(id: Int64, at: Date) throws(StoreError) { try inner.tokenUsed(id: id, at: at) }
-    func podcasts() throws(StoreError) -> [Podcast] { try inner.podcasts() }
 }

@@ -87,7 +87,7 @@ struct AlarmCLITests {
         ),
         (
             ["alarm", "add", "--name", "X", "--time", "07:00", "--source", "Radio Nowhere"],
-            "Sound 'Radio Nowhere' is neither tone, a saved station nor an http(s) URL; list stations with 'aubade station list'."
+            "Sound 'Radio Nowhere' is neither tone, a saved station, podcast:<name> nor an http(s) URL; list stations with 'aubade station list'."
         ),
         (
             ["alarm", "add", "--name", "X", "--time", "07:00", "--duration", "15"],

@@ -1,3 +1,4 @@
+import AubadeStore
 import AubadeSystem
 import AubadeTesting
 import Foundation
@@ -454,7 +455,8 @@ struct DaemonTests {
         let c = try Clock()
         _ = try await c.addAlarm(["--source", "tone"])
         let q = try DatabaseQueue(path: c.cli.db)
-        try await q.write { db in try db.execute(sql: "PRAGMA user_version = 9") }
+        let newer = Store.schemaVersion + 1
+        try await q.write { db in try db.execute(sql: "PRAGMA user_version = \(newer)") }
         try q.close()
         let d = try await c.daemon(lead: 3)
         _ = try #require(await d.wait(for: "warning") { ($0["message"] as? String ?? "").contains("newer") })

@@ -32,17 +32,18 @@ struct StoreFaultCLITests {
         let cli = try CLIHarness()
         #expect(try await cli.run(["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "daily"]).status == 0)
         let q = try DatabaseQueue(path: cli.db)
-        try await q.write { db in try db.execute(sql: "PRAGMA user_version = 9") }
+        let newer = Store.schemaVersion + 1
+        try await q.write { db in try db.execute(sql: "PRAGMA user_version = \(newer)") }
         try q.close()
         let list = try await cli.run(["alarm", "list"])
         #expect(list.status == 0 && list.stdout.contains("Work"))
-        #expect(list.stderr.contains("has schema version 9, newer than this aubade knows (\(Store.schemaVersion))"))
+        #expect(list.stderr.contains("has schema version \(newer), newer than this aubade knows (\(Store.schemaVersion))"))
         let before = try cli.dump()
         let add = try await cli.run(["alarm", "add", "--name", "X", "--time", "07:00"])
         #expect(add.status == 1)
         #expect(
             add.errorSentence
-                == "The database \(cli.db) has schema version 9, newer than this aubade knows (\(Store.schemaVersion)); it is open read-only, so upgrade aubade to change it."
+                == "The database \(cli.db) has schema version \(newer), newer than this aubade knows (\(Store.schemaVersion)); it is open read-only, so upgrade aubade to change it."
         )
         #expect(try cli.dump() == before)
     }

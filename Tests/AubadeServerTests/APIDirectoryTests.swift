@@ -1,6 +1,5 @@
 import AubadeCore
 import AubadeDirectory
-import AubadePodcasts
 import AubadeStore
 import AubadeTesting
 import Foundation
@@ -181,7 +180,7 @@ struct APIDirectoryTests {
         try "<html>hello</html>".write(toFile: folder.file("page.html"), atomically: true, encoding: .utf8)
         let server = try await BackgroundProcess("/usr/bin/python3", [Self.feedScript, folder.path])
         let base = "http://127.0.0.1:\(server.firstLine)"
-        let rig = try await APIRig(feeds: FeedReader(allowLoopback: true))
+        let rig = try await APIRig()
         try await rig.app.test(.live) { client in
             func add(_ json: String) async throws -> TestResponse {
                 try await client.execute(uri: "/api/v1/podcasts", method: .post, headers: rig.auth, body: ByteBuffer(json: json))

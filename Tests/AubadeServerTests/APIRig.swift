@@ -2,6 +2,7 @@ import AubadeApp
 import AubadeAppTesting
 import AubadeCore
 import AubadeDaemon
+import AubadePodcasts
 import AubadeServer
 import AubadeStore
 import AubadeTesting
@@ -28,11 +29,11 @@ struct APIRig {
 
     static let morning = Date(timeIntervalSince1970: 1_795_503_000)
 
-    /// `directory` and `feeds`: the clock's station directory and feed reader (none by default); the logos are kept
-    /// beside the test's database, as the daemon keeps them.
+    /// `directory`: the clock's station directory (none by default). The logos and the podcasts' episodes are kept
+    /// beside the test's database, as the daemon keeps them; feeds on this machine are allowed.
     init(
         settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0), directory: (any StationDirectory)? = nil,
-        feeds: (any PodcastFeedReader)? = nil, network: NetworkSnapshot = NetworkSnapshot(),
+        network: NetworkSnapshot = NetworkSnapshot(),
         prepare: (Store) throws -> Void = { _ in }
     ) async throws {
         dir = try TemporaryDirectory("api")
@@ -48,7 +49,9 @@ struct APIRig {
             fetcher: CalendarLoader(
                 cache: store.calendarCache, allowLoopback: true,
                 horizonDays: CalendarOptions().horizonDays),
-            directory: directory, logos: StationLogos(databasePath: dir.file("aubade.sqlite")), feeds: feeds)
+            directory: directory, logos: StationLogos(databasePath: dir.file("aubade.sqlite")),
+            podcasts: PodcastLibrary(
+                cache: EpisodeCache(databasePath: dir.file("aubade.sqlite"), allowLoopback: true), allowLoopback: true))
         self.settings = settings
         await base.start()
     }

@@ -121,7 +121,7 @@ struct StoreEditTests {
             (
                 AlarmPatch(source: "Nowhere FM"),
                 .unprocessable(
-                    "Sound 'Nowhere FM' is neither tone, a saved station nor an http(s) URL; list stations with 'aubade station list'."
+                    "Sound 'Nowhere FM' is neither tone, a saved station, podcast:<name> nor an http(s) URL; list stations with 'aubade station list'."
                 )
             ),
             (AlarmPatch(volume: 5), .invalid("Volume 5 is out of range; use 10 to 100.")),

@@ -100,11 +100,12 @@ struct StoreReadingTests {
         try f.store.insert(try Self.work())
         f.store.close()
         let q = try DatabaseQueue(path: f.path)
-        try q.write { db in try db.execute(sql: "PRAGMA user_version = 7") }
+        let newer = Store.schemaVersion + 1
+        try q.write { db in try db.execute(sql: "PRAGMA user_version = \(newer)") }
         try q.close()
         let before = try Self.files(f.dir)
         let store = try Store.openForReading(path: f.path)
-        #expect(store.readOnlyReason == .schemaTooNew(path: f.path, found: 7, known: Store.schemaVersion))
+        #expect(store.readOnlyReason == .schemaTooNew(path: f.path, found: newer, known: Store.schemaVersion))
         #expect(try store.alarms().count == 1)
         store.close()
         #expect(try Self.files(f.dir) == before)

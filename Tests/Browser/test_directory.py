@@ -119,16 +119,28 @@ class DirectoryPageTests(BrowserTest):
         self.assertEqual(phone.layout_problems(), [])
         phone.screenshot("phone-podcasts")
 
-        # The podcast among the sounds: the alarm form's and the player's.
-        phone.click('#tabs [data-tab="alarms"]')
-        phone.click("#add-alarm")
-        self.assertIn("podcast:News", [o.get_attribute("value") for o in Select(phone.find("#f-source")).options])
-        phone.click("#f-cancel")
+        # The podcast among the sounds: the player's, and the alarm form's, where an alarm wakes to its newest episode.
         phone.click('#tabs [data-tab="radio"]')
         self.assertIn("podcast:News", [o.text for o in Select(phone.find("#player-source")).options])
+        phone.click('#tabs [data-tab="alarms"]')
+        phone.click("#add-alarm")
+        phone.type("#f-name", "Wake to news")
+        phone.type("#f-time", "0630")
+        Select(phone.find("#f-source")).select_by_value("podcast:News")
+        phone.click("#f-save")
+        phone.wait(lambda d: "Wake to news" in phone.text("#alarms"), "the alarm saved")
+        alarm = next(a for a in clock.cli_json("alarm", "list")["alarms"] if a["name"] == "Wake to news")
+        self.assertEqual(alarm["sound"], "podcast:News")
 
-        # Removed (asked twice, like a station): gone from the list and from the sounds.
+        # Removing it is refused while the alarm plays it (asked twice, like a station); then it goes, from the
+        # list and from the sounds.
         phone.click('#tabs [data-tab="podcasts"]')
+        phone.click('#podcasts .podcast button')
+        phone.click('#podcasts .podcast button.confirm')
+        phone.wait_visible("#podcasts-error", "the refusal while an alarm plays it")
+        self.assertEqual(phone.text("#podcasts-error"),
+                         "Podcast News is the sound of alarm 'Wake to news'; change the alarm first.")
+        clock.cli("alarm", "rm", str(alarm["id"]))
         phone.click('#podcasts .podcast button')
         phone.click('#podcasts .podcast button.confirm')
         phone.wait_visible("#podcasts-empty", "the podcast removed")

@@ -155,7 +155,7 @@ extension RunningClock {
         }
         let plan = try test.plan(
             alarm: alarm, source: source, settings: catalogue.settings, station: { catalogue.stations[$0] },
-            network: { deps.network.current() }, allowLoopback: options.allowLoopback)
+            podcast: catalogue.podcast(named:), network: { deps.network.current() }, allowLoopback: options.allowLoopback)
         radio.cancel(reason: "stopped by a ring test", now)  // the test sounds as an alarm would
         let id = effects.play(plan.request)
         ringTest = RingTestSound(id: id, alarm: test.alarm, source: plan.description, startedAt: now.wall.rounded)

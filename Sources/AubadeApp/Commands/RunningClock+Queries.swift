@@ -57,13 +57,14 @@ extension RunningClock {
             }
             return .reports(try await reports(days: days, now: now.wall))
         case .podcasts:
-            return .podcasts(PodcastList(podcasts: try await podcasts().map { PodcastDocument($0) }))
+            let sorted = catalogue.podcasts.sorted { $0.name.lowercased() < $1.name.lowercased() }
+            return .podcasts(PodcastList(podcasts: sorted.map { PodcastDocument($0) }))
         case .podcast(let name, let limit):
             guard (1...PodcastFeed.kept).contains(limit) else {
                 throw ClockError(.invalid, "--limit \(limit) is out of range; ask for 1 to \(PodcastFeed.kept) episodes.")
             }
             let key = name.lowercased()
-            guard let found = try await podcasts().first(where: { $0.name.lowercased() == key || $0.id.map(String.init) == name })
+            guard let found = catalogue.podcasts.first(where: { $0.name.lowercased() == key || $0.id.map(String.init) == name })
             else {
                 throw ClockError(.notFound, "No podcast is named '\(name)'; see 'aubade podcast list'.")
             }

@@ -63,12 +63,13 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
         onAir = next.flatMap { guide.onAir(for: a, at: $0)?.programme.name }
     }
 
-    /// "tone", the station's name ("station 4" when it is gone), or the URL.
+    /// "tone", the station's name ("station 4" when it is gone), `podcast:<name>[#n]`, or the URL.
     public static func soundName(_ sound: SoundSource, _ stationNames: [Int64: String]) -> String {
         switch sound {
         case .tone: "tone"
         case .station(let id): stationNames[id] ?? "station \(id)"
         case .stream(let url): url.text
+        case .podcast(let choice): choice.text
         }
     }
 

@@ -37,6 +37,8 @@ public enum ClockInput: Sendable {
     case sound(SoundEvent)
     /// A station check finished: the pre-alarm check (R20) or the look-ahead hours before.
     case stationChecked(StationCheck, alarm: Int64, occurrence: Date, failure: String?)
+    /// The check of a `podcast:` alarm finished (its feed read again, its episode downloaded, or why not).
+    case episodeChecked(StationCheck, alarm: Int64, occurrence: Date, EpisodeCheck)
     /// The network changed.
     case network(NetworkSnapshot)
     /// A standing warning set (or cleared, nil) by a face, e.g. the web server that cannot listen.

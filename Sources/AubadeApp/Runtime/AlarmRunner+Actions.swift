@@ -64,6 +64,16 @@ extension AlarmRunner {
                     due: request.cause == .scheduled ? request.occurrence : nil)))
         if let silent = ringing?.silentBecause { notAudible(request.alarmID, silent, now) }
         noteAlternate(device.name, alarm: request.alarmID, now)
+        // Its own sound cannot play at all (a station removed, an episode that could not be downloaded): the tone
+        // is its fallback from the first frame, in the history like any fallback.
+        if case .tone = plan.request.content, request.sound != .tone, let reason = plan.request.fallback?.preselected {
+            ringing?.fallbacks.append(reason)
+            ringing?.fellBackTo = "tone"
+            effects.record(
+                HistoryEvent(
+                    at: now.wall, alarmID: request.alarmID, kind: HistoryKind.fallback.rawValue,
+                    detail: HistoryDetail.fallback(to: .tone, reason: reason)))
+        }
     }
 
     /// An alarm stopped ringing. The sound goes silent only when no other alarm of the group still rings
@@ -93,14 +103,19 @@ extension AlarmRunner {
         effects.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who])
     }
 
-    /// The plan of an alarm's sound, with a failed pre-check of this occurrence as its known failure.
+    /// The plan of an alarm's sound, with a failed pre-check of this occurrence as its known failure, and the
+    /// episode its pre-check downloaded (a `podcast:` alarm plays only that file).
     func plan(sound: SoundSource, volume: Int, fadeInSeconds: Int, alarmID: Int64?, occurrence: Date?) -> AlarmPlanning.Plan {
         var knownFailure: String?
-        if let alarmID, let check = prechecks[alarmID], check.occurrence == occurrence { knownFailure = check.failure }
+        var episode: EpisodeAudio?
+        if let alarmID, let check = prechecks[alarmID], check.occurrence == occurrence {
+            knownFailure = check.failure
+            episode = check.episode
+        }
         return AlarmPlanning.plan(
             sound: sound, station: { catalogue.stations[$0] }, settings: catalogue.settings,
             network: { deps.network.current() }, volume: volume, fadeInSeconds: fadeInSeconds,
-            allowLoopback: options.allowLoopback, knownFailure: knownFailure)
+            allowLoopback: options.allowLoopback, knownFailure: knownFailure, episode: { _ in episode })
     }
 
     // MARK: Inputs

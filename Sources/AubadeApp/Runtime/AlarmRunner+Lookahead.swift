@@ -12,8 +12,8 @@ extension AlarmRunner {
     /// Hours before a station alarm, checks its station the way the pre-check will (reachable, decodes; or known
     /// to be refused already — Wi-Fi-only off Wi-Fi), once an hour in the background, so that the kiosk, the
     /// page and `status` can say the evening before "its station cannot be reached: it will start on the tone"
-    /// while there is time to do something. It only warns: what the alarm plays is decided by the pre-check 5
-    /// minutes before (R20), which takes over the warning.
+    /// while there is time to do something. A `podcast:` alarm's episode is downloaded then. It only warns: what
+    /// the alarm plays is decided by the pre-check 5 minutes before (R20), which takes over the warning.
     func lookAhead(_ now: SchedulerTime) {
         let soon = ringingSoon(now, within: AlarmRunner.lookaheadHorizon)
         for (id, check) in lookaheads
@@ -24,9 +24,11 @@ extension AlarmRunner {
             board.set("lookahead-\(id)", nil)
         }
         for (id, occurrence) in soon where occurrence.timeIntervalSince(now.wall) > AlarmRunner.lookaheadLastStart {
-            guard let alarm = scheduler.alarms[id], case .station = alarm.sound,
-                scheduler.state(of: id).phase == .idle
-            else { continue }
+            guard let alarm = scheduler.alarms[id], scheduler.state(of: id).phase == .idle else { continue }
+            switch alarm.sound {
+            case .station, .podcast: break
+            case .tone, .stream: continue
+            }
             if let check = lookaheads[id], check.occurrence == occurrence,
                 check.running || now.mono - check.checkedAt < AlarmRunner.lookaheadInterval
             {

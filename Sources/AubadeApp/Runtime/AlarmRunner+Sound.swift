@@ -41,7 +41,7 @@ extension AlarmRunner {
             // The engine ended the sound while the alarm still rings (only a refusal can do that): say so.
             if case .failed(let reason) = end { notAudible(id, reason, now) }
             self.ringing?.silentBecause = "The alarm's sound ended (\(end))."
-        case .ready, .deviceOpened, .deviceFailed:
+        case .ready, .deviceOpened, .deviceFailed, .position:
             break
         }
     }
@@ -122,6 +122,7 @@ extension AlarmRunner {
     /// the plan already knows (Wi-Fi-only refusing the stream) without connecting, else the pre-alarm check's.
     /// Shared by the pre-check at T−5 min and the look-ahead hours before.
     func checkStation(_ alarm: Alarm, id: Int64, occurrence: Date, as check: StationCheck) {
+        if case .podcast(let choice) = alarm.sound { return checkEpisode(choice, id: id, occurrence: occurrence, as: check) }
         let plan = plan(
             sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: nil,
             occurrence: nil)
@@ -138,10 +139,13 @@ extension AlarmRunner {
             })
     }
 
-    /// A pre-check finished: recorded, warned about, and carried into the pre-roll.
-    func precheckDone(id: Int64, occurrence: Date, failure: String?, _ now: SchedulerTime) {
+    /// A pre-check finished: recorded, warned about, and carried into the pre-roll (with the episode a `podcast:`
+    /// alarm downloaded, which it plays).
+    func precheckDone(
+        id: Int64, occurrence: Date, failure: String?, episode: EpisodeAudio? = nil, _ now: SchedulerTime
+    ) {
         guard prechecks[id]?.occurrence == occurrence else { return }
-        prechecks[id] = Precheck(occurrence: occurrence, done: true, failure: failure)
+        prechecks[id] = Precheck(occurrence: occurrence, done: true, failure: failure, episode: episode)
         if let failure {
             effects.record(
                 HistoryEvent(
@@ -161,8 +165,10 @@ extension AlarmRunner {
                     at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
                     detail: "The system clock is not synchronised; the alarm rings by the best time known."))
         }
-        // A pre-roll made before the result must carry it.
-        if let p = prepared[id], p.occurrence == occurrence, failure != nil, p.plan.request.fallback?.preselected == nil {
+        // A pre-roll made before the result must carry it (a failure, or the episode now on disk).
+        if let p = prepared[id], p.occurrence == occurrence,
+            (failure != nil && p.plan.request.fallback?.preselected == nil) || episode != nil
+        {
             effects.stop(p.sound)
             prepared[id] = nil
             prepareUpcoming(now)

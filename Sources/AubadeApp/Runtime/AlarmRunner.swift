@@ -37,6 +37,8 @@ final class AlarmRunner {
         var occurrence: Date
         var done = false
         var failure: String?
+        /// For a `podcast:` alarm: the episode it downloaded, which the alarm plays.
+        var episode: EpisodeAudio?
     }
 
     /// A look-ahead check of an occurrence's station, hours before the pre-check: running, or done at `at`
@@ -68,6 +70,8 @@ final class AlarmRunner {
     var ringingChanged: (Bool) -> Void = { _ in }
     /// Where a finished station check (pre-check or look-ahead) reports: the clock, as an input.
     var stationChecked: @Sendable (StationCheck, Int64, Date, String?) async -> Void = { _, _, _, _ in }
+    /// Where a finished check of a `podcast:` alarm reports: the clock, as an input.
+    var episodeChecked: @Sendable (StationCheck, Int64, Date, EpisodeCheck) async -> Void = { _, _, _, _ in }
     /// The link to the second waker (R35); nil when there is none (in-process tests).
     var handoff: (any WakerLink)?
     /// The waker's rings already in the history (their keys), once read from it.

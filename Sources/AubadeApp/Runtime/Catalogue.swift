@@ -9,8 +9,10 @@ final class Catalogue {
     var programmes: [Programme]
     var daysOff: [DayOff]
     var calendarSources: [CalendarSource]
+    var podcasts: [Podcast]
 
     init(_ loaded: StoredClock) {
+        podcasts = loaded.podcasts
         settings = loaded.settings
         stations = Station.byID(loaded.stations)
         programmes = loaded.programmes
@@ -18,11 +20,13 @@ final class Catalogue {
         calendarSources = loaded.calendarSources
     }
 
-    /// A sound the user named (tone, a station's name, a URL); the first saved station when nil.
+    /// A sound the user named (tone, a station's name, `podcast:<name>`, a URL); the first saved station when nil.
     func source(_ text: String?, purpose: String) throws(ValidationError) -> (SoundSource, String) {
         if let text, !text.isEmpty {
             do {
-                let source = try SoundSource(userText: text) { name in stations.values.first { $0.name == name } }
+                let source = try SoundSource(
+                    userText: text, stationNamed: { name in stations.values.first { $0.name == name } },
+                    podcastNamed: podcast(named:))
                 return (source, label(source) ?? text)
             } catch let error as ValidationError {
                 throw error
@@ -43,6 +47,12 @@ final class Catalogue {
         case .tone: "tone"
         case .station(let id): stations[id]?.name
         case .stream(let url): url.text
+        case .podcast(let choice): choice.text
         }
+    }
+
+    /// The podcast followed under `name` (ignoring case).
+    func podcast(named name: String) -> Podcast? {
+        podcasts.first { $0.name.lowercased() == name.lowercased() }
     }
 }

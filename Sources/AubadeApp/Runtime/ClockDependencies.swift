@@ -23,21 +23,23 @@ public struct ClockDependencies: Sendable {
     public var backlight: any Backlight
     /// Reads calendar sources for imports and refreshes; nil where the store keeps no calendars (the backup copy).
     public var calendars: (any CalendarFetcher)?
+    /// Reads podcast feeds and downloads episodes for alarms; nil where the store keeps no cache (the backup copy):
+    /// a `podcast:` alarm then starts on the tone.
+    public var podcasts: (any PodcastFetcher)?
     /// The public station directory the pages search and save from; nil when the config turns it off.
     public var directory: (any StationDirectory)?
     /// The saved stations' logos beside the database; nil where the store keeps none (the backup copy).
     public var logos: (any StationLogoStore)?
-    /// Reads a podcast's feed when one is added over the API; nil: podcasts are added with the CLI only.
-    public var feeds: (any PodcastFeedReader)?
 
     public init(
         store: any ClockStore, sound: any SoundPort, time: any ClockTime, jobs: any BackgroundJobs,
         precheck: any PrecheckPort, network: any NetworkStatus, output: DaemonOutput,
         isClockSynchronised: @escaping @Sendable () -> Bool, systemZone: @escaping @Sendable () -> TimeZone,
         logger: Logger, backlight: any Backlight = NullBacklight(), calendars: (any CalendarFetcher)? = nil,
-        directory: (any StationDirectory)? = nil, logos: (any StationLogoStore)? = nil,
-        feeds: (any PodcastFeedReader)? = nil
+        podcasts: (any PodcastFetcher)? = nil, directory: (any StationDirectory)? = nil,
+        logos: (any StationLogoStore)? = nil
     ) {
+        self.podcasts = podcasts
         self.store = store
         self.sound = sound
         self.time = time
@@ -52,7 +54,6 @@ public struct ClockDependencies: Sendable {
         self.calendars = calendars
         self.directory = directory
         self.logos = logos
-        self.feeds = feeds
     }
 }
 

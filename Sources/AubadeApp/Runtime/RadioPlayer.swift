@@ -43,8 +43,23 @@ final class RadioPlayer {
         var then: Tuning
     }
 
+    /// An episode on the radio: which podcast and episode a sound plays, where the card has got to, and when that
+    /// was last written (so the next listening goes on from there).
+    struct Listening {
+        var podcast: String
+        var episode: String
+        var position: PodcastResume?
+        var writtenAt: MonotonicInstant
+    }
+
     private(set) var session: Session?
     private(set) var chime: Chime?
+    /// The episodes playing (or just stopped, until their last position is in), by sound.
+    private var listening: [SoundID: Listening] = [:]
+    /// Positions to write (`takePositions`), newest per podcast.
+    private var positionsToWrite: [String: PodcastResume?] = [:]
+    /// How often a position is written while an episode plays (else only when it stops): a crash loses at most this.
+    static let positionWriteEvery: Duration = .seconds(300)
     let deps: ClockDependencies
     let options: ClockOptions
     let catalogue: Catalogue
@@ -73,7 +88,7 @@ final class RadioPlayer {
 
     private enum Refused { case sleep, listen }
 
-    func owns(_ id: SoundID) -> Bool { session?.sound == id || chime?.sound == id }
+    func owns(_ id: SoundID) -> Bool { session?.sound == id || chime?.sound == id || listening[id] != nil }
 
     // MARK: Starting
 
@@ -102,7 +117,9 @@ final class RadioPlayer {
         if let refusal = alarmRefusal(.listen) { throw ValidationError(refusal) }
         let listen: ListenSource
         do {
-            listen = try ListenSource(userText: source) { name in catalogue.stations.values.first { $0.name == name } }
+            listen = try ListenSource(
+                userText: source, stationNamed: { name in catalogue.stations.values.first { $0.name == name } },
+                podcastNamed: catalogue.podcast(named:))
         } catch let error as ValidationError {
             throw error
         } catch {
@@ -127,7 +144,17 @@ final class RadioPlayer {
     /// read now, as the stream would start.
     private func start(_ sound: SoundSource, volume: Int, limit: Duration?) throws(ValidationError) -> SoundID {
         let content: SoundRequest.Content
+        var episode: Listening?
         switch sound {
+        case .podcast(let choice):
+            guard let podcast = catalogue.podcast(named: choice.name) else {
+                throw ValidationError("No podcast is named '\(choice.name)'; see 'aubade podcast list'.")
+            }
+            guard let found = podcast.listening(choice) else {
+                throw ValidationError("Podcast \(podcast.name) has no episode #\(choice.episode) with audio to play.")
+            }
+            content = .episode(found.audio)
+            episode = Listening(podcast: podcast.name, episode: found.episode.id, writtenAt: deps.time.now().mono)
         case .tone:
             content = .tone(.chime)
         case .station(let id):
@@ -136,16 +163,18 @@ final class RadioPlayer {
         case .stream(let url):
             content = .stations([url])
         }
-        if case .stations = content,
+        if content.streams,
             case .refuse(let reason) = NetworkPolicy.streaming(
                 wifiOnly: catalogue.settings.isWifi, network: deps.network.current())
         {
             throw ValidationError(reason)
         }
-        return effects.play(
+        let id = effects.play(
             SoundRequest(
                 priority: .radio, content: content, volume: volume, limit: limit,
                 allowLoopback: options.allowLoopback))
+        if let episode { listening[id] = episode }
+        return id
     }
 
     private func replace(with new: Session, _ now: SchedulerTime) {
@@ -302,6 +331,7 @@ final class RadioPlayer {
     // MARK: What the engine says
 
     func soundEvent(_ event: SoundEvent, _ now: SchedulerTime) {
+        if let id = event.sound, listening[id] != nil { follow(episode: id, event, now) }
         if let c = chime, event.sound == c.sound {
             if case .stopped(_, let end) = event {
                 chime = nil
@@ -335,6 +365,32 @@ final class RadioPlayer {
             break
         }
         session = s
+    }
+
+    /// An episode's position: kept, and written every `positionWriteEvery` and when its sound stops — heard to
+    /// the end, the podcast's position is cleared (the next listening starts the newest from its beginning).
+    private func follow(episode id: SoundID, _ event: SoundEvent, _ now: SchedulerTime) {
+        guard var l = listening[id] else { return }
+        switch event {
+        case .position(_, let byte, let atEnd):
+            l.position = atEnd ? nil : PodcastResume(episode: l.episode, byte: byte)
+            if atEnd || now.mono - l.writtenAt >= RadioPlayer.positionWriteEvery {
+                positionsToWrite[l.podcast] = l.position
+                l.writtenAt = now.mono
+            }
+            listening[id] = l
+        case .stopped:
+            listening[id] = nil
+            if l.position != nil || positionsToWrite.keys.contains(l.podcast) { positionsToWrite[l.podcast] = l.position }
+        default:
+            break
+        }
+    }
+
+    /// The podcast positions to write now (`ClockEdit.podcastPosition`), taken once.
+    func takePositions() -> [(podcast: String, resume: PodcastResume?)] {
+        defer { positionsToWrite = [:] }
+        return positionsToWrite.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     func deviceEvent(_ event: SoundEvent) {

@@ -113,11 +113,17 @@ public actor RunningClock {
             runner.shake(deps.time.now())
         case .sound(let event):
             soundEvent(event)
+            // Where listening to an episode got to, through the one edit path (a podcast removed meanwhile: nothing).
+            for p in radio.takePositions() {
+                _ = try? await apply(.podcastPosition(name: p.podcast, p.resume), deps.time.now())
+            }
         case .stationChecked(let check, let id, let occurrence, let failure):
             switch check {
             case .precheck: runner.precheckDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
             case .lookahead: runner.lookaheadDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
             }
+        case .episodeChecked(let check, let id, let occurrence, let result):
+            await episodeChecked(check, id: id, occurrence: occurrence, result)
         case .network(let snapshot):
             networkChanged(snapshot)
         case .warning(let key, let text, let announce):
@@ -152,6 +158,9 @@ public actor RunningClock {
 
     private func start(ringingChanged: @escaping @Sendable (Bool) -> Void, ready: @escaping @Sendable (String) -> Void) {
         runner.ringingChanged = ringingChanged
+        runner.episodeChecked = { [weak self] check, id, occurrence, result in
+            _ = try? await self?.send(.episodeChecked(check, alarm: id, occurrence: occurrence, result))
+        }
         runner.stationChecked = { [weak self] check, id, occurrence, failure in
             _ = try? await self?.send(.stationChecked(check, alarm: id, occurrence: occurrence, failure: failure))
         }
@@ -332,6 +341,8 @@ public actor RunningClock {
         catalogue.stations = Station.byID(loaded.stations)
         catalogue.programmes = loaded.programmes
         catalogue.calendarSources = loaded.calendarSources
+        // An alarm's pre-roll plays the episode its pre-check downloaded: a podcast read again changes no plan.
+        catalogue.podcasts = loaded.podcasts
         if loaded.daysOff != catalogue.daysOff {
             catalogue.daysOff = loaded.daysOff
             runner.scheduler.setDaysOff(DaysOff(loaded.daysOff))

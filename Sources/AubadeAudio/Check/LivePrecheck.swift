@@ -8,4 +8,8 @@ public struct LivePrecheck: PrecheckPort {
     public func check(stations: [StreamURL], allowLoopback: Bool, device: DeviceStatus) async -> PreAlarmCheck.Result {
         await PreAlarmCheck.run(stations: stations, allowLoopback: allowLoopback, device: device)
     }
+
+    public func check(episode: EpisodeAudio, device: DeviceStatus) async -> PreAlarmCheck.Result {
+        await PreAlarmCheck.run(episode: episode, device: device)
+    }
 }

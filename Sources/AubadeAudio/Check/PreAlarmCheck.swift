@@ -30,14 +30,29 @@ extension PreAlarmCheck {
         return result
     }
 
+    /// Checks a downloaded episode (a second of it decodes) and the device the engine holds.
+    public static func run(episode: EpisodeAudio, device: DeviceStatus?, timeout: Duration = .seconds(20)) async -> Result {
+        var result = Result()
+        if let problem = await runBlocking(
+            "aubade.precheck", { probe(.episode(episode), allowLoopback: false, timeout: timeout) })
+        {
+            result.stationProblem = "Pre-alarm check: the episode \(episode.title): \(problem)"
+        }
+        if let device, !device.isOpen {
+            let why = device.problem.map { " (\($0))" } ?? ""
+            result.deviceProblem = "Pre-alarm check: the sound device is not open\(why)."
+        }
+        return result
+    }
+
     /// nil when a second of audio decoded within `timeout`; else the reason. A first failure is enough to
     /// know: the alarm should not count on a station that needs a reconnect.
     public static func decodeOneSecond(_ url: StreamURL, allowLoopback: Bool, timeout: Duration) async -> String? {
-        await runBlocking("aubade.precheck") { probe(url, allowLoopback: allowLoopback, timeout: timeout) }
+        await runBlocking("aubade.precheck") { probe(.station(url), allowLoopback: allowLoopback, timeout: timeout) }
     }
 
-    private static func probe(_ url: StreamURL, allowLoopback: Bool, timeout: Duration) -> String? {
-        let feed = StationFeed(url: url, rate: SoundEngine.rate, allowLoopback: allowLoopback) { _ in }
+    private static func probe(_ source: FeedSource, allowLoopback: Bool, timeout: Duration) -> String? {
+        let feed = StationFeed(source: source, rate: SoundEngine.rate, allowLoopback: allowLoopback) { _ in }
         defer { feed.stop() }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
@@ -50,6 +65,7 @@ extension PreAlarmCheck {
             // Nothing more to decode now: a failure the network reported is the answer (what had arrived before
             // it was decoded first), else wait for the network to bring bytes, end or fail — no polling.
             if let failure = feed.takeFailure() { return failure }
+            if feed.playedToEnd { return "it holds less than a second of audio." }
             let now = clock.now
             guard now < deadline else {
                 return "the station gave no audio within \(Int(timeout / .seconds(1))) s."

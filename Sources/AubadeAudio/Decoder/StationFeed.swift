@@ -11,8 +11,12 @@ import Synchronization
 /// Contract: not Sendable — create, pull from and stop it on the audio thread. The network thread reports
 /// through `report` until `stop()`; nothing is reported after that. Memory is bounded by the ring (R25) plus
 /// one decode step of PCM.
+///
+/// An episode (`FeedSource.episode`) is read from its file or fetched from its byte on, and ends with it
+/// (`playedToEnd`); the feed knows which byte of the file each decoded frame came from (`byte(atFrame:)`), so
+/// that listening can stop and go on there the next night.
 final class StationFeed {
-    let url: StreamURL
+    let source: FeedSource
     private let ring: ByteRing
     private let decoder: MP3Decoder?
     private let shared: Shared
@@ -23,6 +27,14 @@ final class StationFeed {
     private var decodeFailure: String?
     private var reportedDecodeFailure = false
     private var finished = false
+    /// The byte of the source the ring's first byte is (an episode's starting point).
+    private let startByte: Int64
+    /// Bytes handed to the decoder, and stereo frames it gave back, since the start.
+    private var bytesDecoded: Int64 = 0
+    private var framesDecoded: Int64 = 0
+    /// (frames decoded, bytes decoded) after each decode step, the last few (enough to cover what waits in the
+    /// PCM buffer and the device).
+    private var checkpoints: [(frames: Int64, bytes: Int64)] = []
 
     /// Input that yields no audio at all beyond this is not MP3 (R22: never a busy loop on garbage).
     static let maxBytesWithoutAudio = 128 * 1024
@@ -44,11 +56,20 @@ final class StationFeed {
 
     /// Starts fetching `url` at once. `report` gets the network side's events on its thread (titles, notes,
     /// failures) until `stop()`.
-    init(
+    convenience init(
         url: StreamURL, rate: Int, allowLoopback: Bool, stallTimeout: Duration = .seconds(10),
         report: @escaping @Sendable (StreamEvent) -> Void
     ) {
-        self.url = url
+        self.init(source: .station(url), rate: rate, allowLoopback: allowLoopback, stallTimeout: stallTimeout, report: report)
+    }
+
+    /// Starts reading `source` at once (its own thread: the network's, or the episode file's).
+    init(
+        source: FeedSource, rate: Int, allowLoopback: Bool, stallTimeout: Duration = .seconds(10),
+        report: @escaping @Sendable (StreamEvent) -> Void
+    ) {
+        self.source = source
+        if case .episode(let audio) = source { startByte = audio.fromByte } else { startByte = 0 }
         let ring = ByteRing(capacity: StationFeed.ringBytes)
         self.ring = ring
         do throws(AudioError) { decoder = try MP3Decoder(outputRate: rate) } catch {
@@ -82,10 +103,24 @@ final class StationFeed {
                     report(event)
                 }
             })
-        let fetcher = StreamFetcher(
-            url: url, options: options, ring: ring, control: control,
-            audioStarted: { shared.state.withLock { $0.audioArrived } })
-        NamedThread.start("aubade.net") { fetcher.run() }
+        let audioStarted: @Sendable () -> Bool = { shared.state.withLock { $0.audioArrived } }
+        switch source {
+        case .station(let url):
+            let fetcher = StreamFetcher(url: url, options: options, ring: ring, control: control, audioStarted: audioStarted)
+            NamedThread.start("aubade.net") { fetcher.run() }
+        case .episode(let audio):
+            switch audio.origin {
+            case .file(let path):
+                let reader = EpisodeFileReader(path: path, fromByte: audio.fromByte, ring: ring, control: control)
+                NamedThread.start("aubade.file") { reader.run() }
+            case .stream(let url):
+                options.icyMetadata = false
+                var fetcher = StreamFetcher(url: url, options: options, ring: ring, control: control, audioStarted: audioStarted)
+                fetcher.finite = true
+                fetcher.startByte = audio.fromByte
+                NamedThread.start("aubade.net") { [fetcher] in fetcher.run() }
+            }
+        }
     }
 
     /// Stops the network thread (within its poll interval); buffered audio is dropped. Idempotent.
@@ -109,9 +144,27 @@ final class StationFeed {
         }
         if let reported { return reported }
         if ring.isFinished && buffered == 0 && decodeFailure == nil {
-            return "The station's stream ended."
+            return source.isEpisode ? nil : "The station's stream ended."
         }
         return nil
+    }
+
+    /// An episode played out: its last byte arrived and everything decoded from it was pulled, without a failure.
+    var playedToEnd: Bool {
+        source.isEpisode && decodeFailure == nil && ring.isFinished && buffered == 0 && finished
+            && !shared.state.withLock { $0.failedForGood }
+    }
+
+    /// The byte of the source that decoded frame `frame` (counted from the start) came from, at or a little
+    /// before it: where listening goes on from. The decoder holds some input back, so the byte of the decode step
+    /// before the one that gave `frame` is taken.
+    func byte(atFrame frame: Int64) -> Int64 {
+        var before: Int64 = 0
+        for c in checkpoints {
+            if c.frames >= frame { break }
+            before = c.bytes
+        }
+        return startByte + before
     }
 
     /// True once the station has given up for good: it closed the ring and everything was played, or its
@@ -167,6 +220,7 @@ final class StationFeed {
     private func decodeSome() -> Bool {
         guard let decoder else { return false }
         let n = input.withUnsafeMutableBytes { ring.read(into: $0) }
+        defer { noteCheckpoint(adding: n) }
         guard n > 0 else {
             // The stream's last frame is held by the decoder until it ends.
             guard ring.isFinished, !finished else { return false }
@@ -198,9 +252,23 @@ final class StationFeed {
         return true
     }
 
+    /// Where the decoder stands after a step that took `n` bytes (episodes only: stations are never resumed).
+    private func noteCheckpoint(adding n: Int) {
+        guard source.isEpisode else { return }
+        bytesDecoded += Int64(n)
+        guard checkpoints.last?.frames != framesDecoded else { return }
+        checkpoints.append((framesDecoded, bytesDecoded))
+        if checkpoints.count > StationFeed.checkpointsKept { checkpoints.removeFirst() }
+    }
+
+    /// Decode steps remembered: 16 KiB each, a minute of audio at 256 kbps and more — well past what waits in the
+    /// PCM buffer and the device.
+    static let checkpointsKept = 64
+
     /// PCM from the decoder; its format is the forced one.
     private func take(_ output: MP3Decoder.Output) {
         guard case .pcm(let bytes) = output else { return }
+        framesDecoded += Int64(bytes.count / 4)
         bytesWithoutAudio = 0
         pcm.append(contentsOf: bytes.bindMemory(to: Int16.self))
     }

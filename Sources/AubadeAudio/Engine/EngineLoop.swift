@@ -100,9 +100,9 @@ struct EngineLoop {
             return AlarmVoice(id: id, request: request, context: context, logger: logger)
         case (.tone(let name), _):
             return ToneVoice(id: id, request: request, tone: name, context: context)
-        case (.stations(let urls), _):
+        case (.stations, _), (.episode, _):
             if request.fallback != nil { return AlarmVoice(id: id, request: request, context: context, logger: logger) }
-            return RadioVoice(id: id, request: request, stations: urls, context: context)
+            return RadioVoice(id: id, request: request, stations: FeedSource.of(request.content), context: context)
         }
     }
 
@@ -235,6 +235,8 @@ struct EngineLoop {
         for voice in begun() {
             if let failure = voice.failure {
                 end(voice.id, .failed(failure))
+            } else if voice.finished {
+                end(voice.id, .finished)
             } else if let limit = voice.request.limit, let begunAt = voice.begunAt,
                 voice.framesProduced >= Int64(context.frames(limit)) || t - begunAt >= limit
             {

@@ -6,6 +6,10 @@ import Foundation
 /// (MPEG audio, a playlist to resolve, or something that is not audio), strips ICY metadata, and writes the
 /// audio into the ring; reconnects with backoff 1-2-4-8 s after a drop or a stall (R21), from 1 s again after
 /// a connection that brought audio.
+///
+/// A finite source (a podcast episode, `startByte` its first byte) ends where its file does: the server closing
+/// the transfer after the last byte is its end, not a drop; a drop reconnects from the byte reached (an HTTP
+/// range — or, from a server that ignores ranges, the whole body with the bytes already had skipped).
 struct StreamFetcher: Sendable {
     let url: StreamURL
     let options: CurlTransfer.Options
@@ -13,6 +17,8 @@ struct StreamFetcher: Sendable {
     let control: FetchControl
     /// Whether audio has reached the ring at least once; permanent errors before that end the playback.
     let audioStarted: @Sendable () -> Bool
+    var finite = false
+    var startByte: Int64 = 0
 
     static let backoff: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8)]
     static let prefixBytes = 512
@@ -21,6 +27,8 @@ struct StreamFetcher: Sendable {
         case retry(String?)
         case fatal(String)
         case stopped
+        /// A finite source's last byte arrived.
+        case ended
     }
 
     /// Runs until stopped or a permanent failure; closes the ring when done.
@@ -34,7 +42,7 @@ struct StreamFetcher: Sendable {
             // A connection that brought audio starts the backoff over: a drop tonight waits 1 s, not 8 s.
             if ring.totalWritten > written { attempt = 0 }
             switch outcome {
-            case .stopped:
+            case .stopped, .ended:
                 return
             case .fatal(let reason):
                 control.report(.failed(reason))
@@ -58,10 +66,16 @@ struct StreamFetcher: Sendable {
         var lastTitle: String?
         var fatal: String?
         var received = false
+        var options = options
+        // A finite source goes on from the byte reached; what a server that ignores the range sends again is skipped.
+        let from = finite ? startByte + Int64(ring.totalWritten) : 0
+        options.fromByte = from
+        var skip: Int64 = 0
         let transfer = CurlTransfer(url: url, options: options)
         let end = transfer.run(
             shouldStop: { control.isStopped() },
             onHead: { head in
+                if from > 0 && head.status != 206 { skip = from }
                 demux = ICYDemuxer(interval: head.metaint)
                 contentType = head.contentType
                 if let metaint = head.metaint, !demux.isActive {
@@ -69,8 +83,15 @@ struct StreamFetcher: Sendable {
                 }
                 return true
             },
-            onBody: { bytes in
+            onBody: { whole in
                 received = true
+                var bytes = whole
+                if skip > 0 {
+                    let n = Int(min(skip, Int64(whole.count)))
+                    skip -= Int64(n)
+                    bytes = UnsafeRawBufferPointer(rebasing: whole[n...])
+                    if bytes.isEmpty { return true }
+                }
                 var ok = true
                 demux.push(bytes) { piece in
                     switch piece {
@@ -107,7 +128,10 @@ struct StreamFetcher: Sendable {
         switch end {
         case .stopped: return control.isStopped() ? .stopped : .retry(nil)
         case .stalled: control.report(.stalled(after: options.stallTimeout)); return .retry(nil)
+        case .finished where finite && received: return .ended
         case .finished: return .retry(received ? "The station closed the stream." : "The station sent nothing.")
+        case .failed where finite && transfer.lastStatus == 416:
+            return .ended  // the range starts at the end: the episode was heard to its end already
         case .failed(let reason, let permanent):
             return permanent && !audioStarted() ? .fatal(reason) : .retry(reason)
         }

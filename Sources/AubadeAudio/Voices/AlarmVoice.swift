@@ -5,13 +5,15 @@ import Logging
 /// `SoundSupervisor` decides from what the card actually consumed. "Verified audio" is 2 s of the station
 /// without a gap above −40 dBFS, counted on consumed frames (the `snd_pcm_delay` accounting of the device),
 /// or — while the tone plays and the station is tried in the background — on the station's audio as it
-/// arrives. Switching never touches the device: a fallback is seamless.
+/// arrives. Switching never touches the device: a fallback is seamless. An episode (a `podcast:` alarm's file) is
+/// supervised like a station; when it has played to its end the tone follows at once and rings until the alarm is
+/// stopped (the episode is not played again).
 final class AlarmVoice: Voice {
     let id: SoundID
     let request: SoundRequest
     private let context: VoiceContext
     private let logger: Logger?
-    private let stations: [StreamURL]
+    private let sources: [FeedSource]
     private let toneVolume: Int
     private var feed: StationFeed?
     private var feedIndex: Int?
@@ -59,17 +61,15 @@ final class AlarmVoice: Voice {
         self.request = request
         self.context = context
         self.logger = logger
-        switch request.content {
-        case .tone(let name):
-            stations = []
+        sources = FeedSource.of(request.content)
+        if case .tone(let name) = request.content {
             tone = ToneGenerator(tone: name, sampleRate: context.rate)
-        case .stations(let urls):
-            stations = urls
+        } else {
             tone = ToneGenerator(tone: request.fallback?.tone ?? .classic, sampleRate: context.rate)
         }
         toneVolume = request.fallback?.toneVolume ?? request.volume
         supervisor = SoundSupervisor(
-            stationCount: stations.count, startedAt: MonotonicInstant(.zero),
+            stationCount: sources.count, startedAt: MonotonicInstant(.zero),
             preselectedFallback: request.fallback?.preselected)
         stationGain = GainRamp(volume: request.fadeStartVolume)
         toneGain = GainRamp(volume: toneVolume)
@@ -88,10 +88,10 @@ final class AlarmVoice: Voice {
         begunAt = now
         lastNow = now
         supervisor = SoundSupervisor(
-            stationCount: stations.count, startedAt: now,
+            stationCount: sources.count, startedAt: now,
             preselectedFallback: request.fallback?.preselected)
-        if let reason = request.fallback?.preselected, !stations.isEmpty {
-            context.emit(.fallback(id, from: SoundSupervisor.Source.station(0).description, to: "tone", reason: reason))
+        if let reason = request.fallback?.preselected, !sources.isEmpty {
+            context.emit(.fallback(id, from: name(of: .station(0)), to: "tone", reason: reason))
         }
     }
 
@@ -133,7 +133,12 @@ final class AlarmVoice: Voice {
             if first.turn.tone { heardTone = true } else { remember(first.turn.meanSquare, full: first.turn.full) }
             inFlight.removeFirst()
         }
-        var decisions = supervisor.update(now: now, heard: verified, failure: feed?.takeFailure())
+        var decisions: [SoundSupervisor.Decision]
+        if let feed, feed.playedToEnd, case .station = supervisor.current {
+            decisions = supervisor.ended(now: now, reason: "The episode ended.")
+        } else {
+            decisions = supervisor.update(now: now, heard: verified, failure: feed?.takeFailure())
+        }
         if heardTone { decisions += supervisor.toneHeard(now: now) }
         for decision in decisions { carry(decision) }
     }
@@ -169,24 +174,31 @@ final class AlarmVoice: Voice {
     private func carry(_ decision: SoundSupervisor.Decision) {
         switch decision {
         case .audible(let source, let after):
-            context.emit(.audible(id, source: source.description, after: after))
+            context.emit(.audible(id, source: name(of: source), after: after))
         case .fallBack(let from, let to, let reason):
-            logger?.warning("alarm falls back from \(from) to \(to): \(reason)")
-            context.emit(.fallback(id, from: from.description, to: to.description, reason: reason))
+            logger?.warning("alarm falls back from \(name(of: from)) to \(name(of: to)): \(reason)")
+            context.emit(.fallback(id, from: name(of: from), to: name(of: to), reason: reason))
             window.removeAll()
             if to == .tone { toneGain = GainRamp(volume: toneVolume) }
             stationRamped = false
             stationGain = GainRamp(volume: request.fadeStartVolume)
         case .recover(let to):
-            context.emit(.recovered(id, to: to.description))
+            context.emit(.recovered(id, to: name(of: to)))
             stationRamped = true
             stationGain = GainRamp(volume: request.volume)
         }
     }
 
+    /// What the events call a source: "episode" for a podcast's, else the supervisor's word ("station",
+    /// "alternate station", "tone").
+    private func name(of source: SoundSupervisor.Source) -> String {
+        if case .station(let i) = source, i < sources.count, sources[i].isEpisode { return "episode" }
+        return source.description
+    }
+
     /// Keeps the feed on the station the supervisor wants; restarts a dead one (after a pause) while on the tone.
     private func syncFeed(now: MonotonicInstant) {
-        guard let wanted = supervisor.stationToFetch, wanted < stations.count else {
+        guard let wanted = supervisor.stationToFetch, wanted < sources.count else {
             feed?.stop()
             feed = nil
             feedIndex = nil
@@ -201,7 +213,7 @@ final class AlarmVoice: Voice {
         feed?.stop()
         feedEndedAt = nil
         window.removeAll()
-        feed = stations[wanted].feed(for: id, context: context, allowLoopback: request.allowLoopback)
+        feed = sources[wanted].feed(for: id, context: context, allowLoopback: request.allowLoopback)
         feedIndex = wanted
     }
 

@@ -13,6 +13,9 @@ protocol Voice: AnyObject {
     var framesProduced: Int64 { get }
     /// Set when the voice cannot go on (its station failed for good and it has no fallback).
     var failure: String? { get }
+    /// Set when it played everything it had (an episode to its end): it ends `finished`, what waits in the device
+    /// played out.
+    var finished: Bool { get }
     /// Pre-roll: connects and buffers. True when it could begin at once.
     func prefill() -> Bool
     func begin(at now: MonotonicInstant)
@@ -40,11 +43,15 @@ struct VoiceContext: Sendable {
     func frames(_ d: Duration) -> Int { Int(d.inSeconds * Double(rate)) }
 }
 
-extension StreamURL {
-    /// Starts fetching this address for voice `id`: titles and stream notes go straight to the events.
+extension Voice {
+    var finished: Bool { false }
+}
+
+extension FeedSource {
+    /// Starts reading this source for voice `id`: titles and stream notes go straight to the events.
     func feed(for id: SoundID, context: VoiceContext, allowLoopback: Bool) -> StationFeed {
         let emit = context.emit
-        return StationFeed(url: self, rate: context.rate, allowLoopback: allowLoopback) { event in
+        return StationFeed(source: self, rate: context.rate, allowLoopback: allowLoopback) { event in
             if case .title(let title) = event { emit(.title(id, title)) } else { emit(.stream(id, event)) }
         }
     }

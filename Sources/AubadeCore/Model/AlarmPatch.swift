@@ -73,11 +73,11 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     /// Applies the named fields to `alarm` and validates the result; throws the first problem as a
     /// `ValidationError` sentence (or what `stationNamed` throws) and leaves `alarm` unusable then.
     /// `zone` is the clock's zone: with the alarm's own zone, it decides the default date of a one-shot alarm
-    /// (the next day on which its time is still ahead of `now`). `stationNamed` looks a `source` name up.
-    /// `programmeWithID` looks an `atProgramme` id up.
+    /// (the next day on which its time is still ahead of `now`). `stationNamed` and `podcastNamed` look a
+    /// `source` name up. `programmeWithID` looks an `atProgramme` id up.
     public func apply(
         to alarm: inout Alarm, zone: TimeZone, now: Date,
-        stationNamed: (String) throws -> Station?,
+        stationNamed: (String) throws -> Station?, podcastNamed: (String) throws -> Podcast?,
         programmeWithID: (Int64) throws -> Programme? = { _ in nil }
     ) throws {
         let timing = time != nil || days != nil || date != nil || tz != nil
@@ -125,7 +125,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
             }
             alarm.recurrence = .once(try LocalDate(parsing: date))
         }
-        if let source { alarm.sound = try SoundSource(userText: source, stationNamed: stationNamed) }
+        if let source { alarm.sound = try SoundSource(userText: source, stationNamed: stationNamed, podcastNamed: podcastNamed) }
         if let durationSeconds { alarm.durationSeconds = durationSeconds }
         if let volume { alarm.volume = volume }
         if let fadeInSeconds { alarm.fadeInSeconds = fadeInSeconds }
@@ -158,7 +158,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     /// otherwise. Validated; has no id yet.
     public func newAlarm(
         settings: AppSettings, zone: TimeZone, now: Date,
-        stationNamed: (String) throws -> Station?,
+        stationNamed: (String) throws -> Station?, podcastNamed: (String) throws -> Podcast?,
         programmeWithID: (Int64) throws -> Programme? = { _ in nil }
     ) throws -> Alarm {
         try checkCanCreate()
@@ -175,7 +175,9 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
                 recurrence: .weekly(.all))
             if withDefaults.days == nil { withDefaults.days = "once" }
         }
-        try withDefaults.apply(to: &alarm, zone: zone, now: now, stationNamed: stationNamed, programmeWithID: programmeWithID)
+        try withDefaults.apply(
+            to: &alarm, zone: zone, now: now, stationNamed: stationNamed, podcastNamed: podcastNamed,
+            programmeWithID: programmeWithID)
         if skipDaysOff == nil, case .weekly(let days) = alarm.recurrence, days.isSubset(of: .workdays) {
             alarm.skipDaysOff = true
         }

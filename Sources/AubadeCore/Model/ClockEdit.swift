@@ -36,6 +36,8 @@ public enum ClockEdit: Sendable, Hashable, Codable {
     case refreshPodcast(name: String, PodcastFeed, at: Date)
     /// `podcast rm`: an id, or a podcast's name (ignoring case).
     case removePodcast(String)
+    /// Listening to the podcast called `name` stopped here (nil: its episode was heard to the end).
+    case podcastPosition(name: String, PodcastResume?)
 
     /// Whether the edit changes alarms (the ones the API answers with an alarm).
     public var isAlarmEdit: Bool {

@@ -4,8 +4,10 @@ public enum ListenSource: Hashable, Sendable {
     case tone(ToneName)
     case sound(SoundSource)
 
-    /// `tone`, `tone:classic`, `tone:chime`, `tone:rising`, a saved station's name, or a URL.
-    public init(userText text: String, stationNamed: (String) throws -> Station?) throws {
+    /// `tone`, `tone:classic`, `tone:chime`, `tone:rising`, a saved station's name, `podcast:<name>[#n]`, or a URL.
+    public init(
+        userText text: String, stationNamed: (String) throws -> Station?, podcastNamed: (String) throws -> Podcast?
+    ) throws {
         let t = text.trimmingSpaces.lowercased()
         if t == "tone" {
             self = .tone(.classic)
@@ -16,7 +18,7 @@ public enum ListenSource: Hashable, Sendable {
             }
             self = .tone(tone)
         } else {
-            self = .sound(try SoundSource(userText: text, stationNamed: stationNamed))
+            self = .sound(try SoundSource(userText: text, stationNamed: stationNamed, podcastNamed: podcastNamed))
         }
     }
 }

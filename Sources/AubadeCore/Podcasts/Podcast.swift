@@ -12,11 +12,15 @@ public struct Podcast: Sendable, Hashable, Codable {
     public var episodes: [PodcastEpisode]
     /// When the feed was last read.
     public var refreshedAt: Date
+    /// Where listening to it last stopped (the sleep timer continues there the next night), or nil.
+    public var resume: PodcastResume?
 
     public init(
-        id: Int64? = nil, name: String, feed: StreamURL, title: String, episodes: [PodcastEpisode], refreshedAt: Date
+        id: Int64? = nil, name: String, feed: StreamURL, title: String, episodes: [PodcastEpisode], refreshedAt: Date,
+        resume: PodcastResume? = nil
     ) throws(ValidationError) {
         self.id = id
+        self.resume = resume
         self.name = try Podcast.validName(name)
         self.feed = feed
         self.title = Names.cut(title, to: Podcast.maxText)
@@ -47,7 +51,7 @@ public struct Podcast: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, feed, title, episodes, refreshedAt
+        case id, name, feed, title, episodes, refreshedAt, resume
     }
 
     /// Decoding checks what the initialiser checks (a podcast arrives over the control socket as JSON).
@@ -57,7 +61,8 @@ public struct Podcast: Sendable, Hashable, Codable {
             id: try c.decodeIfPresent(Int64.self, forKey: .id), name: try c.decode(String.self, forKey: .name),
             feed: try c.decode(StreamURL.self, forKey: .feed), title: try c.decode(String.self, forKey: .title),
             episodes: try c.decode([PodcastEpisode].self, forKey: .episodes),
-            refreshedAt: try c.decode(Date.self, forKey: .refreshedAt))
+            refreshedAt: try c.decode(Date.self, forKey: .refreshedAt),
+            resume: try c.decodeIfPresent(PodcastResume.self, forKey: .resume))
     }
 
     /// 1–64 characters, no control characters (`Names`); not "tone", no "://" and no "#", so that
@@ -77,5 +82,27 @@ public struct Podcast: Sendable, Hashable, Codable {
         copy.episodes = Podcast.fitted(feed.episodes)
         copy.refreshedAt = now
         return copy
+    }
+}
+
+/// Where listening to a podcast stopped: the episode (its feed id) and the byte of its file.
+public struct PodcastResume: Sendable, Hashable, Codable {
+    public var episode: String
+    public var byte: Int64
+
+    public init(episode: String, byte: Int64) {
+        self.episode = episode
+        self.byte = max(0, byte)
+    }
+}
+
+extension Podcast {
+    /// What `choice` plays on the radio (`play`, the sleep timer): the chosen episode streamed from its address —
+    /// from where listening to it stopped, when it is the episode listened to last. nil when the podcast has no
+    /// such episode, or its address is not one the clock fetches.
+    public func listening(_ choice: PodcastChoice) -> (episode: PodcastEpisode, audio: EpisodeAudio)? {
+        guard let episode = choice.pick(episodes), let url = try? StreamURL(parsing: episode.audio) else { return nil }
+        let from = resume.flatMap { $0.episode == episode.id ? $0.byte : nil } ?? 0
+        return (episode, EpisodeAudio(origin: .stream(url), fromByte: from, title: episode.title))
     }
 }

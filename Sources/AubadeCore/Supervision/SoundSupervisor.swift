@@ -13,6 +13,7 @@ import Foundation
 /// - While the tone plays, the primary station keeps being tried in the background; it takes over again only
 ///   after `recoveryLimit` (15 s) of uninterrupted audible audio.
 /// - A pre-alarm check that failed (R20) starts the alarm on the tone at once.
+/// - A source that plays to its end (a podcast episode) hands over to the next at once and is not fetched again.
 public struct SoundSupervisor: Sendable, Hashable {
     /// What plays now.
     public enum Source: Sendable, Hashable, CustomStringConvertible {
@@ -53,6 +54,8 @@ public struct SoundSupervisor: Sendable, Hashable {
     /// Start of the current run of uninterrupted background audio while on the tone.
     private var backgroundRunStart: MonotonicInstant?
     private var announcedAudible: Set<Source> = []
+    /// Sources that played to their end (`ended`): never fetched again.
+    private var exhausted: Set<Int> = []
 
     /// A supervisor for an alarm that began at `startedAt`; `preselectedFallback` is the reason a pre-alarm
     /// check failed, which starts it on the tone.
@@ -68,8 +71,16 @@ public struct SoundSupervisor: Sendable, Hashable {
     public var stationToFetch: Int? {
         switch current {
         case .station(let i): i
-        case .tone: stationCount > 0 ? 0 : nil
+        case .tone: stationCount > 0 && !exhausted.contains(0) ? 0 : nil
         }
+    }
+
+    /// The current source played to its end (an episode's last frame reached the card): the next source plays at
+    /// once (the tone after the last), and this one is not fetched again.
+    public mutating func ended(now: MonotonicInstant, reason: String) -> [Decision] {
+        guard case .station(let index) = current else { return [] }
+        exhausted.insert(index)
+        return fallBack(from: index, now: now, reason: reason)
     }
 
     /// How long audio must be heard to count as verified (RELIABILITY.md: above −40 dBFS for 2 s).

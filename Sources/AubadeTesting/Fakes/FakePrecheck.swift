@@ -16,4 +16,15 @@ public final class FakePrecheck: PrecheckPort {
             return a.result
         }
     }
+
+    /// The same answer for an episode; what was asked is the episode's file or address.
+    public func check(episode: EpisodeAudio, device: DeviceStatus) async -> PreAlarmCheck.Result {
+        answer.withLock { a in
+            switch episode.origin {
+            case .file(let path): a.asked.append([(try? StreamURL(parsing: "http://file.invalid" + path))].compactMap { $0 })
+            case .stream(let url): a.asked.append([url])
+            }
+            return a.result
+        }
+    }
 }

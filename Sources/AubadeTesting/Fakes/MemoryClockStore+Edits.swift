@@ -22,7 +22,7 @@ extension MemoryClockStore.State {
             try patch.checkCanCreate()
             var alarm = try patch.newAlarm(
                 settings: data.settings, zone: zone, now: now, stationNamed: station(named:),
-                programmeWithID: programme(id:))
+                podcastNamed: podcast(named:), programmeWithID: programme(id:))
             try checkStationExists(alarm.sound)
             alarm.id = nextID("alarms", after: data.alarms.map(\.id))
             data.alarms.append(alarm)
@@ -31,11 +31,14 @@ extension MemoryClockStore.State {
         case .editAlarm(let id, let patch):
             let (stations, programmes) = (data.stations, data.programmes)
             let stationNamed = { (name: String) in stations.first { $0.name.lowercased() == name.lowercased() } }
+            let podcasts = self.podcasts
+            let podcastNamed = { (name: String) in podcasts.first { $0.name.lowercased() == name.lowercased() } }
             let programmeWithID = { (id: Int64) in programmes.first { $0.id == id } }
             return .alarm(
                 try modifyAlarm(id, at: stamp) { alarm, _ in
                     try patch.apply(
-                        to: &alarm, zone: zone, now: now, stationNamed: stationNamed, programmeWithID: programmeWithID)
+                        to: &alarm, zone: zone, now: now, stationNamed: stationNamed, podcastNamed: podcastNamed,
+                        programmeWithID: programmeWithID)
                 })
         case .removeAlarm(let id):
             guard let index = data.alarms.firstIndex(where: { $0.id == id }) else {
@@ -84,7 +87,22 @@ extension MemoryClockStore.State {
                     $0.name.lowercased() == nameOrID.lowercased() || $0.id.map(String.init) == nameOrID
                 })
             else { throw StoreError.invalid("No podcast is named '\(nameOrID)'; see 'aubade podcast list'.") }
+            let name = podcasts[i].name.lowercased()
+            let users = data.alarms.filter { alarm in
+                if case .podcast(let choice) = alarm.sound { return choice.name.lowercased() == name }
+                return false
+            }
+            if !users.isEmpty {
+                let names = users.map { "'\($0.name)'" }.joined(separator: ", ")
+                throw StoreError.conflict("Podcast \(podcasts[i].name) is the sound of alarm \(names); change the alarm first.")
+            }
             return .podcastRemoved(podcasts.remove(at: i))
+        case .podcastPosition(let name, let resume):
+            guard let i = podcasts.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
+                throw StoreError.invalid("No podcast is named '\(name)'; see 'aubade podcast list'.")
+            }
+            podcasts[i].resume = resume
+            return .podcast(podcasts[i])
         case .addStation(let fields):
             var station = try fields.station()
             guard try self.station(named: station.name) == nil else {
@@ -192,6 +210,10 @@ extension MemoryClockStore.State {
 
     private func station(named name: String) throws -> Station? {
         data.stations.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    private func podcast(named name: String) throws -> Podcast? {
+        data.podcasts.first { $0.name.lowercased() == name.lowercased() }
     }
 
     private func programme(id: Int64) throws -> Programme? {

@@ -16,8 +16,11 @@ public final class MemoryClockStore: ClockStore {
         var failWrites: StoreError?
         var readOnly: String?
         var tokens: [AccessToken] = []
-        /// The podcasts followed (not part of what the running clock loads).
-        var podcasts: [Podcast] = []
+        /// The podcasts followed (`data.podcasts`).
+        var podcasts: [Podcast] {
+            get { data.podcasts }
+            set { data.podcasts = newValue }
+        }
         var lastID: [String: Int64] = [:]
 
         /// A new row id for `table`: one more than any used before (ids are never reused).
@@ -83,10 +86,6 @@ public final class MemoryClockStore: ClockStore {
     }
 
     public func tokens() throws(StoreError) -> [AccessToken] { state.withLock { $0.tokens } }
-
-    public func podcasts() throws(StoreError) -> [Podcast] {
-        state.withLock { $0.podcasts }.sorted { $0.name.lowercased() < $1.name.lowercased() }
-    }
 
     public func createToken(name: String?, replacing: Bool) throws(StoreError) -> (token: AccessToken, secret: String) {
         let chosen: String?

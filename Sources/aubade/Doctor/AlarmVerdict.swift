@@ -54,6 +54,7 @@ struct AlarmVerdict: Encodable, Sendable {
         case .tone, nil: next.source = alarm == nil ? "unknown" : "tone"
         case .station(let id): next.source = storage.stations[id]?.name ?? "station \(id)"
         case .stream(let url): next.source = url.text
+        case .podcast(let choice): next.source = choice.text
         }
         let when = Self.format(next.at, zone: zone, now: now)
         let blockers = checks.filter { Self.blocking.contains($0.check) && $0.status == .problem }

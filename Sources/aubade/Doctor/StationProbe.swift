@@ -26,8 +26,8 @@ struct StationProbe: Sendable {
         for alarm in alarms where alarm.enabled {
             let key: String, label: String, addresses: [StreamURL]
             switch alarm.sound {
-            case .tone:
-                continue
+            case .tone, .podcast:
+                continue  // a podcast's episode is downloaded and checked by the running clock before its alarm
             case .station(let id):
                 guard let station = stations[id] else { continue }
                 (key, label, addresses) = ("station \(id)", station.name, station.addresses)

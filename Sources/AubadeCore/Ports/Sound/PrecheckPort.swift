@@ -4,6 +4,8 @@
 /// Contract: `check` may take seconds; the clock runs it as a background job and never waits for it.
 public protocol PrecheckPort: Sendable {
     func check(stations: [StreamURL], allowLoopback: Bool, device: DeviceStatus) async -> PreAlarmCheck.Result
+    /// A second of a downloaded episode decoded, and the device.
+    func check(episode: EpisodeAudio, device: DeviceStatus) async -> PreAlarmCheck.Result
 }
 
 /// The pre-alarm check (R20): its answer here, its work in the audio adapter (`PreAlarmCheck.run`).

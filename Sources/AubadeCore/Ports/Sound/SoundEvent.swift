@@ -23,6 +23,9 @@ public enum SoundEvent: Sendable, Equatable, Codable {
     case recovered(SoundID, to: String)
     /// The card's own control was unmuted or raised for an alarm (restored after it, R18).
     case mixer(SoundID, String)
+    /// How far into an episode the card has played, in bytes of its file (every 15 s, and as it stops);
+    /// `atEnd` once it played to the episode's end.
+    case position(SoundID, byte: Int64, atEnd: Bool)
     case stopped(SoundID, SoundEnd)
 
     /// The sound an event belongs to (nil for device events).
@@ -30,7 +33,7 @@ public enum SoundEvent: Sendable, Equatable, Codable {
         switch self {
         case .deviceOpened, .deviceFailed: nil
         case .ready(let id), .audible(let id, _, _), .title(let id, _), .stream(let id, _), .fallback(let id, _, _, _),
-            .recovered(let id, _), .mixer(let id, _), .stopped(let id, _):
+            .recovered(let id, _), .mixer(let id, _), .position(let id, _, _), .stopped(let id, _):
             id
         }
     }

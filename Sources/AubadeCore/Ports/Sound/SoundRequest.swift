@@ -33,6 +33,18 @@ public struct SoundRequest: Sendable, Hashable {
         case tone(ToneName)
         /// A station's addresses in order (primary, alternate).
         case stations([StreamURL])
+        /// A podcast's episode: a file downloaded before (an alarm), or its address streamed (the radio). It ends
+        /// where the episode does.
+        case episode(EpisodeAudio)
+
+        /// Whether playing it fetches from the network (what Wi-Fi-only refuses off Wi-Fi).
+        public var streams: Bool {
+            switch self {
+            case .tone: false
+            case .stations(let urls): !urls.isEmpty
+            case .episode(let audio): if case .stream = audio.origin { true } else { false }
+            }
+        }
     }
 
     /// The supervised fallback of an alarm (R16): when no verified audio of the stations reaches the card,
@@ -81,5 +93,26 @@ public struct SoundRequest: Sendable, Hashable {
     /// A tone or chime.
     public static func tone(_ tone: ToneName, priority: Priority, volume: Int, limit: Duration? = nil) -> SoundRequest {
         SoundRequest(priority: priority, content: .tone(tone), volume: volume, limit: limit)
+    }
+}
+
+/// A podcast episode as the engine plays it.
+public struct EpisodeAudio: Sendable, Hashable {
+    public enum Origin: Sendable, Hashable {
+        /// The file the episode was downloaded to (an alarm plays this: a slow or dead feed cannot delay it).
+        case file(path: String)
+        /// The episode's own address, fetched while it plays (from `fromByte` on, with an HTTP range).
+        case stream(StreamURL)
+    }
+
+    public var origin: Origin
+    /// Where to begin, in bytes of the episode's file: where the last listening stopped, or 0.
+    public var fromByte: Int64
+    public var title: String
+
+    public init(origin: Origin, fromByte: Int64 = 0, title: String) {
+        self.origin = origin
+        self.fromByte = max(0, fromByte)
+        self.title = title
     }
 }

@@ -15,12 +15,16 @@ public struct StoredClock: Sendable, Equatable {
     public var daysOff: [DayOff]
     /// The imported calendars (programme schedules, holiday calendars), refreshed by the daemon's calendar service.
     public var calendarSources: [CalendarSource]
+    /// The podcasts followed, with their episodes as last read (`podcast:<name>` sounds pick from them).
+    public var podcasts: [Podcast]
 
     public init(
         alarms: [Alarm] = [], states: [AlarmRunState] = [], settings: AppSettings = AppSettings(),
         invalidSettings: [String] = [], stations: [Station] = [], programmes: [Programme] = [],
-        alarmUpdateTimes: [Int64: Date] = [:], daysOff: [DayOff] = [], calendarSources: [CalendarSource] = []
+        alarmUpdateTimes: [Int64: Date] = [:], daysOff: [DayOff] = [], calendarSources: [CalendarSource] = [],
+        podcasts: [Podcast] = []
     ) {
+        self.podcasts = podcasts
         self.daysOff = daysOff
         self.calendarSources = calendarSources
         self.alarms = alarms
@@ -65,8 +69,6 @@ public protocol ClockStore: Sendable {
     func createToken(name: String?, replacing: Bool) throws(StoreError) -> (token: AccessToken, secret: String)
     /// Notes that token `id` was used at `at`.
     func tokenUsed(id: Int64, at: Date) throws(StoreError)
-    /// The podcasts followed, by name (each with its episodes as last read).
-    func podcasts() throws(StoreError) -> [Podcast]
 }
 
 extension ClockStore {

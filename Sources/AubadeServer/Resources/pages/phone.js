@@ -831,6 +831,8 @@ async function removePodcast(p, button) {
     await loadPodcasts();
   } catch (error) {
     button.disabled = false;
+    button.textContent = "Remove"; // refused: asking again starts over
+    button.classList.remove("confirm");
     say($("podcasts-error"), error.message);
   }
 }

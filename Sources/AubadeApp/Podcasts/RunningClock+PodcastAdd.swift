@@ -4,7 +4,7 @@ import Foundation
 
 extension RunningClock {
     /// Follows the podcast whose feed is at `feed` (`POST /podcasts`): the feed downloaded and read off the clock's
-    /// thread (`deps.feeds`), then saved as `podcast add` saves it (`Store.apply`). Wi-Fi-only refuses the
+    /// thread (`deps.podcasts`), then saved as `podcast add` saves it (`Store.apply`). Wi-Fi-only refuses the
     /// download, as it refuses streams and calendars.
     func addPodcast(feed: StreamURL, name: String?) async throws(ClockError) -> EditResult {
         if let name {
@@ -13,10 +13,12 @@ extension RunningClock {
                 throw ClockError(.unprocessable, error.message)
             }
         }
-        guard let feeds = deps.feeds else { throw ClockError(.failed, "This clock reads no podcast feeds.") }
+        guard let feeds = deps.podcasts else {
+            throw ClockError(.failed, deps.store.readOnlyReason ?? "This clock reads no podcast feeds.")
+        }
         if let refusal = downloadRefusal() { throw ClockError(.refused, "The feed is not downloaded: \(refusal)") }
         let read = try await runBlocking("aubade-feed") { () throws(ClockError) -> PodcastFeed in
-            do throws(PodcastFeedError) { return try feeds.feed(at: feed) } catch {
+            do throws(PodcastFetchError) { return try feeds.feed(at: feed) } catch {
                 throw ClockError(.unavailable, error.message)
             }
         }
@@ -29,14 +31,5 @@ extension RunningClock {
             throw ClockError(.unprocessable, "\(error.message) Give it a name.")
         }
         return try await apply(.addPodcast(podcast), deps.time.now())
-    }
-
-    /// The podcasts followed, read on the store's thread (the clock suspended meanwhile).
-    func podcasts() async throws(ClockError) -> [Podcast] {
-        do throws(StoreError) {
-            return try await worker.perform { store throws(StoreError) in try store.podcasts() }
-        } catch {
-            throw ClockError(error)
-        }
     }
 }
