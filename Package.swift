@@ -240,6 +240,7 @@ let package = Package(
             name: "AubadeServerTests",
             dependencies: [
                 "AubadeServer", "AubadeApp", "AubadeCore", "AubadeStore", "AubadeDaemon", "AubadeTesting", "AubadeAppTesting",
+                "AubadeDirectory", "AubadePodcasts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

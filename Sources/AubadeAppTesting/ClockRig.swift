@@ -32,6 +32,7 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
         network: NetworkSnapshot = rigWifi, backlight: any Backlight = NullBacklight(),
         synchronised: Bool = true, calendars: CalendarOptions = CalendarOptions(),
         fetcher: (any CalendarFetcher)? = nil, preAlarmLeads: [Int] = [],
+        directory: (any StationDirectory)? = nil, logos: (any StationLogoStore)? = nil,
         podcasts: (any PodcastFetcher)? = nil, podcastRefresh: Duration = .seconds(21_600)
     ) throws(StoreError) {
         self.journal = journal
@@ -50,7 +51,7 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
             store: store, sound: sound, time: time, jobs: jobs, precheck: precheck,
             network: self.network, output: output, isClockSynchronised: { synchronised },
             systemZone: { utc }, logger: Logger(label: "test"), backlight: backlight,
-            calendars: fetcher, podcasts: podcasts)
+            calendars: fetcher, podcasts: podcasts, directory: directory, logos: logos)
         clock = RunningClock(
             loaded: try store.load(), deps: deps,
             options: ClockOptions(

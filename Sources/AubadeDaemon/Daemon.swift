@@ -40,14 +40,17 @@ public enum Daemon {
         public var http: ServerSettings?
         /// The Home Assistant face's broker and names; nil: no MQTT face.
         public var homeAssistant: HomeAssistantSettings?
+        /// The public station directory the pages search; nil: off in the config.
+        public var directory: (any StationDirectory)?
 
         public init(
             databasePath: String, configPath: String?, options: ClockOptions, sink: SinkOptions, json: Bool,
             fakeStart: Date?, buttons: ButtonInput, panel: ButtonPanel.Settings, shake: any ShakeSensor,
             network: any NetworkStatus, configWarnings: [String] = [],
             backlight: (any Backlight, warning: String?) = (NullBacklight(), nil), http: ServerSettings? = nil,
-            homeAssistant: HomeAssistantSettings? = nil
+            homeAssistant: HomeAssistantSettings? = nil, directory: (any StationDirectory)? = nil
         ) {
+            self.directory = directory
             self.homeAssistant = homeAssistant
             self.databasePath = databasePath
             self.configPath = configPath
@@ -120,7 +123,8 @@ public enum Daemon {
             store: store, sound: engine, time: time, jobs: work, precheck: LivePrecheck(),
             network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
             systemZone: SystemZone.current, logger: logger, backlight: parts.backlight.0,
-            calendars: calendars, podcasts: podcasts)
+            calendars: calendars, podcasts: podcasts, directory: parts.directory,
+            logos: store is SQLiteClockStore ? StationLogos(databasePath: parts.databasePath) : nil)
         let clock = RunningClock(loaded: loaded, deps: deps, options: parts.options, fault: fault)
         for (i, warning) in parts.configWarnings.enumerated() {
             _ = try? await clock.send(.warning(key: "config-\(i)", text: warning, announce: false))

@@ -7,6 +7,8 @@ import Foundation
 /// to spread over the mirrors and to fall back). Each request names the clock (`Product.userAgent`) and obeys the
 /// streams' address rules (R32): a server on this machine only when allowed.
 public struct RadioBrowser: StationDirectory {
+    /// The servers to try; empty: those DNS names (`DirectoryServers`), looked up at each request — so making a
+    /// `RadioBrowser` never waits for DNS (the daemon makes one as it starts).
     public let servers: [String]
     public let allowLoopback: Bool
     /// The most one mirror may take to answer.
@@ -60,7 +62,7 @@ public struct RadioBrowser: StationDirectory {
         _ path: String, _ parameters: [(name: String, value: String)],
         read: (Data) throws(DirectoryAnswer.Unreadable) -> T
     ) throws(DirectoryError) -> T {
-        guard !servers.isEmpty else { throw DirectoryError("No station directory server is configured.") }
+        let servers = DirectoryServers.resolve(configured: servers)
         var failures: [String] = []
         for server in servers.shuffled() {
             let query = parameters.map { "\($0.name)=\(RadioBrowser.escaped($0.value))" }.joined(separator: "&")

@@ -9,7 +9,7 @@ import NIOCore
 public struct APIError: Error, HTTPResponseError, Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         case invalid, unprocessable, unauthorized, forbidden, notFound, methodNotAllowed, conflict, refused, tooLarge,
-            unsupportedMediaType, tooMany, failed
+            unsupportedMediaType, tooMany, failed, upstream, off
 
         var status: HTTPResponse.Status {
             switch self {
@@ -24,6 +24,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             case .unsupportedMediaType: .unsupportedMediaType
             case .tooMany: .tooManyRequests
             case .failed: .internalServerError
+            case .upstream: .badGateway
+            case .off: .serviceUnavailable
             }
         }
     }
@@ -50,6 +52,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             case .refused: .refused
             case .unauthorized: .unauthorized
             case .failed: .failed
+            case .upstream: .upstream
+            case .off: .off
             }
         self.init(kind, error.message)
     }

@@ -24,6 +24,8 @@ struct APIRoutes {
         registerAlarms(book)
         registerStationsAndProgrammes(book)
         registerSound(book)
+        registerDirectory(book)
+        registerPodcasts(book)
         book.add(.get, p + "/history") { request, _ in
             try await answer(.history(limit: try RequestReading.number(request, "limit", default: 100)))
         }
@@ -161,7 +163,7 @@ struct APIRoutes {
 
     // MARK: asking the clock
 
-    private func ask(_ command: ClockCommand) async throws(APIError) -> ClockReply {
+    func ask(_ command: ClockCommand) async throws(APIError) -> ClockReply {
         do throws(ClockError) {
             return try await clock.send(.command(command, follow: false)).reply
         } catch {
@@ -169,7 +171,7 @@ struct APIRoutes {
         }
     }
 
-    private func answer(_ query: ClockQuery) async throws(APIError) -> Response {
+    func answer(_ query: ClockQuery) async throws(APIError) -> Response {
         guard case .answer(let answer) = try await ask(.query(query)) else { throw unexpected() }
         switch answer {
         case .alarms(let list): return JSONResponse.make(list)
@@ -183,11 +185,13 @@ struct APIRoutes {
         case .reports(let list): return JSONResponse.make(list)
         case .daysOff(let list): return JSONResponse.make(list)
         case .calendars(let list): return JSONResponse.make(list)
+        case .podcasts(let list): return JSONResponse.make(list)
+        case .podcast(let podcast): return JSONResponse.make(podcast)
         }
     }
 
     /// An edit, answered with the document of what was saved (`{"deleted": id}` for a removal).
-    private func edit(_ edit: ClockEdit, status: HTTPResponse.Status = .ok) async throws(APIError) -> Response {
+    func edit(_ edit: ClockEdit, status: HTTPResponse.Status = .ok) async throws(APIError) -> Response {
         guard case .edited(let result) = try await ask(.edit(edit)) else { throw unexpected() }
         let names = result.stationNames
         switch result.outcome {
@@ -201,7 +205,8 @@ struct APIRoutes {
         case .imported(let summary): return JSONResponse.make(ImportDocument(summary), status: status)
         case .dayOff(let day): return JSONResponse.make(DayOffDocument(day), status: status)
         case .dayOffRemoved(let day): return JSONResponse.make(Answers.Deleted(deleted: day.id ?? 0))
-        case .podcast, .podcastRemoved: throw unexpected()  // no route edits podcasts yet
+        case .podcast(let podcast): return JSONResponse.make(PodcastDocument(podcast), status: status)
+        case .podcastRemoved(let podcast): return JSONResponse.make(Answers.Deleted(deleted: podcast.id ?? 0))
         }
     }
 
@@ -227,7 +232,7 @@ struct APIRoutes {
         return JSONResponse.make(Answers.Sound(sound: id.value, label: label, message: message))
     }
 
-    private func unexpected() -> APIError { APIError(.failed, "The clock gave an answer this route does not expect.") }
+    func unexpected() -> APIError { APIError(.failed, "The clock gave an answer this route does not expect.") }
 }
 
 /// A wrong pairing code: 401, and a failure for the rate limiter (the guard counts it).

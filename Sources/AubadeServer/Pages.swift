@@ -9,8 +9,10 @@ import Hummingbird
 ///
 /// Every file is in a fixed table made once, when the router is made: a request names an entry of the table
 /// or gets 404, so no file-system path is ever built from a request. Each answer carries:
-/// - `Content-Security-Policy: default-src 'self'; frame-ancestors 'none'` — only these files' own scripts and
-///   styles run (no inline script, no inline style, no other site), and no other site may frame a page (R31);
+/// - `Content-Security-Policy: default-src 'self'; img-src 'self' blob: http: https:; frame-ancestors 'none'` — only these files' own
+///   scripts and styles run (no inline script, no inline style, no other site), and no other site may frame a page
+///   (R31); images may also come from elsewhere — the logos of the directory's search results are on the
+///   stations' own sites (an image runs no script);
 /// - `Cache-Control: no-cache` — a browser asks again each time, so the kiosk gets a new clock's pages at its
 ///   next load;
 /// - `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`.
@@ -33,7 +35,7 @@ enum Pages {
         "svg": "image/svg+xml", "json": "application/json; charset=utf-8",
     ]
 
-    static let contentSecurityPolicy = "default-src 'self'; frame-ancestors 'none'"
+    static let contentSecurityPolicy = "default-src 'self'; img-src 'self' blob: http: https:; frame-ancestors 'none'"
 
     static func register(on router: Router<APIContext>) {
         let assets = load()

@@ -170,6 +170,40 @@ enum Bodies {
         }
     }
 
+    /// `POST /stations/from-directory`: the directory's id of the station (exactly its form: no spaces around), and
+    /// optionally what to call it.
+    struct FromDirectory: Decodable {
+        var id: String
+        var name: String?
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: ["id", "name"], what: "field")
+            let c = try decoder.container(keyedBy: Key.self)
+            guard let id = try c.decodeIfPresent(String.self, forKey: Key("id")), id == id.trimmingCharacters(in: .whitespaces)
+            else {
+                throw ValidationError("Give 'id', the directory's id of the station (the 'id' of a search result).")
+            }
+            self.id = try DirectoryQuery.stationID(id)
+            name = try c.decodeIfPresent(String.self, forKey: Key("name"))
+        }
+    }
+
+    /// `POST /podcasts`: the feed's http(s) address, and optionally what to call the podcast.
+    struct PodcastFeed: Decodable {
+        var feed: StreamURL
+        var name: String?
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: ["feed", "name"], what: "field")
+            let c = try decoder.container(keyedBy: Key.self)
+            guard let text = try c.decodeIfPresent(String.self, forKey: Key("feed")) else {
+                throw ValidationError("Give 'feed', the podcast feed's http(s) address.")
+            }
+            feed = try StreamURL(parsing: text)
+            if let name = try c.decodeIfPresent(String.self, forKey: Key("name")) {
+                self.name = try Names.validated(name, what: "Podcast name")
+            }
+        }
+    }
+
     /// An optional `source`: left out, the clock's default plays; given, it must name something (an empty one
     /// is refused rather than read as "the default").
     static func source(_ c: KeyedDecodingContainer<Key>) throws -> String? {

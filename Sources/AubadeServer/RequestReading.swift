@@ -19,6 +19,12 @@ extension APIContext {
         }
     }
 
+    /// The path parameter `name` as text, percent-decoded (as the API document reads it).
+    func text(_ name: String) throws(APIError) -> String {
+        guard let raw = parameters.get(name), !raw.isEmpty else { throw APIError(.invalid, "The path lacks its '\(name)'.") }
+        return raw.removingPercentEncoding ?? raw
+    }
+
     /// The path parameter `name` as an id (400 when it is not a whole number).
     func id(_ name: String = "id") throws(APIError) -> Int64 {
         guard let text = parameters.get(name), let id = Int64(text) else {

@@ -4,10 +4,11 @@ public import Foundation
 /// The logos of stations saved from the public directory, beside the database (`<database>.logos/`), one file
 /// each named `<directory id>.<png|jpg|gif|ico|webp>` (`DirectoryLink.logo`): the pages show them without
 /// asking the network, and a directory that is down changes nothing.
-public struct StationLogos: Sendable {
+public struct StationLogos: StationLogoStore {
     public let folder: String
     /// A logo larger than this is not kept (the directory's are a few KB; a bad one can be megabytes).
     public static let maxBytes = 256 * 1024
+    public var maxBytes: Int { StationLogos.maxBytes }
 
     public init(databasePath: String) {
         folder = databasePath + ".logos"
@@ -15,17 +16,7 @@ public struct StationLogos: Sendable {
 
     /// The file's type from its first bytes, as `DirectoryLink.logoExtensions` names it; nil for anything else
     /// (SVG too: a script in it would run on the clock's own origin).
-    public static func kind(of bytes: [UInt8]) -> String? {
-        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            bytes.count >= offset + magic.count && Array(bytes[offset..<(offset + magic.count)]) == magic
-        }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "png" }
-        if starts([0xFF, 0xD8, 0xFF]) { return "jpg" }
-        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return "gif" }
-        if starts([0x00, 0x00, 0x01, 0x00]) { return "ico" }
-        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return "webp" }
-        return nil
-    }
+    public static func kind(of bytes: [UInt8]) -> String? { DirectoryLink.logoExtension(of: bytes) }
 
     /// Keeps `bytes` as the logo of the directory station `id` (fsync'd); returns its file name.
     public func save(_ bytes: [UInt8], id: String) throws(StoreError) -> String {

@@ -168,31 +168,3 @@ struct PodcastRemove: ParsableCommand {
         }
     }
 }
-
-/// A podcast as `--json` prints it: its name, feed, title, when it was read, and its episodes (dates as ISO 8601).
-struct PodcastDocument: Codable {
-    struct Episode: Codable {
-        var title: String
-        var published: String?
-        var audio: String
-        var duration: Int?
-    }
-
-    var id: Int64?
-    var name: String
-    var feed: String
-    var title: String
-    var refreshedAt: String
-    var episodes: [Episode]
-
-    init(_ p: Podcast, episodes: [PodcastEpisode]? = nil) {
-        id = p.id
-        name = p.name
-        feed = p.feed.text
-        title = p.title
-        refreshedAt = p.refreshedAt.formatted(.iso8601)
-        self.episodes = (episodes ?? p.episodes).map {
-            Episode(title: $0.title, published: $0.published?.formatted(.iso8601), audio: $0.audio, duration: $0.duration)
-        }
-    }
-}

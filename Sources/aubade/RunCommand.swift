@@ -90,7 +90,8 @@ struct RunCommand: AsyncParsableCommand {
                     host: listen.host, port: listen.port, openReads: config.http.openReads,
                     allowedHosts: config.http.allowedHosts)
             },
-            homeAssistant: homeAssistant)
+            homeAssistant: homeAssistant,
+            directory: StationDirectoryFromConfig.make(config, allowLocal: false))
         do {
             try await Daemon.run(parts, logger: logger)
         } catch let failure as Daemon.StartFailure {

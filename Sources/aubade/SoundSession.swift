@@ -87,7 +87,7 @@ extension CLIError {
     init(_ error: ClockError) {
         switch error.kind {
         case .invalid, .unprocessable, .notFound, .conflict: self = .badInput(error.message)
-        case .refused, .unauthorized, .unavailable, .failed: self = .failed(error.message)
+        case .refused, .unauthorized, .unavailable, .failed, .upstream, .off: self = .failed(error.message)
         }
     }
 }

@@ -46,20 +46,28 @@ struct StationAdd: ParsableCommand {
     func run() throws {
         let context = try global.context()
         var fields = StationFields(name: name, url: url, alternate: alternate)
-        var logo: String?
+        var fromTheDirectory: (flow: DirectoryStationAdd, prepared: DirectoryStationAdd.Prepared)?
         if let fromDirectory {
             guard url == nil else {
                 throw CLIError.badInput("Give either --url or --from-directory: the directory says where the station streams.")
             }
-            (fields, logo) = try DirectoryStationAdd.fields(
-                id: fromDirectory, name: name, alternate: alternate, context: context, allowLocal: allowLocal)
+            let flow = DirectoryStationAdd(
+                directory: try StationDirectoryFromConfig.require(context.configuration, allowLocal: allowLocal),
+                logos: StationLogos(databasePath: context.databasePath))
+            let saved = try savedStations(context)
+            let prepared: DirectoryStationAdd.Prepared
+            do throws(ClockError) {
+                prepared = try flow.prepare(id: fromDirectory, name: name, alternate: alternate, saved: saved)
+            } catch { throw CLIError(error) }
+            if let warning = prepared.warning { Aubade.printError(warning) }
+            fields = prepared.fields
+            fromTheDirectory = (flow, prepared)
         }
-        let logos = StationLogos(databasePath: context.databasePath)
         let result: EditResult
         do {
             result = try Edits.apply(.addStation(fields), context: context)
         } catch {
-            if let logo { logos.remove(logo) }  // the station was not saved: nor is the logo it brought
+            if let (flow, prepared) = fromTheDirectory { flow.discard(prepared) }
             throw error
         }
         guard case .station(let saved) = result.outcome else { throw Edits.unexpected }
@@ -72,63 +80,12 @@ struct StationAdd: ParsableCommand {
             print("Added station \(saved.id ?? 0): \(saved.name)\(from ?? "").")
         }
     }
-}
 
-/// `station add --from-directory`: the station as the directory knows it now, refused when this clock cannot
-/// play it; its logo fetched and kept beside the database (a logo that cannot be had is a warning, not a failure).
-enum DirectoryStationAdd {
-    static func fields(
-        id text: String, name: String?, alternate: String?, context: CommandContext, allowLocal: Bool
-    ) throws -> (StationFields, logo: String?) {  // logo: a file this add created
-        let id = try DirectoryQuery.stationID(text)
-        let directory = try StationDirectoryFromConfig.make(context.configuration, allowLocal: allowLocal)
-        let found: DirectoryStation
-        do {
-            guard let station = try directory.stations(ids: [id]).first(where: { $0.uuid == id }) else {
-                throw CLIError.badInput(
-                    "The station directory has no station with id \(id); search again with: aubade station search.")
-            }
-            found = station
-        } catch let error as DirectoryError { throw CLIError.failed(error.message) }
-        if let why = found.playability.note {
-            throw CLIError.badInput(
-                "\(DirectoryStation.plain(found.name, limit: 80)) cannot be saved: this clock \(why) (it plays MP3 streams, not HLS); pick another station."
-            )
-        }
-        // Checked before anything is written: a link the store would refuse leaves no logo behind.
-        var link = try found.link()
-        if let store = try? context.openStoreForReading(quietWhenEmpty: true) {
-            let twin = (try? store.stations())?.first { $0.directory?.id == id }
-            store.close()
-            if let twin { throw CLIError.badInput("This station of the directory is already saved, as '\(twin.name)'.") }
-        }
-        var newLogo: String?
-        if !found.favicon.isEmpty {
-            let logos = StationLogos(databasePath: context.databasePath)
-            do {
-                let bytes = try directory.logo(at: found.favicon, maxBytes: StationLogos.maxBytes)
-                let existed = StationLogos.kind(of: bytes).map { logos.read("\(id).\($0)") != nil } ?? false
-                link.logo = try logos.save(bytes, id: id)
-                if !existed { newLogo = link.logo }
-            } catch let error as DirectoryError {
-                Aubade.printError("Saved without its logo: \(error.message)")
-            } catch let error as StoreError {
-                Aubade.printError("Saved without its logo: \(error.description)")
-            }
-        }
-        let fields = StationFields(
-            name: name ?? Self.name(DirectoryStation.plain(found.name, limit: 200)), url: found.url, alternate: alternate,
-            directory: link)
-        return (fields, newLogo)
-    }
-
-    /// The directory's name as a station name: at most 64 characters, cut at a word where it can be.
-    static func name(_ text: String) -> String {
-        let scalars = Array(text.unicodeScalars.filter { $0.properties.generalCategory != .control })
-        guard scalars.count > Names.maxLength else { return String(String.UnicodeScalarView(scalars)) }
-        let cut = String(String.UnicodeScalarView(scalars[0..<Names.maxLength]))
-        guard let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > 32 else { return cut }
-        return String(cut[..<space])
+    /// The stations saved now, as far as the file can be read (the store refuses a twin in any case).
+    private func savedStations(_ context: CommandContext) throws -> [Station] {
+        guard let store = try? context.openStoreForReading(quietWhenEmpty: true) else { return [] }
+        defer { store.close() }
+        return (try? store.stations()) ?? []
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AubadeApp
 import AubadeConfig
 import AubadeCore
 import AubadeDirectory
@@ -24,7 +25,7 @@ struct StationSearch: ParsableCommand {
         let query = try DirectoryQuery(
             words: words.joined(separator: " "), country: country, tag: tag, codec: codec, limit: limit)
         let context = try global.context()
-        let directory = try StationDirectoryFromConfig.make(context.configuration, allowLocal: allowLocal)
+        let directory = try StationDirectoryFromConfig.require(context.configuration, allowLocal: allowLocal)
         let found: [DirectoryStation]
         do { found = try directory.search(query) } catch { throw CLIError.failed(error.message) }
         if global.json {
@@ -44,46 +45,6 @@ struct StationSearch: ParsableCommand {
                         DirectoryStation.plain(s.playability.note ?? "", limit: 40),
                     ]
                 })
-        }
-    }
-}
-
-/// The directory as the config describes it: off, its own servers, or the ones DNS names.
-enum StationDirectoryFromConfig {
-    static func make(_ configuration: Configuration, allowLocal: Bool) throws -> RadioBrowser {
-        guard configuration.directory.enabled else {
-            throw CLIError.badInput("The station directory is off in the config ([directory] enabled = false).")
-        }
-        return RadioBrowser(
-            servers: DirectoryServers.resolve(configured: configuration.directory.servers),
-            allowLoopback: allowLocal || configuration.audio.allowLocalStreams)
-    }
-}
-
-/// `station search --json`: `{"stations": [{"id", "name", "url", "country", "codec", "bitrate", "playable", "note"…}]}`.
-struct DirectorySearchDocument: Codable {
-    struct Entry: Codable {
-        var id: String
-        var name: String
-        var url: String
-        var country: String
-        var codec: String
-        var bitrate: Int
-        var homepage: String
-        var favicon: String
-        var tags: [String]
-        var playable: Bool
-        var note: String?
-    }
-
-    var stations: [Entry]
-
-    init(_ found: [DirectoryStation]) {
-        stations = found.map { s in
-            Entry(
-                id: s.uuid, name: s.name, url: s.url, country: s.countryCode, codec: s.codec, bitrate: s.bitrate,
-                homepage: s.homepage, favicon: s.favicon, tags: s.tags, playable: s.playability.isPlayable,
-                note: s.playability.note)
         }
     }
 }

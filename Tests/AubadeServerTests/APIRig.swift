@@ -2,6 +2,7 @@ import AubadeApp
 import AubadeAppTesting
 import AubadeCore
 import AubadeDaemon
+import AubadePodcasts
 import AubadeServer
 import AubadeStore
 import AubadeTesting
@@ -28,9 +29,13 @@ struct APIRig {
 
     static let morning = Date(timeIntervalSince1970: 1_795_503_000)
 
-    init(settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0), prepare: (Store) throws -> Void = { _ in })
-        async throws
-    {
+    /// `directory`: the clock's station directory (none by default). The logos and the podcasts' episodes are kept
+    /// beside the test's database, as the daemon keeps them; feeds on this machine are allowed.
+    init(
+        settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0), directory: (any StationDirectory)? = nil,
+        network: NetworkSnapshot = NetworkSnapshot(),
+        prepare: (Store) throws -> Void = { _ in }
+    ) async throws {
         dir = try TemporaryDirectory("api")
         // The store's own clock is the rig's: what `prepare` writes is dated on the test's morning, whatever the
         // machine's date (an alarm made "after" 07:00 would not ring at 07:00, R11).
@@ -40,10 +45,13 @@ struct APIRig {
         token = try store.createToken(name: "test").secret
         base = try RunningClockRig(
             store: SQLiteClockStore(store), time: time,
-            network: NetworkSnapshot(),
+            network: network,
             fetcher: CalendarLoader(
                 cache: store.calendarCache, allowLoopback: true,
-                horizonDays: CalendarOptions().horizonDays))
+                horizonDays: CalendarOptions().horizonDays),
+            directory: directory, logos: StationLogos(databasePath: dir.file("aubade.sqlite")),
+            podcasts: PodcastLibrary(
+                cache: EpisodeCache(databasePath: dir.file("aubade.sqlite"), allowLoopback: true), allowLoopback: true))
         self.settings = settings
         await base.start()
     }

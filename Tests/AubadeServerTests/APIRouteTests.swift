@@ -292,7 +292,9 @@ struct APIRouteTests {
             for (path, script) in [("/", "/assets/phone.js"), ("/kiosk", "/assets/kiosk.js")] {
                 let page = try await client.execute(uri: path, method: .get)
                 #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8")
-                #expect(page.headers[.contentSecurityPolicy] == "default-src 'self'; frame-ancestors 'none'")
+                #expect(
+                    page.headers[.contentSecurityPolicy]
+                        == "default-src 'self'; img-src 'self' blob: http: https:; frame-ancestors 'none'")
                 #expect(page.headers[.cacheControl] == "no-cache")
                 #expect(page.text.contains("<script type=\"module\" src=\"\(script)\"></script>"), "\(path)")
                 // Every script is a file the policy allows: no inline script anywhere.

@@ -6,9 +6,11 @@ Nothing here sleeps for a fixed time to let something happen: every wait is for 
 a condition in the page) under a generous watchdog, because the machine may be loaded.
 """
 
+import json
 import os
 import shutil
 import struct
+import subprocess
 import sys
 import tempfile
 import time
@@ -16,7 +18,7 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
-from daemon_rig import WATCHDOG, DaemonClock  # noqa: E402
+from daemon_rig import DIE_WITH_US, WATCHDOG, DaemonClock  # noqa: E402
 
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
@@ -25,6 +27,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "Tests" / "Fixtures"
 AUBADE = os.environ.get("AUBADE_BIN") or str(ROOT / ".build" / "debug" / "aubade")
 ARTEFACTS = Path(os.environ.get("AUBADE_ARTEFACTS") or ROOT / ".build" / "artefacts")
 SCREENSHOTS = ARTEFACTS / "screenshots"
@@ -35,10 +38,11 @@ FRAMES_AFTER_A_STOP = 1024 + 8820
 
 
 class Clock(DaemonClock):
-    """A clock in a fresh folder (`DaemonClock`) that may stream from this machine, removed when the test ends."""
+    """A clock in a fresh folder (`DaemonClock`) that may stream from this machine, removed when the test ends;
+    `directory`: the base addresses of its station directory (a local mirror), else the directory is off."""
 
-    def __init__(self, test, zone="UTC"):
-        super().__init__(AUBADE, prefix="aubade-browser-", zone=zone, local_streams=True)
+    def __init__(self, test, zone="UTC", directory=None):
+        super().__init__(AUBADE, prefix="aubade-browser-", zone=zone, local_streams=True, directory=directory)
         test.addCleanup(self.close)
 
     @property
@@ -72,6 +76,59 @@ class Clock(DaemonClock):
             if time.monotonic() > deadline:
                 raise AssertionError(f"the card got only {self.card_bytes() // 4} frames")
             time.sleep(0.1)
+
+
+class Fixture:
+    """A server of Tests/Fixtures on a free port of 127.0.0.1 (it prints the port first), killed when the test
+    ends (and with the test process, like every program a test starts)."""
+
+    def __init__(self, test, script, *args):
+        self.process = subprocess.Popen([*DIE_WITH_US, sys.executable, str(FIXTURES / script), *map(str, args)],
+                                        stdout=subprocess.PIPE, text=True, cwd=FIXTURES)
+        test.addCleanup(self.close)
+        self.base = f"http://127.0.0.1:{int(self.process.stdout.readline())}"
+
+    def close(self):
+        self.process.kill()
+        self.process.wait()
+        self.process.stdout.close()
+
+
+def tone_mp3(path, seconds=30):
+    """An MP3 of a 440 Hz tone, made with sox and lame (128 kbps CBR, 44.1 kHz stereo)."""
+    wav = path.with_suffix(".wav")
+    subprocess.run(["sox", "-n", "-r", "44100", "-c", "2", str(wav), "synth", str(seconds), "sine", "440", "vol", "0.5"],
+                   check=True)
+    subprocess.run(["lame", "--quiet", "--cbr", "-b", "128", str(wav), str(path)], check=True)
+    wav.unlink()
+    return path
+
+
+def tiny_png(rgb=(31, 95, 168)):
+    """A valid 8×8 PNG of one colour (a station's logo the browser can draw)."""
+    import zlib
+    row = b"\x00" + bytes(rgb) * 8
+    chunk = lambda kind, data: (struct.pack(">I", len(data)) + kind + data
+                                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 8, 8, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * 8)) + chunk(b"IEND", b""))
+
+
+class DirectoryMirror(Fixture):
+    """The local stand-in of the public station directory (`directory_server.py`), in a folder of its own, with
+    `stations` (in the directory's own field names; `{base}` in a value becomes the mirror's address), Swiss
+    Jazz's logo at /logo/jazz.png and a 440 Hz MP3 at /stream.mp3."""
+
+    def __init__(self, test, stations):
+        folder = Path(tempfile.mkdtemp(prefix="aubade-directory-"))
+        test.addCleanup(shutil.rmtree, folder, True)
+        self.stations_file = folder / "stations.json"
+        self.stations_file.write_text("[]")
+        (folder / "jazz.png").write_bytes(tiny_png())
+        super().__init__(test, "directory_server.py", "ok", self.stations_file, folder / "requests.log",
+                         tone_mp3(folder / "tone.mp3"))
+        self.stations_file.write_text(json.dumps(
+            [{k: v.replace("{base}", self.base) if isinstance(v, str) else v for k, v in s.items()} for s in stations]))
 
 
 class Browser:
@@ -205,7 +262,7 @@ class Browser:
 
     def script_ran(self):
         """Whether a hostile name's markup ran: the names set window.__pwned when they run."""
-        return self.js("return window.__pwned !== undefined || document.querySelectorAll('img').length > 0")
+        return self.js("return window.__pwned !== undefined || document.querySelectorAll('img[onerror]').length > 0")
 
 
 HOSTILE_ALARM = "<script>window.__pwned=1</script>"

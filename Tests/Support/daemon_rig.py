@@ -35,9 +35,10 @@ def free_port():
 
 class DaemonClock:
     """A clock in a fresh folder under `prefix`; `zone` its time zone; `local_streams` whether it may stream from
-    this machine (the tests' own servers)."""
+    this machine (the tests' own servers); `directory` the station directory's servers (a list of base addresses,
+    e.g. a local mirror's), or None for the directory turned off — a test clock never asks the public one."""
 
-    def __init__(self, aubade, prefix="aubade-test-", zone="UTC", local_streams=False):
+    def __init__(self, aubade, prefix="aubade-test-", zone="UTC", local_streams=False, directory=None):
         self.aubade = aubade
         self.dir = Path(tempfile.mkdtemp(prefix=prefix))
         self.db = self.dir / "aubade.sqlite"
@@ -52,7 +53,9 @@ class DaemonClock:
             + "[clock]\n"
             f'time_zone = "{zone}"\n'
             "[buttons]\n"
-            'snooze = ""\nstop = ""\nplay_pause = ""\nsleep = ""\n')
+            'snooze = ""\nstop = ""\nplay_pause = ""\nsleep = ""\n'
+            "[directory]\n"
+            + (f"servers = {json.dumps(directory)}\n" if directory else "enabled = false\n"))
         self.env = dict(os.environ, AUBADE_CONFIG="", AUBADE_RUNTIME_DIR=str(self.runtime))
         self.process = None
         self.reading = False

@@ -122,6 +122,11 @@ public struct ClockError: Error, Sendable, Hashable, Codable, CustomStringConver
         case unauthorized
         /// The clock failed to do it (the store, the device): exit 1, HTTP 500.
         case failed
+        /// A server the clock asks on the person's behalf — the public station directory — did not answer: exit 1,
+        /// HTTP 502.
+        case upstream
+        /// What it needs is turned off in the config (`[directory] enabled = false`): exit 1, HTTP 503.
+        case off
     }
 
     public var kind: Kind

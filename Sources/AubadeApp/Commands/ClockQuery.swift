@@ -22,6 +22,10 @@ public enum ClockQuery: Sendable, Hashable, Codable {
     case history(limit: Int)
     /// The morning reports of the last `days` local dates, today included.
     case reports(days: Int)
+    /// The podcasts followed, with their episodes as last read.
+    case podcasts
+    /// The podcast called `name` (or with that id), with its newest `limit` episodes.
+    case podcast(name: String, limit: Int)
 
     public static let countRange = 1...100
     public static let historyRange = 1...1000
@@ -41,6 +45,8 @@ public enum ClockAnswer: Sendable, Codable {
     case reports(ReportList)
     case daysOff(DayOffList)
     case calendars(CalendarSourceList)
+    case podcasts(PodcastList)
+    case podcast(PodcastDocument)
 }
 
 /// What an edit saved, with the station names its documents show.

@@ -56,6 +56,19 @@ extension RunningClock {
                 throw ClockError(.invalid, "Reports cover 1 to 31 days, not \(days).")
             }
             return .reports(try await reports(days: days, now: now.wall))
+        case .podcasts:
+            let sorted = catalogue.podcasts.sorted { $0.name.lowercased() < $1.name.lowercased() }
+            return .podcasts(PodcastList(podcasts: sorted.map { PodcastDocument($0) }))
+        case .podcast(let name, let limit):
+            guard (1...PodcastFeed.kept).contains(limit) else {
+                throw ClockError(.invalid, "--limit \(limit) is out of range; ask for 1 to \(PodcastFeed.kept) episodes.")
+            }
+            let key = name.lowercased()
+            guard let found = catalogue.podcasts.first(where: { $0.name.lowercased() == key || $0.id.map(String.init) == name })
+            else {
+                throw ClockError(.notFound, "No podcast is named '\(name)'; see 'aubade podcast list'.")
+            }
+            return .podcast(PodcastDocument(found, episodes: Array(found.episodes.prefix(limit))))
         }
     }
 

@@ -32,6 +32,8 @@ public struct LiveState: Codable, Sendable, Hashable {
         /// When the sleep timer ends (whole seconds).
         public var endsAt: Date?
         public var volume: Int
+        /// The saved station playing, if it is one: the kiosk shows its logo (`/stations/{id}/logo`).
+        public var stationId: Int64? = nil
     }
 
     public struct Next: Codable, Sendable, Hashable {

@@ -17,6 +17,16 @@ public enum ClockInput: Sendable {
     case command(ClockCommand, follow: Bool)
     /// A calendar to download and import (a slow download never holds the clock: it runs off the clock's thread).
     case importCalendar(url: StreamURL, kind: CalendarImport.Kind, station: String?)
+    /// A search of the public station directory (answered with `.directory`; asked off the clock's thread).
+    case searchDirectory(DirectoryQuery)
+    /// Saves the directory's station `id`, called `name` (default: its name there), as `station add
+    /// --from-directory` does (looked up off the clock's thread; answered with `.reply(.edited)`).
+    case addFromDirectory(id: String, name: String?)
+    /// Follows the podcast whose feed is at `feed`, called `name` (default: the feed's title); the feed is read off
+    /// the clock's thread (answered with `.reply(.edited)`).
+    case addPodcast(feed: StreamURL, name: String?)
+    /// The stored logo of saved station `id` (answered with `.logo`).
+    case stationLogo(id: Int64)
     /// The calendar service's turn: imported calendars whose refresh is due (answered with `.wait`).
     case refreshCalendars
     /// The podcast service's turn: feeds whose reading is due (answered with `.wait`).
@@ -59,6 +69,10 @@ public enum ClockOutput: Sendable {
     case home(AsyncStream<HomeUpdate>)
     /// How long until the next calendar refresh is due.
     case wait(Duration)
+    /// What the station directory found, the best-ranked first, each address once.
+    case directory([DirectoryStation])
+    /// A saved station's logo.
+    case logo(StationLogo)
 
     /// The reply to a command (`.done` for inputs that have none).
     public var reply: ClockReply {

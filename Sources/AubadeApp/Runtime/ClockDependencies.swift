@@ -26,13 +26,18 @@ public struct ClockDependencies: Sendable {
     /// Reads podcast feeds and downloads episodes for alarms; nil where the store keeps no cache (the backup copy):
     /// a `podcast:` alarm then starts on the tone.
     public var podcasts: (any PodcastFetcher)?
+    /// The public station directory the pages search and save from; nil when the config turns it off.
+    public var directory: (any StationDirectory)?
+    /// The saved stations' logos beside the database; nil where the store keeps none (the backup copy).
+    public var logos: (any StationLogoStore)?
 
     public init(
         store: any ClockStore, sound: any SoundPort, time: any ClockTime, jobs: any BackgroundJobs,
         precheck: any PrecheckPort, network: any NetworkStatus, output: DaemonOutput,
         isClockSynchronised: @escaping @Sendable () -> Bool, systemZone: @escaping @Sendable () -> TimeZone,
         logger: Logger, backlight: any Backlight = NullBacklight(), calendars: (any CalendarFetcher)? = nil,
-        podcasts: (any PodcastFetcher)? = nil
+        podcasts: (any PodcastFetcher)? = nil, directory: (any StationDirectory)? = nil,
+        logos: (any StationLogoStore)? = nil
     ) {
         self.podcasts = podcasts
         self.store = store
@@ -47,6 +52,8 @@ public struct ClockDependencies: Sendable {
         self.logger = logger
         self.backlight = backlight
         self.calendars = calendars
+        self.directory = directory
+        self.logos = logos
     }
 }
 

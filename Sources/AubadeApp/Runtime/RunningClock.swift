@@ -98,6 +98,14 @@ public actor RunningClock {
             return try await handle(command, follow: follow)
         case .importCalendar(let url, let kind, let station):
             return .reply(.edited(try await importCalendar(from: url, kind: kind, station: station)), events: nil)
+        case .searchDirectory(let query):
+            return .directory(try await searchDirectory(query))
+        case .addFromDirectory(let id, let name):
+            return .reply(.edited(try await addFromDirectory(id: id, name: name)), events: nil)
+        case .addPodcast(let feed, let name):
+            return .reply(.edited(try await addPodcast(feed: feed, name: name)), events: nil)
+        case .stationLogo(let id):
+            return .logo(try await stationLogo(id: id))
         case .refreshCalendars:
             return .wait(await refreshCalendars())
         case .refreshPodcasts:

@@ -82,6 +82,24 @@ export class Client {
     return data;
   }
 
+  /** An image of the API (a saved station's logo), read with the token — an <img> cannot send one — as a blob:
+   *  address the page may show; null when there is none. Each is read once per page. */
+  image(path) {
+    this.images ??= new Map();
+    if (!this.images.has(path)) {
+      this.images.set(path, (async () => {
+        try {
+          const response = await fetch(API + path, { cache: "no-store", headers: this.headers() });
+          if (!response.ok) return null;
+          return URL.createObjectURL(await response.blob());
+        } catch {
+          return null;
+        }
+      })());
+    }
+    return this.images.get(path);
+  }
+
   get(path) { return this.request("GET", path); }
   post(path, body = {}) { return this.request("POST", path, body); }
   patch(path, body) { return this.request("PATCH", path, body); }
@@ -235,6 +253,16 @@ export function el(tag, props = {}, ...children) {
   }
   node.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
   return node;
+}
+
+/** A saved station's logo as an <img> (its bytes read with the token, `Client.image`), or an empty square when it
+ *  has none, so that names line up. */
+export function stationLogo(client, station, className = "logo") {
+  const image = el("img", { class: className, alt: "", width: 44, height: 44 });
+  if (station?.directory?.logo) {
+    client.image(`/stations/${station.id}/logo`).then((url) => { if (url) image.src = url; });
+  }
+  return image;
 }
 
 /** Replaces the children of `node` with `children` (text or nodes). */

@@ -1,7 +1,8 @@
 // The kiosk clock face, for Chromium in kiosk mode on the clock's own touchscreen (800×480 landscape or
-// 720×1280 portrait): the time and date in the clock's zone, the next alarm, what plays, what is on air now
-// and next (with a toggle reserving the next programme), play/stop, the sleep timer, pairing a phone; while an
-// alarm rings, only Snooze and Stop.
+// 720×1280 portrait): the time and date in the clock's zone, the next alarm, what plays (with its station's
+// logo) and its volume, what is on air now and next (with a toggle reserving the next programme), play/stop, a
+// station picker (every saved station as a tile with its logo: a tap plays it), the sleep timer, pairing a phone;
+// while an alarm rings, only Snooze and Stop.
 //
 // - Time: ticks from the browser's own clock, corrected by the `now` of the last live state, so the face keeps
 //   the time while the daemon restarts; a small "reconnecting…" shows meanwhile.
@@ -14,7 +15,9 @@
 //   instant, never a poll. No programme data: the lines are hidden.
 // - Night: the daemon decides (`dimmed`) and sets the backlight; the page only darkens itself, never while
 //   anything rings. A touch on the dimmed face wakes it (POST /display/wake) and does nothing else.
-import { Client, LiveFeed, el, fill, say, clockText, dateText, whenText, countdownText, radioText } from "./api.js";
+import {
+  Client, LiveFeed, el, fill, say, clockText, dateText, whenText, countdownText, radioText, stationLogo,
+} from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const client = new Client("aubade.kiosk.token");
@@ -125,7 +128,11 @@ function render() {
   $("playing-title").hidden = !radio?.title;
   $("play").textContent = radio ? "Stop" : stations.length ? `Play ${chosenStation()}` : "No stations";
   $("play").disabled = !radio && stations.length === 0;
-  $("station").hidden = Boolean(radio) || stations.length < 2;
+  $("stations").hidden = stations.length < 2 && !radio;
+  $("volume").hidden = !radio;
+  if (radio) $("volume-value").textContent = String(radio.volume);
+  renderPlayingLogo(radio);
+  if (ringing || (state?.dimmed && !ringing)) $("picker").hidden = true;
   renderOnAir();
   if (pairingShown && state) {
     // Ended once the clock no longer holds the code it showed (the phone traded it, or it ran out).
@@ -175,12 +182,61 @@ function chosenStation() {
   return stations.some((s) => s.name === saved) ? saved : stations[0]?.name;
 }
 
-function nextStation() {
-  if (!stations.length) return;
-  const index = stations.findIndex((s) => s.name === chosenStation());
-  localStorage.setItem(STATION_KEY, stations[(index + 1) % stations.length].name);
+/** The logo of the saved station playing (the live state names it), if it has one. */
+function renderPlayingLogo(radio) {
+  const image = $("playing-logo");
+  const station = radio?.stationId ? stations.find((s) => s.id === radio.stationId) : null;
+  if (!station?.directory?.logo) {
+    image.hidden = true;
+    image.removeAttribute("src");
+    delete image.dataset.station;
+    return;
+  }
+  if (image.dataset.station === String(station.id)) return;
+  image.dataset.station = String(station.id);
+  client.image(`/stations/${station.id}/logo`).then((url) => {
+    if (url && image.dataset.station === String(station.id)) {
+      image.src = url;
+      image.hidden = false;
+    }
+  });
+}
+
+/** The station picker: each saved station as a tile (its logo, else its initial, and its name). */
+function openPicker() {
+  fill($("picker-list"), stations.map((station) => {
+    const face = station.directory?.logo
+      ? stationLogo(client, station, "tile-logo")
+      : el("span", { class: "tile-initial", "aria-hidden": "true" }, [...station.name][0] ?? "?");
+    const playing = state?.radio?.stationId === station.id;
+    const button = el("button", { type: "button", class: playing || (!state?.radio && station.name === chosenStation()) ? "chosen" : "" },
+      face, el("span", { class: "tile-name" }, station.name));
+    button.dataset.station = String(station.id);
+    button.addEventListener("click", () => pickStation(station));
+    return el("li", {}, button);
+  }));
+  $("picker").hidden = false;
+}
+
+function closePicker() {
+  $("picker").hidden = true;
+}
+
+/** A tap on a station: it becomes the kiosk's station, and plays (replacing what played). */
+async function pickStation(station) {
+  localStorage.setItem(STATION_KEY, station.name);
+  closePicker();
   render();
   if (onAirStation() !== onAir?.station) loadOnAir();
+  await act($("message"), "POST", "/player/play", { source: station.name });
+}
+
+/** The radio's volume, 5 up or down (1–100). */
+function stepVolume(step) {
+  const radio = state?.radio;
+  if (!radio) return;
+  const volume = Math.min(100, Math.max(1, radio.volume + step));
+  if (volume !== radio.volume) act($("message"), "POST", "/player/volume", { volume });
 }
 
 function playOrStop() {
@@ -354,7 +410,10 @@ function start() {
   $("snooze").addEventListener("click", () => act($("ring-message"), "POST", "/alarm/snooze", {}));
   $("stop").addEventListener("click", () => act($("ring-message"), "POST", "/alarm/stop", {}));
   $("play").addEventListener("click", playOrStop);
-  $("station").addEventListener("click", nextStation);
+  $("stations").addEventListener("click", openPicker);
+  $("picker-close").addEventListener("click", closePicker);
+  $("volume-down").addEventListener("click", () => stepVolume(-5));
+  $("volume-up").addEventListener("click", () => stepVolume(5));
   for (const button of document.querySelectorAll("[data-minutes]")) {
     button.addEventListener("click", () => sleepFor(Number(button.dataset.minutes)));
   }

@@ -1,12 +1,17 @@
 // The phone page: alarms (add, edit, delete, enable, skip next, skip days off), the next firings (skipped ones
 // with why), days off (add a date or a range, remove, import a holiday calendar), stations (add with a 5-s
 // test, delete), now playing (play, stop, volume), what is on air now and next on each station and the week's
-// programmes (reserve), settings, the last mornings' reports, and the ringing alarm's Snooze and Stop. It pairs with a code shown by the clock, keeps
+// programmes (reserve), settings, the last mornings' reports, and the ringing alarm's Snooze and Stop; a search
+// of the public station directory (try a result, save it; one the clock cannot play says why and has no save),
+// and podcasts (follow by feed address, remove; each a `podcast:<name>` sound). It pairs with a code shown by the clock, keeps
 // its token in localStorage and sends it with every request (R30). Live state comes from the event stream;
 // lists are read again when the live state says something changed, when the stream reconnects, and when the
 // page is shown again — never on a timer. Errors are the clock's one sentence, shown next to the form that
-// caused them; nothing typed is cleared by an error.
-import { Client, LiveFeed, el, fill, say, radioText, countdownText, formatter, clockText, whenText } from "./api.js";
+// caused them; nothing typed is cleared by an error. The directory's text is anyone's: like every string from the
+// clock, it goes in as text only.
+import {
+  Client, LiveFeed, el, fill, say, radioText, countdownText, formatter, clockText, whenText, stationLogo,
+} from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const client = new Client("aubade.phone.token");
@@ -19,6 +24,8 @@ const WORKDAYS = new Set(["mon", "tue", "wed", "thu", "fri"]);
 let live = null;
 let connected = false;
 let stations = [];
+let podcasts = [];
+let results = []; // the directory's last answer
 let settings = null;
 let editing = null; // the alarm document being edited; null while adding one
 let original = null; // the editor's values when it opened
@@ -97,8 +104,8 @@ function showTab(name) {
 // MARK: reading
 
 function refreshAll() {
-  return Promise.all([loadAlarms(), loadNext(), loadDaysOff(), loadStations(), loadProgrammes(), loadSettings(),
-    loadReports()]);
+  return Promise.all([loadAlarms(), loadNext(), loadDaysOff(), loadStations(), loadPodcasts(), loadProgrammes(),
+    loadSettings(), loadReports()]);
 }
 
 /** Runs `read` and shows its failure in `errorNode`; a 401 has already sent the page back to pairing. */
@@ -233,24 +240,40 @@ function buildZones() {
   fill($("zones"), zones.map((zone) => el("option", { value: zone })));
 }
 
-/** The sound choices: the tone, each station, a stream address. */
+/** A podcast as a sound: `podcast:<name>`, its newest episode. */
+const podcastSource = (p) => `podcast:${p.name}`;
+
+/** The podcasts as a group of sound choices (none: nothing). */
+function podcastChoices() {
+  return podcasts.length
+    ? el("optgroup", { label: "Podcasts (newest episode)" },
+      podcasts.map((p) => el("option", { value: podcastSource(p) }, podcastSource(p))))
+    : null;
+}
+
+/** The sound choices: the tone, each station, each podcast, a stream address. */
 function renderSources() {
   const select = $("f-source");
   const chosen = select.value;
   fill(select,
     el("option", { value: "tone" }, "Built-in tone"),
     stations.map((s) => el("option", { value: `station:${s.id}` }, s.name)),
+    podcastChoices(),
     el("option", { value: "url" }, "A stream address…"));
   if (editing && editing.sound.startsWith("station:") && !stations.some((s) => `station:${s.id}` === editing.sound)) {
     select.append(el("option", { value: "keep" }, `${editing.soundName} (no longer saved)`));
   }
+  if (editing && editing.sound.startsWith("podcast:") && !podcasts.some((p) => podcastSource(p) === editing.sound)) {
+    select.append(el("option", { value: "keep" }, `${editing.sound} (no longer followed)`));
+  }
   if (chosen && [...select.options].some((o) => o.value === chosen)) select.value = chosen;
   const player = $("player-source");
   const playing = player.value;
-  fill(player, stations.length ? stations.map((s) => el("option", { value: s.name }, s.name))
+  const choices = stations.length + podcasts.length;
+  fill(player, choices ? [...stations.map((s) => el("option", { value: s.name }, s.name)), podcastChoices()]
     : el("option", { value: "" }, "No stations yet"));
-  if (playing && stations.some((s) => s.name === playing)) player.value = playing;
-  $("player-play").disabled = stations.length === 0;
+  if (playing && [...player.options].some((o) => o.value === playing)) player.value = playing;
+  $("player-play").disabled = choices === 0;
 }
 
 function openEditor(alarm) {
@@ -309,6 +332,7 @@ function openEditor(alarm) {
 function sourceChoice(alarm) {
   if (alarm.sound === "tone") return "tone";
   if (/^https?:/i.test(alarm.sound)) return "url";
+  if (podcasts.some((p) => podcastSource(p) === alarm.sound)) return alarm.sound;
   return stations.some((s) => `station:${s.id}` === alarm.sound) ? alarm.sound : "keep";
 }
 
@@ -581,6 +605,7 @@ function renderStations() {
     const remove = el("button", { type: "button", class: "small danger" }, "Delete");
     remove.addEventListener("click", () => deleteStation(station, remove));
     return el("li", { class: "station", dataset: { id: station.id } },
+      stationLogo(client, station),
       el("div", { class: "station-text" },
         el("span", { class: "station-name" }, station.name),
         el("span", { class: "station-url" }, station.url)),
@@ -651,6 +676,164 @@ function renderStationTest(radio) {
   } else if (stationTest.seen) {
     say($("station-test"), `${stationTest.text} The test is over.`);
     stationTest = null;
+  }
+}
+
+// MARK: the station directory
+
+/** Searches the public directory (through the clock) for the words, country and tag typed. */
+async function search(event) {
+  event.preventDefault();
+  const query = new URLSearchParams();
+  const words = $("q").value.trim();
+  const country = $("q-country").value.trim();
+  const tag = $("q-tag").value.trim();
+  if (words) query.set("q", words);
+  if (country) query.set("country", country);
+  if (tag) query.set("tag", tag);
+  const button = $("search-submit");
+  button.disabled = true;
+  say($("search-note"), "Searching…");
+  try {
+    results = (await client.get(`/directory/search?${query}`)).stations;
+    say($("search-error"), "");
+    say($("search-note"), results.length ? "" : "No station in the directory matches.");
+  } catch (error) {
+    results = [];
+    say($("search-note"), "");
+    say($("search-error"), error.message);
+  } finally {
+    button.disabled = false;
+  }
+  renderResults();
+}
+
+/** "CH · MP3 · 128 kbps". */
+function resultDetails(r) {
+  return [r.country, r.codec, r.bitrate ? `${r.bitrate} kbps` : ""].filter(Boolean).join(" · ");
+}
+
+function renderResults() {
+  fill($("results"), results.map((r) => {
+    // The logo as the directory gives it (on the station's own site): an <img> runs no script, and one that
+    // cannot be had leaves the empty square.
+    const logo = el("img", { class: "logo", alt: "", width: 44, height: 44, referrerPolicy: "no-referrer", loading: "lazy" });
+    if (/^https?:\/\//i.test(r.favicon)) {
+      logo.addEventListener("error", () => logo.removeAttribute("src"), { once: true });
+      logo.src = r.favicon;
+    }
+    const saved = stations.some((s) => s.directory?.id === r.id);
+    const actions = el("div", { class: "result-actions" });
+    if (r.playable) {
+      const tryIt = el("button", { type: "button", class: "small try" }, "Try");
+      tryIt.addEventListener("click", () => tryResult(r));
+      actions.append(tryIt);
+      if (!saved) {
+        const save = el("button", { type: "button", class: "small primary save" }, "Save");
+        save.addEventListener("click", () => saveResult(r, save));
+        actions.append(save);
+      }
+    }
+    return el("li", { class: `result${saved ? " saved" : ""}${r.playable ? "" : " unplayable"}`, dataset: { id: r.id } },
+      logo,
+      el("div", { class: "result-text" },
+        el("span", { class: "result-name" }, r.name),
+        el("span", { class: "result-details" }, resultDetails(r) || "format unknown"),
+        r.playable ? null : el("span", { class: "result-note" }, `This clock ${r.note ?? "cannot play it"}.`)),
+      actions);
+  }));
+}
+
+/** "Try": plays the result's stream for 30 s through the clock (the player shows how it goes). */
+async function tryResult(r) {
+  const answer = await act($("search-error"), () => client.post("/player/play", { source: r.url, seconds: 30 }));
+  if (answer) say($("search-note"), `Trying ${r.name} for 30 s.`);
+}
+
+async function saveResult(r, button) {
+  button.disabled = true;
+  try {
+    const station = await client.post("/stations/from-directory", { id: r.id });
+    say($("search-error"), "");
+    say($("search-note"), `Saved as ${station.name}.`);
+    await loadStations();
+    renderResults();
+  } catch (error) {
+    button.disabled = false;
+    say($("search-error"), error.message);
+  }
+}
+
+// MARK: podcasts
+
+function loadPodcasts() {
+  return guarded($("podcasts-error"), async () => {
+    podcasts = (await client.get("/podcasts")).podcasts;
+    renderPodcasts();
+    renderSources();
+  });
+}
+
+/** "12 episodes · newest: Tuesday (2026-11-24)". */
+function podcastDetails(p) {
+  const newest = p.episodes[0];
+  if (!newest) return "no episode with audio in its feed";
+  const day = newest.published ? ` (${newest.published.slice(0, 10)})` : "";
+  return `${p.episodes.length} episode${p.episodes.length === 1 ? "" : "s"} · newest: ${newest.title}${day}`;
+}
+
+function renderPodcasts() {
+  $("podcasts-empty").hidden = podcasts.length > 0;
+  fill($("podcasts"), podcasts.map((p) => {
+    const remove = el("button", { type: "button", class: "small danger" }, "Remove");
+    remove.addEventListener("click", () => removePodcast(p, remove));
+    return el("li", { class: "podcast", dataset: { name: p.name } },
+      el("div", { class: "podcast-text" },
+        el("span", { class: "podcast-name" }, podcastSource(p)),
+        el("span", { class: "podcast-details" }, podcastDetails(p))),
+      remove);
+  }));
+}
+
+async function addPodcast(event) {
+  event.preventDefault();
+  const body = { feed: $("p-feed").value.trim() };
+  const name = $("p-name").value.trim();
+  if (name) body.name = name;
+  const button = $("p-add");
+  button.disabled = true;
+  try {
+    await client.post("/podcasts", body);
+    for (const id of ["p-feed", "p-name"]) $(id).value = "";
+    say($("podcast-error"), "");
+    await loadPodcasts();
+  } catch (error) {
+    say($("podcast-error"), error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function removePodcast(p, button) {
+  if (!button.classList.contains("confirm")) {
+    button.textContent = "Really?";
+    button.classList.add("confirm");
+    setTimeout(() => {
+      button.textContent = "Remove";
+      button.classList.remove("confirm");
+    }, 5000);
+    return;
+  }
+  button.disabled = true;
+  try {
+    await client.delete(`/podcasts/${encodeURIComponent(p.name)}`);
+    say($("podcasts-error"), "");
+    await loadPodcasts();
+  } catch (error) {
+    button.disabled = false;
+    button.textContent = "Remove"; // refused: asking again starts over
+    button.classList.remove("confirm");
+    say($("podcasts-error"), error.message);
   }
 }
 
@@ -1025,6 +1208,8 @@ function start() {
   $("player-volume").addEventListener("change", setVolume);
   $("station-form").addEventListener("submit", addStation);
   $("s-test").addEventListener("click", testStation);
+  $("search-form").addEventListener("submit", search);
+  $("podcast-form").addEventListener("submit", addPodcast);
   $("settings-form").addEventListener("submit", saveSettings);
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && client.token) refreshAll();

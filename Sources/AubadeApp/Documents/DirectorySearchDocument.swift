@@ -1,0 +1,35 @@
+public import AubadeCore
+
+/// What the public directory found, as `aubade station search --json` prints it and `GET /directory/search`
+/// answers it: `{"stations": [{"id", "name", "url", "country", "codec", "bitrate", "homepage", "favicon", "tags",
+/// "playable", "note"}]}`, the most played first. The directory's text is anyone's: control and format characters
+/// are dropped here, and the pages insert it as text only.
+public struct DirectorySearchDocument: Codable, Sendable {
+    public struct Entry: Codable, Sendable {
+        public var id: String
+        public var name: String
+        public var url: String
+        public var country: String
+        public var codec: String
+        public var bitrate: Int
+        public var homepage: String
+        /// The logo's address as the directory gives it.
+        public var favicon: String
+        public var tags: [String]
+        public var playable: Bool
+        /// "cannot play: AAC"; absent when playable.
+        public var note: String?
+    }
+
+    public var stations: [Entry]
+
+    public init(_ found: [DirectoryStation]) {
+        stations = found.map { s in
+            Entry(
+                id: s.uuid, name: DirectoryStation.plain(s.name), url: s.url, country: s.countryCode,
+                codec: DirectoryStation.plain(s.codec, limit: 16), bitrate: s.bitrate, homepage: s.homepage,
+                favicon: s.favicon, tags: s.tags.map { DirectoryStation.plain($0, limit: 40) },
+                playable: s.playability.isPlayable, note: s.playability.note.map { DirectoryStation.plain($0, limit: 60) })
+        }
+    }
+}
