@@ -3,11 +3,11 @@ import AubadeSystemAsync
 import Foundation
 import Logging
 
-/// The directory's popularity count, as its users are asked to keep it: when a station saved from the directory
-/// starts playing — on the radio or for an alarm — a click is counted (`StationDirectory.countClick`), at most once
-/// a day per station, as background work: nothing waits for it, a failure is only logged. Which stations were
-/// counted today is kept in memory (the directory counts one click per address and day itself). Not Sendable: the
-/// clock actor owns it.
+/// The directory's popularity count, as its users are asked to keep it: when a person starts a station saved from
+/// the directory on the radio (`play`, the sleep timer, the page's player; never an alarm, which is not a choice made
+/// then), a click is counted (`StationDirectory.countClick`), at most once a day per station, as background work:
+/// nothing waits for it, a failure is only logged. Which stations were counted today is kept in memory (the
+/// directory itself counts one click per address and station a day). Not Sendable: the clock actor owns it.
 final class DirectoryClicks {
     private let directory: (any StationDirectory)?
     private let effects: Effects

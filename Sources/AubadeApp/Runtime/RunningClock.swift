@@ -83,9 +83,7 @@ public actor RunningClock {
         effectRunner.alarmExists = { [runner] in runner.scheduler.alarms[$0] != nil }
         effectRunner.onEvent = { [subscriptions] in subscriptions.tell($0) }
         radio.alarmSounding = { [runner] in runner.isRinging }
-        let clicks = DirectoryClicks(directory: deps.directory, effects: effects, logger: deps.logger)
-        runner.clicks = clicks
-        radio.clicks = clicks
+        radio.clicks = DirectoryClicks(directory: deps.directory, effects: effects, logger: deps.logger)
     }
 
     // MARK: The one way in
