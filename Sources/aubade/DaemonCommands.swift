@@ -28,7 +28,10 @@ struct SleepCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "How long, e.g. 30m or 1h (default: the sleepDuration setting); or 'cancel'.")
     var duration: String?
-    @Option(help: "tone, a saved station's name, or a stream URL (default: the first saved station).")
+    @Option(
+        help:
+            "tone, a saved station's name, podcast:<name> (going on where it stopped), or a stream URL (default: the first saved station)."
+    )
     var source: String?
     @Option(
         name: .customLong("until-end-of"),
