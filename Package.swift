@@ -231,7 +231,7 @@ let package = Package(
         .testTarget(
             name: "AubadeDaemonTests",
             dependencies: [
-                "AubadeDaemon", "AubadeApp", "AubadeCore", "AubadeStore",
+                "AubadeDaemon", "AubadeApp", "AubadeCore", "AubadeStore", "AubadePodcasts",
                 "AubadeTesting", "AubadeAppTesting",
             ],
             swiftSettings: strict),

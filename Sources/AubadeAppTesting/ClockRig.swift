@@ -33,7 +33,7 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
         synchronised: Bool = true, calendars: CalendarOptions = CalendarOptions(),
         fetcher: (any CalendarFetcher)? = nil, preAlarmLeads: [Int] = [],
         directory: (any StationDirectory)? = nil, logos: (any StationLogoStore)? = nil,
-        podcasts: (any PodcastFetcher)? = nil
+        podcasts: (any PodcastFetcher)? = nil, podcastRefresh: Duration = .seconds(21_600)
     ) throws(StoreError) {
         self.journal = journal
         self.store = store
@@ -56,7 +56,8 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
             loaded: try store.load(), deps: deps,
             options: ClockOptions(
                 allowLoopback: true, defaultZone: utc, followsSystemZone: false,
-                primaryDevice: "fake", calendars: calendars, preAlarmLeads: preAlarmLeads))
+                primaryDevice: "fake", calendars: calendars, preAlarmLeads: preAlarmLeads,
+                podcastRefresh: podcastRefresh))
     }
 
     public func start() async {

@@ -67,16 +67,8 @@ struct ConfigReader {
         readButtons(&c.buttons)
         readShake(&c.shake)
         c.display.backlight = string("display", "backlight", c.display.backlight, nonEmpty: true)
-        c.calendars.refreshSeconds = checked("calendars", "refresh", c.calendars.refreshSeconds) { v in
-            Self.text(v).flatMap { text in
-                guard let seconds = try? DurationText.seconds(parsing: text, field: "refresh"),
-                    (900...2_592_000).contains(seconds)
-                else {
-                    return .failure(Rejection("must be a duration from 15m to 720h, like \"24h\""))
-                }
-                return .success(seconds)
-            }
-        }
+        c.calendars.refreshSeconds = checked("calendars", "refresh", c.calendars.refreshSeconds, Self.refreshPeriod)
+        c.podcasts.refreshSeconds = checked("podcasts", "refresh", c.podcasts.refreshSeconds, Self.refreshPeriod)
         c.calendars.horizonDays = int("calendars", "horizon_days", c.calendars.horizonDays, in: 14...3660)
         readMQTT(&c.mqtt)
         c.directory.enabled = bool("directory", "enabled", c.directory.enabled)
@@ -279,8 +271,20 @@ struct ConfigReader {
 
     private static let sections: Set<String> = [
         "paths", "http", "audio", "clock", "buttons", "buttons.short_press",
-        "buttons.long_press", "shake", "display", "calendars", "mqtt", "directory",
+        "buttons.long_press", "shake", "display", "calendars", "mqtt", "directory", "podcasts",
     ]
+
+    /// A refresh period: a duration from 15 minutes to 30 days.
+    private static func refreshPeriod(_ v: any TOMLValueConvertible) -> Result<Int, Rejection> {
+        Self.text(v).flatMap { text in
+            guard let seconds = try? DurationText.seconds(parsing: text, field: "refresh"),
+                (900...2_592_000).contains(seconds)
+            else {
+                return .failure(Rejection("must be a duration from 15m to 720h, like \"24h\""))
+            }
+            return .success(seconds)
+        }
+    }
 
     private func unknown(_ key: String, _ line: Int?) -> String {
         "Config file \(name): unknown key \(key)\(line.map { " at line \($0)" } ?? "") is ignored."

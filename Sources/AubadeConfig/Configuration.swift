@@ -100,6 +100,12 @@ public struct Configuration: Equatable, Sendable {
         public var deviceName = ""
     }
 
+    /// The podcasts followed: how often the running clock reads their feeds again.
+    public struct Podcasts: Equatable, Sendable {
+        /// Seconds between two readings of a feed (15m to 720h).
+        public var refreshSeconds = 21_600
+    }
+
     /// The public station directory (radio-browser) that `station search` asks.
     public struct Directory: Equatable, Sendable {
         public var enabled = true
@@ -118,6 +124,7 @@ public struct Configuration: Equatable, Sendable {
     public var calendars = Calendars()
     public var mqtt = MQTT()
     public var directory = Directory()
+    public var podcasts = Podcasts()
 
     public init() {}
 }

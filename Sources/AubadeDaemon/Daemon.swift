@@ -162,6 +162,7 @@ public enum Daemon {
                 inputs,
                 NetworkService(clock: clock, status: parts.network),
                 CalendarService(clock: clock),
+                PodcastService(clock: clock),
                 ControlService(server: control, clock: clock, logger: logger),
             ] + httpFace(parts.http, clock: clock, logger: logger) + homeAssistant
         let group = ServiceGroup(

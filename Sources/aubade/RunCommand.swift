@@ -71,7 +71,8 @@ struct RunCommand: AsyncParsableCommand {
             calendars: CalendarOptions(
                 refresh: .seconds(config.calendars.refreshSeconds),
                 horizonDays: config.calendars.horizonDays),
-            preAlarmLeads: homeAssistant == nil ? [] : config.mqtt.preAlarmSeconds)
+            preAlarmLeads: homeAssistant == nil ? [] : config.mqtt.preAlarmSeconds,
+            podcastRefresh: .seconds(config.podcasts.refreshSeconds))
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
         let shake = config.shake.sensor(gpio: gpio, logger: logger)

@@ -187,3 +187,21 @@ struct DirectoryConfigTests {
             ) == true, "\(loaded.problemMessages)")
     }
 }
+
+/// The `[podcasts]` section: how often the feeds are read again, 15m to 720h like the calendars'.
+@Suite("Config file: [podcasts]")
+struct PodcastConfigTests {
+    @Test func theRefreshIsReadAndABadOneKeepsTheDefault() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("t.toml")
+        try "[podcasts]\nrefresh = \"2h\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try ConfigLoader.load(path: path, mode: .strict).configuration.podcasts.refreshSeconds == 7200)
+        try "[podcasts]\nrefresh = \"5m\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let loaded = try ConfigLoader.load(path: path, mode: .lenient)
+        #expect(loaded.configuration.podcasts.refreshSeconds == 21_600)
+        #expect(
+            loaded.problemMessages.first?.hasSuffix(
+                "podcasts.refresh at line 2 must be a duration from 15m to 720h, like \"24h\"; the default 21600 is used.")
+                == true, "\(loaded.problemMessages)")
+    }
+}

@@ -17,6 +17,20 @@ struct SoundSupervisorTests {
         #expect(s.current == .station(0))
     }
 
+    @Test func anEpisodeThatEndsHandsOverToTheToneAtOnceAndIsNotFetchedAgain() {
+        var s = SoundSupervisor(stationCount: 1, startedAt: Self.t(0))
+        _ = s.update(now: Self.t(2.5), heard: true)
+        #expect(
+            s.ended(now: Self.t(6), reason: "The episode ended.") == [
+                .fallBack(from: .station(0), to: .tone, reason: "The episode ended.")
+            ])
+        #expect(s.current == .tone && s.stationToFetch == nil)
+        // Nothing brings it back: it is not fetched, so it is never heard in the background.
+        for second in stride(from: 7.0, through: 60, by: 1) { #expect(s.update(now: Self.t(second), heard: false).isEmpty) }
+        #expect(s.current == .tone)
+        #expect(s.ended(now: Self.t(61), reason: "again").isEmpty)  // the tone has no end
+    }
+
     @Test func silenceFromTheStartFallsBackAfterTenSeconds() {
         var s = SoundSupervisor(stationCount: 1, startedAt: Self.t(100))
         #expect(s.update(now: Self.t(109.9), heard: false).isEmpty)

@@ -2,6 +2,7 @@ import AubadeApp
 import AubadeAppTesting
 import AubadeCore
 import AubadeDaemon
+import AubadePodcasts
 import AubadeStore
 import AubadeTesting
 import Foundation
@@ -19,7 +20,7 @@ struct SQLiteRig {
     init(
         start: Date = ClockRig.morning, backlight: any Backlight = NullBacklight(),
         calendars: CalendarOptions = CalendarOptions(), served: CalendarRefreshTests.Served? = nil,
-        prepare: (Store) throws -> Void = { _ in }
+        podcasts: Bool = false, prepare: (Store) throws -> Void = { _ in }
     ) throws {
         dir = try TemporaryDirectory("sqlite-rig")
         // The store's own clock is the rig's, as `MemoryClockStore`'s is: nothing depends on the machine's date.
@@ -31,7 +32,11 @@ struct SQLiteRig {
             download: served?.download ?? CalendarLoader.curl)
         base = try RunningClockRig(
             store: SQLiteClockStore(store), time: time, backlight: backlight,
-            calendars: calendars, fetcher: loader)
+            calendars: calendars, fetcher: loader,
+            podcasts: podcasts
+                ? PodcastLibrary(
+                    cache: EpisodeCache(databasePath: dir.file("aubade.sqlite"), allowLoopback: true), allowLoopback: true)
+                : nil)
     }
 
     subscript<T>(dynamicMember path: KeyPath<RunningClockRig<SQLiteClockStore>, T>) -> T { base[keyPath: path] }

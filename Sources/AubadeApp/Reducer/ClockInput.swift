@@ -29,6 +29,8 @@ public enum ClockInput: Sendable {
     case stationLogo(id: Int64)
     /// The calendar service's turn: imported calendars whose refresh is due (answered with `.wait`).
     case refreshCalendars
+    /// The podcast service's turn: feeds whose reading is due (answered with `.wait`).
+    case refreshPodcasts
     /// A classified button press (`ButtonPanel`).
     case button(ButtonPanel.Command)
     /// A sustained shake (`ShakeDetector`).

@@ -74,13 +74,17 @@ public struct ClockOptions: Sendable {
     /// How long before each alarm's occurrence a pre-alarm notice is given, in seconds (`[mqtt] pre_alarm`);
     /// empty: none.
     public var preAlarmLeads: [Int]
+    /// How often the podcasts' feeds are read again (`[podcasts] refresh`).
+    public var podcastRefresh: Duration
 
     public init(
         allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
         shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil,
         waker: (@Sendable () -> any WakerLink)? = nil,
-        calendars: CalendarOptions = CalendarOptions(), preAlarmLeads: [Int] = []
+        calendars: CalendarOptions = CalendarOptions(), preAlarmLeads: [Int] = [],
+        podcastRefresh: Duration = .seconds(21_600)
     ) {
+        self.podcastRefresh = podcastRefresh
         self.preAlarmLeads = preAlarmLeads
         self.primaryDevice = primaryDevice
         self.waker = waker

@@ -38,6 +38,8 @@ public actor RunningClock {
     let pairing = PairingDesk()
     /// When each calendar source was last fetched or expanded again (`refreshCalendars`), kept in memory only.
     var calendarAttempts: [Int64: Date] = [:]
+    /// When each podcast's feed was last tried (`refreshPodcasts`), by name, kept in memory only.
+    var podcastAttempts: [String: Date] = [:]
     /// What the store's thread found when it looked at the database (changes by other processes, a replaced file).
     let storeWatch = StoreWatch()
     private var network: NetworkSnapshot?
@@ -106,6 +108,8 @@ public actor RunningClock {
             return .logo(try await stationLogo(id: id))
         case .refreshCalendars:
             return .wait(await refreshCalendars())
+        case .refreshPodcasts:
+            return .wait(await refreshPodcasts())
         case .button(let command):
             button(command)
         case .shake:

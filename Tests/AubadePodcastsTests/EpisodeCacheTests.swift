@@ -1,0 +1,80 @@
+import AubadeCore
+import AubadeTesting
+import Foundation
+import Testing
+
+@testable import AubadePodcasts
+
+/// The episodes' cache beside the database: a download kept whole or not at all, refused when it is a web page or
+/// too large, and the folder trimmed to its budget — oldest first, never an episode an alarm still needs.
+@Suite("Episode cache", .serialized)
+struct EpisodeCacheTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/feed_server.py").path
+
+    static func episode(_ base: String, _ name: String) -> PodcastEpisode {
+        PodcastEpisode(id: name, title: name, published: nil, audio: "\(base)/\(name)")
+    }
+
+    @Test func downloadsAreWholeRefusedWhenNotEpisodesAndTheFolderKeepsToItsBudget() async throws {
+        let served = try TemporaryDirectory("served")
+        for name in ["a.mp3", "b.mp3", "c.mp3"] {
+            try Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0) }).write(to: URL(fileURLWithPath: served.file(name)))
+        }
+        try "<html>gone</html>".write(toFile: served.file("page.html"), atomically: true, encoding: .utf8)
+        let server = try await BackgroundProcess("/usr/bin/python3", [Self.script, served.path, served.file("log")])
+        let base = "http://127.0.0.1:\(server.firstLine)"
+        let db = try TemporaryDirectory("db")
+        let cache = EpisodeCache(
+            databasePath: db.file("aubade.sqlite"), allowLoopback: true, maxEpisodeBytes: 150_000, budget: 250_000)
+        let (a, b, c) = (Self.episode(base, "a.mp3"), Self.episode(base, "b.mp3"), Self.episode(base, "c.mp3"))
+        let later = Date().addingTimeInterval(60)
+
+        #expect(cache.file(of: a) == nil)
+        let fileA = try cache.download(a, deadline: later, keeping: [])
+        #expect(fileA.hasPrefix(db.file("aubade.sqlite.episodes/")) && cache.file(of: a) == fileA)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: fileA)).count == 100_000)
+        // Already here: not fetched again.
+        _ = try cache.download(a, deadline: later, keeping: [])
+        let log = try String(contentsOfFile: served.file("log"), encoding: .utf8)
+        #expect(log.components(separatedBy: "/a.mp3").count == 2, "\(log)")
+
+        // Three of 100 kB over a 250-kB budget: the oldest that no alarm needs goes (b), not a (kept), not c (new).
+        _ = try cache.download(b, deadline: later, keeping: [])
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: fileA)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -1800)], ofItemAtPath: cache.path(of: b))
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: cache.path(of: c) + "x.part"))  // an interrupted download
+        _ = try cache.download(c, deadline: later, keeping: [a])
+        #expect(cache.file(of: a) != nil && cache.file(of: b) == nil && cache.file(of: c) != nil)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cache.folder).sorted()
+                == [
+                    (fileA as NSString).lastPathComponent, (cache.path(of: c) as NSString).lastPathComponent,
+                ].sorted())
+
+        // A web page, a missing file and a file over the cap: one sentence each, nothing left behind.
+        let refusals: [(PodcastEpisode, String)] = [
+            (Self.episode(base, "page.html"), "answered with a web page (text/html), not an episode"),
+            (Self.episode(base, "nothing.mp3"), "HTTP 404"),
+        ]
+        for (episode, words) in refusals {
+            let error = #expect(throws: PodcastFetchError.self) { try cache.download(episode, deadline: later, keeping: []) }
+            #expect(error?.message.contains(words) == true, "\(error?.message ?? "")")
+            #expect(cache.file(of: episode) == nil)
+        }
+        let small = EpisodeCache(databasePath: db.file("other.sqlite"), allowLoopback: true, maxEpisodeBytes: 50_000)
+        let tooLarge = #expect(throws: PodcastFetchError.self) { try small.download(b, deadline: later, keeping: []) }
+        #expect(tooLarge?.message.contains("sends more than") == true, "\(tooLarge?.message ?? "")")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: small.folder).isEmpty)
+    }
+
+    @Test func anEpisodeOnThisMachineIsRefusedUnlessAllowed() async throws {
+        let db = try TemporaryDirectory("db")
+        let cache = EpisodeCache(databasePath: db.file("aubade.sqlite"), allowLoopback: false)
+        let error = #expect(throws: PodcastFetchError.self) {
+            try cache.download(Self.episode("http://127.0.0.1:9", "a.mp3"), deadline: Date().addingTimeInterval(30), keeping: [])
+        }
+        #expect(error?.message.contains("refused") == true, "\(error?.message ?? "")")
+    }
+}
