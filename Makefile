@@ -113,8 +113,8 @@ install: release
 ## Icecast stream into a real-time paced ALSA sink, 3 runs each of 60 s (BENCH_SECONDS=10 for a quick look);
 ## then the daemon: alarm onset error, fallback latency, cold start to READY, idle CPU (BENCH_IDLE_SECONDS);
 ## then a 5,000-event calendar import (bench/calendar_bench.py; BENCH_RUNS); a station search against a local
-## directory mirror of 5,000 stations (bench/directory_bench.py); then the API under a flood of busy
-## readers and event streams from other machines while an alarm rings: the phone's edits, target 2 s
+## directory mirror of 5,000 stations and a 3,000-episode podcast feed followed (bench/directory_bench.py); then
+## the API under a flood of busy readers and event streams from other machines while an alarm rings: the phone's edits, target 2 s
 ## (bench/api_fairness_bench.py, in a network namespace of its own; BENCH_EDITS, BENCH_FLOOD_*).
 bench: deps-test
 	$(SWIFT) build -c release --scratch-path $(BUILD_DIR)

@@ -231,7 +231,7 @@ let package = Package(
         .testTarget(
             name: "AubadeDaemonTests",
             dependencies: [
-                "AubadeDaemon", "AubadeApp", "AubadeCore", "AubadeStore", "AubadePodcasts",
+                "AubadeDaemon", "AubadeApp", "AubadeCore", "AubadeStore", "AubadePodcasts", "AubadeDirectory",
                 "AubadeTesting", "AubadeAppTesting",
             ],
             swiftSettings: strict),

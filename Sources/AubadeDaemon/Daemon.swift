@@ -163,6 +163,7 @@ public enum Daemon {
                 NetworkService(clock: clock, status: parts.network),
                 CalendarService(clock: clock),
                 PodcastService(clock: clock),
+                DirectoryService(clock: clock),
                 ControlService(server: control, clock: clock, logger: logger),
             ] + httpFace(parts.http, clock: clock, logger: logger) + homeAssistant
         let group = ServiceGroup(

@@ -36,6 +36,8 @@ extension Store {
             let station: Station
             do throws(ValidationError) { station = try fields.station() } catch { throw StoreError(error) }
             return .station(try insert(station))
+        case .moveStation(let id, let url):
+            return .station(try moveStation(id: id, to: url))
         case .removeStation(let nameOrID):
             if let id = Int64(nameOrID) { return .stationRemoved(try deleteStation(id: id)) }
             guard let removed = try deleteStation(named: nameOrID) else {

@@ -45,6 +45,18 @@ extension Store {
         return saved
     }
 
+    /// Gives station `id` a new primary address (its alternate stays), in one transaction; rewrites the backup copy.
+    func moveStation(id: Int64, to url: StreamURL) throws(StoreError) -> Station {
+        let moved: Station = try write { db in
+            guard var row = try StationRow.fetchOne(db, key: id) else { throw StoreError.notFound(what: "station", id: id) }
+            row.url = url.text
+            try row.update(db)
+            return try row.station()
+        }
+        try snapshot.write(from: self)
+        return moved
+    }
+
     /// Deletes a station and its programmes and returns it as it was; rewrites the backup copy. Refused while an
     /// alarm plays it, naming the alarms. One IMMEDIATE transaction: no alarm can take the station meanwhile.
     @discardableResult

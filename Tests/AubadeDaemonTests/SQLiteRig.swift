@@ -20,7 +20,7 @@ struct SQLiteRig {
     init(
         start: Date = ClockRig.morning, backlight: any Backlight = NullBacklight(),
         calendars: CalendarOptions = CalendarOptions(), served: CalendarRefreshTests.Served? = nil,
-        podcasts: Bool = false, prepare: (Store) throws -> Void = { _ in }
+        podcasts: Bool = false, directory: (any StationDirectory)? = nil, prepare: (Store) throws -> Void = { _ in }
     ) throws {
         dir = try TemporaryDirectory("sqlite-rig")
         // The store's own clock is the rig's, as `MemoryClockStore`'s is: nothing depends on the machine's date.
@@ -32,7 +32,7 @@ struct SQLiteRig {
             download: served?.download ?? CalendarLoader.curl)
         base = try RunningClockRig(
             store: SQLiteClockStore(store), time: time, backlight: backlight,
-            calendars: calendars, fetcher: loader,
+            calendars: calendars, fetcher: loader, directory: directory,
             podcasts: podcasts
                 ? PodcastLibrary(
                     cache: EpisodeCache(databasePath: dir.file("aubade.sqlite"), allowLoopback: true), allowLoopback: true)

@@ -31,6 +31,8 @@ public enum ClockInput: Sendable {
     case refreshCalendars
     /// The podcast service's turn: feeds whose reading is due (answered with `.wait`).
     case refreshPodcasts
+    /// The directory service's turn: the saved directory stations looked up again when due (answered with `.wait`).
+    case refreshDirectory
     /// A classified button press (`ButtonPanel`).
     case button(ButtonPanel.Command)
     /// A sustained shake (`ShakeDetector`).

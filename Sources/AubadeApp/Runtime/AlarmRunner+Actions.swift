@@ -64,6 +64,11 @@ extension AlarmRunner {
                     due: request.cause == .scheduled ? request.occurrence : nil)))
         if let silent = ringing?.silentBecause { notAudible(request.alarmID, silent, now) }
         noteAlternate(device.name, alarm: request.alarmID, now)
+        // After the sound and its line: the directory's click is background work, never on the alarm's path.
+        if case .station(let id) = request.sound, case .stations = plan.request.content, plan.request.fallback?.preselected == nil
+        {
+            clicks?.played(catalogue.stations[id], at: now.wall)
+        }
         // Its own sound cannot play at all (a station removed, an episode that could not be downloaded): the tone
         // is its fallback from the first frame, in the history like any fallback.
         if case .tone = plan.request.content, request.sound != .tone, let reason = plan.request.fallback?.preselected {

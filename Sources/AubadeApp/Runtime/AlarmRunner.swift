@@ -72,6 +72,8 @@ final class AlarmRunner {
     var stationChecked: @Sendable (StationCheck, Int64, Date, String?) async -> Void = { _, _, _, _ in }
     /// Where a finished check of a `podcast:` alarm reports: the clock, as an input.
     var episodeChecked: @Sendable (StationCheck, Int64, Date, EpisodeCheck) async -> Void = { _, _, _, _ in }
+    /// Told when a saved station starts playing for an alarm (the directory's click, counted in the background).
+    var clicks: DirectoryClicks?
     /// The link to the second waker (R35); nil when there is none (in-process tests).
     var handoff: (any WakerLink)?
     /// The waker's rings already in the history (their keys), once read from it.

@@ -67,6 +67,8 @@ final class RadioPlayer {
     let board: StatusBoard
     /// Whether an alarm sounds now (the clock's answer): the radio never starts over one (R14, `alarmRefusal`).
     var alarmSounding: () -> Bool = { false }
+    /// Told when a saved station starts playing (the directory's click).
+    var clicks: DirectoryClicks?
 
     init(deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue, effects: Effects, board: StatusBoard) {
         self.deps = deps
@@ -160,6 +162,7 @@ final class RadioPlayer {
         case .station(let id):
             guard let station = catalogue.stations[id] else { throw ValidationError("Station \(id) does not exist.") }
             content = .stations(station.addresses)
+            clicks?.played(station, at: deps.time.now().wall)
         case .stream(let url):
             content = .stations([url])
         }

@@ -40,6 +40,8 @@ public actor RunningClock {
     var calendarAttempts: [Int64: Date] = [:]
     /// When each podcast's feed was last tried (`refreshPodcasts`), by name, kept in memory only.
     var podcastAttempts: [String: Date] = [:]
+    /// When the saved directory stations were last looked up (`refreshDirectoryStations`), kept in memory only.
+    var directoryCheckedAt: Date?
     /// What the store's thread found when it looked at the database (changes by other processes, a replaced file).
     let storeWatch = StoreWatch()
     private var network: NetworkSnapshot?
@@ -81,6 +83,9 @@ public actor RunningClock {
         effectRunner.alarmExists = { [runner] in runner.scheduler.alarms[$0] != nil }
         effectRunner.onEvent = { [subscriptions] in subscriptions.tell($0) }
         radio.alarmSounding = { [runner] in runner.isRinging }
+        let clicks = DirectoryClicks(directory: deps.directory, effects: effects, logger: deps.logger)
+        runner.clicks = clicks
+        radio.clicks = clicks
     }
 
     // MARK: The one way in
@@ -110,6 +115,8 @@ public actor RunningClock {
             return .wait(await refreshCalendars())
         case .refreshPodcasts:
             return .wait(await refreshPodcasts())
+        case .refreshDirectory:
+            return .wait(await refreshDirectoryStations())
         case .button(let command):
             button(command)
         case .shake:

@@ -86,7 +86,10 @@ public struct DirectoryStation: Sendable, Hashable {
 
     /// The station's address as one key for duplicates: scheme and host in lower case, the default port and an
     /// empty path dropped (`http://Example.com:80/` and `http://example.com` are the same stream).
-    public var urlKey: String {
+    public var urlKey: String { DirectoryStation.key(of: url) }
+
+    /// `url` as one key for duplicates (see `urlKey`).
+    public static func key(of url: String) -> String {
         guard var parts = URLComponents(string: url.trimmingCharacters(in: .whitespaces)) else { return url }
         parts.scheme = parts.scheme?.lowercased()
         parts.host = parts.host?.lowercased()

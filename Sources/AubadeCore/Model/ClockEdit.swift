@@ -16,6 +16,8 @@ public enum ClockEdit: Sendable, Hashable, Codable {
     case addStation(StationFields)
     /// `station rm`: an id, or a station's name (ignoring case).
     case removeStation(String)
+    /// A station saved from the directory moved: the directory's background check gives its new address.
+    case moveStation(id: Int64, url: StreamURL)
     case addProgramme(ProgrammeFields)
     /// `program reserve` / `unreserve`; `remindSeconds` (with a reservation) chimes that long before the start.
     case reserveProgramme(id: Int64, reserved: Bool, remindSeconds: Int? = nil)

@@ -115,6 +115,12 @@ extension MemoryClockStore.State {
             data.stations.append(station)
             data.stations.sort { $0.name.lowercased() < $1.name.lowercased() }
             return .station(station)
+        case .moveStation(let id, let url):
+            guard let i = data.stations.firstIndex(where: { $0.id == id }) else {
+                throw StoreError.notFound(what: "station", id: id)
+            }
+            data.stations[i].url = url
+            return .station(data.stations[i])
         case .removeStation(let nameOrID):
             if let id = Int64(nameOrID) {
                 guard let station = data.stations.first(where: { $0.id == id }) else {

@@ -1,0 +1,59 @@
+import AubadeCore
+import AubadeSystemAsync
+import Foundation
+
+extension RunningClock {
+    /// How often the saved directory stations are looked up again.
+    static let directoryCheckEvery: TimeInterval = 86_400
+
+    /// The saved stations that came from the directory, looked up there again once a day (`DirectoryService` calls
+    /// it; `/json/stations/byuuid`, on a thread of its own): a station whose address moved takes the directory's
+    /// new one through the edit path, and the clock says so. A directory that cannot be asked changes nothing and
+    /// is one standing warning; a station the directory no longer lists, or now lists as one this clock cannot
+    /// play, keeps its stored address. Alarms never wait for any of it: they play what is stored.
+    func refreshDirectoryStations() async -> Duration {
+        let now = deps.time.now().wall
+        let linked = catalogue.stations.values.filter { $0.directory != nil }.sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+        guard let directory = deps.directory, !linked.isEmpty else {
+            board.set("directory", nil)
+            return .seconds(3600)  // a station saved meanwhile is looked up within the hour
+        }
+        if let last = directoryCheckedAt, now < last.addingTimeInterval(RunningClock.directoryCheckEvery) {
+            return .seconds(Int(max(60, last.addingTimeInterval(RunningClock.directoryCheckEvery).timeIntervalSince(now))))
+        }
+        directoryCheckedAt = now
+        let every = Duration.seconds(Int(RunningClock.directoryCheckEvery))
+        if let refusal = downloadRefusal() {
+            board.set("directory", "The saved directory stations were not looked up: \(refusal)")
+            return every
+        }
+        let ids = linked.compactMap { $0.directory?.id }
+        let found: [DirectoryStation]
+        do throws(DirectoryError) {
+            found = try await runBlocking("aubade-directory") { () throws(DirectoryError) in try directory.stations(ids: ids) }
+        } catch {
+            board.set(
+                "directory",
+                "The station directory could not be asked (\(error.message)); the saved stations play from their stored addresses."
+            )
+            return every
+        }
+        board.set("directory", nil)
+        for station in linked {
+            guard let id = station.id, let listed = found.first(where: { $0.uuid == station.directory?.id }),
+                listed.playability.isPlayable, let moved = try? StreamURL(parsing: listed.url),
+                listed.urlKey != DirectoryStation.key(of: station.url.text)
+            else { continue }
+            do throws(ClockError) {
+                _ = try await apply(.moveStation(id: id, url: moved), deps.time.now())
+                let message = "Station \(station.name) moved: it now plays from \(moved.text), as the directory lists it."
+                effects.emit("station-moved", ["station": id, "from": station.url.text, "to": moved.text, "message": message])
+                board.set("directory-\(id)", nil)
+            } catch {
+                board.set(
+                    "directory-\(id)", "Station \(station.name) moved in the directory but was not updated: \(error.message)")
+            }
+        }
+        return every
+    }
+}
