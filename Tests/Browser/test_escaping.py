@@ -1,7 +1,15 @@
 """User strings stay text on both pages (R31): an alarm named with a <script> and a station named with an
-<img onerror>, saved through the real CLI, are shown as the characters typed and run nothing."""
+<img onerror>, saved through the real CLI, and a directory station's name and a podcast feed's title, which anyone
+may write, are shown as the characters typed and run nothing."""
 
-from harness import HOSTILE_ALARM, HOSTILE_STATION, Browser, BrowserTest, Clock
+import shutil
+import tempfile
+from pathlib import Path
+
+from harness import HOSTILE_ALARM, HOSTILE_STATION, Browser, BrowserTest, Clock, DirectoryMirror, Fixture
+
+HOSTILE_UUID = "77777777-7777-7777-7777-777777777777"
+HOSTILE_DIRECTORY = '<img src=x onerror="window.__pwned=5">Jazz'
 
 
 class EscapingTests(BrowserTest):
@@ -41,4 +49,52 @@ class EscapingTests(BrowserTest):
         for browser in (phone, kiosk):
             self.assertFalse(browser.script_ran(), "a name's markup ran")
             self.assertEqual(browser.js("return document.querySelectorAll('script:not([src])').length"), 0)
+            self.assert_no_script_errors(browser)
+
+    def test_markup_from_the_directory_and_a_feed_stays_text(self):
+        """The directory's names and a feed's title are anyone's text: shown as typed on both pages, run nothing —
+        in the search's results, the saved station, the kiosk's picker and the podcasts."""
+        mirror = DirectoryMirror(self, [
+            {"stationuuid": HOSTILE_UUID, "name": HOSTILE_DIRECTORY, "url_resolved": "{base}/stream.mp3",
+             "countrycode": "FR", "codec": "MP3", "bitrate": 128, "lastcheckok": 1, "clickcount": 10,
+             "favicon": "javascript:window.__pwned=6", "tags": "jazz"},
+        ])
+        folder = Path(tempfile.mkdtemp(prefix="aubade-feeds-"))
+        self.addCleanup(shutil.rmtree, folder, True)
+        (folder / "news.xml").write_text(
+            '<?xml version="1.0"?><rss version="2.0"><channel><title>&lt;script&gt;window.__pwned=7&lt;/script&gt;</title>'
+            '<item><title>&lt;img src=x onerror="window.__pwned=8"&gt;</title>'
+            '<enclosure url="https://news.example/1.mp3" type="audio/mpeg"/></item></channel></rss>')
+        feeds = Fixture(self, "feed_server.py", folder)
+        clock = Clock(self, directory=[mirror.base])
+        clock.start()
+
+        phone = Browser(self, 360, 780, mobile=True)
+        self.pair_phone(clock, phone)
+        phone.click('#tabs [data-tab="radio"]')
+        phone.type("#q", "jazz")
+        phone.click("#search-submit")
+        phone.wait(lambda d: phone.driver.find_elements("css selector", "#results .result-name"), "the result")
+        self.assertEqual(phone.text("#results .result-name"), HOSTILE_DIRECTORY)
+        self.assertIsNone(phone.find("#results img.logo").get_attribute("src"), "a javascript: logo is not loaded")
+        phone.click("#results .save")
+        phone.wait(lambda d: phone.text("#stations .station-name") == HOSTILE_DIRECTORY, "the saved station as text")
+        phone.click('#tabs [data-tab="podcasts"]')
+        phone.type("#p-feed", f"{feeds.base}/news.xml")
+        phone.click("#p-add")
+        phone.wait(lambda d: phone.text("#podcasts .podcast-name") == "podcast:<script>window.__pwned=7</script>",
+                   "the feed's title as the podcast's name, as text")
+        self.assertIn('<img src=x onerror="window.__pwned=8">', phone.text("#podcasts .podcast-details"))
+        self.assertIn("podcast:<script>window.__pwned=7</script>",
+                      [o.get_attribute("textContent") for o in phone.driver.find_elements("css selector", "#player-source option")])
+
+        kiosk = Browser(self, 800, 480)
+        self.open_kiosk(clock, kiosk)
+        kiosk.wait(lambda d: kiosk.text("#play") == f"Play {HOSTILE_DIRECTORY}", "the station's name on Play")
+        kiosk.click("#stations")
+        kiosk.wait_visible("#picker", "the station picker")
+        # The station's tile shows its name as text.
+        self.assertEqual(kiosk.text("#picker-list .tile-name"), HOSTILE_DIRECTORY)
+        for browser in (phone, kiosk):
+            self.assertFalse(browser.script_ran(), "markup from the directory or a feed ran")
             self.assert_no_script_errors(browser)

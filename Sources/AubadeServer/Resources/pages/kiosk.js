@@ -128,7 +128,7 @@ function render() {
   $("playing-title").hidden = !radio?.title;
   $("play").textContent = radio ? "Stop" : stations.length ? `Play ${chosenStation()}` : "No stations";
   $("play").disabled = !radio && stations.length === 0;
-  $("stations").hidden = stations.length < 2 && !radio;
+  $("stations").hidden = stations.length === 0;
   $("volume").hidden = !radio;
   if (radio) $("volume-value").textContent = String(radio.volume);
   renderPlayingLogo(radio);
