@@ -1,15 +1,16 @@
 public import AubadeCore
 import AubadeHTTP
 import AubadeSystem
-public import Foundation
+import Foundation
 
 /// The episodes downloaded for alarms, in a folder beside the database (`<db>.episodes/`): one file per episode,
 /// named by a hash of its address, written whole under a temporary name and renamed when complete (fsync'd, so a
 /// power cut leaves no half episode under its real name). The folder keeps within `budget`: after each download the
 /// oldest files go, never those an alarm still needs (`keeping`).
 ///
-/// Contract: every call blocks (file I/O, a download): call it on a thread of its own. Safe from several threads for
-/// different episodes; one episode is downloaded by one caller at a time (the clock checks an alarm once at a time).
+/// Contract: every call blocks (file I/O, a download): call it on a thread of its own. Safe from several threads:
+/// each download writes a temporary file of its own, and one episode is downloaded by one caller at a time — a
+/// second caller for the same episode waits for the first and takes its file.
 public struct EpisodeCache: Sendable {
     public let folder: String
     /// The largest episode downloaded (a 3-hour show at 320 kbps is 430 MB).
@@ -17,6 +18,11 @@ public struct EpisodeCache: Sendable {
     /// What the folder may hold after a download (at least the episode just downloaded).
     public let budget: Int64
     let allowLoopback: Bool
+    private let gate = DownloadGate()
+
+    /// A temporary file older than this is a leftover of a download that was cut off (no download runs longer:
+    /// the clock gives each one until its alarm).
+    static let leftoverAge: TimeInterval = 24 * 3600
 
     public static let defaultMaxEpisodeBytes: Int64 = 512 << 20
     public static let defaultBudget: Int64 = 1 << 30
@@ -48,26 +54,37 @@ public struct EpisodeCache: Sendable {
     }
 
     /// Downloads `episode` unless it is here (redirects followed, the clock's User-Agent, R32's address rules,
-    /// at most `maxEpisodeBytes`), giving up at `deadline`; then trims the folder. Returns the file.
-    public func download(_ episode: PodcastEpisode, deadline: Date, keeping: [PodcastEpisode]) throws(PodcastFetchError)
+    /// at most `maxEpisodeBytes`), giving up after `within`; then trims the folder. Returns the file.
+    public func download(_ episode: PodcastEpisode, within: Duration, keeping: [PodcastEpisode]) throws(PodcastFetchError)
         -> String
     {
+        let started = ContinuousClock.now
+        let path = path(of: episode)
+        // One download of an episode at a time: a second caller waits for the first (at most its own time).
+        guard gate.enter(path, waitingAtMost: within) else {
+            throw PodcastFetchError("The episode is still being downloaded for another check.")
+        }
+        defer { gate.leave(path) }
         if let done = file(of: episode) { return done }
+        return try fetch(episode, to: path, within: within - (ContinuousClock.now - started), keeping: keeping)
+    }
+
+    private func fetch(_ episode: PodcastEpisode, to path: String, within: Duration, keeping: [PodcastEpisode])
+        throws(PodcastFetchError) -> String
+    {
         let url: StreamURL
         do { url = try StreamURL(parsing: episode.audio) } catch {
             throw PodcastFetchError("The episode's address cannot be fetched: \(error.message)")
         }
         try makeFolder()
-        let path = path(of: episode)
-        let part = path + ".part"
+        let part = path + ".\(UUID().uuidString).part"
         let fd = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw PodcastFetchError("The episode cannot be written to \(part): \(Errno(errno).description).") }
         var writeError: String?
         do {
-            let seconds = max(1, deadline.timeIntervalSinceNow)
             try HTTPFetch.stream(
                 url, what: "an episode", maxBytes: maxEpisodeBytes, allowLoopback: allowLoopback,
-                deadline: .seconds(seconds)
+                deadline: max(.seconds(1), within)
             ) { bytes in
                 var rest = bytes
                 while !rest.isEmpty {
@@ -99,7 +116,7 @@ public struct EpisodeCache: Sendable {
     }
 
     /// Removes the oldest files until the folder holds at most `budget`, never one of `keep`; leftovers of
-    /// interrupted downloads go first.
+    /// downloads cut off long ago go first (one still running has its own, newer, temporary file).
     func trim(keeping keep: Set<String>) {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: folder) else { return }
@@ -108,7 +125,8 @@ public struct EpisodeCache: Sendable {
             let path = folder + "/" + name
             guard let a = try? fm.attributesOfItem(atPath: path) else { continue }
             if name.hasSuffix(".part") {
-                unlink(path)  // one caller downloads at a time: a part file here is a leftover
+                let age = Date().timeIntervalSince(a[.modificationDate] as? Date ?? .distantPast)
+                if age > EpisodeCache.leftoverAge { unlink(path) }
                 continue
             }
             files.append((path, (a[.size] as? NSNumber)?.int64Value ?? 0, a[.modificationDate] as? Date ?? .distantPast))
@@ -139,17 +157,41 @@ public struct PodcastLibrary: PodcastFetcher {
         self.allowLoopback = allowLoopback
     }
 
-    public func feed(at url: StreamURL) throws(PodcastFetchError) -> PodcastFeed {
-        do { return try FeedFetch.feed(at: url, allowLoopback: allowLoopback) } catch {
+    public func feed(at url: StreamURL, within: Duration) throws(PodcastFetchError) -> PodcastFeed {
+        do { return try FeedFetch.feed(at: url, allowLoopback: allowLoopback, within: within) } catch {
             throw PodcastFetchError("The feed \(url.text) could not be read: \(error.description)")
         }
     }
 
     public func cachedFile(of episode: PodcastEpisode) -> String? { cache.file(of: episode) }
 
-    public func download(_ episode: PodcastEpisode, deadline: Date, keeping: [PodcastEpisode]) throws(PodcastFetchError)
+    public func download(_ episode: PodcastEpisode, within: Duration, keeping: [PodcastEpisode]) throws(PodcastFetchError)
         -> String
     {
-        try cache.download(episode, deadline: deadline, keeping: keeping)
+        try cache.download(episode, within: within, keeping: keeping)
+    }
+}
+
+/// Which episodes are being downloaded now: a caller for one of them waits until it is done. Thread-safe: `busy` is
+/// read and written only with `condition`'s mutex held.
+final class DownloadGate: @unchecked Sendable {
+    private var busy: Set<String> = []
+    private let condition = MonotonicCondition()
+
+    /// Takes `key`, waiting while another holder has it, for at most `wait`; false when the wait ran out.
+    func enter(_ key: String, waitingAtMost wait: Duration) -> Bool {
+        condition.locked {
+            condition.wait(while: { busy.contains(key) }, atMost: max(.zero, wait))
+            guard !busy.contains(key) else { return false }
+            busy.insert(key)
+            return true
+        }
+    }
+
+    func leave(_ key: String) {
+        condition.locked {
+            busy.remove(key)
+            condition.broadcast()
+        }
     }
 }

@@ -8,10 +8,13 @@ import Foundation
 public enum FeedFetch {
     public static let maxBytes = 16 << 20
 
-    public static func feed(at url: StreamURL, allowLoopback: Bool) throws(FeedParser.Refusal) -> PodcastFeed {
+    public static func feed(at url: StreamURL, allowLoopback: Bool, within: Duration = .seconds(60))
+        throws(FeedParser.Refusal) -> PodcastFeed
+    {
         let body: [UInt8]
         do {
-            body = try HTTPFetch.get(url, what: "a podcast feed", maxBytes: maxBytes, allowLoopback: allowLoopback)
+            body = try HTTPFetch.get(
+                url, what: "a podcast feed", maxBytes: maxBytes, allowLoopback: allowLoopback, deadline: within)
         } catch {
             throw FeedParser.Refusal(description: error.description)
         }

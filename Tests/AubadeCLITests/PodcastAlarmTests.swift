@@ -68,7 +68,7 @@ struct PodcastAlarmTests {
             Self.feed([("Tuesday", 24, "tue.mp3"), ("Wednesday", 25, "redirect/3/wed.mp3")], base: feeds.base),
             as: "news.xml")
 
-        let d = try await c.daemon(lead: 25)  // inside the pre-check window
+        let d = try await c.daemon(lead: 60)  // inside the pre-check window, time to read the feed again
         let check = try #require(await d.wait(for: "precheck-passed"))
         #expect(check["alarm"] as? Int == 1)
         // The pre-check read the feed again and downloaded the newest episode, following the redirects, as aubade.

@@ -31,6 +31,17 @@ struct SoundSupervisorTests {
         #expect(s.ended(now: Self.t(61), reason: "again").isEmpty)  // the tone has no end
     }
 
+    @Test func anEpisodeThatEndsUnderTheToneNeverTakesOverFromItsBeginning() {
+        var s = SoundSupervisor(stationCount: 1, startedAt: Self.t(0))
+        _ = s.update(now: Self.t(10), heard: false)  // silent 10 s: the tone, the episode read on in the background
+        #expect(s.current == .tone && s.stationToFetch == 0)
+        _ = s.update(now: Self.t(11), heard: true)
+        s.ended(source: 0)  // its end reached in the background
+        #expect(s.stationToFetch == nil)
+        for second in stride(from: 12.0, through: 60, by: 1) { #expect(s.update(now: Self.t(second), heard: false).isEmpty) }
+        #expect(s.current == .tone)
+    }
+
     @Test func silenceFromTheStartFallsBackAfterTenSeconds() {
         var s = SoundSupervisor(stationCount: 1, startedAt: Self.t(100))
         #expect(s.update(now: Self.t(109.9), heard: false).isEmpty)

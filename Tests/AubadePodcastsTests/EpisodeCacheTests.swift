@@ -28,30 +28,33 @@ struct EpisodeCacheTests {
         let cache = EpisodeCache(
             databasePath: db.file("aubade.sqlite"), allowLoopback: true, maxEpisodeBytes: 150_000, budget: 250_000)
         let (a, b, c) = (Self.episode(base, "a.mp3"), Self.episode(base, "b.mp3"), Self.episode(base, "c.mp3"))
-        let later = Date().addingTimeInterval(60)
 
         #expect(cache.file(of: a) == nil)
-        let fileA = try cache.download(a, deadline: later, keeping: [])
+        let fileA = try cache.download(a, within: .seconds(60), keeping: [])
         #expect(fileA.hasPrefix(db.file("aubade.sqlite.episodes/")) && cache.file(of: a) == fileA)
         #expect(try Data(contentsOf: URL(fileURLWithPath: fileA)).count == 100_000)
         // Already here: not fetched again.
-        _ = try cache.download(a, deadline: later, keeping: [])
+        _ = try cache.download(a, within: .seconds(60), keeping: [])
         let log = try String(contentsOfFile: served.file("log"), encoding: .utf8)
         #expect(log.components(separatedBy: "/a.mp3").count == 2, "\(log)")
 
         // Three of 100 kB over a 250-kB budget: the oldest that no alarm needs goes (b), not a (kept), not c (new).
-        _ = try cache.download(b, deadline: later, keeping: [])
+        _ = try cache.download(b, within: .seconds(60), keeping: [])
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: fileA)
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSinceNow: -1800)], ofItemAtPath: cache.path(of: b))
-        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: cache.path(of: c) + "x.part"))  // an interrupted download
-        _ = try cache.download(c, deadline: later, keeping: [a])
+        // A download cut off two days ago left its temporary file; one running now has a fresh one.
+        let leftover = cache.path(of: c) + ".cut.part"
+        let running = cache.path(of: c) + ".running.part"
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: leftover))
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: running))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)], ofItemAtPath: leftover)
+        _ = try cache.download(c, within: .seconds(60), keeping: [a])
         #expect(cache.file(of: a) != nil && cache.file(of: b) == nil && cache.file(of: c) != nil)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: cache.folder).sorted()
-                == [
-                    (fileA as NSString).lastPathComponent, (cache.path(of: c) as NSString).lastPathComponent,
-                ].sorted())
+                == [fileA, cache.path(of: c), running].map { ($0 as NSString).lastPathComponent }.sorted())
 
         // A web page, a missing file and a file over the cap: one sentence each, nothing left behind.
         let refusals: [(PodcastEpisode, String)] = [
@@ -59,21 +62,37 @@ struct EpisodeCacheTests {
             (Self.episode(base, "nothing.mp3"), "HTTP 404"),
         ]
         for (episode, words) in refusals {
-            let error = #expect(throws: PodcastFetchError.self) { try cache.download(episode, deadline: later, keeping: []) }
+            let error = #expect(throws: PodcastFetchError.self) { try cache.download(episode, within: .seconds(60), keeping: []) }
             #expect(error?.message.contains(words) == true, "\(error?.message ?? "")")
             #expect(cache.file(of: episode) == nil)
         }
         let small = EpisodeCache(databasePath: db.file("other.sqlite"), allowLoopback: true, maxEpisodeBytes: 50_000)
-        let tooLarge = #expect(throws: PodcastFetchError.self) { try small.download(b, deadline: later, keeping: []) }
+        let tooLarge = #expect(throws: PodcastFetchError.self) { try small.download(b, within: .seconds(60), keeping: []) }
         #expect(tooLarge?.message.contains("sends more than") == true, "\(tooLarge?.message ?? "")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: small.folder).isEmpty)
+    }
+
+    @Test func twoChecksOfOneEpisodeDownloadItOnceAndBothGetTheFile() async throws {
+        let served = try TemporaryDirectory("served")
+        try Data(repeating: 7, count: 2_000_000).write(to: URL(fileURLWithPath: served.file("big.mp3")))
+        let server = try await BackgroundProcess("/usr/bin/python3", [Self.script, served.path, served.file("log")])
+        let db = try TemporaryDirectory("db")
+        let cache = EpisodeCache(databasePath: db.file("aubade.sqlite"), allowLoopback: true)
+        let episode = Self.episode("http://127.0.0.1:\(server.firstLine)", "big.mp3")
+        async let first = onThread("aubade-test-a") { try? cache.download(episode, within: .seconds(120), keeping: []) }
+        async let second = onThread("aubade-test-b") { try? cache.download(episode, within: .seconds(120), keeping: []) }
+        let (a, b) = await (first, second)
+        #expect(a != nil && a == b && a == cache.file(of: episode))
+        let log = try String(contentsOfFile: served.file("log"), encoding: .utf8)
+        #expect(log.components(separatedBy: "/big.mp3").count == 2, "\(log)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: try #require(a))).count == 2_000_000)
     }
 
     @Test func anEpisodeOnThisMachineIsRefusedUnlessAllowed() async throws {
         let db = try TemporaryDirectory("db")
         let cache = EpisodeCache(databasePath: db.file("aubade.sqlite"), allowLoopback: false)
         let error = #expect(throws: PodcastFetchError.self) {
-            try cache.download(Self.episode("http://127.0.0.1:9", "a.mp3"), deadline: Date().addingTimeInterval(30), keeping: [])
+            try cache.download(Self.episode("http://127.0.0.1:9", "a.mp3"), within: .seconds(30), keeping: [])
         }
         #expect(error?.message.contains("refused") == true, "\(error?.message ?? "")")
     }

@@ -39,8 +39,15 @@ extension RunningClock {
             return every
         }
         board.set("directory", nil)
-        for station in linked {
-            guard let id = station.id, let listed = found.first(where: { $0.uuid == station.directory?.id }),
+        // The look-up took time: a station removed, re-addressed or re-linked meanwhile is left as the user made it.
+        for before in linked {
+            guard let id = before.id, let station = catalogue.stations[id], station.url == before.url,
+                station.directory?.id == before.directory?.id
+            else {
+                board.set("directory-\(before.id ?? 0)", nil)
+                continue
+            }
+            guard let listed = found.first(where: { $0.uuid == station.directory?.id }),
                 listed.playability.isPlayable, let moved = try? StreamURL(parsing: listed.url),
                 listed.urlKey != DirectoryStation.key(of: station.url.text)
             else { continue }

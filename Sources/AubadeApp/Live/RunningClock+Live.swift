@@ -61,7 +61,7 @@ extension RunningClock {
             LiveState.Radio(
                 kind: s.kind, source: s.source, state: s.state, problem: s.problem, title: s.title,
                 endsAt: s.remainingSeconds.map { now.wall.addingTimeInterval($0).rounded }, volume: s.volume,
-                stationId: playingStation(label: s.source))
+                stationId: self.radio.playingStationID)
         }
         let next = runner.next.map { LiveState.Next(id: $0.id, name: name($0.id), at: $0.instant) }
         let synchronised = deps.isClockSynchronised()
@@ -74,9 +74,6 @@ extension RunningClock {
 
     /// The saved station the radio plays: the radio is labelled with a station's name (names are unique, and none
     /// is a URL), so the station of that name; nil for a URL, the tone or a podcast.
-    private func playingStation(label: String) -> Int64? {
-        catalogue.stations.values.first { $0.name == label }?.id
-    }
 }
 
 extension Date {

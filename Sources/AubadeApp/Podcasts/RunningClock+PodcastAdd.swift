@@ -18,7 +18,7 @@ extension RunningClock {
         }
         if let refusal = downloadRefusal() { throw ClockError(.refused, "The feed is not downloaded: \(refusal)") }
         let read = try await runBlocking("aubade-feed") { () throws(ClockError) -> PodcastFeed in
-            do throws(PodcastFetchError) { return try feeds.feed(at: feed) } catch {
+            do throws(PodcastFetchError) { return try feeds.feed(at: feed, within: .seconds(60)) } catch {
                 throw ClockError(.unavailable, error.message)
             }
         }

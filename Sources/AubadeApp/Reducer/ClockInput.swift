@@ -40,7 +40,7 @@ public enum ClockInput: Sendable {
     /// What the sound engine reported.
     case sound(SoundEvent)
     /// A station check finished: the pre-alarm check (R20) or the look-ahead hours before.
-    case stationChecked(StationCheck, alarm: Int64, occurrence: Date, failure: String?)
+    case stationChecked(StationCheck, alarm: Int64, occurrence: Date, sound: SoundSource, failure: String?)
     /// The check of a `podcast:` alarm finished (its feed read again, its episode downloaded, or why not).
     case episodeChecked(StationCheck, alarm: Int64, occurrence: Date, EpisodeCheck)
     /// The network changed.

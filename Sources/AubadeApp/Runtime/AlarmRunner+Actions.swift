@@ -108,7 +108,7 @@ extension AlarmRunner {
     func plan(sound: SoundSource, volume: Int, fadeInSeconds: Int, alarmID: Int64?, occurrence: Date?) -> AlarmPlanning.Plan {
         var knownFailure: String?
         var episode: EpisodeAudio?
-        if let alarmID, let check = prechecks[alarmID], check.occurrence == occurrence {
+        if let alarmID, let check = prechecks[alarmID], check.occurrence == occurrence, check.source == sound {
             knownFailure = check.failure
             episode = check.episode
         }

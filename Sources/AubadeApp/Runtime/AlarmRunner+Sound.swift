@@ -92,7 +92,9 @@ extension AlarmRunner {
     func prepareUpcoming(_ now: SchedulerTime) {
         for (id, occurrence) in ringingSoon(now, within: AlarmRunner.precheckLead) {
             guard let alarm = scheduler.alarms[id], scheduler.state(of: id).phase == .idle else { continue }
-            if prechecks[id]?.occurrence != occurrence { startPrecheck(alarm, id: id, occurrence: occurrence) }
+            if prechecks[id]?.occurrence != occurrence || prechecks[id]?.source != alarm.sound {
+                startPrecheck(alarm, id: id, occurrence: occurrence)
+            }
             if occurrence.timeIntervalSince(now.wall) <= AlarmRunner.prerollLead, prepared[id]?.occurrence != occurrence {
                 preroll(alarm, id: id, occurrence: occurrence)
             }
@@ -109,12 +111,13 @@ extension AlarmRunner {
         let plan = plan(
             sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: id,
             occurrence: occurrence)
-        prepared[id] = Prepared(occurrence: occurrence, plan: plan, sound: effects.play(plan.request, paused: true))
+        prepared[id] = Prepared(
+            occurrence: occurrence, plan: plan, sound: effects.play(plan.request, paused: true), source: alarm.sound)
     }
 
     /// Starts the check as a background job; its result pre-selects the tone for that occurrence on failure.
     private func startPrecheck(_ alarm: Alarm, id: Int64, occurrence: Date) {
-        prechecks[id] = Precheck(occurrence: occurrence)
+        prechecks[id] = Precheck(occurrence: occurrence, source: alarm.sound)
         checkStation(alarm, id: id, occurrence: occurrence, as: .precheck)
     }
 
@@ -128,24 +131,26 @@ extension AlarmRunner {
             occurrence: nil)
         let known = plan.request.fallback?.preselected
         let (checker, device, allowLoopback, stations) = (deps.precheck, deps.sound.device, options.allowLoopback, plan.stations)
-        let report = stationChecked
+        let (report, source) = (stationChecked, alarm.sound)
         effects.append(
             .job {
                 var failure = known
                 if failure == nil {
                     failure = await checker.check(stations: stations, allowLoopback: allowLoopback, device: device).failure
                 }
-                await report(check, id, occurrence, failure)
+                await report(check, id, occurrence, source, failure)
             })
     }
 
     /// A pre-check finished: recorded, warned about, and carried into the pre-roll (with the episode a `podcast:`
     /// alarm downloaded, which it plays).
     func precheckDone(
-        id: Int64, occurrence: Date, failure: String?, episode: EpisodeAudio? = nil, _ now: SchedulerTime
+        id: Int64, occurrence: Date, source: SoundSource, failure: String?, episode: EpisodeAudio? = nil,
+        _ now: SchedulerTime
     ) {
-        guard prechecks[id]?.occurrence == occurrence else { return }
-        prechecks[id] = Precheck(occurrence: occurrence, done: true, failure: failure, episode: episode)
+        // A result for another occurrence, or for the sound the alarm had before an edit, is not this check's.
+        guard prechecks[id]?.occurrence == occurrence, prechecks[id]?.source == source else { return }
+        prechecks[id] = Precheck(occurrence: occurrence, source: source, done: true, failure: failure, episode: episode)
         if let failure {
             effects.record(
                 HistoryEvent(
@@ -185,7 +190,8 @@ extension AlarmRunner {
         refresh(now)
         for (id, p) in prepared {
             let next = upcoming.first { $0.id == id }?.occurrence.instant
-            if next != p.occurrence || stationsChanged || settingsChanged != nil {
+            let soundEdited: Bool = scheduler.alarms[id]?.sound != p.source
+            if next != p.occurrence || stationsChanged || settingsChanged != nil || soundEdited {
                 effects.stop(p.sound)
                 prepared[id] = nil
             }

@@ -30,11 +30,15 @@ final class AlarmRunner {
         var occurrence: Date
         var plan: AlarmPlanning.Plan
         var sound: SoundID
+        /// The alarm's sound it was made for (an edit of the sound makes it again).
+        var source: SoundSource
     }
 
     /// The pre-alarm check of an occurrence: running (`done` false) or done with its failure, if any.
     struct Precheck {
         var occurrence: Date
+        /// The alarm's sound it checks (an edit of the sound starts it again).
+        var source: SoundSource
         var done = false
         var failure: String?
         /// For a `podcast:` alarm: the episode it downloaded, which the alarm plays.
@@ -69,7 +73,7 @@ final class AlarmRunner {
     /// Told when an alarm starts (true) or stops (false) sounding: the shake sensor is sampled only then.
     var ringingChanged: (Bool) -> Void = { _ in }
     /// Where a finished station check (pre-check or look-ahead) reports: the clock, as an input.
-    var stationChecked: @Sendable (StationCheck, Int64, Date, String?) async -> Void = { _, _, _, _ in }
+    var stationChecked: @Sendable (StationCheck, Int64, Date, SoundSource, String?) async -> Void = { _, _, _, _, _ in }
     /// Where a finished check of a `podcast:` alarm reports: the clock, as an input.
     var episodeChecked: @Sendable (StationCheck, Int64, Date, EpisodeCheck) async -> Void = { _, _, _, _ in }
     /// The link to the second waker (R35); nil when there is none (in-process tests).

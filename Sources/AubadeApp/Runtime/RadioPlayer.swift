@@ -27,6 +27,8 @@ final class RadioPlayer {
         var state: State = .connecting
         var title: String?
         var volume: Int
+        /// The saved station it plays, if it plays one (the kiosk shows its logo).
+        var stationID: Int64? = nil
     }
 
     /// A reserved programme's station to tune to (`tunes` false: a reminder, nothing to tune to yet).
@@ -106,7 +108,11 @@ final class RadioPlayer {
             duration: length, fade: .seconds(settings.sleepFadeSeconds), volume: settings.sleepVolume,
             startedAt: now.mono)
         let id = try start(sound, volume: settings.sleepVolume, limit: nil)
-        replace(with: Session(kind: .sleep(timer), sound: id, label: label, volume: settings.sleepVolume), now)
+        clicks?.played(sound.stationID.flatMap { catalogue.stations[$0] }, at: now.wall)
+        replace(
+            with: Session(
+                kind: .sleep(timer), sound: id, label: label, volume: settings.sleepVolume, stationID: sound.stationID),
+            now)
         effects.record(.sleepStarted, at: now.wall, "\(DurationText.format(Int(length.inSeconds))) of \(label)")
         let fade = DurationText.format(Int(timer.fade.inSeconds))
         return (id, "Sleep timer: \(label) for \(DurationText.format(Int(length.inSeconds))), fading out over its last \(fade).")
@@ -128,6 +134,7 @@ final class RadioPlayer {
             throw ValidationError("\(error)")
         }
         let id: SoundID, label: String, level: Int
+        var station: Int64?
         switch listen {
         case .tone(let tone):
             level = volume ?? catalogue.settings.toneVolume
@@ -137,8 +144,10 @@ final class RadioPlayer {
             level = volume ?? catalogue.settings.defaultVolume
             label = catalogue.label(sound) ?? source
             id = try start(sound, volume: level, limit: limit)
+            station = sound.stationID
+            clicks?.played(station.flatMap { catalogue.stations[$0] }, at: now.wall)
         }
-        replace(with: Session(kind: .listen, sound: id, label: label, volume: level), now)
+        replace(with: Session(kind: .listen, sound: id, label: label, volume: level, stationID: station), now)
         return (id, label)
     }
 
@@ -162,7 +171,6 @@ final class RadioPlayer {
         case .station(let id):
             guard let station = catalogue.stations[id] else { throw ValidationError("Station \(id) does not exist.") }
             content = .stations(station.addresses)
-            clicks?.played(station, at: deps.time.now().wall)
         case .stream(let url):
             content = .stations([url])
         }
@@ -233,7 +241,7 @@ final class RadioPlayer {
             replace(
                 with: Session(
                     kind: .reservation(programmeID: chime.programmeID, name: chime.name), sound: id,
-                    label: label, volume: catalogue.settings.sleepVolume), now)
+                    label: label, volume: catalogue.settings.sleepVolume, stationID: chime.stationID), now)
             effects.emit("tuned", ["programme": chime.programmeID, "station": chime.stationID])
             board.set("reservation", nil)
         } catch {
@@ -405,6 +413,9 @@ final class RadioPlayer {
         }
         session = s
     }
+
+    /// The saved station the radio plays, if any.
+    var playingStationID: Int64? { session?.stationID }
 
     /// Whether the radio plays a sleep timer.
     var isSleepTimer: Bool {

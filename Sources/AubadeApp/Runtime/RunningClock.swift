@@ -126,9 +126,10 @@ public actor RunningClock {
             for p in radio.takePositions() {
                 _ = try? await apply(.podcastPosition(name: p.podcast, p.resume), deps.time.now())
             }
-        case .stationChecked(let check, let id, let occurrence, let failure):
+        case .stationChecked(let check, let id, let occurrence, let source, let failure):
             switch check {
-            case .precheck: runner.precheckDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
+            case .precheck:
+                runner.precheckDone(id: id, occurrence: occurrence, source: source, failure: failure, deps.time.now())
             case .lookahead: runner.lookaheadDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
             }
         case .episodeChecked(let check, let id, let occurrence, let result):
@@ -170,8 +171,9 @@ public actor RunningClock {
         runner.episodeChecked = { [weak self] check, id, occurrence, result in
             _ = try? await self?.send(.episodeChecked(check, alarm: id, occurrence: occurrence, result))
         }
-        runner.stationChecked = { [weak self] check, id, occurrence, failure in
-            _ = try? await self?.send(.stationChecked(check, alarm: id, occurrence: occurrence, failure: failure))
+        runner.stationChecked = { [weak self] check, id, occurrence, source, failure in
+            _ = try? await self?.send(
+                .stationChecked(check, alarm: id, occurrence: occurrence, sound: source, failure: failure))
         }
         onReady = ready
         let now = deps.time.now()

@@ -136,6 +136,9 @@ final class AlarmVoice: Voice {
         var decisions: [SoundSupervisor.Decision]
         if let feed, feed.playedToEnd, case .station = supervisor.current {
             decisions = supervisor.ended(now: now, reason: "The episode ended.")
+        } else if let feed, feed.playedToEnd, let index = feedIndex {
+            supervisor.ended(source: index)  // it ended in the background, under the tone: not read again
+            decisions = supervisor.update(now: now, heard: false, failure: nil)
         } else {
             decisions = supervisor.update(now: now, heard: verified, failure: feed?.takeFailure())
         }

@@ -56,6 +56,12 @@ public enum SoundSource: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     public var description: String { storageText }
+
+    /// The saved station it names, if it names one.
+    public var stationID: Int64? {
+        if case .station(let id) = self { return id }
+        return nil
+    }
 }
 
 /// An episode of a podcast followed, as a sound: `podcast:<name>` is its newest episode, `podcast:<name>#2` the one

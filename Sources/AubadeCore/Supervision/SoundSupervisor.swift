@@ -83,6 +83,13 @@ public struct SoundSupervisor: Sendable, Hashable {
         return fallBack(from: index, now: now, reason: reason)
     }
 
+    /// Source `index` played to its end while another plays (an episode read in the background under the tone): it
+    /// is not fetched again, so it can never take over from its beginning.
+    public mutating func ended(source index: Int) {
+        exhausted.insert(index)
+        backgroundRunStart = nil
+    }
+
     /// How long audio must be heard to count as verified (RELIABILITY.md: above −40 dBFS for 2 s).
     public static let verifyWindow: Duration = .seconds(2)
 
