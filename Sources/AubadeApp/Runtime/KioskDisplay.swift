@@ -43,12 +43,13 @@ final class KioskDisplay {
     func follow(
         ringing: Bool, sunrises: [Sunrise], settings: NightDimmingSettings, zone: TimeZone, _ now: SchedulerTime
     ) {
+        // A ring first: the alarm that ends a sunrise also takes it off the list, and the face must go from the
+        // sunrise to the ringing face, never through the night in between.
+        if ringing, !plan.isRinging { carryOut(plan.alarmStartedRinging(at: now)) }
         if settings != plan.settings { carryOut(plan.settingsChanged(settings, at: now)) }
         if zone != plan.zone { carryOut(plan.zoneChanged(zone, at: now)) }
         if sunrises != plan.sunrises { carryOut(plan.sunrisesChanged(sunrises, at: now)) }
-        if ringing != plan.isRinging {
-            carryOut(ringing ? plan.alarmStartedRinging(at: now) : plan.alarmStoppedRinging(at: now))
-        }
+        if !ringing, plan.isRinging { carryOut(plan.alarmStoppedRinging(at: now)) }
         carryOut(plan.tick(at: now))
         if let outcome = writer.takeOutcome() {
             board.set("backlight", outcome.map { "The screen's backlight cannot be dimmed or lit: \($0.message)" })
@@ -90,15 +91,15 @@ final class KioskDisplay {
     /// The `sunrise` line and event when a sunrise begins and when it ends (rung, stopped, skipped, edited away).
     private func announceSunrise(from old: SunriseLight?, to new: SunriseLight?) {
         if let old, old.alarmID != new?.alarmID || old.alarmAt != new?.alarmAt {
-            effects.emit("sunrise", ["alarm": "\(old.alarmID)", "state": "ended"])
+            effects.emit("sunrise", ["alarm": old.alarmID, "state": "ended"])
             effects.append(.tell(.sunrise(SunriseEvent(light: old, began: false))))
         }
         if let new, old?.alarmID != new.alarmID || old?.alarmAt != new.alarmAt {
             effects.emit(
                 "sunrise",
                 [
-                    "alarm": "\(new.alarmID)", "state": "began", "at": new.alarmAt.formatted(.iso8601),
-                    "lead_s": "\(Int(new.alarmAt.timeIntervalSince(new.startsAt)))",
+                    "alarm": new.alarmID, "state": "began", "at": new.alarmAt.formatted(.iso8601),
+                    "lead_s": Int(new.alarmAt.timeIntervalSince(new.startsAt).rounded()),
                 ])
             effects.append(.tell(.sunrise(SunriseEvent(light: new, began: true))))
         }
