@@ -122,3 +122,37 @@ struct KioskDisplayTests {
         #expect(try await rig.status().warnings.allSatisfy { !$0.contains("backlight") })
     }
 }
+
+/// An alarm's sunrise carried out by the running clock: the live state's face and colours, the status's face line,
+/// the backlight rising through its thread, and the ringing face at the alarm.
+@Suite("Daemon decisions: the kiosk's sunrise")
+struct KioskSunriseTests {
+    @Test func aSunriseShowsInTheLiveStateAndTheStatusAndRaisesTheBacklightUntilTheAlarmRings() async throws {
+        let backlight = FakeBacklight()
+        var alarm = ClockRig.alarm(1, 6, 55)
+        alarm.sunriseSeconds = 600
+        let rig = ClockRig(alarms: [alarm], settings: KioskDisplayTests.nightSettings(), backlight: backlight)
+        await rig.start()
+        _ = await rig.clock.tick()
+        let early = await rig.live()
+        #expect(early.face == "sunrise" && !early.dimmed, "06:50 is half-way through a sunrise from 06:45")
+        let light = try #require(early.sunrise)
+        #expect(light.alarmId == 1 && light.at == ClockRig.at(6, 55) && light.startedAt == ClockRig.at(6, 45))
+        #expect((495...505).contains(light.permille) && light.sky == SunriseCurve.sky(at: light.progress))
+        let status = try await rig.status()
+        #expect(status.face?.state == "sunrise" && status.face?.sunriseAlarm == 1)
+        #expect(status.lines.contains { $0.hasPrefix("Face: sunrise for alarm 1 at 06:55") }, "\(status.lines)")
+        let first = try #require(await rig.percents(backlight).last)
+        await rig.run(until: ClockRig.at(6, 54, 59))
+        let levels = await rig.percents(backlight)
+        #expect(levels.count > 5 && levels == levels.sorted() && levels.last == 100 && first > 5, "\(levels)")
+        await rig.advance(to: ClockRig.at(6, 55))
+        let ringing = await rig.live()
+        #expect(ringing.face == "ringing" && ringing.sunrise == nil && ringing.ringing?.alarms.map(\.id) == [1])
+        #expect(rig.events.contains("sunrise"))
+    }
+}
+
+extension LiveState.Sunrise {
+    var progress: Double { Double(permille) / 1000 }
+}
