@@ -248,3 +248,31 @@ class CageTests(BrowserTest):
         self.assertGreater(inked, 50, "the clock's digits on the sunrise face")
         if os.environ.get("AUBADE_SCREENSHOTS") == "docs":
             shutil.copyfile(SCREENSHOTS / "kiosk-cage-sunrise.png", ROOT / "docs" / "screenshots" / "kiosk-cage-sunrise.png")
+
+
+class PhoneSunriseTests(BrowserTest):
+    """The phone page's alarm form sets an alarm's sunrise, read back with the real CLI."""
+
+    def test_the_alarm_form_sets_and_clears_a_sunrise(self):
+        clock = Clock(self)
+        clock.start()
+        phone = Browser(self, 360, 780, mobile=True)
+        self.pair_phone(clock, phone)
+        phone.click("#add-alarm")
+        phone.type("#f-name", "Work")
+        phone.type("#f-time", "0645")
+        self.assertEqual(phone.find("#f-sunrise").get_attribute("value"), "", "a new alarm: the clock's default")
+        phone.type("#f-sunrise", "15")
+        phone.click("#f-save")
+        phone.wait(lambda d: "sunrise 15 min before" in phone.text("#alarms"), "the sunrise in the alarm's summary")
+        work = clock.cli_json("alarm", "list")["alarms"][0]
+        self.assertEqual(work["sunriseSeconds"], 900)
+        self.assertEqual(phone.layout_problems(), [])
+
+        phone.click(f'#alarms li[data-id="{work["id"]}"] .alarm-open')
+        phone.wait(lambda d: phone.find("#f-sunrise").get_attribute("value") == "15", "the sunrise in the editor")
+        phone.type("#f-sunrise", "0")
+        phone.click("#f-save")
+        phone.wait(lambda d: "sunrise" not in phone.text("#alarms"), "no sunrise in the summary")
+        self.assertEqual(clock.cli_json("alarm", "list")["alarms"][0]["sunriseSeconds"], 0)
+        self.assert_no_script_errors(phone)
