@@ -139,7 +139,10 @@ public struct FacePlan: Sendable {
         let elapsed = now.wall.timeIntervalSince(sunrise.startsAt)
         let step = min(Int((elapsed / TimeInterval(sunrise.leadSeconds) * Double(steps)).rounded(.down)), steps - 1)
         let light = SunriseLight(sunrise: sunrise, permille: (step + 1) * 1000 / steps)
-        let stepEnd = sunrise.startsAt.addingTimeInterval(TimeInterval(sunrise.leadSeconds) * Double(step + 1) / Double(steps))
+        let stepLength = TimeInterval(sunrise.leadSeconds) / Double(steps)
+        var stepEnd = sunrise.startsAt.addingTimeInterval(stepLength * Double(step + 1))
+        // A reading that rounds onto the boundary looks one step further, never past the sunrise's next move.
+        if stepEnd <= now.wall, step < steps - 1 { stepEnd = sunrise.startsAt.addingTimeInterval(stepLength * Double(step + 2)) }
         let held = sunrise.alarmAt.addingTimeInterval(Sunrise.hold)
         let byDay = !(settings.window?.contains(sunrise.startsAt, in: zone) ?? false)
         let night = settings.isOn ? settings.level : 100
