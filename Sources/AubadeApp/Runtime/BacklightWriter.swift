@@ -1,4 +1,4 @@
-import AubadeCore
+public import AubadeCore
 import AubadeSystem
 import Synchronization
 
@@ -35,7 +35,7 @@ public final class BacklightWriter: Sendable {
 
     private let shared = Shared()
 
-    init(_ backlight: any Backlight, changed: @escaping @Sendable () -> Void) {
+    public init(_ backlight: any Backlight, changed: @escaping @Sendable () -> Void) {
         let shared = self.shared
         let started = NamedThread.start("aubade.backlight") {
             BacklightWriter.run(shared, backlight, changed)
@@ -49,7 +49,7 @@ public final class BacklightWriter: Sendable {
     deinit { shared.queue.close() }
 
     /// Writes `percent` (1…100) soon, unless it is the level handed in last and that one did not fail.
-    func set(percent: Int) {
+    public func set(percent: Int) {
         guard !shared.closed.load(ordering: .acquiring) else { return }
         let new = shared.handed.withLock { last in
             defer { last = percent }
@@ -60,7 +60,7 @@ public final class BacklightWriter: Sendable {
 
     /// A change of the writes' outcome since the last call: `.some(error)` they fail (the newest failure),
     /// `.some(nil)` they work again, nil nothing changed.
-    func takeOutcome() -> BacklightError?? {
+    public func takeOutcome() -> BacklightError?? {
         shared.outcome.withLock { taken in
             defer { taken = nil }
             return taken
@@ -69,7 +69,7 @@ public final class BacklightWriter: Sendable {
 
     /// Puts the backlight back as it was found, after any level still waiting, and ends the thread; waits for it
     /// at most `restoreBound` (the daemon's graceful end: every sound has stopped by then).
-    func restore() {
+    public func restore() {
         guard !shared.closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         shared.queue.post(.restore)
         shared.queue.close()
