@@ -85,6 +85,14 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
         _ = await clock.tick()
     }
 
+    /// Every backlight level `fake` was set to, once the backlight's thread has written what it was handed; the
+    /// clock is then given a no-op input, so that it shows (or clears) the backlight's warning as its loop would.
+    public func percents(_ fake: FakeBacklight) async -> [Int] {
+        await clock.backlight.settled()
+        await clock.setWarning("rig.settled", nil, announce: false)
+        return fake.percents
+    }
+
     /// What the engine would report, handed to the clock.
     public func engineSays(_ event: SoundEvent) async { await clock.soundEvent(event) }
 

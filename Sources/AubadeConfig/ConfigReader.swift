@@ -67,6 +67,14 @@ struct ConfigReader {
         readButtons(&c.buttons)
         readShake(&c.shake)
         c.display.backlight = string("display", "backlight", c.display.backlight, nonEmpty: true)
+        c.display.sunriseSeconds = checked("display", "sunrise", c.display.sunriseSeconds) { v in
+            Self.text(v).flatMap { text in
+                guard let seconds = try? AlarmPatch.sunriseSeconds(parsing: text), Alarm.sunriseRange.contains(seconds) else {
+                    return .failure(Rejection("must be a duration from 0m to 2h, like \"20m\""))
+                }
+                return .success(seconds)
+            }
+        }
         c.calendars.refreshSeconds = checked("calendars", "refresh", c.calendars.refreshSeconds, Self.refreshPeriod)
         c.podcasts.refreshSeconds = checked("podcasts", "refresh", c.podcasts.refreshSeconds, Self.refreshPeriod)
         c.calendars.horizonDays = int("calendars", "horizon_days", c.calendars.horizonDays, in: 14...3660)

@@ -71,6 +71,8 @@ public struct Configuration: Equatable, Sendable {
         /// The kiosk screen's backlight that night dimming turns down: "auto" (the one under
         /// /sys/class/backlight, if any), a device name there ("rpi_backlight", "10-0045"), or "none".
         public var backlight = "auto"
+        /// The sunrise of a new alarm made without `--sunrise` (`sunrise`, "20m"), in seconds: 0 is none.
+        public var sunriseSeconds = 0
     }
 
     public struct Calendars: Equatable, Sendable {

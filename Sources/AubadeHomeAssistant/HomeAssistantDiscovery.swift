@@ -29,7 +29,9 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
     /// The states the `state` sensor takes.
     public static let states = ["idle", "pre_alarm", "ringing", "snoozed", "playing", "sleep"]
     /// The `event` entity's event types.
-    public static let eventTypes = ["pre_alarm", "ringing", "audible", "fallback", "snoozed", "dismissed", "skipped", "missed"]
+    public static let eventTypes = [
+        "pre_alarm", "sunrise", "ringing", "audible", "fallback", "snoozed", "dismissed", "skipped", "missed",
+    ]
     /// The `select` station's choice that stops the radio.
     public static let stationOff = "off"
 
@@ -115,6 +117,9 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
                 "unit_of_measurement": "min",
             ])
         add("now_playing", "sensor", "Now playing", ["state_topic": "\(p)/now_playing"])
+        add(
+            "sunrise", "sensor", "Sunrise",
+            ["state_topic": "\(p)/sunrise", "unit_of_measurement": "%", "json_attributes_topic": "\(p)/sunrise/attributes"])
         add("alarm_event", "event", "Alarm", ["state_topic": "\(p)/event", "event_types": HomeAssistantDiscovery.eventTypes])
         let document: [String: Any] = [
             "device": ["identifiers": [node], "name": name, "manufacturer": "Aubade", "model": "Aubade", "sw_version": version],

@@ -43,6 +43,14 @@ public struct HomeAssistantTopics: Sendable {
                 state.station ?? (state.radioOn ? HomeAssistantTopics.none : HomeAssistantDiscovery.stationOff),
             "\(prefix)/sleep": String(state.sleepMinutesLeft),
             "\(prefix)/now_playing": state.nowPlaying ?? HomeAssistantTopics.none,
+            "\(prefix)/sunrise": state.sunrise.map { String($0.progressPercent) } ?? HomeAssistantTopics.none,
+            "\(prefix)/sunrise/attributes": HomeAssistantTopics.json(
+                state.sunrise.map { s in
+                    [
+                        "alarm": s.alarmID, "at": HomeAssistantTopics.timestamp(s.at, zone),
+                        "backlight": s.backlightPercent, "color": s.color,
+                    ]
+                } ?? [:]),
         ]
         for alarm in state.alarms {
             let base = "\(prefix)/alarm/\(alarm.id)"
@@ -81,6 +89,12 @@ public struct HomeAssistantTopics: Sendable {
             ]
             if let why = notice.why { fields["why"] = why }
             fields["name"] = notice.name
+        case .sunrise(let sunrise):
+            alarm = sunrise.alarmID
+            fields = [
+                "event_type": "sunrise", "state": sunrise.began ? "began" : "ended",
+                "at": HomeAssistantTopics.timestamp(sunrise.alarmAt, zone), "lead_minutes": sunrise.leadSeconds / 60,
+            ]
         case .recorded(let line):
             alarm = line.alarmID
             guard let kind = HistoryKind(rawValue: line.kind) else { return nil }

@@ -29,6 +29,8 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
     var programId: Int64?
     var programName: String?
     var programGone: Bool?
+    // Schema version 8; optional so that a backup copy written before it still reads.
+    var sunriseSeconds: Int?
 
     init(_ a: Alarm, createdAt: Date, updatedAt: Date) {
         clockId = a.id
@@ -53,6 +55,7 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
         programId = a.programme?.id
         programName = a.programme?.name
         programGone = a.programme?.gone ?? false
+        sunriseSeconds = a.sunriseSeconds
     }
 
     func alarm() throws(StoreError) -> Alarm {
@@ -67,7 +70,7 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
                 sound: try SoundSource(storageText: clockMusic), volume: volume, fadeInSeconds: fadeInSeconds,
                 snoozeMinutes: snoozeMinutes, maxSnoozes: maxSnoozes,
                 skipDate: try skipNextDate.map { t throws(ValidationError) in try LocalDate(parsing: t) }, timeZoneID: timeZone,
-                skipDaysOff: skipDaysOff ?? false, programme: tie)
+                skipDaysOff: skipDaysOff ?? false, programme: tie, sunriseSeconds: sunriseSeconds ?? 0)
             try alarm.validate()
             return alarm
         } catch {

@@ -7,7 +7,7 @@ enum Schema {
     static let latestVersion = steps.count
 
     static let steps: [@Sendable (Database) throws -> Void] = [
-        version1, version2, version3, version4, version5, version6, version7,
+        version1, version2, version3, version4, version5, version6, version7, version8,
     ]
 
     /// The file's `user_version`: 0 for a new or empty file.
@@ -243,6 +243,15 @@ enum Schema {
             sql: """
                 ALTER TABLE podcasts ADD COLUMN resumeEpisode TEXT;
                 ALTER TABLE podcasts ADD COLUMN resumeByte INTEGER CHECK (resumeByte IS NULL OR resumeByte >= 0);
+                """)
+    }
+
+    /// Version 8: an alarm's sunrise, how many seconds before it the kiosk's face starts to brighten (0: none).
+    static func version8(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE clocks ADD COLUMN sunriseSeconds INTEGER NOT NULL DEFAULT 0
+                    CHECK (sunriseSeconds BETWEEN 0 AND 7200);
                 """)
     }
 }

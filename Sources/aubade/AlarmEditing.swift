@@ -1,5 +1,6 @@
 import ArgumentParser
 import AubadeApp
+import AubadeConfig
 import AubadeCore
 import AubadeStore
 import Foundation
@@ -32,6 +33,11 @@ struct AlarmFields: ParsableArguments {
         inversion: .prefixedNo, help: "Do not ring on days off (default for a new alarm on weekdays only; see 'aubade days-off')."
     )
     var skipDaysOff: Bool?
+    @Option(
+        help:
+            "Light the kiosk's screen as a sunrise this long before the alarm, e.g. 20m (0 for none; default: [display] sunrise)."
+    )
+    var sunrise: String?
 
     /// The fields given, for the store to apply inside its write transaction (R26); a duration that is not one is
     /// refused here with AubadeCore's sentence.
@@ -48,7 +54,8 @@ struct AlarmFields: ParsableArguments {
             snoozeMinutes: try snooze.map { t throws(AubadeCore.ValidationError) in
                 try DurationText.wholeMinutes(parsing: t, field: "Snooze length")
             },
-            maxSnoozes: maxSnoozes, shake: shake, tz: tz, skipDaysOff: skipDaysOff, atProgramme: atProgramme)
+            maxSnoozes: maxSnoozes, shake: shake, tz: tz, skipDaysOff: skipDaysOff, atProgramme: atProgramme,
+            sunriseSeconds: try sunrise.map { t throws(AubadeCore.ValidationError) in try AlarmPatch.sunriseSeconds(parsing: t) })
     }
 }
 
@@ -67,6 +74,7 @@ struct AlarmAdd: ParsableCommand {
         let context = try global.context()
         var patch = try fields.patch()
         if disabled { patch.enabled = false }
+        if patch.sunriseSeconds == nil { patch.sunriseSeconds = context.configuration.display.sunriseSeconds }
         try patch.checkCanCreate()  // before the store is opened (and a missing file created)
         let result = try Edits.apply(.addAlarm(patch), context: context)
         guard case .alarm(let saved) = result.outcome else { throw Edits.unexpected }
@@ -104,6 +112,7 @@ extension AlarmAdd {
         var parts: [String] = []
         if let tie = a.programme { parts.append("following programme \(tie.id) (\(tie.name))") }
         if a.skipDaysOff, a.recurrence.onceDate == nil { parts.append("not on days off") }
+        if a.sunriseSeconds > 0 { parts.append("a sunrise \(DurationText.format(a.sunriseSeconds)) before") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: "; ")
     }
 }

@@ -19,10 +19,16 @@ struct DoctorCommand: AsyncParsableCommand {
     )
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Also play the built-in tone for 3 s (through the running clock when there is one).") var play = false
+    @Option(
+        name: .customLong("backlight-root"),
+        help: ArgumentHelp(
+            "Look for the screen's backlight under this folder's sys/class/backlight instead of /sys (a fake sysfs tree, for tests).",
+            visibility: .hidden))
+    var backlightRoot: String?
 
     func run() async throws {
         let context = try global.context(quiet: true, mode: .lenient)
-        let report = await DoctorReport.gather(context, play: play)
+        let report = await DoctorReport.gather(context, play: play, backlightRoot: backlightRoot ?? "")
         if context.json {
             Output.json(report)
         } else {

@@ -72,7 +72,7 @@ struct RunCommand: AsyncParsableCommand {
                 refresh: .seconds(config.calendars.refreshSeconds),
                 horizonDays: config.calendars.horizonDays),
             preAlarmLeads: homeAssistant == nil ? [] : config.mqtt.preAlarmSeconds,
-            podcastRefresh: .seconds(config.podcasts.refreshSeconds))
+            podcastRefresh: .seconds(config.podcasts.refreshSeconds), sunriseSeconds: config.display.sunriseSeconds)
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
         let shake = config.shake.sensor(gpio: gpio, logger: logger)

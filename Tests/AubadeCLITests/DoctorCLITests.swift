@@ -101,8 +101,8 @@ struct DoctorCLITests {
         #expect(
             checks.keys.sorted()
                 == [
-                    "alarm", "buttons", "clock", "config", "daemon", "database", "disk", "mixer", "network",
-                    "play", "rtc", "shake", "sound", "station:Refused", "waker",
+                    "alarm", "backlight", "buttons", "clock", "config", "daemon", "database", "disk", "mixer",
+                    "network", "play", "rtc", "shake", "sound", "station:Refused", "waker",
                 ].sorted(), "\(checks.keys)")
         for (name, status) in [
             ("daemon", "problem"), ("sound", "problem"), ("play", "problem"), ("alarm", "problem"),

@@ -92,7 +92,7 @@ struct NightDimmingDSTTests {
         let settings = try NightDimmingSettings(
             from: try Fixture.time(night.from), until: try Fixture.time(night.until),
             level: 5)
-        var machine = NightDimming(settings: settings, zone: try Fixture.zone(night.zone))
+        var machine = FacePlan(settings: settings, zone: try Fixture.zone(night.zone))
         for (n, check) in night.checks.enumerated() {
             let now = SchedulerTime(wall: try Fixture.instant(check.utc), mono: MonotonicInstant(seconds: Double(n)))
             let d = machine.tick(at: now)
@@ -137,7 +137,7 @@ struct NightDimmingDSTTests {
     func boundaries(_ index: Int) throws {
         let walk = Self.walks[index]
         let window = try DimmingWindow(from: try Fixture.time("22:00"), until: try Fixture.time("07:00"))
-        var machine = NightDimming(
+        var machine = FacePlan(
             settings: try NightDimmingSettings(from: window.from, until: window.until, level: 10),
             zone: try Fixture.zone(walk.zone))
         var now = try Fixture.instant(walk.start)

@@ -4,7 +4,7 @@ import PropertyBased
 import Testing
 
 /// Random evenings of events — ticks, touches, alarms starting and stopping, new settings, new zones and
-/// wall-clock steps — run through `NightDimming`. After every event: while an alarm rings the target is
+/// wall-clock steps — run through `FacePlan`. After every event: while an alarm rings the target is
 /// full brightness, undimmed, at once; the backlight is always 1…100; `changed` is exactly "differs from
 /// the previous target"; and, in zones without DST, outside alarms and wake periods the page is dimmed
 /// exactly when the local minute of the day lies in the window (an independent reading of local time).
@@ -62,21 +62,21 @@ struct NightDimmingPropertyTests {
 
     @Test("never dimmed while an alarm rings; dimmed exactly inside the window otherwise")
     func invariants() async {
-        var seen: [DisplayDecision.Reason: Int] = [:]
+        var seen: [FaceDecision.Reason: Int] = [:]
         await propertyCheck(count: 300, input: Self.generator) { evening in
             var zone = TimeZone(identifier: Self.zones[evening.zone])!
             var current = Self.settings(evening.from, evening.until, evening.level)
-            var machine = NightDimming(settings: current, zone: zone)
+            var machine = FacePlan(settings: current, zone: zone)
             var wall = Date(timeIntervalSince1970: TimeInterval(evening.start))
             var mono = MonotonicInstant(seconds: 100)
             var ringing = false
             var awakeUntil: MonotonicInstant?
-            var previous: DisplayTarget?
+            var previous: FaceTarget?
             for (gap, event) in evening.events {
                 wall = wall.addingTimeInterval(TimeInterval(gap))
                 mono = mono + .seconds(gap)
                 var now = SchedulerTime(wall: wall, mono: mono)
-                let d: DisplayDecision
+                let d: FaceDecision
                 switch event {
                 case .tick: d = machine.tick(at: now)
                 case .touch:
@@ -121,7 +121,7 @@ struct NightDimmingPropertyTests {
                 if !inside { #expect(d.target == .full) }
             }
         }
-        for reason in [DisplayDecision.Reason.ringing, .awake, .night, .day, .off] {
+        for reason in [FaceDecision.Reason.ringing, .awake, .night, .day, .off] {
             #expect(seen[reason, default: 0] >= 20, "\(reason) happened \(seen[reason, default: 0]) times: \(seen)")
         }
     }

@@ -6,7 +6,7 @@ import Testing
 /// moving with it (no steps unless a test makes one).
 struct DimmingRun {
     let origin: Date
-    var machine: NightDimming
+    var machine: FacePlan
 
     init(
         _ from: String?, _ until: String?, level: Int = 10, zone: String = "Europe/Berlin",
@@ -16,7 +16,7 @@ struct DimmingRun {
             from: try from.map { try Fixture.time($0) },
             until: try until.map { try Fixture.time($0) }, level: level)
         self.origin = try Fixture.instant(origin)
-        machine = NightDimming(settings: settings, zone: try Fixture.zone(zone))
+        machine = FacePlan(settings: settings, zone: try Fixture.zone(zone))
     }
 
     /// The time at `iso`, with the monotonic clock 1000 s + the wall time since the origin.
@@ -25,14 +25,14 @@ struct DimmingRun {
         return SchedulerTime(wall: wall, mono: MonotonicInstant(seconds: 1000 + wall.timeIntervalSince(origin)))
     }
 
-    mutating func tick(_ iso: String) throws -> DisplayDecision {
+    mutating func tick(_ iso: String) throws -> FaceDecision {
         machine.tick(at: try at(iso))
     }
 }
 
-extension DisplayTarget {
-    static func night(_ level: Int) -> DisplayTarget { DisplayTarget(dimmed: true, backlightPercent: level) }
-    static func awake(_ level: Int) -> DisplayTarget { DisplayTarget(dimmed: false, backlightPercent: level) }
+extension FaceTarget {
+    static func night(_ level: Int) -> FaceTarget { FaceTarget(dimmed: true, backlightPercent: level) }
+    static func awake(_ level: Int) -> FaceTarget { FaceTarget(dimmed: false, backlightPercent: level) }
 }
 
 @Suite("Night dimming: the schedule across a day")
@@ -112,7 +112,7 @@ struct NightDimmingDayTests {
     @Test func level100DimsThePageButLeavesTheBacklightAtFull() throws {
         var run = try DimmingRun("22:00", "07:00", level: 100)
         let d = try run.tick("2026-01-14T23:00:00+01:00")
-        #expect(d.target == DisplayTarget(dimmed: true, backlightPercent: 100))
+        #expect(d.target == FaceTarget(dimmed: true, backlightPercent: 100))
     }
 
     @Test func changedSettingsApplyAtOnce() throws {

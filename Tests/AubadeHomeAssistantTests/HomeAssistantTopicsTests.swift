@@ -77,6 +77,30 @@ struct HomeAssistantTopicsTests {
         )
     }
 
+    @Test func theSunriseIsAStateWithItsAttributesAndAnEventAtItsStartAndEnd() throws {
+        let utc = TimeZone(identifier: "UTC")!
+        let at = try Date("2026-01-05T06:00:00Z", strategy: .iso8601)
+        var state = Self.state()
+        #expect(Self.topics.states(state)["aubade/t/sunrise"] == "None")
+        #expect(Self.topics.states(state)["aubade/t/sunrise/attributes"] == "{}")
+        state.sunrise = HomeState.Sunrise(alarmID: 3, at: at, progressPercent: 35, backlightPercent: 22, color: "#7A0C05")
+        let states = Self.topics.states(state)
+        #expect(states["aubade/t/sunrise"] == "35")
+        #expect(
+            states["aubade/t/sunrise/attributes"]
+                == ##"{"alarm":3,"at":"2026-01-05T07:00:00+01:00","backlight":22,"color":"#7A0C05"}"##)
+        let began = Self.topics.payload(
+            .sunrise(SunriseEvent(alarmID: 3, alarmAt: at, leadSeconds: 1200, began: true)), names: [3: "Work"], zone: utc)
+        #expect(
+            began
+                == #"{"alarm":3,"at":"2026-01-05T06:00:00Z","event_type":"sunrise","lead_minutes":20,"name":"Work","state":"began"}"#
+        )
+        let ended = Self.topics.payload(
+            .sunrise(SunriseEvent(alarmID: 3, alarmAt: at, leadSeconds: 1200, began: false)), names: [3: "Work"], zone: utc)
+        #expect(ended?.contains(#""state":"ended""#) == true)
+        #expect(HomeAssistantDiscovery.eventTypes.contains("sunrise"))
+    }
+
     @Test func commandsBecomeClockCommandsAndBadOnesAreRefusedInASentence() throws {
         let t = Self.topics
         let at = Date()

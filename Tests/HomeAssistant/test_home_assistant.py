@@ -126,7 +126,7 @@ class DiscoveryTests(HomeAssistantTest):
         document = self.document(clock)
         components = document["components"]
         expected = {"next_alarm", "next_alarm_name", "state", "ringing", "stop", "snooze", "skip_next", "volume",
-                    "station", "sleep_timer", "now_playing", "alarm_event"}
+                    "station", "sleep_timer", "now_playing", "sunrise", "alarm_event"}
         for alarm_id in (work, weekend):
             expected |= {f"alarm_{alarm_id}", f"alarm_{alarm_id}_time", f"alarm_{alarm_id}_days"}
         self.assertEqual(set(components), expected)

@@ -207,7 +207,11 @@ extension RunningClock {
                 problem: device.problem),
             warnings: board.list.filter { !$0.hasPrefix("The sound device fails") },
             clockSynchronised: deps.isClockSynchronised(), report: report,
-            waker: runner.handoff.map { DaemonStatus.Waker($0.report()) })
+            waker: runner.handoff.map { DaemonStatus.Waker($0.report()) },
+            face: DaemonStatus.Face(
+                state: display.face.rawValue, backlightPercent: display.backlightPercent,
+                sunriseAlarm: display.sunrise?.alarmID, sunriseAt: display.sunrise?.alarmAt,
+                sunriseProgress: display.sunrise.map { $0.permille / 10 }))
     }
 }
 

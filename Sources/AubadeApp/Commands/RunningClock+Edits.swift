@@ -8,6 +8,7 @@ extension RunningClock {
     /// with what was saved.
     func apply(_ edit: ClockEdit, _ now: SchedulerTime) async throws(ClockError) -> EditResult {
         let zone = runner.scheduler.defaultZone
+        let edit = withDefaultSunrise(edit)
         let edited: Edited
         do throws(StoreError) {
             edited = try await worker.perform { store throws(StoreError) in
@@ -23,6 +24,13 @@ extension RunningClock {
         if let list = edited.tokens { tokens.replace(with: list) }
         effects.emit("edit", ["change": edited.outcome.summary])
         return EditResult(edited.outcome, stationNames: stationNames)
+    }
+
+    /// A new alarm that names no sunrise gets `[display] sunrise`, from whichever face it came.
+    private func withDefaultSunrise(_ edit: ClockEdit) -> ClockEdit {
+        guard case .addAlarm(var patch) = edit, patch.sunriseSeconds == nil else { return edit }
+        patch.sunriseSeconds = options.sunriseSeconds
+        return .addAlarm(patch)
     }
 
     /// What an edit committed, and the store as it is after it.

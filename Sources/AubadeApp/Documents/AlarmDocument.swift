@@ -28,6 +28,8 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
     public var programme: Int64?
     public var programmeName: String?
     public var programmeGone: Bool?
+    /// How long before it the kiosk's face starts its sunrise, in seconds (0: none).
+    public var sunriseSeconds: Int
     /// In `alarm list` and `alarm next`: its next ring, and the programme on air then on its station.
     public var nextRing: Date?
     public var onAir: String?
@@ -54,6 +56,7 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
         programme = a.programme?.id
         programmeName = a.programme?.name
         programmeGone = a.programme?.gone
+        sunriseSeconds = a.sunriseSeconds
     }
 
     /// The document with the alarm's next ring (passing over skip-next and days off) and what is on air then.

@@ -59,6 +59,19 @@ public struct HomeState: Sendable, Hashable {
     public var sleepMinutesLeft: Int
     /// "Station — Title", or the source alone, while the radio plays; a ringing alarm's source ("FIP", "tone").
     public var nowPlaying: String?
+    /// The sunrise on the kiosk's face, if one runs.
+    public var sunrise: Sunrise?
+
+    /// A sunrise as Home Assistant is shown it: the alarm, its time, how far it has come and the screen's level.
+    public struct Sunrise: Sendable, Hashable {
+        public var alarmID: Int64
+        public var at: Date
+        /// 0…100.
+        public var progressPercent: Int
+        public var backlightPercent: Int
+        /// The face's colour, "#rrggbb".
+        public var color: String
+    }
 }
 
 /// Something the clock did, for the faces that follow it as it happens.
@@ -67,6 +80,29 @@ public enum ClockEvent: Sendable, Hashable {
     case recorded(HistoryEvent)
     /// A pre-alarm notice fell due.
     case preAlarm(PreAlarmNotice)
+    /// An alarm's sunrise began on the kiosk's face, or ended (the alarm rang, was skipped or edited away).
+    case sunrise(SunriseEvent)
+}
+
+/// A sunrise beginning or ending: which alarm, its time, and the lead.
+public struct SunriseEvent: Sendable, Hashable {
+    public var alarmID: Int64
+    public var alarmAt: Date
+    public var leadSeconds: Int
+    public var began: Bool
+
+    public init(alarmID: Int64, alarmAt: Date, leadSeconds: Int, began: Bool) {
+        self.alarmID = alarmID
+        self.alarmAt = alarmAt
+        self.leadSeconds = leadSeconds
+        self.began = began
+    }
+
+    init(light: SunriseLight, began: Bool) {
+        self.init(
+            alarmID: light.alarmID, alarmAt: light.alarmAt,
+            leadSeconds: Int(light.alarmAt.timeIntervalSince(light.startsAt).rounded()), began: began)
+    }
 }
 
 /// What a home-automation face is handed, in order: the state when it changed, and every event.

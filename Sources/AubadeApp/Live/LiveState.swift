@@ -52,8 +52,24 @@ public struct LiveState: Codable, Sendable, Hashable {
     public var clockSynchronised: Bool
     /// Whether the kiosk's page shows its night face (`KioskDisplay`); never while anything rings.
     public var dimmed: Bool
+    /// The face's state (`FacePlan`): "day", "night", "awake", "sunrise", "ringing" or "off" (night dimming off).
+    public var face: String
+    /// The sunrise the face shows, while one runs.
+    public var sunrise: Sunrise?
     /// The pairing code being shown — sent only to the clock's own machine (the kiosk).
     public var pairing: PairingCode?
+
+    /// An alarm's sunrise on the kiosk's face: the alarm, its time, when the sunrise began, how far it has come
+    /// (0…1000), the page's background and digits ("#rrggbb") and the backlight's level.
+    public struct Sunrise: Codable, Sendable, Hashable {
+        public var alarmId: Int64
+        public var at: Date
+        public var startedAt: Date
+        public var permille: Int
+        public var sky: String
+        public var ink: String
+        public var backlight: Int
+    }
 
     /// Whether anything but the time differs (a new state is published only then).
     public func differsApartFromTime(_ other: LiveState) -> Bool {

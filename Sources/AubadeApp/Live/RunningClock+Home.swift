@@ -67,7 +67,12 @@ extension RunningClock {
             zone: zone.identifier, alarms: alarms, stations: stations,
             volume: radio?.volume ?? catalogue.settings.defaultVolume, radioOn: radio != nil, station: station,
             sleepMinutesLeft: radio?.remainingSeconds.map { Int(($0 / 60).rounded(.up)) } ?? 0,
-            nowPlaying: radio.map { r in r.title.map { "\(r.source) — \($0)" } ?? r.source } ?? alarmSource)
+            nowPlaying: radio.map { r in r.title.map { "\(r.source) — \($0)" } ?? r.source } ?? alarmSource,
+            sunrise: display.sunrise.map { s in
+                HomeState.Sunrise(
+                    alarmID: s.alarmID, at: s.alarmAt, progressPercent: s.permille / 10,
+                    backlightPercent: display.backlightPercent, color: s.sky)
+            })
     }
 
     /// Whether `alarm` is enabled and has an occurrence on `date` (in `zone`) that is not passed over.

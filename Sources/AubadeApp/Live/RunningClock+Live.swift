@@ -20,12 +20,12 @@ extension RunningClock {
     /// How many streams follow the live state (for tests and the status).
     public var liveSubscriberCount: Int { subscriptions.liveCount }
 
-    /// After every input: the kiosk's screen follows the alarm's ringing, the settings and the night's schedule
-    /// (a ringing alarm lights it in the same turn that starts it).
+    /// After every input: the kiosk's face follows the alarm's ringing, the coming sunrises, the settings and the
+    /// night's schedule (a ringing alarm lights it in the same turn that starts it).
     func followDisplay(_ now: SchedulerTime) {
         display.follow(
-            ringing: runner.isRinging || ringTest != nil, settings: catalogue.settings.nightDimming,
-            zone: runner.scheduler.defaultZone, now)
+            ringing: runner.isRinging || ringTest != nil, sunrises: runner.scheduler.sunrises(at: now.wall),
+            settings: catalogue.settings.nightDimming, zone: runner.scheduler.defaultZone, now)
     }
 
     /// After every input: the live state, handed to every subscriber when it changed.
@@ -68,7 +68,12 @@ extension RunningClock {
         return LiveState(
             now: now.wall, zone: scheduler.defaultZone.identifier, ringing: ringing, radio: radio, next: next,
             warnings: (synchronised ? [] : [DaemonStatus.notSynchronised]) + board.list,
-            clockSynchronised: synchronised, dimmed: display.dimmed,
+            clockSynchronised: synchronised, dimmed: display.dimmed, face: display.face.rawValue,
+            sunrise: display.sunrise.map { s in
+                LiveState.Sunrise(
+                    alarmId: s.alarmID, at: s.alarmAt, startedAt: s.startsAt, permille: s.permille, sky: s.sky, ink: s.ink,
+                    backlight: display.backlightPercent)
+            },
             pairing: pairing.valid(at: now.wall))
     }
 

@@ -76,14 +76,17 @@ public struct ClockOptions: Sendable {
     public var preAlarmLeads: [Int]
     /// How often the podcasts' feeds are read again (`[podcasts] refresh`).
     public var podcastRefresh: Duration
+    /// The sunrise of a new alarm that names none, in seconds (`[display] sunrise`; 0: none).
+    public var sunriseSeconds: Int
 
     public init(
         allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
         shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil,
         waker: (@Sendable () -> any WakerLink)? = nil,
         calendars: CalendarOptions = CalendarOptions(), preAlarmLeads: [Int] = [],
-        podcastRefresh: Duration = .seconds(21_600)
+        podcastRefresh: Duration = .seconds(21_600), sunriseSeconds: Int = 0
     ) {
+        self.sunriseSeconds = sunriseSeconds
         self.podcastRefresh = podcastRefresh
         self.preAlarmLeads = preAlarmLeads
         self.primaryDevice = primaryDevice

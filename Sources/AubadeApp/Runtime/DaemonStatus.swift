@@ -115,6 +115,28 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
     public var report: [String]
     /// The second waker, when this clock tells one (R35).
     public var waker: Waker? = nil
+    /// The kiosk's face: its state and the backlight's level, and the sunrise while one runs.
+    public var face: Face? = nil
+
+    /// The kiosk's face as `FacePlan` decided it last.
+    public struct Face: Codable, Sendable, Hashable {
+        /// "day", "night", "awake", "sunrise", "ringing" or "off".
+        public var state: String
+        public var backlightPercent: Int
+        public var sunriseAlarm: Int64?
+        public var sunriseAt: Date?
+        /// 0…100.
+        public var sunriseProgress: Int?
+
+        /// "Face: sunrise for alarm 1 at 07:00, 35 % of the way, backlight 22 %" or "Face: night, backlight 10 %".
+        public func line(zone: TimeZone) -> String {
+            if let id = sunriseAlarm, let at = sunriseAt, let progress = sunriseProgress {
+                return
+                    "Face: sunrise for alarm \(id) at \(DaemonStatus.clock(at, zone, date: false)), \(progress) % of the way, backlight \(backlightPercent) %"
+            }
+            return "Face: \(state), backlight \(backlightPercent) %"
+        }
+    }
 
     /// Human-readable lines, times in 24-hour form in the clock's zone (as everywhere else).
     public var lines: [String] {
@@ -132,6 +154,7 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
             out.append("Ringing: \(ringing.name) (\(ringing.source)) for \(Int(ringing.sinceSeconds)) s\(heard)")
             for f in ringing.fallbacks { out.append("  fell back: \(f)") }
         }
+        if let face { out.append(face.line(zone: zone)) }
         for s in snoozed { out.append("Snoozed: alarm \(s.id) until \(DaemonStatus.clock(s.until, zone, date: false))") }
         if let next {
             out.append("Next alarm: \(next.name) at \(DaemonStatus.clock(next.at, zone, date: true))")

@@ -1,27 +1,27 @@
 import AubadeCore
 import Foundation
 
-/// The kiosk's screen at night: carries out `NightDimming`'s decisions — the page's `dimmed` (sent in the
-/// live state) and the backlight's level (written here, on the clock's own thread: one small sysfs write).
-/// It is told after every event whether an alarm rings, so a ringing alarm lights the screen in the same turn
-/// that starts it, whatever the schedule (night dimming can never hide a ringing alarm). A backlight that
-/// fails is a standing warning and nothing more. Not Sendable: the clock actor owns it.
+/// The kiosk's face: carries out `FacePlan`'s decisions — the page's face (`dimmed`, the state, a sunrise's
+/// colours, sent in the live state) and the backlight's level, handed to its own thread (`BacklightWriter`), never
+/// written on the clock's. It is told after every event whether an alarm rings and which sunrises are coming, so a
+/// ringing alarm lights the screen in the same turn that starts it, whatever the schedule (nothing can hide a
+/// ringing alarm). A backlight that fails is a standing warning and nothing more. Not Sendable: the clock actor
+/// owns it.
 final class KioskDisplay {
-    private var dimming: NightDimming
-    private let backlight: any Backlight
+    private var plan: FacePlan
+    private let writer: BacklightWriter
     private let board: StatusBoard
     private let effects: Effects
-    private var decision: DisplayDecision?
-    /// The backlight level last written (nil before the first write, or after a failure: tried again at the
-    /// next event).
-    private var written: Int?
+    private var decision: FaceDecision?
+    /// Whether this run has handed the backlight a level: with night dimming off the backlight is the user's
+    /// until then.
+    private var driven = false
 
     init(
-        settings: NightDimmingSettings, zone: TimeZone, backlight: any Backlight, board: StatusBoard,
-        effects: Effects
+        settings: NightDimmingSettings, zone: TimeZone, writer: BacklightWriter, board: StatusBoard, effects: Effects
     ) {
-        dimming = NightDimming(settings: settings, zone: zone)
-        self.backlight = backlight
+        plan = FacePlan(settings: settings, zone: zone)
+        self.writer = writer
         self.board = board
         self.effects = effects
     }
@@ -29,48 +29,79 @@ final class KioskDisplay {
     /// Whether the page shows its night face now (as last decided).
     var dimmed: Bool { decision?.target.dimmed ?? false }
 
-    /// After any event: follows the alarm's ringing, the settings and the zone, and the schedule at `now`.
-    func follow(ringing: Bool, settings: NightDimmingSettings, zone: TimeZone, _ now: SchedulerTime) {
-        if settings != dimming.settings { carryOut(dimming.settingsChanged(settings, at: now)) }
-        if zone != dimming.zone { carryOut(dimming.zoneChanged(zone, at: now)) }
-        if ringing != dimming.isRinging {
-            carryOut(ringing ? dimming.alarmStartedRinging(at: now) : dimming.alarmStoppedRinging(at: now))
+    /// The face's state now (as last decided).
+    var face: FaceDecision.Reason { decision?.reason ?? .day }
+
+    /// The sunrise the face shows now, if one runs.
+    var sunrise: SunriseLight? { decision?.target.sunrise }
+
+    /// The backlight's target now, in percent.
+    var backlightPercent: Int { decision?.target.backlightPercent ?? 100 }
+
+    /// After any event: follows the alarm's ringing, the coming sunrises, the settings and the zone, and the
+    /// schedule at `now`; shows or clears the backlight's warning when its writes started or stopped failing.
+    func follow(
+        ringing: Bool, sunrises: [Sunrise], settings: NightDimmingSettings, zone: TimeZone, _ now: SchedulerTime
+    ) {
+        // A ring first: the alarm that ends a sunrise also takes it off the list, and the face must go from the
+        // sunrise to the ringing face, never through the night in between.
+        if ringing, !plan.isRinging { carryOut(plan.alarmStartedRinging(at: now)) }
+        if settings != plan.settings { carryOut(plan.settingsChanged(settings, at: now)) }
+        if zone != plan.zone { carryOut(plan.zoneChanged(zone, at: now)) }
+        if sunrises != plan.sunrises { carryOut(plan.sunrisesChanged(sunrises, at: now)) }
+        if !ringing, plan.isRinging { carryOut(plan.alarmStoppedRinging(at: now)) }
+        carryOut(plan.tick(at: now))
+        if let outcome = writer.takeOutcome() {
+            board.set("backlight", outcome.map { "The screen's backlight cannot be dimmed or lit: \($0.message)" })
         }
-        carryOut(dimming.tick(at: now))
     }
 
     /// A touch on the kiosk (`ClockCommand.displayWake`): bright for a while, even at night.
     func touched(_ now: SchedulerTime) {
-        carryOut(dimming.touched(at: now))
+        carryOut(plan.touched(at: now))
     }
 
-    /// When the target may next change by itself (a dimming window's edge, a wake period's end).
+    /// When the target may next change by itself (a dimming window's edge, a wake period's end, a sunrise's start
+    /// or next step).
     func nextChange(_ now: SchedulerTime) -> MonotonicInstant? {
         decision?.delay(from: now).map { now.mono + $0 }
     }
 
     /// Puts the backlight back as it was found (the daemon's graceful end).
     func restore() {
-        try? backlight.restore()
+        writer.restore()
     }
 
-    private func carryOut(_ new: DisplayDecision) {
+    private func carryOut(_ new: FaceDecision) {
         let old = decision
         decision = new
-        if new.changed, old != nil || new.target != .full {
+        // Each change of the face is a line — but not each step of a sunrise, which has its own two lines.
+        let step = new.reason == .sunrise && old?.reason == .sunrise
+        if new.changed, !step, old != nil || new.target != .full {
             effects.emit("display", ["state": new.target.description, "reason": new.reason.rawValue])
         }
-        guard written != new.target.backlightPercent else { return }
+        announceSunrise(from: old?.target.sunrise, to: new.target.sunrise)
         // With dimming off the backlight is the user's, until this run has changed it (then it is put back to
         // full). With dimming on the clock owns it from the start — also to brighten a screen a crash left dim.
-        if written == nil, !dimming.settings.isOn { return }
-        do throws(BacklightError) {
-            try backlight.set(percent: new.target.backlightPercent)
-            written = new.target.backlightPercent
-            board.set("backlight", nil)
-        } catch {
-            written = nil
-            board.set("backlight", "The screen's backlight cannot be dimmed or lit: \(error.message)")
+        guard driven || plan.settings.isOn || new.target.backlightPercent != 100 else { return }
+        driven = true
+        writer.set(percent: new.target.backlightPercent)
+    }
+
+    /// The `sunrise` line and event when a sunrise begins and when it ends (rung, stopped, skipped, edited away).
+    private func announceSunrise(from old: SunriseLight?, to new: SunriseLight?) {
+        if let old, old.alarmID != new?.alarmID || old.alarmAt != new?.alarmAt {
+            effects.emit("sunrise", ["alarm": old.alarmID, "state": "ended"])
+            effects.append(.tell(.sunrise(SunriseEvent(light: old, began: false))))
+        }
+        if let new, old?.alarmID != new.alarmID || old?.alarmAt != new.alarmAt {
+            effects.emit(
+                "sunrise",
+                [
+                    "alarm": new.alarmID, "state": "began", "at": new.alarmAt.formatted(.iso8601),
+                    "lead_s": Int(new.alarmAt.timeIntervalSince(new.startsAt).rounded()),
+                ])
+            effects.append(.tell(.sunrise(SunriseEvent(light: new, began: true))))
         }
     }
 }

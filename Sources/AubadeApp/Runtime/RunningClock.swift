@@ -26,6 +26,8 @@ public actor RunningClock {
     let radio: RadioPlayer
     let reminders: Reminders
     let display: KioskDisplay
+    /// The screen's backlight, on its own thread: `KioskDisplay` hands it levels; a test waits for it to settle.
+    public nonisolated let backlight: BacklightWriter
     let preAlarms: PreAlarmWatch
     /// The clients following a sound, and the live state's streams.
     let subscriptions = Subscriptions()
@@ -73,9 +75,11 @@ public actor RunningClock {
         radio = RadioPlayer(deps: deps, options: options, catalogue: catalogue, effects: effects, board: board)
         reminders = Reminders(catalogue: catalogue)
         preAlarms = PreAlarmWatch(leadSeconds: options.preAlarmLeads, effects: effects)
+        // A write that starts or stops failing wakes the loop, whose turn shows or clears the warning.
+        backlight = BacklightWriter(deps.backlight, changed: { [waker] in waker.wake() })
         display = KioskDisplay(
-            settings: loaded.settings.nightDimming, zone: options.defaultZone,
-            backlight: deps.backlight, board: board, effects: effects)
+            settings: loaded.settings.nightDimming, zone: options.defaultZone, writer: backlight, board: board,
+            effects: effects)
         for key in loaded.invalidSettings {
             board.set("setting-\(key)", "The stored setting \(key) is invalid; its default is used.", announce: false)
         }

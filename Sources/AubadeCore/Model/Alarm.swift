@@ -9,6 +9,8 @@ public struct Alarm: Hashable, Sendable, Codable {
     public static let fadeInRange = 0...600
     public static let snoozeMinutesRange = 1...60
     public static let maxSnoozesRange = 0...20
+    /// The sunrise's lead in seconds: 0 (none) to two hours.
+    public static let sunriseRange = 0...(2 * 3600)
 
     public var id: Int64?
     public var name: String
@@ -36,12 +38,14 @@ public struct Alarm: Hashable, Sendable, Codable {
     /// updated by every import that moves it. When the programme disappears the alarm keeps its last known time
     /// and `programmeGone` says so.
     public var programme: ProgrammeTie?
+    /// How long before the alarm the kiosk's face starts its sunrise, in seconds; 0 is none (`FacePlan`).
+    public var sunriseSeconds: Int
 
     public init(
         id: Int64? = nil, name: String, time: LocalTime, recurrence: Recurrence, durationSeconds: Int = 900,
         shakeToStop: Bool = false, enabled: Bool = true, sound: SoundSource = .tone, volume: Int = 60,
         fadeInSeconds: Int = 30, snoozeMinutes: Int = 9, maxSnoozes: Int = 3, skipDate: LocalDate? = nil,
-        timeZoneID: String? = nil, skipDaysOff: Bool = false, programme: ProgrammeTie? = nil
+        timeZoneID: String? = nil, skipDaysOff: Bool = false, programme: ProgrammeTie? = nil, sunriseSeconds: Int = 0
     ) {
         self.id = id
         self.name = name
@@ -59,6 +63,7 @@ public struct Alarm: Hashable, Sendable, Codable {
         self.timeZoneID = timeZoneID
         self.skipDaysOff = skipDaysOff
         self.programme = programme
+        self.sunriseSeconds = sunriseSeconds
     }
 
     /// Checks every field; throws the first problem as one sentence. Trims the name.
@@ -69,6 +74,7 @@ public struct Alarm: Hashable, Sendable, Codable {
         try Alarm.check(fadeInSeconds, in: Alarm.fadeInRange, "Fade-in", DurationText.format)
         try Alarm.check(snoozeMinutes, in: Alarm.snoozeMinutesRange, "Snooze length") { "\($0) min" }
         try Alarm.check(maxSnoozes, in: Alarm.maxSnoozesRange, "Maximum snoozes") { "\($0)" }
+        try Alarm.check(sunriseSeconds, in: Alarm.sunriseRange, "Sunrise", DurationText.format)
         guard fadeInSeconds < durationSeconds else {
             throw ValidationError(
                 "Fade-in (\(DurationText.format(fadeInSeconds))) must be shorter than the duration (\(DurationText.format(durationSeconds))).",

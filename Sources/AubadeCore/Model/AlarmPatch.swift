@@ -22,6 +22,8 @@ public import Foundation
 /// - `enabled` ↔ `alarm enable` / `alarm disable` (and `alarm add --disabled`): true or false.
 /// - `skipDaysOff` ↔ `--skip-days-off` / `--no-skip-days-off`: true or false (default for a new alarm: true
 ///   when it repeats on weekdays only, else false; one-shot alarms always ring).
+/// - `sunriseSeconds` ↔ `--sunrise`: seconds, 0–7200: how long before the alarm the kiosk's face starts its
+///   sunrise, 0 for none (the CLI takes "20m", or "0" / "off"; a new alarm without it takes `[display] sunrise`).
 /// - `atProgramme` ↔ `--at-programme`: a programme's id — the alarm then rings when that programme starts and
 ///   follows it when an import moves it (its time, days and zone come from it) — or "none" to untie it (it
 ///   keeps the last time it had).
@@ -43,12 +45,13 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     public var enabled: Bool?
     public var skipDaysOff: Bool?
     public var atProgramme: String?
+    public var sunriseSeconds: Int?
 
     public init(
         name: String? = nil, time: String? = nil, days: String? = nil, date: String? = nil, source: String? = nil,
         durationSeconds: Int? = nil, volume: Int? = nil, fadeInSeconds: Int? = nil, snoozeMinutes: Int? = nil,
         maxSnoozes: Int? = nil, shake: Bool? = nil, tz: String? = nil, enabled: Bool? = nil,
-        skipDaysOff: Bool? = nil, atProgramme: String? = nil
+        skipDaysOff: Bool? = nil, atProgramme: String? = nil, sunriseSeconds: Int? = nil
     ) {
         self.name = name
         self.time = time
@@ -65,6 +68,14 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         self.enabled = enabled
         self.skipDaysOff = skipDaysOff
         self.atProgramme = atProgramme
+        self.sunriseSeconds = sunriseSeconds
+    }
+
+    /// "20m", "1h", "90s" → seconds; "0" and "off" → 0 (no sunrise): the CLI's and the config's one reading.
+    public static func sunriseSeconds(parsing text: String, field: String = "Sunrise") throws(ValidationError) -> Int {
+        let t = text.trimmingSpaces.lowercased()
+        if t == "0" || t == "off" { return 0 }
+        return try DurationText.seconds(parsing: text, field: field)
     }
 
     /// True when the patch names no field at all.
@@ -134,6 +145,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         if let shake { alarm.shakeToStop = shake }
         if let enabled { alarm.enabled = enabled }
         if let skipDaysOff { alarm.skipDaysOff = skipDaysOff }
+        if let sunriseSeconds { alarm.sunriseSeconds = sunriseSeconds }
         try alarm.validate()
     }
 
@@ -202,7 +214,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz
         case enabled
-        case skipDaysOff, atProgramme
+        case skipDaysOff, atProgramme, sunriseSeconds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -220,7 +232,8 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
             shake: try c.decodeIfPresent(Bool.self, forKey: .shake), tz: try c.decodeIfPresent(String.self, forKey: .tz),
             enabled: try c.decodeIfPresent(Bool.self, forKey: .enabled),
             skipDaysOff: try c.decodeIfPresent(Bool.self, forKey: .skipDaysOff),
-            atProgramme: try AlarmPatch.decodeProgramme(c))
+            atProgramme: try AlarmPatch.decodeProgramme(c),
+            sunriseSeconds: try c.decodeIfPresent(Int.self, forKey: .sunriseSeconds))
     }
 
     /// `atProgramme` as a number or as text ("none").

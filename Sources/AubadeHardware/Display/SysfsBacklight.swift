@@ -135,6 +135,18 @@ public struct SysfsBacklight: Backlight {
         }
     }
 
+    /// Whether the clock may write the brightness (and `bl_power`, when there is one), asked with access(2) so
+    /// that nothing changes on the screen: nil when it may, else the sentence `set` would throw (no permission, a
+    /// read-only /sys). For `aubade doctor`.
+    public func writable() -> BacklightError? {
+        for attribute in ["brightness", "bl_power"] where attribute == "brightness" || SysfsFile.exists(file(attribute)) {
+            if access(file(attribute), W_OK) != 0 {
+                return BacklightError(sentence(for: SysfsAttribute.WriteFailure(path: file(attribute), code: errno)))
+            }
+        }
+        return nil
+    }
+
     /// Writes `bl_power` 0 when the device has one and it is not already 0 (or cannot be read).
     private func unblank() throws(BacklightError) {
         guard SysfsFile.exists(file("bl_power")) else { return }

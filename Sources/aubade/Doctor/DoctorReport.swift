@@ -35,7 +35,7 @@ struct DoctorReport: Encodable {
 
     /// Gathers every check. Blocking reads (ALSA, sysfs, SQLite, the socket) run off the cooperative pool; the
     /// stations are tried at once, each on its own thread.
-    static func gather(_ context: CommandContext, play: Bool) async -> DoctorReport {
+    static func gather(_ context: CommandContext, play: Bool, backlightRoot: String = "") async -> DoctorReport {
         let database = context.databasePath
         let config = context.configuration
         let daemon = await runBlocking("aubade.doctor") { DaemonProbe.ask(databasePath: database) }
@@ -71,6 +71,10 @@ struct DoctorReport: Encodable {
             report.networkCheck(), ClockProbe.synchronisation(synchronised: hardware.synchronised), hardware.rtc,
             storage.check, hardware.disk,
             Self.wakerCheck(hardware.waker, alarmsSet: alarmsSet),
+            BacklightProbe.check(
+                config.display, root: backlightRoot,
+                sunrises: storage.alarms.filter { $0.enabled && $0.sunriseSeconds > 0 }.map(\.name),
+                daemonWarning: daemon.status?.warnings.first { $0.hasPrefix("The screen's backlight") }),
         ]
         checks += stations.map(\.check)
         if let mqtt = await MQTTProbe.check(config.mqtt) { checks.append(mqtt) }

@@ -1,5 +1,5 @@
-/// Port: the screen's own backlight, which night dimming turns down (a dim page on a full backlight still
-/// lights the bedroom). Implementations: `SysfsBacklight` (AubadeHardware: /sys/class/backlight), `NullBacklight`
+/// Port: the screen's own backlight, which the face plan (`FacePlan`) turns down at night (a dim page on a full
+/// backlight still lights the bedroom) and raises through an alarm's sunrise. Implementations: `SysfsBacklight` (AubadeHardware: /sys/class/backlight), `NullBacklight`
 /// (a machine without one: the page dims alone), `FakeBacklight` (AubadeTesting).
 ///
 /// Contract:
@@ -11,8 +11,8 @@
 ///   reason, which the daemon logs (once) and reports as a warning. A failing backlight never stops or
 ///   delays anything else.
 /// - Blocking: each call reads or writes one or two small sysfs files on the calling thread (a backlight
-///   behind I2C or the Pi's firmware mailbox may take milliseconds). The daemon calls it from its clock's
-///   own thread, after the sound it started; never from the cooperative pool.
+///   behind I2C or the Pi's firmware mailbox may take milliseconds). The daemon calls it from a thread of its
+///   own (`BacklightWriter`, "aubade.backlight"); never from the clock's thread or the cooperative pool.
 /// - Thread-safe: calls may come from any thread, though the daemon makes them from one.
 public protocol Backlight: Sendable {
     /// What is being driven, for messages: "backlight rpi_backlight (/sys/class/backlight/rpi_backlight, 0…255)".

@@ -15,6 +15,8 @@
 //   instant, never a poll. No programme data: the lines are hidden.
 // - Night: the daemon decides (`dimmed`) and sets the backlight; the page only darkens itself, never while
 //   anything rings. A touch on the dimmed face wakes it (POST /display/wake) and does nothing else.
+// - Sunrise: before an alarm with a sunrise the daemon sends `sunrise` (its colours step by step) and raises the
+//   backlight; the page paints its background and digits in those colours (body.sunrise), fading between steps.
 import {
   Client, LiveFeed, el, fill, say, clockText, dateText, whenText, countdownText, radioText, stationLogo,
 } from "./api.js";
@@ -112,6 +114,7 @@ function render() {
   const dimmed = Boolean(state?.dimmed) && !ringing; // nothing rings on a dark face
   document.body.classList.toggle("dimmed", dimmed);
   document.body.classList.toggle("ringing", Boolean(ringing));
+  renderSunrise(ringing ? null : state?.sunrise);
   $("ring").hidden = !ringing;
   $("face").hidden = Boolean(ringing);
   if (ringing) {
@@ -375,6 +378,16 @@ function pairingEnded() {
 function closePairing() {
   pairingShown = null;
   $("pairing").hidden = true;
+}
+
+// MARK: sunrise
+
+/** The sunrise's colours on the face, as the daemon sent them ("#rrggbb"): none, the face's own. */
+function renderSunrise(sunrise) {
+  document.body.classList.toggle("sunrise", Boolean(sunrise));
+  document.body.dataset.sunrise = sunrise ? String(sunrise.permille) : "";
+  document.body.style.setProperty("--sunrise-sky", sunrise?.sky ?? "");
+  document.body.style.setProperty("--sunrise-ink", sunrise?.ink ?? "");
 }
 
 // MARK: night

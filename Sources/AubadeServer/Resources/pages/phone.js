@@ -198,6 +198,7 @@ function renderAlarms(alarms) {
     const summary = [daysText(alarm), alarm.soundName];
     if (alarm.skipDate) summary.push(`skips ${alarm.skipDate}`);
     if (alarm.skipDaysOff && alarm.days !== "once") summary.push("skips days off");
+    if (alarm.sunriseSeconds > 0) summary.push(`sunrise ${Math.round(alarm.sunriseSeconds / 60)} min before`);
     if (alarm.timeZone) summary.push(alarm.timeZone);
     const toggle = el("input", {
       type: "checkbox", checked: alarm.enabled, "aria-label": `${alarm.name} enabled`,
@@ -287,12 +288,13 @@ function openEditor(alarm) {
     sourceChoice: sourceChoice(alarm), url: /^https?:/i.test(alarm.sound) ? alarm.sound : "",
     volume: alarm.volume, duration: alarm.durationSeconds / 60, fadeIn: alarm.fadeInSeconds,
     snooze: alarm.snoozeMinutes, maxSnoozes: alarm.maxSnoozes, shake: alarm.shakeToStop, enabled: alarm.enabled,
-    tz: alarm.timeZone ?? "", skipDaysOff: alarm.skipDaysOff,
+    tz: alarm.timeZone ?? "", skipDaysOff: alarm.skipDaysOff, sunrise: String((alarm.sunriseSeconds ?? 0) / 60),
   } : {
     name: "", time: "", repeat: "days", days: "mon,tue,wed,thu,fri", date: "", sourceChoice: "tone", url: "",
     volume: defaults.defaultVolume ?? 60, duration: (defaults.alarmDuration ?? 900) / 60, fadeIn: defaults.fadeIn ?? 30,
     snooze: defaults.snoozeMinutes ?? 9, maxSnoozes: defaults.maxSnoozes ?? 3, shake: false, enabled: true, tz: "",
     skipDaysOff: true, // as the clock does for a new alarm on weekdays only (followSkipDaysOff keeps it so)
+    sunrise: "", // empty: the clock's [display] sunrise
   };
   $("f-name").value = v.name;
   $("f-time").value = v.time;
@@ -311,6 +313,7 @@ function openEditor(alarm) {
   $("f-enabled").checked = v.enabled;
   $("f-tz").value = v.tz;
   $("f-skip-days-off").checked = v.skipDaysOff;
+  $("f-sunrise").value = v.sunrise;
   skipDaysOffTouched = Boolean(alarm);
   showRepeat();
   showSource();
@@ -388,6 +391,7 @@ function readForm() {
     enabled: $("f-enabled").checked,
     tz: $("f-tz").value.trim(),
     skipDaysOff: $("f-skip-days-off").checked,
+    sunrise: $("f-sunrise").value,
   };
 }
 
@@ -425,6 +429,7 @@ function alarmPatch(form, before, isNew) {
   if (changed("enabled")) patch.enabled = form.enabled;
   if (changed("tz") && !(isNew && form.tz === "")) patch.tz = form.tz;
   if (form.repeat === "days" && changed("skipDaysOff")) patch.skipDaysOff = form.skipDaysOff;
+  if (changed("sunrise") && form.sunrise !== "") patch.sunriseSeconds = Math.round(Number(form.sunrise) * 60);
   return patch;
 }
 
