@@ -161,9 +161,9 @@ public enum Daemon {
                 SchedulerService(clock: clock, waker: clock.waker, notifier: notifier),
                 inputs,
                 NetworkService(clock: clock, status: parts.network),
-                CalendarService(clock: clock),
-                PodcastService(clock: clock),
-                DirectoryService(clock: clock),
+                RefreshService.calendars(clock),
+                RefreshService.podcasts(clock),
+                RefreshService.directory(clock),
                 ControlService(server: control, clock: clock, logger: logger),
             ] + httpFace(parts.http, clock: clock, logger: logger) + homeAssistant
         let group = ServiceGroup(

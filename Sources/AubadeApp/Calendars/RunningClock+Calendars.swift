@@ -19,7 +19,7 @@ extension RunningClock {
         return try await apply(.importCalendar(calendar), deps.time.now())
     }
 
-    /// Refreshes the calendar sources that are due, one after the other (`CalendarService` calls it), and says
+    /// Refreshes the calendar sources that are due, one after the other (`RefreshService.calendars` calls it), and says
     /// when to look again. A URL source is fetched again every `[calendars] refresh` since its last attempt; any
     /// source whose open-ended recurrences reach less than half the horizon ahead is expanded again from its
     /// cached copy (no download). A failure — the network, Wi-Fi-only, a calendar that became invalid — is a

@@ -6,7 +6,7 @@ extension RunningClock {
     /// How often the saved directory stations are looked up again.
     static let directoryCheckEvery: TimeInterval = 86_400
 
-    /// The saved stations that came from the directory, looked up there again once a day (`DirectoryService` calls
+    /// The saved stations that came from the directory, looked up there again once a day (`RefreshService.directory` calls
     /// it; `/json/stations/byuuid`, on a thread of its own): a station whose address moved takes the directory's
     /// new one through the edit path, and the clock says so. A directory that cannot be asked changes nothing and
     /// is one standing warning; a station the directory no longer lists, or now lists as one this clock cannot

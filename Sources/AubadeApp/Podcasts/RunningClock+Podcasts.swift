@@ -28,7 +28,7 @@ extension RunningClock {
 }
 
 extension RunningClock {
-    /// Reads again the feeds that are due, one after the other (`PodcastService` calls it), and says when to look
+    /// Reads again the feeds that are due, one after the other (`RefreshService.podcasts` calls it), and says when to look
     /// again. A feed is due `podcastRefresh` after it was last read or tried. A failure — the network, Wi-Fi-only,
     /// a feed that became invalid — is a standing warning, and the episodes read before stay.
     func refreshPodcasts() async -> Duration {
