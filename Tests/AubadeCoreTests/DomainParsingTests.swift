@@ -105,6 +105,13 @@ struct DomainParsingTests {
         }
         #expect(throws: (any Error).self) { try SoundSource(userText: "Nowhere FM", stationNamed: lookup) }
         #expect(throws: (any Error).self) { try SoundSource(userText: "ftp://x.example/s", stationNamed: lookup) }
+        // A bracketed host must be an IPv6 address: one '::' at most, eight groups at most.
+        for good in ["http://[::1]:8000/s", "http://[2001:db8::1]/live", "https://[1:2:3:4:5:6:7:8]/"] {
+            #expect(throws: Never.self, "\(good)") { try StreamURL(parsing: good) }
+        }
+        for bad in ["http://[e0A:e:::b50E:4:8]/s", "http://[1::2::3]/s", "http://[1:2:3:4:5:6:7:8:9]/s", "http://[]/s"] {
+            #expect(throws: ValidationError.self, "\(bad)") { try StreamURL(parsing: bad) }
+        }
         #expect(throws: (any Error).self) { try SoundSource(userText: "", stationNamed: lookup) }
     }
 

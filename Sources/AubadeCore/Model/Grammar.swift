@@ -49,13 +49,25 @@ public enum Grammar {
         return "^" + ws("(" + caseless(["once"]) + "|" + list + ")") + "$"
     }()
 
+    /// An IPv6 address as RFC 4291 writes it (eight groups of 1–4 hex digits, or fewer around one `::`), without an
+    /// embedded IPv4 part or a zone: what a bracketed host may hold (a `[e0A:e:::b50E:4:8]` is no address).
+    static let ipv6: String = {
+        let h = "[0-9A-Fa-f]{1,4}"
+        return "("
+            + [
+                "(\(h):){7}\(h)", "(\(h):){1,7}:", "(\(h):){1,6}:\(h)", "(\(h):){1,5}(:\(h)){1,2}",
+                "(\(h):){1,4}(:\(h)){1,3}", "(\(h):){1,3}(:\(h)){1,4}", "(\(h):){1,2}(:\(h)){1,5}", "\(h):(:\(h)){1,6}",
+                ":((:\(h)){1,7}|:)",
+            ].joined(separator: "|") + ")"
+    }()
+
     /// An http(s) stream or calendar address (`StreamURL`, R32): scheme, a host (a name, an IPv4 address or a
     /// bracketed IPv6 one), an optional port, then path, query and fragment of RFC 3986's characters — printable
     /// ASCII, anything else percent-encoded; no user name or password. At most 2048 characters.
     public static let streamURL: String = {
         let pct = "%[0-9A-Fa-f]{2}"
         let sub = "A-Za-z0-9._~!$&'()*+,;="
-        let host = "(\\[[0-9A-Fa-f]{0,4}(:[0-9A-Fa-f]{0,4}){2,7}\\]|([" + sub + "-]|" + pct + ")+)"
+        let host = "(\\[" + ipv6 + "\\]|([" + sub + "-]|" + pct + ")+)"
         let pchar = "([" + sub + ":@-]|" + pct + ")"
         let tail = "(/" + pchar + "*)*(\\?(" + pchar + "|[/?])*)?(#(" + pchar + "|[/?])*)?"
         return "^" + caseless(["http"]) + "[Ss]?://" + host + "(:[0-9]{1,5})?" + tail + "$"
