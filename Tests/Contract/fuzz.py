@@ -134,9 +134,13 @@ def main():
             started = time.monotonic()
             # Every check but `ignored_auth`, which expects a wrong token to be answered 401 however many come:
             # this clock locks an address out (429) after five wrong tokens in a minute. The run without a
-            # token below checks every refusal instead, lockout included.
+            # token below checks every refusal instead, lockout included. And but `ensure_resource_availability`
+            # (ST302): its stateful phase links every new station's id to GET /stations/{id}/logo, and a station
+            # made by POST /stations has no logo — 404, as the document declares — which it reads as the station
+            # gone; `--checks all` overrides a per-operation exclusion in schemathesis.toml, so it goes here. That a
+            # created row can be read back is the Swift API tests' (APIRouteTests and the read-only walk).
             code = schemathesis(options.st, namespace, clock, token, options.seed, options.examples,
-                                report / "with-token", extra=["--exclude-checks", "ignored_auth"])
+                                report / "with-token", extra=["--exclude-checks", "ignored_auth,ensure_resource_availability"])
             print(f"with a token: schemathesis exited {code} after {time.monotonic() - started:.0f} s", flush=True)
             if code != 0:
                 failures.append(f"schemathesis found problems with a token (exit {code})")
