@@ -162,13 +162,12 @@ class CageTests(BrowserTest):
         runtime, home = folder / "run", folder / "home"
         runtime.mkdir(mode=0o700)
         home.mkdir()
-        # Chromium as the launcher would start it, with what this machine needs: no sandbox (no user namespaces for
-        # an unprivileged user here), no infobar about it, and an app window (headless outputs do not honour
-        # --kiosk's full-screen request) — the launcher's own --kiosk flags are dropped.
+        # Chromium with the launcher's own flags (inside cage: an app window, maximised), and what this machine
+        # needs beside them: no sandbox (no user namespaces for an unprivileged user here), no infobar about it,
+        # Wayland named, a profile in the test's home.
         browser = folder / "chromium"
-        browser.write_text('#!/bin/sh\nfor url; do :; done\nexec chromium --no-sandbox --test-type '
-                           f'--ozone-platform=wayland --user-data-dir="{home}/profile" --no-first-run '
-                           '--start-maximized --app="$url"\n')
+        browser.write_text('#!/bin/sh\nexec chromium --no-sandbox --test-type --ozone-platform=wayland '
+                           f'"$@" --user-data-dir="{home}/profile"\n')
         browser.chmod(0o755)
         drop = []
         if os.geteuid() == 0:
