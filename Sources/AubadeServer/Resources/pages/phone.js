@@ -618,16 +618,21 @@ function renderStations() {
   }));
 }
 
+/** A row's button asks once more on itself (`question`) instead of in a dialog: true when this press is the second
+ *  within 5 s; after that the button reads `label` again. */
+function confirmed(button, label, question) {
+  if (button.classList.contains("confirm")) return true;
+  button.textContent = question;
+  button.classList.add("confirm");
+  setTimeout(() => {
+    button.textContent = label;
+    button.classList.remove("confirm");
+  }, 5000);
+  return false;
+}
+
 async function deleteStation(station, button) {
-  if (!button.classList.contains("confirm")) {
-    button.textContent = "Really?";
-    button.classList.add("confirm");
-    setTimeout(() => {
-      button.textContent = "Delete";
-      button.classList.remove("confirm");
-    }, 5000);
-    return;
-  }
+  if (!confirmed(button, "Delete", "Really?")) return;
   button.disabled = true;
   try {
     await client.delete(`/stations/${station.id}`);
@@ -820,15 +825,7 @@ async function addPodcast(event) {
 }
 
 async function removePodcast(p, button) {
-  if (!button.classList.contains("confirm")) {
-    button.textContent = "Really?";
-    button.classList.add("confirm");
-    setTimeout(() => {
-      button.textContent = "Remove";
-      button.classList.remove("confirm");
-    }, 5000);
-    return;
-  }
+  if (!confirmed(button, "Remove", "Really?")) return;
   button.disabled = true;
   try {
     await client.delete(`/podcasts/${encodeURIComponent(p.name)}`);
@@ -1011,15 +1008,7 @@ function renderHolidayCalendars(calendars) {
 /** Remove asks once more on the same button ("Really?"); an imported day comes back with its calendar's next
  *  import, which the button says. */
 async function removeDayOff(day, button) {
-  if (!button.classList.contains("confirm")) {
-    button.textContent = day.source ? "Really? (it returns at the next import)" : "Really?";
-    button.classList.add("confirm");
-    setTimeout(() => {
-      button.textContent = "Remove";
-      button.classList.remove("confirm");
-    }, 5000);
-    return;
-  }
+  if (!confirmed(button, "Remove", day.source ? "Really? (it returns at the next import)" : "Really?")) return;
   button.disabled = true;
   try {
     await client.delete(`/days-off/${day.id}`);
