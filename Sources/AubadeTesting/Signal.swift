@@ -61,6 +61,13 @@ public enum Signal {
         return longest
     }
 
+    /// Samples (a whole number of frames) before the first that is not exactly zero: the silence a device is primed
+    /// with before an alarm's second, which a sound never contains (a station's first frames may, as decoded zeros).
+    public static func leadingZeros(_ stereo: [Int16]) -> Int {
+        let first = stereo.firstIndex { $0 != 0 } ?? stereo.count
+        return first - first % 2
+    }
+
     /// The 16-bit samples of a raw PCM file (empty when it does not exist).
     public static func samples(_ path: String) -> [Int16] {
         let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()

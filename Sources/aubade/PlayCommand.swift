@@ -185,7 +185,7 @@ struct EventPrinter {
             return ("error", ["reason": .string(problem), "fatal": .bool(true)], problem)
         case .stopped(_, let end):
             return ("stopped", ["reason": .string(end.description)], "Stopped (\(end.description)).")
-        case .deviceOpened, .ready, .fallback, .recovered, .mixer, .position:
+        case .deviceOpened, .ready, .fallback, .recovered, .mixer, .position, .onset:
             return nil
         }
     }

@@ -56,6 +56,8 @@ struct RingCommand: AsyncParsableCommand {
             case .mixer(_, let note): output.emit("mixer", ["message": note])
             case .deviceFailed(let message): output.emit("error", ["reason": message])
             case .deviceOpened(let device): output.emit("device", ["name": device])
+            case .onset(_, let late, let timing):
+                output.emit("onset", ["late_ms": Double(late / .microseconds(1)) / 1000, "by": timing.rawValue])
             case .ready, .position: break
             case .stopped(_, let end):
                 output.emit("stopped", ["audible": heard, "reason": end.description])

@@ -83,14 +83,15 @@ struct PodcastAlarmTests {
         #expect((audible["detail"] as? String ?? "").contains("source=episode"), "\(audible)")
         #expect(try DaemonTests.position(d, "precheck-passed") < DaemonTests.position(d, "ringing"))
         // From the file on disk: the episode from the alarm's first frame, nothing of the tone before it.
-        let first = Signal.windows(c.pcm()).first?.samples ?? []
+        #expect(await c.waitForAlarmAudio(seconds: 0.5))
+        let first = Signal.windows(c.alarmPCM()).first?.samples ?? []
         #expect(Signal.isTone(440, over: 880, in: first) && Signal.isTone(440, over: 660, in: first))
         // The episode is 6 s long: when it ends, the tone follows at once and rings until the alarm is stopped.
         let ended = try #require(await d.wait(for: "fallback"))
         #expect((ended["detail"] as? String ?? "").contains("The episode ended."), "\(ended)")
         #expect((ended["detail"] as? String ?? "").hasPrefix("to=tone"))
-        #expect(await c.waitForCard(seconds: 9))
-        let pcm = c.pcm()
+        #expect(await c.waitForAlarmAudio(seconds: 9))
+        let pcm = c.alarmPCM()
         let late = Array(pcm[min(pcm.count, 8 * 2 * Signal.rate)..<min(pcm.count, 9 * 2 * Signal.rate)])
         #expect(Signal.isTone(880, over: 440, in: late[...]), "the card 8–9 s after the alarm: \(Signal.rmsDBFS(late[...])) dBFS")
         #expect(feeds.requests.count == asked.count)  // nothing was fetched while it rang
@@ -118,8 +119,8 @@ struct PodcastAlarmTests {
         let audible = try #require(await d.wait(for: "audible"))
         #expect((audible["detail"] as? String ?? "").contains("source=tone"))
         #expect(try DaemonTests.position(d, "precheck-failed") < DaemonTests.position(d, "ringing"))
-        #expect(await c.waitForCard(seconds: 0.5))
-        let first = Signal.windows(c.pcm()).first?.samples ?? []
+        #expect(await c.waitForAlarmAudio(seconds: 0.5))
+        let first = Signal.windows(c.alarmPCM()).first?.samples ?? []
         #expect(Signal.isTone(880, over: 440, in: first) && Signal.rmsDBFS(first) > -20)
         d.signal(SIGTERM)
         _ = await d.waitForExit()

@@ -180,7 +180,8 @@ extension RunningClock {
             DaemonStatus.Ringing(
                 id: r.alarmID, name: names[r.alarmID] ?? "", source: r.source,
                 sinceSeconds: (now.mono - r.startedAt).inSeconds,
-                audibleAfterSeconds: r.audibleAfter?.inSeconds, notAudible: r.silentBecause,
+                audibleAfterSeconds: r.audibleAfter?.inSeconds,
+                onsetMilliseconds: r.onsetLate.map { Double($0 / .microseconds(1)) / 1000 }, notAudible: r.silentBecause,
                 fallbacks: r.fallbacks)
         }
         let snoozed = scheduler.states.values.filter { $0.phase == .snoozed }.compactMap { state in

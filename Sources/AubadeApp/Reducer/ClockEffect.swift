@@ -34,6 +34,7 @@ enum ClockEffect {
 enum SoundCommand: Equatable {
     case play(SoundID, SoundRequest, paused: Bool)
     case begin(SoundID)
+    case beginAt(SoundID, MonotonicInstant)
     case stop(SoundID)
     case volume(SoundID, Int)
 }
@@ -99,6 +100,7 @@ final class Effects {
     }
 
     func begin(_ id: SoundID) { append(.sound(.begin(id))) }
+    func begin(_ id: SoundID, at instant: MonotonicInstant) { append(.sound(.beginAt(id, instant))) }
     func stop(_ id: SoundID) { append(.sound(.stop(id))) }
     func setVolume(_ id: SoundID, _ level: Int) { append(.sound(.volume(id, level))) }
     func emit(_ event: String, _ fields: OutputFields = [:]) { append(.emit(event, fields)) }

@@ -86,6 +86,7 @@ final class EffectRunner {
         switch command {
         case .play(let id, let request, let paused): sound.play(id, request, paused: paused)
         case .begin(let id): sound.begin(id)
+        case .beginAt(let id, let instant): sound.begin(id, at: instant)
         case .stop(let id): sound.stop(id)
         case .volume(let id, let level): sound.setVolume(id, level)
         }

@@ -41,8 +41,11 @@ extension AlarmRunner {
     private func ring(_ request: RingRequest, _ now: SchedulerTime) {
         let plan: AlarmPlanning.Plan
         let sound: SoundID
+        var early: [SoundEvent] = []
         if let ready = prepared.removeValue(forKey: request.alarmID), ready.occurrence == request.occurrence {
-            (plan, sound) = (ready.plan, ready.sound)
+            (plan, sound, early) = (ready.plan, ready.sound, ready.early)
+            // The engine began it on its second if it could; if it could not (a step of the wall clock, a device
+            // that cannot say what it holds), this begins it now.
             effects.begin(sound)
         } else {
             if let stale = prepared.removeValue(forKey: request.alarmID) { effects.stop(stale.sound) }
@@ -74,6 +77,8 @@ extension AlarmRunner {
                     at: now.wall, alarmID: request.alarmID, kind: HistoryKind.fallback.rawValue,
                     detail: HistoryDetail.fallback(to: .tone, reason: reason)))
         }
+        // What the engine said of the sound between its second and this turn (its onset, a fallback chosen at once).
+        for event in early { soundEvent(event, now) }
     }
 
     /// An alarm stopped ringing. The sound goes silent only when no other alarm of the group still rings

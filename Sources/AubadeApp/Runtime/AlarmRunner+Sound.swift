@@ -9,6 +9,11 @@ extension AlarmRunner {
 
     /// What the engine reported about an alarm's sound: recorded in the history (audible, fallbacks) and printed.
     func soundEvent(_ event: SoundEvent, _ now: SchedulerTime) {
+        if let id = prepared.first(where: { $0.value.sound == event.sound })?.key {
+            if case .ready = event { return }
+            prepared[id]?.early.append(event)
+            return
+        }
         guard let ringing, event.sound == ringing.sound else { return }
         let id = ringing.alarmID
         switch event {
@@ -31,6 +36,13 @@ extension AlarmRunner {
         case .recovered(_, let to):
             self.ringing?.fellBackTo = nil
             effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.recovered.rawValue, detail: "to=\(to)"))
+        case .onset(_, let late, let timing):
+            if self.ringing?.onsetLate == nil { self.ringing?.onsetLate = late }
+            effects.record(
+                HistoryEvent(
+                    at: now.wall, alarmID: id, kind: HistoryKind.onset.rawValue,
+                    detail: HistoryDetail.onset(late: late, timing: timing)),
+                fields: ["alarm": id, "late_ms": Double(late / .microseconds(1)) / 1000, "by": timing.rawValue])
         case .title(_, let title):
             effects.emit("title", ["alarm": id, "title": title])
         case .mixer(_, let note):
@@ -88,31 +100,49 @@ extension AlarmRunner {
     // MARK: Before the alarm
 
     /// For each alarm due soon: the pre-alarm check from 5 minutes before (R20), and the pre-roll from 15 s
-    /// before — the station connected and buffered, so the sound starts at the alarm second.
-    func prepareUpcoming(_ now: SchedulerTime) {
+    /// before — the station connected and buffered, so the sound starts at the alarm second. `afterTick`: the
+    /// scheduler has just had its turn at `now`, so a pre-rolled second that has come and did not ring will not.
+    func prepareUpcoming(_ now: SchedulerTime, afterTick: Bool = false) {
         for (id, occurrence) in ringingSoon(now, within: AlarmRunner.precheckLead) {
             guard let alarm = scheduler.alarms[id], scheduler.state(of: id).phase == .idle else { continue }
             if prechecks[id]?.occurrence != occurrence || prechecks[id]?.source != alarm.sound {
                 startPrecheck(alarm, id: id, occurrence: occurrence)
             }
             if occurrence.timeIntervalSince(now.wall) <= AlarmRunner.prerollLead, prepared[id]?.occurrence != occurrence {
-                preroll(alarm, id: id, occurrence: occurrence)
+                preroll(alarm, id: id, occurrence: occurrence, now)
             }
         }
-        // Pre-rolled sounds whose occurrence passed without ringing (disabled, skipped, superseded).
-        for (id, p) in prepared where p.occurrence < now.wall.addingTimeInterval(-5) {
-            effects.stop(p.sound)
-            prepared[id] = nil
+        for (id, p) in prepared {
+            let passed = afterTick ? p.occurrence <= now.wall : p.occurrence < now.wall.addingTimeInterval(-5)
+            let moved = now.mono(at: p.occurrence) - p.startAt
+            if passed || p.occurrence.timeIntervalSince(now.wall) > AlarmRunner.prerollLead + 5 {
+                // Its second passed and the scheduler's turn did not ring it (disabled, skipped, superseded), or a
+                // step of the wall clock put it back beyond the pre-roll: the engine must not sound it.
+                effects.stop(p.sound)
+                prepared[id] = nil
+            } else if moved > AlarmRunner.startTolerance || moved < .zero - AlarmRunner.startTolerance {
+                // The wall clock stepped since the engine was told: the same second is another monotonic instant.
+                prepared[id]?.startAt = now.mono(at: p.occurrence)
+                effects.begin(p.sound, at: now.mono(at: p.occurrence))
+            }
         }
     }
 
-    private func preroll(_ alarm: Alarm, id: Int64, occurrence: Date) {
+    /// How far the wall clock may move against the monotonic clock (NTP's slewing, the reading itself) before the
+    /// engine's instant for a pre-rolled alarm is moved.
+    static let startTolerance: Duration = .milliseconds(5)
+
+    /// Prepares the alarm's sound 15 s before its second and tells the engine to begin it on that second by itself
+    /// (the scheduler's `ring` then only confirms it), so its first frame reaches the card on the second.
+    private func preroll(_ alarm: Alarm, id: Int64, occurrence: Date, _ now: SchedulerTime) {
         if let old = prepared.removeValue(forKey: id) { effects.stop(old.sound) }
         let plan = plan(
             sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: id,
             occurrence: occurrence)
-        prepared[id] = Prepared(
-            occurrence: occurrence, plan: plan, sound: effects.play(plan.request, paused: true), source: alarm.sound)
+        let sound = effects.play(plan.request, paused: true)
+        let startAt = now.mono(at: occurrence)
+        effects.begin(sound, at: startAt)
+        prepared[id] = Prepared(occurrence: occurrence, plan: plan, sound: sound, source: alarm.sound, startAt: startAt)
     }
 
     /// Starts the check as a background job; its result pre-selects the tone for that occurrence on failure.

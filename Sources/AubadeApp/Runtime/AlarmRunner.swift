@@ -17,6 +17,8 @@ final class AlarmRunner {
         var source: String
         var startedAt: MonotonicInstant
         var audibleAfter: Duration?
+        /// When its first frame reached the card against its second (positive: late), once the engine measured it.
+        var onsetLate: Duration?
         /// Why nothing is heard now (the device failed), or nil.
         var silentBecause: String?
         var fallbacks: [String] = []
@@ -32,6 +34,11 @@ final class AlarmRunner {
         var sound: SoundID
         /// The alarm's sound it was made for (an edit of the sound makes it again).
         var source: SoundSource
+        /// The monotonic instant the engine was told to begin it at (the occurrence, as the clocks read now).
+        var startAt: MonotonicInstant
+        /// What the engine said of it before it rang (it begins by itself on its second, a moment before the
+        /// scheduler's turn): told to `soundEvent` once it rings.
+        var early: [SoundEvent] = []
     }
 
     /// The pre-alarm check of an occurrence: running (`done` false) or done with its failure, if any.
@@ -56,6 +63,9 @@ final class AlarmRunner {
 
     static let precheckLead: TimeInterval = 300
     static let prerollLead: TimeInterval = 15
+    /// A turn this long before a pre-rolled alarm's second notices a wall-clock step in time to move the engine's
+    /// instant (the engine also refuses to begin by itself across a step, `EngineLoop`).
+    static let stepRecheckLead: TimeInterval = 1
 
     var scheduler: AlarmScheduler
     var ringing: Ringing?
@@ -109,7 +119,7 @@ final class AlarmRunner {
         }
         perform(scheduler.tick(at: now), now)
         refresh(now)
-        prepareUpcoming(now)
+        prepareUpcoming(now, afterTick: true)
         lookAhead(now)
     }
 
@@ -148,6 +158,9 @@ final class AlarmRunner {
                 if lead == AlarmRunner.precheckLead && prechecks[id]?.occurrence == instant { continue }
                 times.append(now.mono(at: at))
             }
+        }
+        for p in prepared.values where p.occurrence.addingTimeInterval(-AlarmRunner.stepRecheckLead) > now.wall {
+            times.append(now.mono(at: p.occurrence.addingTimeInterval(-AlarmRunner.stepRecheckLead)))
         }
         return times
     }

@@ -16,6 +16,8 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
         public var source: String
         public var sinceSeconds: Double
         public var audibleAfterSeconds: Double?
+        /// When its first frame reached the card against its second, in ms (positive: late); nil until measured.
+        public var onsetMilliseconds: Double?
         /// Why nothing is heard now (the sound device failed), or nil while it is heard or starting.
         public var notAudible: String?
         public var fallbacks: [String]
@@ -151,7 +153,8 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
             } else {
                 heard = ", not audible yet"
             }
-            out.append("Ringing: \(ringing.name) (\(ringing.source)) for \(Int(ringing.sinceSeconds)) s\(heard)")
+            let onset = ringing.onsetMilliseconds.map { ", " + MorningReport.onsetPhrase(.microseconds(Int64($0 * 1000))) } ?? ""
+            out.append("Ringing: \(ringing.name) (\(ringing.source)) for \(Int(ringing.sinceSeconds)) s\(onset)\(heard)")
             for f in ringing.fallbacks { out.append("  fell back: \(f)") }
         }
         if let face { out.append(face.line(zone: zone)) }

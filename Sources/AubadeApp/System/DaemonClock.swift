@@ -1,6 +1,6 @@
 public import AubadeCore
+import AubadeSystem
 public import Foundation
-import Glibc
 
 /// The machine's clocks. The monotonic reading is the kernel's `CLOCK_MONOTONIC` — the clock of libgpiod's
 /// and evdev's event timestamps — so a button edge and the scheduler compare on one time base (R15 lives
@@ -23,9 +23,5 @@ public struct DaemonClock: ClockTime {
     }
 
     /// `CLOCK_MONOTONIC` now, as time since boot.
-    public static func monotonic() -> Duration {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return .seconds(Int64(ts.tv_sec)) + .nanoseconds(Int64(ts.tv_nsec))
-    }
+    public static func monotonic() -> Duration { Monotonic.now() }
 }

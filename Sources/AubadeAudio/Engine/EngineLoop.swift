@@ -1,4 +1,5 @@
 import AubadeCore
+import AubadeSystem
 import Foundation
 import Logging
 
@@ -24,8 +25,10 @@ struct EngineLoop {
     private var idleBackoff: Duration = .seconds(2)
     private var producedLastTurn = false
     private var mixerFor: SoundID?
-    private let clock = ContinuousClock()
-    private let origin: ContinuousClock.Instant
+    /// Prepared voices that begin by themselves so that their first frame is heard at an instant (`beginAt`).
+    private var startAt: [SoundID: Scheduled] = [:]
+    /// Alarm voices begun whose onset is still to be measured.
+    private var onsets: [SoundID: PendingOnset] = [:]
     private var out: [Int16]
     private var chime: [Int16]
     private var duck = GainRamp(volume: 100)
@@ -51,12 +54,28 @@ struct EngineLoop {
         self.logger = logger
         self.prerollCap = prerollCap
         device = OutputDevice(options: options, rate: context.rate, logger: logger)
-        origin = clock.now
         out = [Int16](repeating: 0, count: 2 * EngineLoop.longTurn)
         chime = [Int16](repeating: 0, count: 2 * EngineLoop.longTurn)
     }
 
-    private var now: MonotonicInstant { MonotonicInstant(clock.now - origin) }
+    /// A `beginAt`: the instant, and the wall clock's offset from the monotonic one when it was given — a step of
+    /// the wall clock since makes the instant stale, and the voice then waits for its `begin`.
+    struct Scheduled {
+        var due: MonotonicInstant
+        var wallOffset: Duration
+    }
+
+    /// More than this between the wall clock's offsets is a step, not NTP's slewing (0.5 ms a second at most).
+    static let wallStep: Duration = .milliseconds(500)
+
+    /// An alarm's first frame: when it was due and, once written, where it went in the device's stream.
+    struct PendingOnset {
+        var due: MonotonicInstant
+        var position: Int64?
+    }
+
+    /// `CLOCK_MONOTONIC`, the clock of the daemon's scheduler: `beginAt` instants compare with it directly.
+    private var now: MonotonicInstant { MonotonicInstant(Monotonic.now()) }
 
     mutating func run() {
         while true {
@@ -67,7 +86,9 @@ struct EngineLoop {
             maintainDevice(t)
             prefillPrepared(t)
             endFinished(t)
-            turn(t)
+            let cap = startScheduled(t)
+            turn(t, cap: cap)
+            measureOnsets()
             publish()
         }
     }
@@ -81,9 +102,14 @@ struct EngineLoop {
             let voice = makeVoice(id, request)
             voices[id] = voice
             preparedAt[id] = now
-            if !paused { begin(id) }
+            if !paused { begin(id, due: now) }
         case .begin(let id):
-            begin(id)
+            startAt[id] = nil
+            begin(id, due: now)
+        case .beginAt(let id, let instant):
+            if let voice = voices[id], voice.begunAt == nil {
+                startAt[id] = Scheduled(due: instant, wallOffset: Monotonic.wallOffset())
+            }
         case .stop(let id):
             if voices[id] != nil { end(id, .requested) }
         case .volume(let id, let volume):
@@ -106,8 +132,10 @@ struct EngineLoop {
         }
     }
 
-    /// Starts a prepared voice, applying the priority rule.
-    private mutating func begin(_ id: SoundID) {
+    /// Starts a prepared voice, applying the priority rule. `due`: when its first frame should be heard (the
+    /// command's arrival, or a `beginAt` instant). `onTime`: begun by `startScheduled`, its first frame placed at
+    /// `due` after what the device holds, which must then not be dropped.
+    private mutating func begin(_ id: SoundID, due: MonotonicInstant, onTime: Bool = false) {
         guard let voice = voices[id], voice.begunAt == nil else { return }
         let priority = voice.request.priority
         let sounding = begun()
@@ -129,12 +157,16 @@ struct EngineLoop {
         // The alarm is heard at once, not after the radio still waiting in the device (R14: the radio never
         // delays or talks over an alarm); one alarm
         // replacing another keeps what waits, so the hand-over has no silent moment (R13).
-        if dropQueued, device.isOpen, !sounding.contains(where: { $0.request.priority == .alarm }) {
+        if dropQueued, !onTime, device.isOpen, !sounding.contains(where: { $0.request.priority == .alarm }) {
             device.dropQueued()
             for v in begun() { v.deviceRestarted(now: now) }
+            forgetOnsetPositions()
         }
-        voice.begin(at: now)
-        if priority == .alarm { takeMixer(for: id) }
+        voice.begin(at: onTime ? due : now)
+        if priority == .alarm {
+            onsets[id] = PendingOnset(due: due)
+            takeMixer(for: id)
+        }
         if !device.isOpen { nextDeviceTry = min(nextDeviceTry, now) }
     }
 
@@ -146,6 +178,8 @@ struct EngineLoop {
         let wasSounding = voice.begunAt != nil
         voice.stop()
         preparedAt[id] = nil
+        startAt[id] = nil
+        onsets[id] = nil
         readySent.remove(id)
         if mixerFor == id, !begun().contains(where: { $0.request.priority == .alarm }) {
             device.restoreMixer()
@@ -187,6 +221,7 @@ struct EngineLoop {
         openedAt = now
         idleBackoff = .seconds(2)
         for voice in voices.values { voice.deviceRestarted(now: now) }
+        forgetOnsetPositions()
         if begun().isEmpty { announceOpen() }  // else once it takes audio (`write`)
         if let alarm = begun().first(where: { $0.request.priority == .alarm }) {
             mixerFor = nil
@@ -212,6 +247,7 @@ struct EngineLoop {
         announcedOpen = false
         deviceError = problem
         mixerFor = nil
+        forgetOnsetPositions()
         nextDeviceTry = now - openedAt < EngineLoop.activeRetry ? now + EngineLoop.activeRetry : now
     }
 
@@ -245,22 +281,29 @@ struct EngineLoop {
         }
     }
 
-    /// Writes one chunk: the newest alarm alone, else the radio with the chime mixed over it.
-    private mutating func turn(_ t: MonotonicInstant) {
+    /// Writes one chunk: the newest alarm alone, else the radio with the chime mixed over it — at most `cap`
+    /// frames, the room left before a scheduled sound's first frame; with nothing sounding before one, silence
+    /// (the device primed, so it runs and has its delay when that frame comes).
+    private mutating func turn(_ t: MonotonicInstant, cap: Int64?) {
         producedLastTurn = false
         guard device.isOpen else { return }
         let sounding = begun()
-        guard !sounding.isEmpty else { return }
+        let limit = cap.map { Int(min($0, Int64(EngineLoop.longTurn))) }
+        guard !sounding.isEmpty else {
+            if let limit { prime(frames: min(limit, EngineLoop.shortTurn)) }
+            return
+        }
         if let alarm = sounding.last(where: { $0.request.priority == .alarm }) {
-            let frames = framesFor(alarm, EngineLoop.shortTurn)
+            let frames = framesFor(alarm, min(EngineLoop.shortTurn, limit ?? .max))
             guard frames > 0 else { return }
+            if onsets[alarm.id] != nil, onsets[alarm.id]?.position == nil { onsets[alarm.id]?.position = device.written }
             let n = out.withUnsafeMutableBufferPointer { alarm.render(into: $0, frames: frames) }
             write(n, voices: [alarm], t)
             return
         }
         let radio = sounding.last { $0.request.priority == .radio }
         let chimeVoice = sounding.last { $0.request.priority == .chime }
-        let size = chimeVoice == nil ? EngineLoop.longTurn : EngineLoop.shortTurn
+        let size = min(chimeVoice == nil ? EngineLoop.longTurn : EngineLoop.shortTurn, limit ?? .max)
         var n = 0
         if let radio {
             let want = framesFor(radio, size)
@@ -278,7 +321,73 @@ struct EngineLoop {
             mixChime(radioFrames: n, chimeFrames: c)
             n = max(n, c)
         }
+        // A station still connecting has nothing yet: the device stays primed until the scheduled sound's frame.
+        if n == 0, let limit { return prime(frames: min(limit, EngineLoop.shortTurn)) }
         write(n, voices: [radio, chimeVoice].compactMap { $0 }, t)
+    }
+
+    /// Writes `frames` of silence while a scheduled sound waits for its second.
+    private mutating func prime(frames: Int) {
+        guard frames > 0 else { return }
+        for i in 0..<(2 * frames) { out[i] = 0 }
+        let problem = out.withUnsafeBufferPointer { device.write(UnsafeBufferPointer(rebasing: $0[0..<(2 * frames)])) }
+        if let problem { return deviceFailed(problem) }
+        producedLastTurn = true
+    }
+
+    // MARK: On the second
+
+    /// Begins the scheduled voices whose first frame goes with the next frame written, and returns how many frames
+    /// may be written before the next one's (nil: no limit). A device that cannot say what it holds (an unpaced
+    /// plugin), or none open, begins them by the system clock at their instant.
+    private mutating func startScheduled(_ t: MonotonicInstant) -> Int64? {
+        guard let (id, scheduled) = startAt.min(by: { $0.value.due < $1.value.due }) else { return nil }
+        let due = scheduled.due
+        let stepped = Monotonic.wallOffset() - scheduled.wallOffset
+        if stepped > EngineLoop.wallStep || stepped < .zero - EngineLoop.wallStep {
+            // The wall clock was set since: the alarm's second is no longer this instant. The clock's next turn
+            // notices the step and says when (a new `beginAt`, or `begin`).
+            startAt[id] = nil
+            logger?.notice("the wall clock stepped by \(stepped) before sound \(id) began; it waits for the clock")
+            return startScheduled(t)
+        }
+        let before = device.isOpen ? DeviceClock.framesBefore(due: due, timeline: device.timeline(), rate: context.rate) : nil
+        guard let before else {
+            guard t >= due else { return nil }
+            startAt[id] = nil
+            begin(id, due: due, onTime: true)
+            return startScheduled(t)
+        }
+        guard before == 0 else { return before }
+        startAt[id] = nil
+        begin(id, due: due, onTime: true)
+        return startScheduled(t)
+    }
+
+    /// Reports when each new alarm's first frame is heard, from the device's reading just after it was written (a
+    /// stream that has not started yet is read again next turn).
+    private mutating func measureOnsets() {
+        for (id, pending) in onsets {
+            guard let position = pending.position, position < device.written else { continue }
+            let late: Duration
+            let timing: OnsetTiming
+            if let timeline = device.timeline() {
+                guard timeline.running else { continue }
+                late = DeviceClock.heard(position: position, timeline: timeline, rate: context.rate) - pending.due
+                timing = timeline.deviceTimestamp ? .device : .delay
+            } else {
+                late = now - pending.due
+                timing = .write
+            }
+            onsets[id] = nil
+            context.emit(.onset(id, late: late, timing: timing))
+        }
+    }
+
+    /// What was written never played (the device reopened, failed or was emptied): the next frame written is the
+    /// first heard.
+    private mutating func forgetOnsetPositions() {
+        for id in onsets.keys { onsets[id]?.position = nil }
     }
 
     /// Frames `voice` may still render this turn (its `limit` counted in audio).
@@ -323,6 +432,8 @@ struct EngineLoop {
             waits.append(.milliseconds(50))
         }
         if !device.isOpen { waits.append(max(.zero, nextDeviceTry - now)) }
+        // Priming: a turn at once (the writes pace it); a device that cannot say what it holds: the instant itself.
+        if let due = startAt.values.map(\.due).min() { waits.append(device.timeline() != nil ? .zero : max(.zero, due - now)) }
         for voice in sounding {
             if let limit = voice.request.limit, let begunAt = voice.begunAt {
                 waits.append(max(.zero, begunAt + limit - now))

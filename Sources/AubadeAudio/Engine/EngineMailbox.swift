@@ -5,6 +5,7 @@ import AubadeSystem
 enum EngineCommand: Sendable {
     case play(SoundID, SoundRequest, paused: Bool)
     case begin(SoundID)
+    case beginAt(SoundID, MonotonicInstant)
     case stop(SoundID)
     case volume(SoundID, Int)
     case shutdown

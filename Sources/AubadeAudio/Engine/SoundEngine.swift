@@ -83,8 +83,13 @@ public final class SoundEngine: Sendable {
         mailbox.post(.play(id, request, paused: paused))
     }
 
-    /// Begins a prepared sound (the alarm second).
+    /// Begins a prepared sound now.
     public func begin(_ id: SoundID) { mailbox.post(.begin(id)) }
+
+    /// Begins a prepared sound by itself so that its first frame reaches the card at `instant` (`CLOCK_MONOTONIC`):
+    /// an alarm's second. The device is primed with silence until then and the sound starts early by what the
+    /// device holds (`EngineLoop`); its onset is measured and reported (`SoundEvent.onset`).
+    public func begin(_ id: SoundID, at instant: MonotonicInstant) { mailbox.post(.beginAt(id, instant)) }
 
     /// Stops a sound (prepared or sounding) at once.
     public func stop(_ id: SoundID) { mailbox.post(.stop(id)) }

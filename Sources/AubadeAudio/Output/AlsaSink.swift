@@ -1,3 +1,4 @@
+import AubadeSystem
 import CALSA
 import Foundation
 public import Logging
@@ -24,9 +25,13 @@ public final class AlsaSink {
     private let paced: Bool
     private let latencyMicroseconds: UInt32
     private var framesWritten: Int64 = 0
-    private var pacingStart: ContinuousClock.Instant?
+    /// When the paced plugin's stand-in card started playing (`CLOCK_MONOTONIC`).
+    private var pacingStart: Duration?
     /// The device buffer negotiated by `configure`, in frames.
     private var bufferFrames: snd_pcm_uframes_t = 0
+    /// Whether the driver stamps its status on `CLOCK_MONOTONIC` (set in `configure`).
+    private var monotonicStamps = false
+    private var status: OpaquePointer?
 
     /// Opens `device` (retrying while busy or missing for `retryFor`), else `alternate`.
     public init(
@@ -88,6 +93,7 @@ public final class AlsaSink {
         }
         var period: snd_pcm_uframes_t = 0
         if snd_pcm_get_params(pcm, &bufferFrames, &period) != 0 { bufferFrames = 0 }
+        monotonicStamps = AlsaSink.askForMonotonicTimestamps(pcm)
         self.rate = rate
         self.channels = channels
         framesWritten = 0
@@ -118,12 +124,11 @@ public final class AlsaSink {
     /// wall clock. The `file` plugin keeps one buffer to itself and writes out only what leaves it, so what
     /// reaches its file is then still `latency` ahead — as the audio waiting in a sound card would be.
     private func pace() {
-        let clock = ContinuousClock()
-        let start = pacingStart ?? clock.now
+        let start = pacingStart ?? Monotonic.now()
         pacingStart = start
         let audioTime = Duration.seconds(Double(framesWritten) / Double(rate))
         let lead = Duration.seconds(Double(bufferFrames) / Double(rate)) + .microseconds(Int64(latencyMicroseconds))
-        let ahead = audioTime - (clock.now - start) - lead
+        let ahead = audioTime - (Monotonic.now() - start) - lead
         if ahead > .zero { Thread.sleep(forTimeInterval: ahead.inSeconds) }
     }
 
@@ -132,12 +137,65 @@ public final class AlsaSink {
         max(0, framesWritten - Int64(queuedFrames ?? 0))
     }
 
-    /// Frames written but not yet played (`snd_pcm_delay`), or nil when the device cannot say.
+    /// Frames written but not yet played (`snd_pcm_delay`), or nil when the device cannot say. A paced `null` or
+    /// `file` plugin says what a card started at its first write would still hold.
     public var queuedFrames: Int? {
+        timeline()?.queued
+    }
+
+    /// What the device holds and when: the frames written but not yet heard, read at `at` (`CLOCK_MONOTONIC`).
+    public struct Timeline: Sendable, Equatable {
+        /// Frames written since the stream started (it restarts after `stop`, `drain` and `configure`).
+        public var written: Int64
+        /// Of those, still waiting to be heard (`snd_pcm_delay`: the buffer and what the card reports beyond it).
+        public var queued: Int
+        /// When `queued` was true.
+        public var at: Duration
+        /// Whether `at` is the driver's own timestamp of that reading, rather than the system clock's beside it.
+        public var deviceTimestamp: Bool
+        /// Whether the stream is playing (a stopped one starts once its buffer is full).
+        public var running: Bool
+    }
+
+    /// The device's timeline now, or nil when it cannot say (a failing device; an unpaced `null` or `file`
+    /// plugin, which runs ahead of any clock). On a card, `snd_pcm_status`: the delay and its timestamp, read
+    /// together by the driver. On a paced plugin, the card it stands in for: started at the first write,
+    /// playing in real time.
+    public func timeline() -> Timeline? {
         guard let pcm else { return nil }
-        var delay: snd_pcm_sframes_t = 0
-        guard snd_pcm_delay(pcm, &delay) == 0 else { return nil }
-        return max(0, Int(delay))
+        if !pacesItself {
+            guard paced else { return nil }
+            let now = Monotonic.now()
+            let heard = pacingStart.map { Int64((now - $0).inSeconds * Double(rate)) } ?? 0
+            return Timeline(
+                written: framesWritten, queued: Int(max(0, framesWritten - heard)), at: now, deviceTimestamp: false,
+                running: pacingStart != nil)
+        }
+        if status == nil { snd_pcm_status_malloc(&status) }
+        guard let status, snd_pcm_status(pcm, status) == 0 else { return nil }
+        let delay = max(0, Int(snd_pcm_status_get_delay(status)))
+        var stamp = snd_htimestamp_t()
+        snd_pcm_status_get_htstamp(status, &stamp)
+        let running = snd_pcm_status_get_state(status) == SND_PCM_STATE_RUNNING
+        // The driver stamps a running stream's reading on CLOCK_MONOTONIC (asked for in `configure`); a stream
+        // that has not started, or a driver without stamps, is read against the system clock beside it.
+        if running, stamp.tv_sec > 0 || stamp.tv_nsec > 0, monotonicStamps {
+            return Timeline(
+                written: framesWritten, queued: delay, at: Monotonic.duration(stamp), deviceTimestamp: true, running: true)
+        }
+        return Timeline(written: framesWritten, queued: delay, at: Monotonic.now(), deviceTimestamp: false, running: running)
+    }
+
+    /// Asks the driver to stamp its status readings on `CLOCK_MONOTONIC`, the clock the engine schedules on.
+    private static func askForMonotonicTimestamps(_ pcm: OpaquePointer) -> Bool {
+        var sw: OpaquePointer?
+        guard snd_pcm_sw_params_malloc(&sw) == 0, let sw else { return false }
+        defer { snd_pcm_sw_params_free(sw) }
+        guard snd_pcm_sw_params_current(pcm, sw) == 0,
+            snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_ENABLE) == 0,
+            snd_pcm_sw_params_set_tstamp_type(pcm, sw, SND_PCM_TSTAMP_TYPE_MONOTONIC) == 0
+        else { return false }
+        return snd_pcm_sw_params(pcm, sw) == 0
     }
 
     /// Plays out what is queued, then stops; the next write starts the device again.
@@ -165,6 +223,8 @@ public final class AlsaSink {
     public func close() {
         if let pcm { snd_pcm_close(pcm) }
         pcm = nil
+        if let status { snd_pcm_status_free(status) }
+        status = nil
     }
 
     deinit {

@@ -79,6 +79,14 @@ final class OutputDevice {
         return max(0, written - Int64(sink.queuedFrames ?? 0))
     }
 
+    /// What the device holds and when (`AlsaSink.timeline`), its `written` on this device's scale; nil when it
+    /// cannot say (closed, or an unpaced plugin).
+    func timeline() -> AlsaSink.Timeline? {
+        guard var timeline = sink?.timeline() else { return nil }
+        timeline.written = written
+        return timeline
+    }
+
     /// Discards what waits in the device (a stop is heard at once); those frames count as never written.
     func dropQueued() {
         guard let sink else { return }

@@ -28,6 +28,25 @@ public enum HistoryDetail {
         return "after_ms=\(ms)"
     }
 
+    /// "late_ms=3 by=device": the alarm's first frame reached the card this long after its second (negative:
+    /// before it), measured as `timing` says.
+    public static func onset(late: Duration, timing: OnsetTiming) -> String {
+        "late_ms=\(milliseconds(late)) by=\(timing.rawValue)"
+    }
+
+    /// The onset of an "late_ms=…" detail; nil when there is none.
+    public static func onsetLate(in detail: String) -> Duration? {
+        for word in detail.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" }) where word.hasPrefix("late_ms=") {
+            if let ms = Int64(word.dropFirst("late_ms=".count)) { return .milliseconds(ms) }
+        }
+        return nil
+    }
+
+    /// `d` in whole milliseconds, rounded to the nearest.
+    static func milliseconds(_ d: Duration) -> Int64 {
+        Int64((d / .milliseconds(1)).rounded())
+    }
+
     /// "day off: Christmas Day": why an occurrence was skipped (the alarm skips days off).
     public static func dayOff(_ name: String) -> String {
         "day off: \(name)"

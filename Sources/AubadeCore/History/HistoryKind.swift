@@ -36,6 +36,9 @@ public enum HistoryKind: String, CaseIterable, Sendable {
 
     /// Sound verifiably reached the device (R16); `detail` is `HistoryDetail.audible(after:)`, e.g. "after_ms=850".
     case audible
+    /// When the alarm's first frame reached the card, against its second; `detail` is
+    /// `HistoryDetail.onset(late:timing:)`, e.g. "late_ms=3 by=device".
+    case onset
     /// The alarm fell back (station → alternate → tone, R16); `detail` is `HistoryDetail.fallback(to:reason:)`.
     case fallback
     /// Back on the station after a fallback, once its audio was good again (R16).

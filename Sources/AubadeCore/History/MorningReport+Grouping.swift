@@ -143,6 +143,7 @@ struct RunGrouping {
         case .superseded: run.end = .superseded(detail: detail)
         case .cancelled: run.end = .cancelled(detail: detail)
         case .audible: noteAudible(detail, &run)
+        case .onset: if run.onsetLate == nil { run.onsetLate = HistoryDetail.onsetLate(in: detail) }
         case .fallback:
             let parsed = HistoryDetail.fallback(in: detail)
             run.fallbacks.append(.init(target: parsed.target, reason: parsed.reason))

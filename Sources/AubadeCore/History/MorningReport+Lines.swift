@@ -29,6 +29,7 @@ extension MorningReport {
             out.append("rang" + with)
         }
         if !run.joinedBy.isEmpty { out.append("joined by " + names(run.joinedBy)) }
+        if let late = run.onsetLate { out.append(onsetPhrase(late)) }
         if let delay = run.audibleAfter {
             out.append("audible after \(tenths(delay)) s")
         } else if let detail = run.audibleDetail {
@@ -44,6 +45,14 @@ extension MorningReport {
         if run.snoozesRefused > 0 { out.append("snooze refused" + times(run.snoozesRefused)) }
         out.append(endPhrase(run))
         return out
+    }
+
+    /// "first sound 3 ms after its second", "… 2 ms before …", "… on its second".
+    public static func onsetPhrase(_ late: Duration) -> String {
+        let ms = HistoryDetail.milliseconds(late)
+        if ms == 0 { return "first sound on its second" }
+        let size = abs(ms) >= 1000 ? "\(tenths(.milliseconds(abs(ms)))) s" : "\(abs(ms)) ms"
+        return "first sound \(size) \(ms > 0 ? "after" : "before") its second"
     }
 
     private static func startPhrase(_ start: Run.Start) -> String? {

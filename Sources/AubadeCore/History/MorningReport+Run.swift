@@ -74,6 +74,8 @@ extension MorningReport {
         public var audibleAfter: Duration?
         /// The detail of an `audible` event whose delay could not be read, as written.
         public var audibleDetail: String?
+        /// When its first frame reached the card against its second (positive: late), from the first `onset` event.
+        public var onsetLate: Duration?
         public var fallbacks: [Fallback] = []
         /// Returns to the station after a fallback.
         public var recoveries = 0

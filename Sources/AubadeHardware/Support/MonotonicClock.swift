@@ -1,3 +1,4 @@
+import AubadeSystem
 import CGPIOD  // gpiod.h includes <time.h>: in a release (whole-module) build, timespec resolves to this module
 import Glibc
 
@@ -7,15 +8,9 @@ import Glibc
 /// `DaemonClock` reads the same clock, so the alarm engine compares a press with an alarm's start directly.
 public enum MonotonicClock {
     /// Now, as a duration since the clock's origin (boot).
-    public static func now() -> Duration {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)  // cannot fail for CLOCK_MONOTONIC with a valid pointer
-        return duration(ts)
-    }
+    public static func now() -> Duration { Monotonic.now() }
 
-    static func duration(_ ts: timespec) -> Duration {
-        .seconds(Int64(ts.tv_sec)) + .nanoseconds(Int64(ts.tv_nsec))
-    }
+    static func duration(_ ts: timespec) -> Duration { Monotonic.duration(ts) }
 
     static func toTimespec(_ d: Duration) -> timespec {
         let (seconds, attoseconds) = d.components

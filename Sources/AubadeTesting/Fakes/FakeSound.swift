@@ -7,6 +7,7 @@ public final class FakeSound: SoundPort {
     public enum Call: Sendable, Equatable {
         case play(SoundID, SoundRequest, paused: Bool)
         case begin(SoundID)
+        case beginAt(SoundID, MonotonicInstant)
         case stop(SoundID)
         case volume(SoundID, Int)
     }
@@ -34,6 +35,11 @@ public final class FakeSound: SoundPort {
         state.withLock { $0.calls.append(Call.begin(id)) }
         journal?.append("sound.begin \(id.value)")
     }
+    public func begin(_ id: SoundID, at instant: MonotonicInstant) {
+        state.withLock { $0.calls.append(Call.beginAt(id, instant)) }
+        journal?.append("sound.begin-at \(id.value)")
+    }
+
     public func stop(_ id: SoundID) {
         state.withLock { $0.calls.append(Call.stop(id)) }
         journal?.append("sound.stop \(id.value)")

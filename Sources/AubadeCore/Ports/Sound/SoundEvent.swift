@@ -26,6 +26,9 @@ public enum SoundEvent: Sendable, Equatable, Codable {
     /// How far into an episode the card has played, in bytes of its file (every 15 s, and as it stops);
     /// `atEnd` once it played to the episode's end.
     case position(SoundID, byte: Int64, atEnd: Bool)
+    /// When an alarm's first frame reached the card, against when it was due (the instant given to `begin(_:at:)`,
+    /// else the `begin`): positive when late. Once per alarm sound, measured as `timing` says.
+    case onset(SoundID, late: Duration, timing: OnsetTiming)
     case stopped(SoundID, SoundEnd)
 
     /// The sound an event belongs to (nil for device events).
@@ -33,7 +36,7 @@ public enum SoundEvent: Sendable, Equatable, Codable {
         switch self {
         case .deviceOpened, .deviceFailed: nil
         case .ready(let id), .audible(let id, _, _), .title(let id, _), .stream(let id, _), .fallback(let id, _, _, _),
-            .recovered(let id, _), .mixer(let id, _), .position(let id, _, _), .stopped(let id, _):
+            .recovered(let id, _), .mixer(let id, _), .position(let id, _, _), .onset(let id, _, _), .stopped(let id, _):
             id
         }
     }
@@ -64,4 +67,15 @@ public enum SoundEnd: Sendable, Equatable, Codable, CustomStringConvertible {
         case .shutdown: "shutdown"
         }
     }
+}
+
+/// How an onset was measured, best first.
+public enum OnsetTiming: String, Sendable, Equatable, Codable {
+    /// The card's own timestamp of its delay reading (`snd_pcm_status`): when the frame leaves the buffer.
+    case device
+    /// The device's delay read against the system clock (a card without timestamps, or a paced plugin standing in
+    /// for one).
+    case delay
+    /// The device cannot say what it holds: the time the frame was written.
+    case write
 }

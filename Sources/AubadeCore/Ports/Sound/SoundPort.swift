@@ -8,6 +8,11 @@ public protocol SoundPort: Sendable {
     /// its sounds, so an effect can name a sound before the engine has been told of it).
     func play(_ id: SoundID, _ request: SoundRequest, paused: Bool)
     func begin(_ id: SoundID)
+    /// Begins a prepared sound by itself so that its first frame reaches the card at `instant` (`CLOCK_MONOTONIC`,
+    /// the clock of `SchedulerTime.mono` in the daemon): the engine primes the device with silence and starts
+    /// writing early by what the device holds. Sent again, it moves the instant; a `begin` before it begins it at
+    /// once, and one after it changes nothing.
+    func begin(_ id: SoundID, at instant: MonotonicInstant)
     func stop(_ id: SoundID)
     func setVolume(_ id: SoundID, _ volume: Int)
     /// The device as the engine holds it now.
