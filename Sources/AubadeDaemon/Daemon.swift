@@ -149,7 +149,14 @@ public enum Daemon {
         let started = try? await clock.send(
             .start(ringingChanged: inputs.ringingChanged) { summary in
                 let readyMs = Int(((ContinuousClock.now - startedAt) / .milliseconds(1)).rounded())
-                output.emit("ready", ["ready_ms": readyMs, "alarms": summary, "socket": control.path])
+                // `mono`: the machine's CLOCK_MONOTONIC beside this line's `t`, so a script can place the clock's
+                // seconds on the clock of the sound card's and the kernel's timestamps.
+                output.emit(
+                    "ready",
+                    [
+                        "ready_ms": readyMs, "alarms": summary, "socket": control.path,
+                        "mono": DaemonClock.monotonic() / .microseconds(1) / 1_000_000,
+                    ])
                 notifier.ready(status: summary)
             })
         output.emit("started", ["alarms": started?.reply.message ?? "", "socket": control.path])

@@ -141,18 +141,66 @@ capture_start() {
   echo "capture did not start: $(cat "$file.log")"
   return 1
 }
+# pcm_zero SIDE: the real time of frame 0 of the stream running on /proc/asound/Loopback/SIDE/sub0 (pcm0p the
+# playback side, pcm1c the capture side), from 200 readings of its hw_ptr (which reading the status file brings up
+# to date) between two readings of bash's clock, without a fork (forks take tens of ms under TCG). A reading puts
+# frame 0 at its middle minus hw_ptr / rate; the median of the quickest quarter of them is printed.
+# Prints nothing when the stream is not running.
+pcm_zero() {
+  local f=/proc/asound/Loopback/$1/sub0/status i t u k v p pairs=""
+  for ((i = 0; i < 200; i++)); do
+    t=$EPOCHREALTIME p=""
+    while read -r k _ v; do [ "$k" = hw_ptr ] && p=$v; done < "$f" 2>/dev/null
+    u=$EPOCHREALTIME
+    [ -n "$p" ] && [ "$p" != 0 ] && pairs+="$t $u $p "
+  done
+  [ -n "$pairs" ] && python3 -S -c '
+import statistics, sys
+v = [float(x) for x in sys.argv[1].split()]
+r = sorted((v[i + 1] - v[i], (v[i] + v[i + 1]) / 2 - v[i + 2] / 44100) for i in range(0, len(v) - 2, 3))
+narrow = [z for _, z in r[:max(1, len(r) // 4)]]
+print("%.6f" % statistics.median(narrow), end="")' "$pairs"
+}
+
+# loopback_chain: plays a click through the card (aplay: 0.3 s of silence, 5 ms at -1 dBFS, 2 s of silence)
+# while the capture runs, and measures the loopback chain itself: from when the playback side played the click
+# (its frame 0, from its pointer, plus 0.3 s) to when the capture recorded it (CAPTURE_ZERO plus its place in
+# the recording, found later with wav_stats). Sets CLICK_PLAYED (real time) for onset_net.
+loopback_chain() {
+  python3 -S - "$T/click.wav" <<'PY'
+import struct, sys, wave
+frames = [0] * int(0.3 * 44100) + [30000] * int(0.005 * 44100) + [0] * int(2 * 44100)
+with wave.open(sys.argv[1], "wb") as w:
+    w.setnchannels(2); w.setsampwidth(2); w.setframerate(44100)
+    w.writeframes(b"".join(struct.pack("<hh", v, v) for v in frames))
+PY
+  aplay -q -D hw:Loopback,0,0 "$T/click.wav" 2> "$T/click.log" &
+  local pid=$! i zero
+  local state k v
+  # "state: RUNNING" once aplay's stream runs (read without a fork: a grep each time would take longer than it plays)
+  for ((i = 0; i < 5000; i++)); do
+    state=""
+    while read -r k v; do [ "$k" = state: ] && state=$v; done < /proc/asound/Loopback/pcm0p/sub0/status 2>/dev/null
+    [ "$state" = RUNNING ] && break
+  done
+  zero=$(pcm_zero pcm0p)
+  wait "$pid"
+  CLICK_PLAYED=$(awk -v z="$zero" 'BEGIN { if (z != "") printf "%.6f", z + 0.3 }')
+  [ -n "$CLICK_PLAYED" ] || echo "the click did not play: $(cat "$T/click.log")"
+}
+
 capture_stop() {
   [ -n "$CAPTURE_PID" ] || return 0
   kill -INT "$CAPTURE_PID" 2>/dev/null
   wait "$CAPTURE_PID" 2>/dev/null
   CAPTURE_PID=""
 }
-# wav_stats WAV: measures a recording with wavstat.py: its JSON goes to WAV.json, and each figure to a shell
+# wav_stats WAV [FROM_S]: measures a recording (from FROM_S seconds on, times still from its start) with wavstat.py: its JSON goes to WAV.json, and each figure to a shell
 # variable W_<name> (W_onset_s, W_end_s, W_level_db, W_freq_hz, W_bursts, W_longest_gap_ms, W_seconds...).
 wav_stats() {
   local code
   unset W_onset_s W_end_s W_level_db W_freq_hz W_bursts W_longest_gap_ms W_seconds W_active_s W_peak_db
-  code=$(python3 -S "$HIL/wavstat.py" "$1" "$1.json") || echo "wavstat failed on $1"
+  code=$(python3 -S "$HIL/wavstat.py" "$1" "$1.json" ${2:+"$2"}) || echo "wavstat failed on $1"
   eval "$code"
 }
 

@@ -27,17 +27,18 @@ def db(x):
     return 20 * math.log10(x) if x > 0 else -120.0
 
 
-def measure(path):
+def measure(path, from_s=0.0):
     with wave.open(path, "rb") as w:
         rate, channels, width = w.getframerate(), w.getnchannels(), w.getsampwidth()
         if width != 2:
             raise SystemExit(f"{path}: {8 * width}-bit samples; wavstat reads 16-bit only")
         samples = array.array("h", w.readframes(w.getnframes()))
+    skip = int(from_s * rate)
     if sys.byteorder != "little":
         samples.byteswap()
     x = samples[0::channels]
     out = {"seconds": round(len(x) / rate, 3), "rate": rate}
-    first = next((i for i, v in enumerate(x) if abs(v) > ONSET_LEVEL), None)
+    first = next((i for i, v in enumerate(x) if i >= skip and abs(v) > ONSET_LEVEL), None)
     if first is None:
         out.update(onset_s=None, end_s=None, active_s=0, bursts=0, longest_gap_ms=0, level_db=-120.0,
                    peak_db=db(max((abs(v) for v in x), default=0) / 32768), freq_hz=0)
@@ -46,7 +47,7 @@ def measure(path):
 
     n = max(1, int(rate * WINDOW_S))
     windows = []  # (start index, rms)
-    for start in range(0, len(x) - n + 1, n):
+    for start in range(skip - skip % n, len(x) - n + 1, n):
         seg = x[start:start + n]
         windows.append((start, math.sqrt(sum(v * v for v in seg) / n) / 32768))
     active = [db(r) > ACTIVE_DB for _, r in windows]
@@ -96,9 +97,10 @@ def measure(path):
 
 
 if __name__ == "__main__":
-    # wavstat.py WAV            prints the JSON
-    # wavstat.py WAV OUT.json   writes the JSON there and prints shell assignments W_<name>=<value>
-    result = measure(sys.argv[1])
+    # wavstat.py WAV                    prints the JSON
+    # wavstat.py WAV OUT.json [FROM_S]  writes the JSON there and prints shell assignments W_<name>=<value>;
+    #                                   FROM_S: measure from that second on (times still from the file's start)
+    result = measure(sys.argv[1], float(sys.argv[3]) if len(sys.argv) > 3 else 0.0)
     if len(sys.argv) > 2:
         import shlex
         with open(sys.argv[2], "w") as f:

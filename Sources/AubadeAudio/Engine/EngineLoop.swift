@@ -65,6 +65,9 @@ struct EngineLoop {
         var wallOffset: Duration
     }
 
+    /// An onset further from its instant than this is logged (it is reported in any case).
+    static let onsetNotice: Duration = .milliseconds(20)
+
     /// More than this between the wall clock's offsets is a step, not NTP's slewing (0.5 ms a second at most).
     static let wallStep: Duration = .milliseconds(500)
 
@@ -109,6 +112,9 @@ struct EngineLoop {
         case .beginAt(let id, let instant):
             if let voice = voices[id], voice.begunAt == nil {
                 startAt[id] = Scheduled(due: instant, wallOffset: Monotonic.wallOffset())
+                // The card's own control is raised while the device is primed, not as the first frame is due
+                // (opening a mixer takes a while on a slow machine).
+                if voice.request.priority == .alarm { takeMixer(for: id) }
             }
         case .stop(let id):
             if voices[id] != nil { end(id, .requested) }
@@ -181,9 +187,14 @@ struct EngineLoop {
         startAt[id] = nil
         onsets[id] = nil
         readySent.remove(id)
-        if mixerFor == id, !begun().contains(where: { $0.request.priority == .alarm }) {
-            device.restoreMixer()
-            mixerFor = nil
+        if mixerFor == id {
+            // Another alarm sounding keeps the control raised and owns its restore; else it goes back now.
+            if let alarm = begun().last(where: { $0.request.priority == .alarm }) {
+                mixerFor = alarm.id
+            } else {
+                device.restoreMixer()
+                mixerFor = nil
+            }
         }
         context.emit(.stopped(id, reason))
         guard wasSounding, !quietly, begun().isEmpty, device.isOpen else { return }
@@ -380,6 +391,9 @@ struct EngineLoop {
                 timing = .write
             }
             onsets[id] = nil
+            if late > EngineLoop.onsetNotice || late < .zero - EngineLoop.onsetNotice {
+                logger?.notice("sound \(id) was heard \(late) from its instant (\(timing.rawValue))")
+            }
             context.emit(.onset(id, late: late, timing: timing))
         }
     }
