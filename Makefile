@@ -90,9 +90,10 @@ deps:
 deps-test:
 	@BUILD_DIR=$(BUILD_DIR) deploy/install-deps.sh test
 
-## An optimised binary for the clock itself: .build/release/aubade
+## An optimised binary for the clock itself: .build/release/aubade, with the Swift runtime and Foundation linked in
+## as the package has them (--static-swift-stdlib: no toolchain on the clock; issue 25 measures the footprint).
 release: deps
-	$(SWIFT) build -c release --scratch-path $(BUILD_DIR)
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BUILD_DIR)
 
 ## The Debian package for this machine (a Pi makes the arm64 one): $(DIST)/aubade_<version>-1_<arch>.deb, from a
 ## release build with the Swift runtime linked in (the Pi needs no toolchain). Install: sudo apt install ./dist/aubade_*.deb
@@ -115,10 +116,14 @@ install: release
 ## then a 5,000-event calendar import (bench/calendar_bench.py; BENCH_RUNS); a station search against a local
 ## directory mirror of 5,000 stations and a 3,000-episode podcast feed followed (bench/directory_bench.py); then
 ## the API under a flood of busy readers and event streams from other machines while an alarm rings: the phone's edits, target 2 s
-## (bench/api_fairness_bench.py, in a network namespace of its own; BENCH_EDITS, BENCH_FLOOD_*).
+## (bench/api_fairness_bench.py, in a network namespace of its own; BENCH_EDITS, BENCH_FLOOD_*). The footprint
+## (bench/footprint_bench.py, issue 25) follows the radio: RSS, PSS and anonymous memory per mapping of `--help`,
+## `version`, `play` beside mpg123 and the idle daemon with HTTP and MQTT, libraries mapped, a CLI command's time
+## to its answer, the binary as built and as installed. The release build is the package's (--static-swift-stdlib).
 bench: deps-test
-	$(SWIFT) build -c release --scratch-path $(BUILD_DIR)
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BUILD_DIR)
 	python3 bench/radio_bench.py --aubade $(BUILD_DIR)/release/aubade
+	python3 bench/footprint_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/daemon_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/calendar_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/directory_bench.py --aubade $(BUILD_DIR)/release/aubade

@@ -128,7 +128,15 @@ trap 'rm -rf "$W"' EXIT
 # The program (its pages and OpenAPI document are compiled in). An earlier install linked it from
 # PREFIX/lib/aubade: that link is replaced by the program itself.
 [ -L "$DEST$PREFIX/bin/aubade" ] && rm -f "$DEST$PREFIX/bin/aubade" && remove "$LIB/aubade"
-put "$BIN" "$PREFIX/bin/aubade" 0755 && changed=true
+# Installed stripped, as the package installs it (deploy/make-deb.sh): the symbols and the debug information are
+# most of a release binary's size and none of what it runs (no debugger on a clock; the build folder keeps them).
+# install_copy PROGRAM NAME: prints the path of a stripped copy of PROGRAM in the scratch folder.
+install_copy() {
+  cp "$1" "$W/$2"
+  if command -v strip >/dev/null; then strip --strip-unneeded --remove-section=.comment --remove-section=.note "$W/$2"; fi
+  echo "$W/$2"
+}
+put "$(install_copy "$BIN" aubade.bin)" "$PREFIX/bin/aubade" 0755 && changed=true
 "$BIN" --experimental-dump-help | python3 "$HERE/debian/manpage.py" "$("$BIN" --version)" "$(date -u +%Y-%m-%d)" > "$W/aubade.1"
 # The man page's date changes daily: compare it without its first line.
 if [ -f "$DEST$MAN" ] && cmp -s <(tail -n +2 "$W/aubade.1") <(tail -n +2 "$DEST$MAN"); then say "unchanged $MAN"; else put "$W/aubade.1" "$MAN" 0644 || true; fi
@@ -144,7 +152,7 @@ grep -q "^ExecStart=$PREFIX/bin/aubade " "$W/aubade.service" || die "deploy/auba
 put "$W/aubade.service" "$UNIT" 0644 && changed=true
 while read -r name exe; do
   if [ ! -x "$(dirname "$BIN")/$exe" ]; then say "left out $name: its program $exe is not built beside $BIN"; continue; fi
-  put "$(dirname "$BIN")/$exe" "$PREFIX/bin/$exe" 0755 && changed=true
+  put "$(install_copy "$(dirname "$BIN")/$exe" "$exe.bin")" "$PREFIX/bin/$exe" 0755 && changed=true
   [ -f "$HERE/debian/$exe.1" ] && { put "$HERE/debian/$exe.1" "$PREFIX/share/man/man1/$exe.1" 0644 || true; }
   sed "s#^\(ExecStart=[-@+!]*\)/usr/\(local/\)\{0,1\}bin/#\1$PREFIX/bin/#" "$REPO/deploy/$name" > "$W/$name"
   put "$W/$name" "/etc/systemd/system/$name" 0644 && changed=true

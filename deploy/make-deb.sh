@@ -174,6 +174,11 @@ grep -v 'binaries to analyze should already be installed' "$W/shlibdeps.err" |
   { if $test_build; then grep -Ev "library name 'lib(swift|Foundation|dispatch|BlocksRuntime|_Foundation)|linked against lib(swift|Foundation|dispatch|BlocksRuntime|_Foundation)"; else cat; fi; } >&2 || true
 shlibs=$(sed -n 's/^shlibs:Depends=//p' "$W/substvars")
 [ -n "$shlibs" ] || die "dpkg-shlibdeps found no libraries in $BIN."
+# A release build packs its relative relocations (RELR, Package.swift): the loader must be glibc 2.36 or later,
+# which the binary says with a version need dpkg-shlibdeps does not read (no symbol carries it).
+if readelf -VW "$BIN" | grep -q 'Name: GLIBC_ABI_DT_RELR'; then
+  shlibs=$(echo "$shlibs" | sed -E 's/libc6 \(>= 2\.(2[0-9]|3[0-5])[^)]*\)/libc6 (>= 2.36)/')
+fi
 installed_size=$(du -sk --exclude=DEBIAN "$P" | cut -f1)
 sed -e "s/@VERSION@/$debversion/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$shlibs, adduser/" \
     -e "s/@INSTALLED_SIZE@/$installed_size/" "$HERE/debian/control.in" > "$P/DEBIAN/control"
