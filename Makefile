@@ -111,15 +111,18 @@ install: release
 	deploy/install.sh --binary $(BUILD_DIR)/release/aubade $(if $(PREFIX),--prefix $(PREFIX)) $(if $(DESTDIR),--destdir $(DESTDIR))
 
 ## Benchmarks, not tests, each printing a table and the targets: `aubade play` beside mpg123 on a local
-## Icecast stream into a real-time paced ALSA sink, 3 runs each of 60 s (BENCH_SECONDS=10 for a quick look);
-## then the daemon: alarm onset error, fallback latency, cold start to READY, idle CPU (BENCH_IDLE_SECONDS);
+## Icecast stream into a real-time paced ALSA sink, through the `file` and the `plug → file` chains, with the
+## daemon's sleep timer on the same stream and the CPU ratio to mpg123 per chain, 3 runs each of 60 s
+## (BENCH_SECONDS=10 for a quick look); then the daemon: alarm onset error, fallback latency, cold start to READY, idle CPU (BENCH_IDLE_SECONDS);
 ## then a 5,000-event calendar import (bench/calendar_bench.py; BENCH_RUNS); a station search against a local
 ## directory mirror of 5,000 stations and a 3,000-episode podcast feed followed (bench/directory_bench.py); then
 ## the API under a flood of busy readers and event streams from other machines while an alarm rings: the phone's edits, target 2 s
 ## (bench/api_fairness_bench.py, in a network namespace of its own; BENCH_EDITS, BENCH_FLOOD_*). The footprint
 ## (bench/footprint_bench.py, issue 25) follows the radio: RSS, PSS and anonymous memory per mapping of `--help`,
 ## `version`, `play` beside mpg123 and the idle daemon with HTTP and MQTT, libraries mapped, a CLI command's time
-## to its answer, the binary as built and as installed. The release build is the package's (--static-swift-stdlib).
+## to its answer, the binary as built and as installed. The release build is the package's (--static-swift-stdlib). BENCH_LONG=1
+## adds the long listen: 8 hours of audio of the daemon's sleep timer, sped up (bench/long_listen_bench.py;
+## BENCH_LONG_HOURS, BENCH_LONG_SOURCE, BENCH_LONG_SPEED).
 bench: deps-test
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BUILD_DIR)
 	python3 bench/radio_bench.py --aubade $(BUILD_DIR)/release/aubade
@@ -129,6 +132,9 @@ bench: deps-test
 	python3 bench/directory_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/waker_bench.py --aubade $(BUILD_DIR)/release/aubade --waker $(BUILD_DIR)/release/aubade-waker
 	python3 bench/api_fairness_bench.py --aubade $(BUILD_DIR)/release/aubade
+ifeq ($(BENCH_LONG),1)
+	python3 bench/long_listen_bench.py --aubade $(BUILD_DIR)/release/aubade
+endif
 
 clean:
 	rm -rf $(BUILD_DIR) $(HIL_DIR) $(DIST)

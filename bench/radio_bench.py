@@ -8,12 +8,24 @@ A real Icecast2 server fed by ezstream on 127.0.0.1 (a random port; run as nobod
 Icecast refuses root) serves 128 kbps CBR MP3 made here with sox + lame, with ICY titles. Each player plays
 BENCH_SECONDS (default 60) of it, 3 runs each, alternately, into an ALSA sink paced at real time: alsa-lib's
 `file` plugin writes raw PCM into a FIFO that a reader here drains at 176,400 B/s (44.1 kHz, S16, stereo) as a
-sound card would, starting at the first byte. Per run:
+sound card would, starting at the first byte. Two ALSA chains into that FIFO, both in every run:
+
+  file         `file:'FIFO',raw` — the file plugin straight (aubade paces it to the wall clock itself)
+  plug         `plug:"file:'FIFO',raw"` — plug in front, as a card's usual `plughw`/`default` chain: the sink
+               no longer paces, the FIFO's back-pressure does (as a card's does)
+
+Per run:
 
   CPU s        user + sys of the player process (wait4 rusage), and per minute of audio delivered
   peak RSS     ru_maxrss of the player process
   TTFA         spawn -> first PCM byte read from the FIFO
   audio s      PCM bytes delivered / 176,400; underruns = times the reader found the FIFO empty when due
+
+The daemon's radio: `aubade run` with the same stream as a saved station and the same chain as its card, and
+`aubade sleep 30m --source "Bench FM"`; its CPU (utime + stime of the whole process, /proc/PID/stat) from the
+sleep command to BENCH_SECONDS of audio at the FIFO, per minute of audio, once per chain and run.
+
+The CPU ratio to mpg123 is per chain: aubade's median CPU per minute of audio over mpg123's on the same chain.
 
 Time to first audio also gets BENCH_TTFA_RUNS (default 20) short runs per player: Icecast's own delay before
 a new listener's first byte varies by hundreds of ms, and 3 samples cannot resolve tens.
@@ -27,7 +39,8 @@ asserts on a busy CI machine.
 --static-swift-stdlib); the targets are judged for --aubade only.
 
 Usage: bench/radio_bench.py [--aubade PATH] [--variant LABEL=PATH ...]
-       (env: BENCH_SECONDS, BENCH_RUNS, BENCH_TTFA_RUNS, AUBADE_BIN)
+       (env: BENCH_SECONDS, BENCH_RUNS, BENCH_TTFA_RUNS, BENCH_STOP_RUNS, BENCH_CHAINS=file,plug,
+        BENCH_DAEMON=1, AUBADE_BIN)
 """
 import argparse, os, random, select, shutil, signal, statistics, subprocess, sys, tempfile, threading, time
 import urllib.request
@@ -131,9 +144,10 @@ class Station:
 class PacedReader(threading.Thread):
     """Drains a FIFO at RATE bytes/s from its first byte on, like a DAC; records what arrived and when."""
 
-    def __init__(self, fifo):
+    def __init__(self, fifo, rate=RATE):
         super().__init__(daemon=True)
         self.fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # returns at once; the writer comes later
+        self.rate = rate            # bytes per second drained: RATE, or a multiple of it (a sped-up listen)
         self.first = None
         self.bytes = 0
         self.underruns = 0
@@ -166,7 +180,7 @@ class PacedReader(threading.Thread):
                 slept = time.monotonic()
                 time.sleep(TICK)
                 now = time.monotonic()
-                due = int((now - t0) * RATE) + 4096 - base
+                due = int((now - t0) * self.rate) + 4096 - base
                 got = 0
                 while got < due:
                     n = self.read(view[:min(len(buf), due - got)])
@@ -177,9 +191,9 @@ class PacedReader(threading.Thread):
                     got += n
                 self.bytes += got
                 base += got
-                if due - got > UNDERRUN_SLACK * RATE:   # the player fell behind the clock: the card would click
+                if due - got > UNDERRUN_SLACK * self.rate:  # the player fell behind the clock: the card would click
                     self.underruns += 1
-                    self.underrun_notes.append(f"at {now - self.first:.1f} s: {(due - got) / RATE * 1000:.0f} ms "
+                    self.underrun_notes.append(f"at {now - self.first:.1f} s: {(due - got) / self.rate * 1000:.0f} ms "
                                                f"missing, reader woke {(now - slept - TICK) * 1000:.0f} ms late")
                     t0, base = time.monotonic(), 0
         finally:
@@ -195,11 +209,21 @@ class PacedReader(threading.Thread):
 
 # ---------------------------------------------------------------- players
 
-def players(aubade, variants, work, fifo, seconds):
-    device = f"file:'{fifo}',raw"
-    cfg = os.path.join(work, "aubade.toml")
+CHAINS = {
+    "file": lambda fifo: f"file:'{fifo}',raw",
+    "plug": lambda fifo: f"plug:\"file:'{fifo}',raw\"",
+}
+
+
+def toml_string(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def players(aubade, variants, work, fifo, seconds, chain="file"):
+    device = CHAINS[chain](fifo)
+    cfg = os.path.join(work, f"aubade-{chain}.toml")
     with open(cfg, "w") as f:
-        f.write(f'[audio]\ndevice = "{device}"\nallow_local_streams = true\n')
+        f.write(f'[audio]\ndevice = {toml_string(device)}\nallow_local_streams = true\n')
     frames = -(-seconds * 44_100 // 1152)  # mpg123 -n counts MPEG frames of 1152 samples
 
     def play(binary):
@@ -238,7 +262,7 @@ def spawn(argv, out_path):
     return pid
 
 
-def run_once(name, argv, fifo, seconds, work):
+def run_once(name, argv, fifo, seconds, work, chain="file"):
     reader = PacedReader(fifo)
     reader.start()
     out_path = os.path.join(work, f"{name}.out")
@@ -254,7 +278,7 @@ def run_once(name, argv, fifo, seconds, work):
     audio = reader.bytes / RATE
     cpu = ru.ru_utime + ru.ru_stime
     r = {
-        "player": name, "status": os.waitstatus_to_exitcode(status), "cpu": cpu,
+        "player": name, "chain": chain, "status": os.waitstatus_to_exitcode(status), "cpu": cpu,
         "cpu_per_min": cpu / audio * 60 if audio else float("nan"), "rss_mb": ru.ru_maxrss / 1024,
         "ttfa_ms": (reader.first - spawned) * 1000 if reader.first else float("nan"),
         "audio_s": audio, "underruns": reader.underruns,
@@ -263,7 +287,7 @@ def run_once(name, argv, fifo, seconds, work):
         r["reported_ms"] = reported_first_audio(out_path)
     for note in reader.underrun_notes:
         log(f"    underrun {note}")
-    log("  {player:7} exit {status}  cpu {cpu:.3f} s  ({cpu_per_min:.3f} s/min)  rss {rss_mb:.1f} MB  "
+    log("  {player:7} {chain:4} exit {status}  cpu {cpu:.3f} s  ({cpu_per_min:.3f} s/min)  rss {rss_mb:.1f} MB  "
         "ttfa {ttfa_ms:.0f} ms  audio {audio_s:.2f} s  underruns {underruns}".format(**r))
     return r
 
@@ -290,6 +314,112 @@ def stop_once(argv, fifo, work):
     return ms if reader.first is not None else None
 
 
+def proc_cpu(pid):
+    """utime + stime of all the process's threads, in s (/proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_status(pid, key):
+    """A /proc/PID/status field in kB (VmHWM, RssAnon…), or None."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return None
+
+
+def daemon_config(work, name, device):
+    """A clock directory for `aubade run`: its database and a config whose card is `device`."""
+    d = os.path.join(work, name)
+    os.makedirs(d)
+    db, config = os.path.join(d, "aubade.sqlite"), os.path.join(d, "aubade.toml")
+    with open(config, "w") as f:
+        f.write(f"[audio]\ndevice = {toml_string(device)}\nallow_local_streams = true\n"
+                "[clock]\ntime_zone = \"UTC\"\n[buttons]\nsnooze = \"\"\nstop = \"\"\nplay_pause = \"\"\nsleep = \"\"\n")
+    return db, config
+
+
+class SleepingDaemon:
+    """`aubade run` (HTTP off) with the station saved as "Bench FM" and `chain` into `fifo` as its card.
+
+    The daemon opens its card at start (the `plug` chain proves it with 10 ms of silence, which the file plugin
+    passes on): a holder keeps the FIFO open for writing and reading until the daemon is up and idle, what it
+    wrote then is discarded, and only then does the paced reader start, so the reader's clock starts with the
+    sleep timer's first byte."""
+
+    def __init__(self, aubade, work, fifo, chain, station_url, name):
+        self.aubade = aubade
+        self.fifo = fifo
+        self.db, self.config = daemon_config(work, name, CHAINS[chain](fifo))
+        self.cli("station", "add", "--name", "Bench FM", "--url", station_url)
+        self.holder = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
+        self.log = open(os.path.join(work, f"{name}.out"), "w")
+        self.proc = subprocess.Popen([aubade, "run", "--json", "--db", self.db, "--config", self.config,
+                                      "--http", "off"], stdout=self.log, stderr=subprocess.STDOUT)
+        self.pid = self.proc.pid
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and '"ready"' not in open(self.log.name).read():
+            time.sleep(0.05)
+        time.sleep(1.0)  # the engine opens the card at start; let it
+        try:
+            while os.read(self.holder, 65536):
+                pass
+        except BlockingIOError:
+            pass
+
+    def cli(self, *args, check=True):
+        return subprocess.run([self.aubade, *args, "--db", self.db, "--config", self.config], check=check,
+                              capture_output=True, text=True, timeout=60)
+
+    def stop(self):
+        self.cli("sleep", "cancel", check=False)
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+        os.close(self.holder)
+
+
+def daemon_sleep_once(aubade, work, fifo, chain, station_url, seconds, index):
+    """The daemon's sleep timer on `chain`: CPU of the daemon from `aubade sleep` to `seconds` of audio at the
+    card, per minute of audio; underruns; its VmHWM."""
+    d = SleepingDaemon(aubade, work, fifo, chain, station_url, f"daemon-{chain}-{index}")
+    reader = PacedReader(fifo)
+    reader.start()
+    try:
+        cpu0 = proc_cpu(d.pid)
+        asked = time.monotonic()
+        threading.Thread(target=d.cli, args=("sleep", "30m", "--source", "Bench FM"), kwargs={"check": False},
+                         daemon=True).start()
+        deadline = time.monotonic() + 30
+        while reader.first is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if reader.first is None:
+            log(f"  daemon  {chain:4} no audio reached the card; see {d.log.name}")
+            return None
+        while time.monotonic() - reader.first < seconds:
+            time.sleep(0.05)
+        cpu = proc_cpu(d.pid) - cpu0
+        audio = reader.bytes / RATE
+        r = {"player": "daemon sleep", "chain": chain, "cpu": cpu, "audio_s": audio,
+             "cpu_per_min": cpu / audio * 60 if audio else float("nan"), "underruns": reader.underruns,
+             "rss_mb": (proc_status(d.pid, "VmHWM") or 0) / 1024, "ttfa_ms": (reader.first - asked) * 1000}
+    finally:
+        reader.stop_requested = True
+        d.stop()
+        reader.join()
+    for note in reader.underrun_notes:
+        log(f"    underrun {note}")
+    log("  daemon  {chain:4} cpu {cpu:.3f} s  ({cpu_per_min:.3f} s/min)  VmHWM {rss_mb:.1f} MB  "
+        "sleep -> first audio {ttfa_ms:.0f} ms  audio {audio_s:.2f} s  underruns {underruns}".format(**r))
+    return r
+
+
 def reported_first_audio(path):
     import json
     with open(path, "rb") as f:
@@ -309,40 +439,56 @@ def med_range(xs, fmt):
     return f"{fmt.format(statistics.median(xs))} ({fmt.format(min(xs))}–{fmt.format(max(xs))})"
 
 
-def report(results, names, seconds, runs):
-    long = {n: [r for r in results if r["player"] == n and not r.get("ttfa_only")] for n in names}
-    ttfa = {n: [r["ttfa_ms"] for r in results if r["player"] == n] for n in names}
-    med = {n: {k: statistics.median(r[k] for r in long[n]) for k in ("cpu", "cpu_per_min", "rss_mb", "audio_s")}
-           for n in names}
-    for n in names:
-        med[n]["ttfa_ms"] = statistics.median(ttfa[n])
+def report(results, names, chains, seconds, runs, daemon):
+    ttfa = {n: [r["ttfa_ms"] for r in results if r["player"] == n and (r.get("ttfa_only") or r["chain"] == chains[0])]
+            for n in names}
+    rows = {(n, c): [r for r in results if r["player"] == n and r.get("chain") == c and not r.get("ttfa_only")]
+            for n in names for c in chains}
+    for c in chains:
+        rows[("daemon sleep", c)] = [r for r in daemon if r["chain"] == c]
+
+    def med(n, c, k):
+        return statistics.median(r[k] for r in rows[(n, c)]) if rows[(n, c)] else float("nan")
+
     print(f"\nLive Icecast stream (127.0.0.1, 128 kbps CBR MP3, ICY titles), {seconds} s per run, {runs} runs each "
-          f"alternately, paced FIFO sink (176,400 B/s). Medians (range). Time to first audio over "
-          f"{len(ttfa[names[0]])} runs each (the long runs and short extra ones).\n")
-    print("| player | n | CPU s / run | CPU s per min of audio | peak RSS MB | time to first audio ms (n) | "
-          "audio s delivered | underruns | CPU ratio to mpg123 |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for n in names:
-        rs = long[n]
-        ratio = med[n]["cpu_per_min"] / med["mpg123"]["cpu_per_min"]
-        print(f"| {n} | {len(rs)} | {med_range([r['cpu'] for r in rs], '{:.3f}')} | "
-              f"{med_range([r['cpu_per_min'] for r in rs], '{:.3f}')} | {med_range([r['rss_mb'] for r in rs], '{:.1f}')} | "
-              f"{med_range(ttfa[n], '{:.0f}')} ({len(ttfa[n])}) | {med_range([r['audio_s'] for r in rs], '{:.2f}')} | "
-              f"{sum(r['underruns'] for r in rs)} | {ratio:.2f}× |")
+          f"alternately, paced FIFO sink (176,400 B/s) behind each ALSA chain. Medians (range). Time to first audio "
+          f"over {len(ttfa[names[0]])} runs each (the long runs and short extra ones, file chain); for the daemon, "
+          f"from `aubade sleep` to the first byte at the card. The daemon's CPU is its whole process's from the sleep "
+          f"command on; its RSS column is VmHWM.\n")
+    print("| player | chain | n | CPU s / run | CPU s per min of audio | peak RSS MB | time to first audio ms (n) | "
+          "audio s delivered | underruns | CPU ratio to mpg123 (same chain) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for c in chains:
+        for n in names + ["daemon sleep"]:
+            rs = rows[(n, c)]
+            if not rs:
+                continue
+            ratio = med(n, c, "cpu_per_min") / med("mpg123", c, "cpu_per_min")
+            t = [r["ttfa_ms"] for r in rs] if n == "daemon sleep" or c != chains[0] else ttfa[n]
+            print(f"| {n} | {c} | {len(rs)} | {med_range([r['cpu'] for r in rs], '{:.3f}')} | "
+                  f"{med_range([r['cpu_per_min'] for r in rs], '{:.3f}')} | {med_range([r['rss_mb'] for r in rs], '{:.1f}')} | "
+                  f"{med_range(t, '{:.0f}')} ({len(t)}) | {med_range([r['audio_s'] for r in rs], '{:.2f}')} | "
+                  f"{sum(r['underruns'] for r in rs)} | {ratio:.2f}× |")
     reported = [r["reported_ms"] for r in results if r["player"] == "aubade" and r.get("reported_ms") is not None]
     if reported:
         print(f"\naubade's own `playing` event (firstAudioMs: from the player's start inside the process to the "
               f"first write to ALSA): median {statistics.median(reported):.0f} ms ({min(reported)}–{max(reported)}).")
-    a, m = med["aubade"], med["mpg123"]
-    worst_rss = max(r["rss_mb"] for r in long["aubade"])
-    targets = [
-        ("CPU per minute of audio ≤ 1.25 × mpg123", f"{a['cpu_per_min']:.3f} vs {1.25 * m['cpu_per_min']:.3f} s "
-         f"({a['cpu_per_min'] / m['cpu_per_min']:.2f}×)", a["cpu_per_min"] <= 1.25 * m["cpu_per_min"]),
-        ("time to first audio ≤ mpg123's (medians)", f"{a['ttfa_ms']:.0f} vs {m['ttfa_ms']:.0f} ms",
-         a["ttfa_ms"] <= m["ttfa_ms"]),
-        ("peak RSS ≤ 30 MB (worst run)", f"{worst_rss:.1f} MB", worst_rss <= 30),
-    ]
-    print("\n| target for `aubade play` | measured | result |\n|---|---|---|")
+    targets = []
+    for c in chains:
+        for n, what in (("aubade", "`aubade play`"), ("daemon sleep", "the daemon's sleep timer")):
+            if not rows[(n, c)] or not rows[("mpg123", c)]:
+                continue
+            a, m = med(n, c, "cpu_per_min"), med("mpg123", c, "cpu_per_min")
+            targets.append((f"{what}, {c} chain: CPU per minute of audio ≤ 1.25 × mpg123",
+                            f"{a:.3f} vs {1.25 * m:.3f} s ({a / m:.2f}×)", a <= 1.25 * m))
+            u = sum(r["underruns"] for r in rows[(n, c)])
+            targets.append((f"{what}, {c} chain: no underrun", f"{u} in {len(rows[(n, c)])} runs", u == 0))
+    a_ttfa, m_ttfa = statistics.median(ttfa["aubade"]), statistics.median(ttfa["mpg123"])
+    targets.append(("time to first audio ≤ mpg123's (medians, file chain)", f"{a_ttfa:.0f} vs {m_ttfa:.0f} ms",
+                    a_ttfa <= m_ttfa))
+    worst_rss = max(r["rss_mb"] for c in chains for r in rows[("aubade", c)])
+    targets.append(("`aubade play` peak RSS ≤ 30 MB (worst run)", f"{worst_rss:.1f} MB", worst_rss <= 30))
+    print("\n| target | measured | result |\n|---|---|---|")
     for what, got, ok in targets:
         print(f"| {what} | {got} | {'PASS' if ok else 'MISS'} |")
     failed = [r for r in results if r["player"] == "aubade" and r.get("status", 0) != 0]
@@ -387,17 +533,29 @@ def main():
         try:
             fifo = os.path.join(work, "sink.fifo")
             os.mkfifo(fifo, 0o600)
-            found = players(aubade, variants, work, fifo, seconds)
+            chains = [c for c in os.environ.get("BENCH_CHAINS", "file,plug").split(",") if c]
+            for c in chains:
+                if c not in CHAINS:
+                    raise SystemExit(f"BENCH_CHAINS: unknown chain {c}; known: {', '.join(CHAINS)}")
+            found = {c: players(aubade, variants, work, fifo, seconds, c) for c in chains}
             # The database exists on a clock: create it now, so no run pays for the first migration.
             run_quiet([aubade, "settings", "get", "--db", os.path.join(work, "aubade.sqlite")])
-            names = list(found)
-            log(f"station {station.url}; players: {', '.join(names)}; {runs} × {seconds} s each, alternately")
-            results = []
+            names = list(found[chains[0]])
+            with_daemon = os.environ.get("BENCH_DAEMON", "1") != "0"
+            log(f"station {station.url}; players: {', '.join(names)}{' and the daemon' if with_daemon else ''}; "
+                f"chains: {', '.join(chains)}; {runs} × {seconds} s each, alternately")
+            results, daemon = [], []
             for i in range(runs):
-                order = names if i % 2 == 0 else names[::-1]
-                for n in order:
-                    results.append(run_once(n, found[n](station.url), fifo, seconds, work))
-                    pause()
+                for c in chains:
+                    order = names if i % 2 == 0 else names[::-1]
+                    for n in order:
+                        results.append(run_once(n, found[c][n](station.url), fifo, seconds, work, c))
+                        pause()
+                    if with_daemon:
+                        r = daemon_sleep_once(aubade, work, fifo, c, station.url, seconds, i)
+                        if r is not None:
+                            daemon.append(r)
+                        pause()
             ttfa_runs = int(os.environ.get("BENCH_TTFA_RUNS", "20"))
             if ttfa_runs:
                 # Icecast hands a new listener its first bytes after 0-450 ms of its own; a median of 3 cannot
@@ -420,7 +578,7 @@ def main():
                     if ms is not None:
                         stops.append(ms)
                     pause()
-            report(results, names, seconds, runs)
+            report(results, names, chains, seconds, runs, daemon)
             if stops:
                 print(f"\n`aubade play` stop (SIGINT -> exited, 3 s into the audio): median {statistics.median(stops):.0f} ms "
                       f"({min(stops):.0f}–{max(stops):.0f}, {len(stops)} runs); target ≤ 600 ms (one 93-ms decoded piece, "

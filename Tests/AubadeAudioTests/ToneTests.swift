@@ -1,9 +1,10 @@
-import AubadeAudio
 import AubadeCore
 import AubadeTesting
 import AubadeTone
 import Foundation
 import Testing
+
+@testable import AubadeAudio
 
 @Suite("Built-in tone")
 struct ToneTests {
@@ -72,6 +73,16 @@ struct VolumeTests {
         var same = input
         same.withUnsafeMutableBufferPointer { unity.apply(to: $0, channels: 2) }
         #expect(same == input)
+    }
+
+    @Test func aSteadyGainIsTheClampedQ15ProductForEverySample() {
+        let all = (Int(Int16.min)...Int(Int16.max)).map { Int16($0) }
+        for gain in [1.0 - 1e-9, 0.999, 0.5, VolumeCurve.gain(60), VolumeCurve.gain(1), 1e-6, 0] {
+            let q = Int32((gain * 32768).rounded())
+            var s = all
+            s.withUnsafeMutableBufferPointer { GainRamp.scale($0, by: gain) }
+            #expect(s == all.map { Int16(clamping: (Int32($0) * q + 16384) >> 15) })
+        }
     }
 
     @Test func aRampGivesTheSameSamplesWhateverTheChunking() {

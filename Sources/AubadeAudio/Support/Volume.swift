@@ -81,11 +81,15 @@ public struct GainRamp: Sendable {
     }
 
     /// A steady gain: unity leaves the samples alone; otherwise a Q15 multiply with rounding.
-    private static func scale(_ samples: UnsafeMutableBufferPointer<Int16>, by gain: Double) {
-        guard gain != 1 else { return }
+    ///
+    /// With q in 0…32768 the result always fits in Int16 — (32767 × 32768 + 16384) >> 15 = 32767 and
+    /// (−32768 × 32768 + 16384) >> 15 = −32768 — so there is nothing to clamp, and without the clamp's branches the
+    /// loop is vectorised (it runs on every sample the radio plays; with the clamp it was 2.5% of the audio thread).
+    static func scale(_ samples: UnsafeMutableBufferPointer<Int16>, by gain: Double) {
+        guard gain != 1, let base = samples.baseAddress else { return }
         let q = Int32((min(max(gain, 0), 1) * 32768).rounded())  // 0…32768: the product fits in Int32
-        for i in samples.indices {
-            samples[i] = Int16(clamping: (Int32(samples[i]) &* q &+ 16384) >> 15)
+        for i in 0..<samples.count {
+            base[i] = Int16(truncatingIfNeeded: (Int32(base[i]) &* q &+ 16384) >> 15)
         }
     }
 }
