@@ -1,6 +1,8 @@
 import Foundation
 
-/// Test audio made at test time with sox and lame (both from Debian; `make test` installs them).
+/// Test audio made at test time with sox and lame (both from Debian; `make test` installs them), without dither (`-D`),
+/// so the same call makes the same bytes on every run: a test that reads the stream as bytes (a misplaced metadata
+/// block) meets the same bytes each time.
 public enum TestMedia {
     /// A CBR MP3 of a sine at `frequency` Hz, `seconds` long, 44.1 kHz stereo, written into `dir`.
     public static func sineMP3(
@@ -13,7 +15,7 @@ public enum TestMedia {
             await ProcessRunner.run(
                 try tool("sox"),
                 [
-                    "-n", "-r", "\(rate)", "-c", "2", "-b", "16", wav,
+                    "-D", "-n", "-r", "\(rate)", "-c", "2", "-b", "16", wav,
                     "synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5",
                 ]))
         let tags = (artist.map { ["--ta", $0] } ?? []) + (title.map { ["--tt", $0] } ?? [])
@@ -33,7 +35,7 @@ public enum TestMedia {
                 await ProcessRunner.run(
                     try tool("sox"),
                     [
-                        "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "\(part.seconds)", "sine",
+                        "-D", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "\(part.seconds)", "sine",
                         "\(part.frequency)", "vol", "0.5",
                     ]))
             wavs.append(wav)

@@ -90,6 +90,23 @@ struct OnsetTests {
         #expect(report.contains { $0.contains("rang on time") && $0.contains("first sound 3 ms after its second") }, "\(report)")
     }
 
+    @Test func ofAlarmsDueAtTheSameSecondOnlyTheOneThatSoundsIsGivenToTheEngine() async throws {
+        // R38: alarms 1 and 2 at 07:00 ring as one group with alarm 2's sound; the engine begins a pre-rolled sound
+        // by itself, so alarm 1's must not be pre-rolled at all.
+        let rig = ClockRig(
+            alarms: [ClockRig.alarm(1, 7, 0), ClockRig.alarm(2, 7, 0, sound: .station(id: 5))], stations: [ClockRig.station(5)])
+        await rig.start()
+        await rig.run(until: ClockRig.at(6, 59, 50))
+        #expect(rig.sound.played.count == 1)
+        let prepared = try #require(rig.sound.played.first)
+        #expect(prepared.request.content != .tone(.classic), "alarm 2's station, not alarm 1's tone")
+        #expect(Self.instant(of: prepared.id, in: rig) != nil)
+        await rig.run(until: ClockRig.at(7, 0))
+        #expect(rig.sound.calls.last == .begin(prepared.id))
+        #expect(!rig.sound.calls.contains(.stop(prepared.id)))
+        #expect(try await rig.status().ringing?.id == 2)
+    }
+
     @Test func theMorningReportSaysEarlyLateAndOnTheSecond() {
         #expect(MorningReport.onsetPhrase(.microseconds(400)) == "first sound on its second")
         #expect(MorningReport.onsetPhrase(.milliseconds(-7)) == "first sound 7 ms before its second")

@@ -103,10 +103,18 @@ extension AlarmRunner {
     /// before — the station connected and buffered, so the sound starts at the alarm second. `afterTick`: the
     /// scheduler has just had its turn at `now`, so a pre-rolled second that has come and did not ring will not.
     func prepareUpcoming(_ now: SchedulerTime, afterTick: Bool = false) {
-        for (id, occurrence) in ringingSoon(now, within: AlarmRunner.precheckLead) {
-            guard let alarm = scheduler.alarms[id], scheduler.state(of: id).phase == .idle else { continue }
+        let soon = ringingSoon(now, within: AlarmRunner.precheckLead).filter { scheduler.state(of: $0.id).phase == .idle }
+        for (id, occurrence) in soon {
+            guard let alarm = scheduler.alarms[id] else { continue }
             if prechecks[id]?.occurrence != occurrence || prechecks[id]?.source != alarm.sound {
                 startPrecheck(alarm, id: id, occurrence: occurrence)
+            }
+            // Alarms due at the same second ring as one group with one sound, the last one's (R38: the scheduler
+            // rings them in the order of their ids and sounds the last): only that one is pre-rolled, so the engine,
+            // which begins a pre-rolled sound by itself, never begins one the clock will not ring.
+            if soon.contains(where: { $0.instant == occurrence && $0.id > id }) {
+                if let p = prepared.removeValue(forKey: id) { effects.stop(p.sound) }
+                continue
             }
             if occurrence.timeIntervalSince(now.wall) <= AlarmRunner.prerollLead, prepared[id]?.occurrence != occurrence {
                 preroll(alarm, id: id, occurrence: occurrence, now)

@@ -10,15 +10,16 @@ public import Logging
 /// - `open` blocks up to `retryFor` while the device is busy or missing, then tries `alternate` (R19), then
 ///   throws an `AudioError` naming the device and alsa-lib's message.
 /// - `write` blocks until the device accepted the frames (a real card paces it in real time). ALSA's `null`
-///   and `file` plugins do not block, so on those (and only those: `pacesItself`) the sink sleeps with
+///   and `file` plugins do not block — bare or behind `plug` — so on those (and only those: `pacesItself`) the sink sleeps with
 ///   `paced` to keep at most `latency` ahead of the wall clock, as a sound card would; the tests that want CPU
 ///   speed turn it off. A device with a clock of its own is never paced by the system clock as well: a card
 ///   whose crystal runs 50 ppm fast would drain its buffer by that much and, after an hour, underrun.
 /// - An underrun (xrun) or suspend is recovered with `snd_pcm_recover`; only an unrecoverable error throws.
 public final class AlsaSink {
     public let device: String
-    /// Whether the device blocks writes in real time itself (anything but alsa-lib's `null` and `file` plugins).
-    public let pacesItself: Bool
+    /// Whether the device blocks writes in real time itself (anything but alsa-lib's `null` and `file` plugins, the
+    /// latter also behind `plug`: known once `configure` has set the chain up).
+    public private(set) var pacesItself: Bool
     public private(set) var rate = 0
     public private(set) var channels = 0
     private var pcm: OpaquePointer?
@@ -94,6 +95,7 @@ public final class AlsaSink {
         var period: snd_pcm_uframes_t = 0
         if snd_pcm_get_params(pcm, &bufferFrames, &period) != 0 { bufferFrames = 0 }
         monotonicStamps = AlsaSink.askForMonotonicTimestamps(pcm)
+        if pacesItself && AlsaSink.writesToFile(pcm) { pacesItself = false }
         self.rate = rate
         self.channels = channels
         framesWritten = 0
@@ -184,6 +186,19 @@ public final class AlsaSink {
                 written: framesWritten, queued: delay, at: Monotonic.duration(stamp), deviceTimestamp: true, running: true)
         }
         return Timeline(written: framesWritten, queued: delay, at: Monotonic.now(), deviceTimestamp: false, running: running)
+    }
+
+    /// Whether the chain ends in alsa-lib's `file` plugin behind a converter (`plug:"file:…"`): it takes anything at
+    /// once, like the bare `file` plugin, and what it is given (a test write too) lands in its file.
+    private static func writesToFile(_ pcm: OpaquePointer) -> Bool {
+        var out: OpaquePointer?
+        guard snd_output_buffer_open(&out) == 0, let out else { return false }
+        defer { snd_output_close(out) }
+        guard snd_pcm_dump(pcm, out) == 0 else { return false }
+        var text: UnsafeMutablePointer<CChar>?
+        let n = snd_output_buffer_string(out, &text)
+        guard n > 0, let text else { return false }
+        return String(decoding: UnsafeRawBufferPointer(start: text, count: n), as: UTF8.self).contains("File PCM")
     }
 
     /// Asks the driver to stamp its status readings on `CLOCK_MONOTONIC`, the clock the engine schedules on.
