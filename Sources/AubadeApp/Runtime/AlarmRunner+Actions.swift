@@ -57,7 +57,9 @@ extension AlarmRunner {
         let device = deps.sound.device
         ringing = Ringing(
             alarmID: request.alarmID, occurrence: request.occurrence, sound: sound, source: plan.description,
-            startedAt: now.mono, silentBecause: device.isOpen ? nil : device.problem ?? "The sound device is not open.")
+            startedAt: now.mono,
+            // A device that failed and has not taken audio since (the pre-roll's priming writes fail too) is not heard.
+            silentBecause: device.problem ?? (device.isOpen ? nil : "The sound device is not open."))
         ringingChanged(true)
         effects.append(
             .rang(

@@ -218,7 +218,7 @@ struct EngineLoop {
     private mutating func maintainDevice(_ t: MonotonicInstant) {
         guard !device.isOpen, t >= nextDeviceTry else { return }
         if let problem = device.open() {
-            let active = !begun().isEmpty
+            let active = !begun().isEmpty || !startAt.isEmpty
             nextDeviceTry = now + (active ? EngineLoop.activeRetry : idleBackoff)
             if !active { idleBackoff = min(idleBackoff * 2, EngineLoop.idleRetryLimit) }
             if problem != deviceError {
@@ -233,7 +233,7 @@ struct EngineLoop {
         idleBackoff = .seconds(2)
         for voice in voices.values { voice.deviceRestarted(now: now) }
         forgetOnsetPositions()
-        if begun().isEmpty { announceOpen() }  // else once it takes audio (`write`)
+        if begun().isEmpty && startAt.isEmpty { announceOpen() }  // else once it takes audio (`write`, `prime`)
         if let alarm = begun().first(where: { $0.request.priority == .alarm }) {
             mixerFor = nil
             takeMixer(for: alarm.id)
@@ -343,6 +343,8 @@ struct EngineLoop {
         for i in 0..<(2 * frames) { out[i] = 0 }
         let problem = out.withUnsafeBufferPointer { device.write(UnsafeBufferPointer(rebasing: $0[0..<(2 * frames)])) }
         if let problem { return deviceFailed(problem) }
+        // As for a sound's audio (`write`): a device reopened after a failure counts as working once it took a while.
+        if !announcedOpen, deviceError == nil || now - openedAt >= EngineLoop.activeRetry { announceOpen() }
         producedLastTurn = true
     }
 
