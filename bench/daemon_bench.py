@@ -33,7 +33,7 @@ Usage: bench/daemon_bench.py --aubade PATH   (env: BENCH_IDLE_SECONDS, BENCH_RUN
 """
 import argparse, datetime, http.client, json, os, select, shutil, signal, socket, statistics, subprocess, sys, tempfile, threading, time
 
-from table import print_table
+from table import print_table, terminate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAULT_SERVER = os.path.join(HERE, "..", "Tests", "Fixtures", "fault_server.py")
@@ -156,12 +156,7 @@ class Daemon:
         return ready["t"] + (mono - ready_mono)
 
     def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        terminate(self.proc)
 
 
 def cli(aubade, db, config, *args):

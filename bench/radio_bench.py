@@ -45,6 +45,8 @@ Usage: bench/radio_bench.py [--aubade PATH] [--variant LABEL=PATH ...]
 import argparse, os, random, select, shutil, signal, statistics, subprocess, sys, tempfile, threading, time
 import urllib.request
 
+from table import terminate
+
 RATE = 176_400            # bytes per second of 44.1 kHz S16 stereo
 TICK = 0.010              # the reader's "period": it consumes what is due every 10 ms
 UNDERRUN_SLACK = 0.050    # due but missing for more than this much audio = an underrun
@@ -375,12 +377,7 @@ class SleepingDaemon:
 
     def stop(self):
         self.cli("sleep", "cancel", check=False)
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        terminate(self.proc)
         self.log.close()
         os.close(self.holder)
 

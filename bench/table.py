@@ -1,5 +1,18 @@
 """The table every benchmark ends with: one row per measure — its name, the figure, the target, and whether the
-target was met (PASS) or not (MISS; a benchmark reports, it does not fail)."""
+target was met (PASS) or not (MISS; a benchmark reports, it does not fail) — and the one way the benchmarks stop
+a process they started."""
+import signal
+import subprocess
+
+
+def terminate(proc, timeout=10):
+    """SIGTERM, then SIGKILL after `timeout` seconds; returns once `proc` has exited."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def print_table(rows, title=None):

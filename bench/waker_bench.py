@@ -27,7 +27,7 @@ import time
 
 from daemon_bench import proc_cpu_and_switches, status_field  # the same /proc readers as the daemon's bench
 
-from table import print_table
+from table import print_table, terminate
 
 
 def log(msg):
@@ -63,12 +63,7 @@ class Events:
         raise SystemExit(f"waker_bench: no '{name}' event within {timeout} s from {self.proc.args[0]}")
 
     def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        terminate(self.proc)
 
 
 def rollup(pid):
