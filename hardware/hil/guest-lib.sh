@@ -129,6 +129,7 @@ write_config() {
 CAPTURE_PID=""
 capture_start() {
   local file=$1 i
+  unset CAPTURE_ZERO   # a new recording: its clock is read again (pcm_zero) or taken from its start
   arecord -q -D hw:Loopback,1,0 -f S16_LE -r 44100 -c 2 "$file" 2> "$file.log" &
   CAPTURE_PID=$!
   for i in $(seq 1 200); do
