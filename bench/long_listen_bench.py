@@ -15,8 +15,8 @@ Sped up where the honest speed-up exists — which one, is printed with the figu
                Icecast fed by ezstream serves at real time whoever listens, so the local Icecast stream cannot be
                sped up; BENCH_LONG_SOURCE=icecast plays it (the radio bench's station) and the run then takes the
                hours of wall time it plays.
-  card         `plug:"file:'FIFO',raw"`: through plug, aubade's sink does not pace the file plugin to the wall clock
-               (it does on the bare `file` chain, which the config cannot turn off), so the daemon writes as fast
+  card         `plug:"file:'FIFO',raw"`, and the daemon run with `--unpaced` (hidden: aubade's sink otherwise paces
+               the file plugin, bare or behind plug, to the wall clock as a card would), so the daemon writes as fast
                as the FIFO is drained: here at BENCH_LONG_SPEED (default 20 with the fast source, 1 with Icecast)
                times 176,400 B/s, the FIFO's pipe enlarged to 1 MiB so that a reader running 20 times a card's
                speed has a card's slack. An underrun is the daemon falling more than 50 ms (wall) of audio behind
@@ -145,7 +145,7 @@ def main():
         os.mkfifo(fifo, 0o600)
         d = None
         try:
-            d = SleepingDaemon(aubade, work, fifo, "plug", station.url, "long")
+            d = SleepingDaemon(aubade, work, fifo, "plug", station.url, "long", extra=("--unpaced",) if speed != 1 else ())
             fcntl.fcntl(d.holder, F_SETPIPE_SZ, 1 << 20)
             reader = PacedReader(fifo, rate=RATE * speed)
             reader.start()

@@ -351,7 +351,7 @@ class SleepingDaemon:
     wrote then is discarded, and only then does the paced reader start, so the reader's clock starts with the
     sleep timer's first byte."""
 
-    def __init__(self, aubade, work, fifo, chain, station_url, name):
+    def __init__(self, aubade, work, fifo, chain, station_url, name, extra=()):
         self.aubade = aubade
         self.fifo = fifo
         self.db, self.config = daemon_config(work, name, CHAINS[chain](fifo))
@@ -359,7 +359,7 @@ class SleepingDaemon:
         self.holder = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
         self.log = open(os.path.join(work, f"{name}.out"), "w")
         self.proc = subprocess.Popen([aubade, "run", "--json", "--db", self.db, "--config", self.config,
-                                      "--http", "off"], stdout=self.log, stderr=subprocess.STDOUT)
+                                      "--http", "off", *extra], stdout=self.log, stderr=subprocess.STDOUT)
         self.pid = self.proc.pid
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline and '"ready"' not in open(self.log.name).read():

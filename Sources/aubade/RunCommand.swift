@@ -35,6 +35,12 @@ struct RunCommand: AsyncParsableCommand {
             "Look for the screen's backlight under this folder's sys/class/backlight instead of /sys (a fake sysfs tree, for tests).",
             visibility: .hidden))
     var backlightRoot: String?
+    @Flag(
+        name: .customLong("unpaced"),
+        help: ArgumentHelp(
+            "Let alsa-lib's null and file plugins take audio as fast as they are given it instead of at a card's pace (for a benchmark whose card is drained faster than real time).",
+            visibility: .hidden))
+    var unpaced = false
     @Flag(help: "Check the config file strictly, print its problems or OK, and exit (0 or 2) without starting the clock.")
     var checkConfig = false
 
@@ -78,7 +84,8 @@ struct RunCommand: AsyncParsableCommand {
         let shake = config.shake.sensor(gpio: gpio, logger: logger)
         let parts = Daemon.Parts(
             databasePath: context.databasePath, configPath: context.loaded.path, options: options,
-            sink: SinkOptions(device: config.audio.device, alternate: config.audio.alternateDevice), json: context.json,
+            sink: SinkOptions(device: config.audio.device, alternate: config.audio.alternateDevice, paced: !unpaced),
+            json: context.json,
             fakeStart: fakeStart, buttons: buttons, panel: config.buttons.panelSettings,
             shake: shake.0, network: SysfsNetworkStatus(),
             configWarnings: context.loaded.problemMessages + context.loaded.warnings
