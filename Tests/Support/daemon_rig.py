@@ -137,7 +137,10 @@ class DaemonClock:
                     if event.get("event") == name and where(event):
                         return event
                 if not self.reading:
-                    raise AssertionError(f"the daemon exited before '{name}': {self.errors()}")
+                    status = self.process.wait(timeout=10) if self.process else None
+                    how = f"killed by signal {-status}" if status is not None and status < 0 else f"status {status}"
+                    last = [e.get("event") for e in self.events[-5:]]
+                    raise AssertionError(f"the daemon exited ({how}; its last events {last}) before '{name}': {self.errors()}")
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise AssertionError(f"no '{name}' event within {timeout:.0f} s; events: {self.events[-12:]}")
