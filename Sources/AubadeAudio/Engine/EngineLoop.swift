@@ -240,6 +240,13 @@ struct EngineLoop {
         }
     }
 
+    /// The device took audio (a sound's, or the silence it is primed with). Reopened after a failure, it counts as
+    /// working again only once it has taken audio for a while (a card that fails again at once is one failure, not
+    /// a stream of recoveries); until then no voice reports anything heard.
+    private mutating func tookAudio(_ t: MonotonicInstant) {
+        if !announcedOpen, deviceError == nil || t - openedAt >= EngineLoop.activeRetry { announceOpen() }
+    }
+
     private mutating func announceOpen() {
         guard !announcedOpen else { return }
         announcedOpen = true
@@ -343,8 +350,7 @@ struct EngineLoop {
         for i in 0..<(2 * frames) { out[i] = 0 }
         let problem = out.withUnsafeBufferPointer { device.write(UnsafeBufferPointer(rebasing: $0[0..<(2 * frames)])) }
         if let problem { return deviceFailed(problem) }
-        // As for a sound's audio (`write`): a device reopened after a failure counts as working once it took a while.
-        if !announcedOpen, deviceError == nil || now - openedAt >= EngineLoop.activeRetry { announceOpen() }
+        tookAudio(now)
         producedLastTurn = true
     }
 
@@ -365,13 +371,11 @@ struct EngineLoop {
             return startScheduled(t)
         }
         let before = device.isOpen ? DeviceClock.framesBefore(due: due, timeline: device.timeline(), rate: context.rate) : nil
-        guard let before else {
+        if let before {
+            guard before == 0 else { return before }
+        } else {
             guard t >= due else { return nil }
-            startAt[id] = nil
-            begin(id, due: due, onTime: true)
-            return startScheduled(t)
         }
-        guard before == 0 else { return before }
         startAt[id] = nil
         begin(id, due: due, onTime: true)
         return startScheduled(t)
@@ -425,10 +429,7 @@ struct EngineLoop {
         guard frames > 0 else { return }
         let problem = out.withUnsafeBufferPointer { device.write(UnsafeBufferPointer(rebasing: $0[0..<(2 * frames)])) }
         if let problem { return deviceFailed(problem) }
-        // A device reopened after a failure counts as working again only once it has taken audio for a while
-        // (a card that fails again at once is one failure, not a stream of recoveries); until then no voice
-        // reports anything heard.
-        if !announcedOpen, deviceError == nil || t - openedAt >= EngineLoop.activeRetry { announceOpen() }
+        tookAudio(t)
         producedLastTurn = true
         for voice in sounding {
             voice.wrote(endingAt: device.written)
