@@ -26,6 +26,7 @@ run: build
 ## OpenAPI document (schemathesis), the MQTT face against a real Home Assistant, then the hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
 test: deps-test
 	@$(MAKE) --no-print-directory format-check check-docs
+	hardware/hil/test-kernel-version.sh
 	$(SWIFT) build --build-tests --scratch-path $(BUILD_DIR)
 	$(SWIFT) test --scratch-path $(BUILD_DIR)
 	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test

@@ -2,8 +2,9 @@
 # Sets up the hardware-in-the-loop VM on a Debian bookworm amd64 host (see hardware/README.md):
 #   1. the host packages (deploy/install-deps.sh hil; sudo when not root): QEMU, busybox-static, the tools the
 #      guest runs (the guest uses this machine's root file system over 9p, read-only, with a tmpfs overlay);
-#   2. Debian's current kernel (linux-image-<ABI>-amd64 with its headers, kbuild and linux-source), downloaded
-#      with `apt-get download` and unpacked with `dpkg -x`: nothing is installed, the host kernel is untouched;
+#   2. Debian's kernel (linux-image-<ABI>-amd64 with its headers, kbuild and linux-source) at the newest version
+#      the archive has all five of (kernel-version.sh), downloaded with `apt-get download` and unpacked with
+#      `dpkg -x`: nothing is installed, the host kernel is untouched;
 #   3. gpio-sim and irq_sim, which Debian's kernel lacks, built out of tree from that same version's source,
 #      and hil_backlight, a backlight with no hardware behind it (the systemd scenario dims it);
 #   4. a busybox initramfs whose init (hardware/hil/init) mounts the host root over 9p.
@@ -15,6 +16,8 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
+# shellcheck source=hardware/hil/kernel-version.sh
+. "$HERE/kernel-version.sh"
 W=${1:-${HIL_WORKDIR:-$REPO/.build-hil-vm}}
 mkdir -p "$W" && W=$(cd "$W" && pwd)
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C
@@ -41,20 +44,22 @@ host_packages() {
 }
 file_is_static() { ! ldd "$1" >/dev/null 2>&1; }
 
-# The current kernel ABI (6.1.0-56) and package version (6.1.192-2) of linux-image-amd64, from the apt lists.
+# The kernel the VM boots: the newest version of linux-image-amd64 whose five packages the archive has at
+# exactly that version, or that is already built in WORKDIR (hardware/hil/kernel-version.sh). The apt lists
+# are refreshed when they are a day old or when no version is complete, in case the archive has moved on.
 resolve_kernel() {
-  ABI=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/.*Depends: linux-image-\(.*\)-amd64$/\1/p' | head -1)
-  if [ -z "$ABI" ] || [ -n "${HIL_APT_UPDATE:-}" ] || lists_older_than_a_day; then
-    timeout 300 $SUDO apt-get update -qq || echo "hil-setup: warning: apt-get update failed; using the lists there are." >&2
-    ABI=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/.*Depends: linux-image-\(.*\)-amd64$/\1/p' | head -1)
+  local updated=""
+  if [ -n "${HIL_APT_UPDATE:-}" ] || lists_older_than_a_day; then apt_update; updated=1; fi
+  if ! resolve_kernel_version "$W"; then
+    [ -z "$updated" ] || die "$KERNEL_PROBLEM"
+    apt_update   # no complete set in lists under a day old: perhaps the archive has moved on since
+    resolve_kernel_version "$W" || die "$KERNEL_PROBLEM"
   fi
-  [ -n "$ABI" ] || die "apt knows no linux-image-amd64 package; the HIL needs Debian's kernel (deb.debian.org bookworm + bookworm-security in the apt sources)."
-  VER=$(apt-cache policy "linux-image-$ABI-amd64" | sed -n 's/.*Candidate: //p')
-  SER=$(echo "$ABI" | cut -d. -f1-2)
-  [ -n "$VER" ] && [ "$VER" != "(none)" ] || die "apt has no candidate for linux-image-$ABI-amd64."
-  KV=$ABI-amd64
   K=$W/kernel/${KV}_$VER
-  echo "hil-setup: kernel $KV (package $VER)"
+  echo "hil-setup: $KERNEL_CHOICE"
+}
+apt_update() {
+  timeout 300 $SUDO apt-get update -qq || echo "hil-setup: warning: apt-get update failed; using the lists there are." >&2
 }
 lists_older_than_a_day() {
   [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null | head -1)" ]
@@ -192,7 +197,7 @@ EOF
 
 total_start=$(now)
 step "host packages (apt)" host_packages
-step "current kernel version" resolve_kernel
+step "kernel version" resolve_kernel
 if [ -f "$K/.ready" ] && [ -f "$K/kernel/lib/modules/$KV/extra/hil_backlight.ko" ]; then
   echo "hil-setup: kernel, gpio-sim, irq_sim and hil_backlight already built for $VER"
 else
