@@ -10,14 +10,14 @@ import NIOCore
 extension APIRoutes {
     func registerDirectory(_ book: RouteBook) {
         let p = APIRoutes.prefix
-        book.add(.get, p + "/directory/search") { request, _ in
+        book.add(.get, p + "/directory/search", .read) { request, _ in
             let query = try DirectorySearchParameters.query(request)
             let output: ClockOutput
             do throws(ClockError) { output = try await clock.send(.searchDirectory(query)) } catch { throw APIError(error) }
             guard case .directory(let found) = output else { throw unexpected() }
             return JSONResponse.make(DirectorySearchDocument(found))
         }
-        book.add(.post, p + "/stations/from-directory") { _, context in
+        book.add(.post, p + "/stations/from-directory", .change) { _, context in
             let body = try context.decode(Bodies.FromDirectory.self)
             let reply: ClockReply
             do throws(ClockError) {
@@ -28,7 +28,7 @@ extension APIRoutes {
             guard case .edited(let result) = reply, case .station(let station) = result.outcome else { throw unexpected() }
             return JSONResponse.make(StationDocument(station), status: .created)
         }
-        book.add(.get, p + "/stations/:id/logo") { _, context in
+        book.add(.get, p + "/stations/:id/logo", .read) { _, context in
             let id = try context.id()
             let output: ClockOutput
             do throws(ClockError) { output = try await clock.send(.stationLogo(id: id)) } catch {
@@ -47,8 +47,8 @@ extension APIRoutes {
 
     func registerPodcasts(_ book: RouteBook) {
         let p = APIRoutes.prefix
-        book.add(.get, p + "/podcasts") { _, _ in try await answer(.podcasts) }
-        book.add(.post, p + "/podcasts") { _, context in
+        book.add(.get, p + "/podcasts", .read) { _, _ in try await answer(.podcasts) }
+        book.add(.post, p + "/podcasts", .change) { _, context in
             let body = try context.decode(Bodies.PodcastFeed.self)
             let reply: ClockReply
             do throws(ClockError) {
@@ -59,13 +59,13 @@ extension APIRoutes {
             guard case .edited(let result) = reply, case .podcast(let podcast) = result.outcome else { throw unexpected() }
             return JSONResponse.make(PodcastDocument(podcast), status: .created)
         }
-        book.add(.delete, p + "/podcasts/:name") { _, context in
+        book.add(.delete, p + "/podcasts/:name", .change) { _, context in
             let name = try context.text("name")
             // A name no podcast has is 404 here (the store's edit refuses it as input, as `podcast rm` does).
             _ = try await ask(.query(.podcast(name: name, limit: 1)))
             return try await edit(.removePodcast(name))
         }
-        book.add(.get, p + "/podcasts/:name/episodes") { request, context in
+        book.add(.get, p + "/podcasts/:name/episodes", .read) { request, context in
             try await answer(
                 .podcast(name: try context.text("name"), limit: try RequestReading.number(request, "limit", default: 20)))
         }

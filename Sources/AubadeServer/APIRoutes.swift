@@ -14,11 +14,11 @@ struct APIRoutes {
 
     func register(_ book: RouteBook) {
         let p = APIRoutes.prefix
-        book.add(.get, p + "/status") { _, _ in
+        book.add(.get, p + "/status", .read) { _, _ in
             guard case .status(let status) = try await ask(.status) else { throw unexpected() }
             return JSONResponse.make(StatusDocument(status))
         }
-        book.add(.get, p + "/events") { _, context in
+        book.add(.get, p + "/events", .read) { _, context in
             await LiveEvents.response(clock: clock, ownMachine: context.fromOwnMachine, keepAlive: settings.keepAlive)
         }
         registerAlarms(book)
@@ -26,17 +26,17 @@ struct APIRoutes {
         registerSound(book)
         registerDirectory(book)
         registerPodcasts(book)
-        book.add(.get, p + "/history") { request, _ in
+        book.add(.get, p + "/history", .read) { request, _ in
             try await answer(.history(limit: try RequestReading.number(request, "limit", default: 100)))
         }
-        book.add(.get, p + "/reports") { request, _ in
+        book.add(.get, p + "/reports", .read) { request, _ in
             try await answer(.reports(days: try RequestReading.number(request, "days", default: 7)))
         }
-        book.add(.post, p + "/pair/code") { _, _ in
+        book.add(.post, p + "/pair/code", .pairCode) { _, _ in
             guard case .pairingCode(let code) = try await ask(.pairingCode) else { throw unexpected() }
             return JSONResponse.make(code, status: .created)
         }
-        book.add(.post, p + "/pair") { _, context in
+        book.add(.post, p + "/pair", .pair) { _, context in
             let body = try context.decode(Bodies.Pair.self)
             do {
                 guard case .paired(let token) = try await ask(.pair(code: body.code, name: body.name)) else { throw unexpected() }
@@ -45,7 +45,7 @@ struct APIRoutes {
                 throw PairingFailure(error: error)
             }
         }
-        book.add(.get, p + "/openapi.json") { _, _ in
+        book.add(.get, p + "/openapi.json", .document) { _, _ in
             Response(
                 status: .ok, headers: JSONResponse.headers(type: "application/json; charset=utf-8"),
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.data)))
@@ -54,27 +54,27 @@ struct APIRoutes {
 
     private func registerAlarms(_ book: RouteBook) {
         let p = APIRoutes.prefix
-        book.add(.get, p + "/alarms") { _, _ in try await answer(.alarms) }
-        book.add(.post, p + "/alarms") { _, context in
+        book.add(.get, p + "/alarms", .read) { _, _ in try await answer(.alarms) }
+        book.add(.post, p + "/alarms", .change) { _, context in
             try await edit(.addAlarm(try context.decode(AlarmPatch.self)), status: .created)
         }
-        book.add(.get, p + "/alarms/next") { request, _ in
+        book.add(.get, p + "/alarms/next", .read) { request, _ in
             try await answer(.nextFirings(count: try RequestReading.number(request, "count", default: 5)))
         }
-        book.add(.get, p + "/alarms/:id") { _, context in try await answer(.alarm(id: try context.id())) }
-        book.add(.patch, p + "/alarms/:id") { _, context in
+        book.add(.get, p + "/alarms/:id", .read) { _, context in try await answer(.alarm(id: try context.id())) }
+        book.add(.patch, p + "/alarms/:id", .change) { _, context in
             let patch = try context.decode(AlarmPatch.self)
             guard !patch.isEmpty else { throw APIError(.invalid, "Name at least one field to change.") }
             return try await edit(.editAlarm(id: try context.id(), patch))
         }
-        book.add(.delete, p + "/alarms/:id") { _, context in try await edit(.removeAlarm(id: try context.id())) }
-        book.add(.post, p + "/alarms/:id/enable") { _, context in
+        book.add(.delete, p + "/alarms/:id", .change) { _, context in try await edit(.removeAlarm(id: try context.id())) }
+        book.add(.post, p + "/alarms/:id/enable", .change) { _, context in
             try await edit(.editAlarm(id: try context.id(), AlarmPatch(enabled: true)))
         }
-        book.add(.post, p + "/alarms/:id/disable") { _, context in
+        book.add(.post, p + "/alarms/:id/disable", .change) { _, context in
             try await edit(.editAlarm(id: try context.id(), AlarmPatch(enabled: false)))
         }
-        book.add(.post, p + "/alarms/:id/skip-next") { _, context in
+        book.add(.post, p + "/alarms/:id/skip-next", .change) { _, context in
             let body = try context.decode(Bodies.Skip.self)
             return try await edit(.skipNext(id: try context.id(), undo: body.undo))
         }
@@ -82,81 +82,81 @@ struct APIRoutes {
 
     private func registerStationsAndProgrammes(_ book: RouteBook) {
         let p = APIRoutes.prefix
-        book.add(.get, p + "/stations") { _, _ in try await answer(.stations) }
-        book.add(.post, p + "/stations") { _, context in
+        book.add(.get, p + "/stations", .read) { _, _ in try await answer(.stations) }
+        book.add(.post, p + "/stations", .change) { _, context in
             try await edit(.addStation(try context.decode(StationFields.self)), status: .created)
         }
-        book.add(.delete, p + "/stations/:id") { _, context in try await edit(.removeStation(String(try context.id()))) }
-        book.add(.get, p + "/programmes") { _, _ in try await answer(.programmes) }
-        book.add(.post, p + "/programmes") { _, context in
+        book.add(.delete, p + "/stations/:id", .change) { _, context in try await edit(.removeStation(String(try context.id()))) }
+        book.add(.get, p + "/programmes", .read) { _, _ in try await answer(.programmes) }
+        book.add(.post, p + "/programmes", .change) { _, context in
             try await edit(.addProgramme(try context.decode(ProgrammeFields.self)), status: .created)
         }
-        book.add(.get, p + "/programmes/now") { request, _ in
+        book.add(.get, p + "/programmes/now", .read) { request, _ in
             try await answer(
                 .programmeNow(
                     station: request.uri.queryParameters.get("station"),
                     at: try RequestReading.instant(request, "at")))
         }
-        book.add(.delete, p + "/programmes/:id") { _, context in try await edit(.removeProgramme(id: try context.id())) }
-        book.add(.post, p + "/programmes/:id/reserve") { _, context in
+        book.add(.delete, p + "/programmes/:id", .change) { _, context in try await edit(.removeProgramme(id: try context.id())) }
+        book.add(.post, p + "/programmes/:id/reserve", .change) { _, context in
             let body = try context.decode(Bodies.Reserve.self)
             return try await edit(.reserveProgramme(id: try context.id(), reserved: true, remindSeconds: body.remindSeconds))
         }
-        book.add(.post, p + "/programmes/import") { _, context in
+        book.add(.post, p + "/programmes/import", .change) { _, context in
             let body = try context.decode(Bodies.CalendarURL.self)
             return try await imported(from: body.url, kind: .programmes, station: body.station)
         }
-        book.add(.delete, p + "/programmes/:id/reserve") { _, context in
+        book.add(.delete, p + "/programmes/:id/reserve", .change) { _, context in
             try await edit(.reserveProgramme(id: try context.id(), reserved: false))
         }
         registerDaysOff(book)
-        book.add(.get, p + "/settings") { _, _ in try await answer(.settings) }
-        book.add(.patch, p + "/settings") { _, context in
+        book.add(.get, p + "/settings", .read) { _, _ in try await answer(.settings) }
+        book.add(.patch, p + "/settings", .change) { _, context in
             try await edit(.setSettings(try context.decode(Bodies.Settings.self).changes))
         }
     }
 
     private func registerDaysOff(_ book: RouteBook) {
         let p = APIRoutes.prefix
-        book.add(.get, p + "/days-off") { _, _ in try await answer(.daysOff) }
-        book.add(.post, p + "/days-off") { _, context in
+        book.add(.get, p + "/days-off", .read) { _, _ in try await answer(.daysOff) }
+        book.add(.post, p + "/days-off", .change) { _, context in
             try await edit(.addDayOff(try context.decode(DayOffFields.self)), status: .created)
         }
-        book.add(.delete, p + "/days-off/:id") { _, context in try await edit(.removeDayOff(id: try context.id())) }
-        book.add(.post, p + "/days-off/import") { _, context in
+        book.add(.delete, p + "/days-off/:id", .change) { _, context in try await edit(.removeDayOff(id: try context.id())) }
+        book.add(.post, p + "/days-off/import", .change) { _, context in
             try await imported(from: try context.decode(Bodies.HolidayURL.self).url, kind: .daysOff, station: nil)
         }
-        book.add(.get, p + "/calendars") { _, _ in try await answer(.calendars) }
+        book.add(.get, p + "/calendars", .read) { _, _ in try await answer(.calendars) }
     }
 
     private func registerSound(_ book: RouteBook) {
         let p = APIRoutes.prefix
-        book.add(.post, p + "/player/play") { _, context in
+        book.add(.post, p + "/player/play", .change) { _, context in
             let body = try context.decode(Bodies.Play.self)
             return try await sound(.play(source: body.source, seconds: body.seconds, volume: body.volume))
         }
-        book.add(.post, p + "/player/stop") { _, _ in try await done(.stopRadio) }
-        book.add(.post, p + "/player/volume") { _, context in
+        book.add(.post, p + "/player/stop", .change) { _, _ in try await done(.stopRadio) }
+        book.add(.post, p + "/player/volume", .change) { _, context in
             try await done(.radioVolume(try context.decode(Bodies.Volume.self).volume))
         }
-        book.add(.post, p + "/sleep") { _, context in
+        book.add(.post, p + "/sleep", .change) { _, context in
             let body = try context.decode(Bodies.Sleep.self)
             if body.untilEnd { return try await sound(.sleepUntilEnd(programme: body.programme, source: body.source)) }
             return try await sound(.sleep(seconds: body.seconds, source: body.source))
         }
-        book.add(.post, p + "/sleep/extend") { _, context in
+        book.add(.post, p + "/sleep/extend", .change) { _, context in
             try await done(.sleepExtend(minutes: try context.decode(Bodies.Extend.self).minutes))
         }
-        book.add(.delete, p + "/sleep") { _, _ in try await done(.sleepCancel) }
-        book.add(.post, p + "/ring") { _, context in try await sound(.ring(try context.decode(Bodies.Ring.self).test)) }
-        book.add(.post, p + "/alarm/stop") { _, context in
+        book.add(.delete, p + "/sleep", .change) { _, _ in try await done(.sleepCancel) }
+        book.add(.post, p + "/ring", .change) { _, context in try await sound(.ring(try context.decode(Bodies.Ring.self).test)) }
+        book.add(.post, p + "/alarm/stop", .change) { _, context in
             try await done(.stop(alarm: try context.decode(Bodies.Dismiss.self).alarm, by: .api))
         }
-        book.add(.post, p + "/display/wake") { _, _ in
+        book.add(.post, p + "/display/wake", .change) { _, _ in
             guard case .display(let dimmed) = try await ask(.displayWake) else { throw unexpected() }
             return JSONResponse.make(Answers.Display(dimmed: dimmed))
         }
-        book.add(.post, p + "/alarm/snooze") { _, context in
+        book.add(.post, p + "/alarm/snooze", .change) { _, context in
             try await done(.snooze(alarm: try context.decode(Bodies.Dismiss.self).alarm, by: .api))
         }
     }

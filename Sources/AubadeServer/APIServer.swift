@@ -24,22 +24,29 @@ public enum APIServer {
     ) -> (Router<APIContext>, [String]) {
         let router = Router(context: APIContext.self)
         router.add(middleware: ErrorShaper())
+        router.add(middleware: PlainPathGuard())
         router.add(middleware: OriginHostGuard(hosts: HostPolicy(bind: settings.host, allowed: settings.allowedHosts)))
-        router.add(
-            middleware: AccessGuard(
-                tokens: clock.tokens,
-                limiter: RateLimiter(
-                    limit: settings.failureLimit, window: settings.failureWindow,
-                    lockout: settings.lockout),
-                openReads: settings.openReads, wall: wall))
-        router.add(middleware: BodyGuard(maxBody: settings.maxBody))
-        router.add(
-            middleware: LiveStreamAdmission(streams: LiveStreams(bound: shares.streams), isOwnMachine: shares.isOwnMachine))
-        router.add(middleware: ContractGuard(contract: try? OpenAPIDocument.compiled.get(), onBreach: onBreach))
-        let book = RouteBook(router: router)
+        let policy = AccessPolicy(
+            tokens: clock.tokens,
+            limiter: RateLimiter(limit: settings.failureLimit, window: settings.failureWindow, lockout: settings.lockout),
+            openReads: settings.openReads, wall: wall)
+        let guards = RouteBook.Guards(
+            access: policy, maxBody: settings.maxBody,
+            streams: LiveStreamAdmission(streams: LiveStreams(bound: shares.streams), isOwnMachine: shares.isOwnMachine),
+            contract: try? OpenAPIDocument.compiled.get(), onBreach: onBreach)
+        let routes = register(on: router, guards: guards, clock: clock, settings: settings)
+        return (router, routes.filter { $0.access != .page }.map(\.description))
+    }
+
+    /// Registers every route — the API's and the pages' — on `router` through one `RouteBook`; returns them with the
+    /// access rule each declared (the tests that enumerate them read this).
+    static func register(
+        on router: Router<APIContext>, guards: RouteBook.Guards, clock: RunningClock, settings: ServerSettings
+    ) -> [RouteBook.Route] {
+        let book = RouteBook(router: router, guards: guards)
         APIRoutes(clock: clock, settings: settings).register(book)
-        Pages.register(on: router)
-        return (router, book.routes.map(\.description))
+        Pages.register(in: book)
+        return book.routes
     }
 
     /// The application for `settings` as Hummingbird's testing module runs it; `onRunning` is told the port it
@@ -79,25 +86,26 @@ public enum APIServer {
     ) throws -> any Service {
         let responder = router(clock: clock, settings: settings, shares: shares).0.buildResponder()
         let date = HTTPDate()
-        return try http1(settings, shares: shares).buildServer(
+        let channel = http1Channel(settings, shares: shares) { request, writer, channel in
+            let context = APIContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+            var response: Response
+            do {
+                response = try await responder.respond(to: request, context: context)
+            } catch let error as HTTPParserError {
+                throw error
+            } catch {
+                response = Response(status: .internalServerError)
+            }
+            response.headers[.date] = date.now()
+            try await writer.write(response: response.head, body: response.body)
+        }
+        return Server(
+            childChannelSetup: channel,
             configuration: ServerConfiguration(
                 address: .hostname(settings.host, port: settings.port),
                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
-            eventLoopGroup: eventLoopGroup, logger: logger,
-            responder: { request, writer, channel in
-                let context = APIContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
-                var response: Response
-                do {
-                    response = try await responder.respond(to: request, context: context)
-                } catch let error as HTTPParserError {
-                    throw error
-                } catch {
-                    response = Response(status: .internalServerError)
-                }
-                response.headers[.date] = date.now()
-                try await writer.write(response: response.head, body: response.body)
-            },
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) })
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
+            eventLoopGroup: eventLoopGroup, logger: logger)
     }
 
     /// HummingbirdCore's HTTP/1 channel with the idle timeout of `settings`, each accepted connection held by a
@@ -105,18 +113,23 @@ public enum APIServer {
     /// can then never take the process down (see `ConnectionKeeper`). Each connection is admitted to its share
     /// of the bound (`FairShares`), and each request noted there while it is answered.
     static func http1(_ settings: ServerSettings, shares: FairShares) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in http1Channel(settings, shares: shares, responder) }
+    }
+
+    /// The child channel of `http1` for `responder`.
+    static func http1Channel(
+        _ settings: ServerSettings, shares: FairShares, _ responder: @escaping HTTPChannelHandler.Responder
+    ) -> KeptHTTP1Channel {
         let configuration = HTTP1Channel.Configuration(idleTimeout: idleTimeout(settings))
-        let keeper = ConnectionKeeper()
         let connections = ConnectionShares(shares)
-        return HTTPServerBuilder { responder in
-            let noted: HTTPChannelHandler.Responder = { request, writer, channel in
-                connections.began(channel)
-                defer { connections.ended(channel) }
-                try await responder(request, writer, channel)
-            }
-            return KeptHTTP1Channel(
-                http: HTTP1Channel(responder: noted, configuration: configuration), keeper: keeper, shares: connections)
+        let noted: HTTPChannelHandler.Responder = { request, writer, channel in
+            connections.began(channel)
+            defer { connections.ended(channel) }
+            try await responder(request, writer, channel)
         }
+        return KeptHTTP1Channel(
+            http: HTTP1Channel(responder: noted, configuration: configuration), keeper: ConnectionKeeper(),
+            shares: connections)
     }
 
     private static func idleTimeout(_ settings: ServerSettings) -> TimeAmount {
@@ -154,10 +167,20 @@ struct KeptHTTP1Channel: ServerChildChannel {
 
 /// The HTTP server as a service of the daemon's `ServiceGroup`: it ends by the group's graceful shutdown —
 /// it stops listening, takes the connections already accepted, closes those idle and answers those with a
-/// request under way (open event streams end too) — never by cancelling its task (see `ConnectionKeeper`). It runs on its own one-thread event loop. If it cannot listen (the port is taken, the address is not
+/// request under way (open event streams end too) — never by cancelling its task (see `ConnectionKeeper`). It runs on
+/// its own one-thread event loop (`eventLoop`). If it cannot listen (the port is taken, the address is not
 /// this machine's), the clock runs on without it and says so as a standing warning — nothing about the web
 /// face may stop an alarm.
 public struct HTTPService: Service {
+    /// The HTTP server's one-thread event loop, made once and kept for the life of the process, as swift-nio's own
+    /// singletons are. Why not shut down when the service ends: told of a graceful shutdown, HummingbirdCore's
+    /// `Server` shuts itself down from an unstructured task of its own, which waits for the shutdown after hopping
+    /// off the server's actor and, on a busy machine, reaches for the event loop after `Server.run` has returned.
+    /// A loop shut down at the end of `run` then refused it ("Cannot schedule tasks on an EventLoop that has
+    /// already shut down", which swift-nio will make a crash); a loop that is never shut down cannot. Idle, it
+    /// costs one sleeping thread.
+    static let eventLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
     let clock: RunningClock
     let settings: ServerSettings
     let logger: Logger
@@ -178,7 +201,7 @@ public struct HTTPService: Service {
     }
 
     public func run() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let group = HTTPService.eventLoop
         var logger = self.logger
         logger.logLevel = .warning  // the daemon's output is its own event lines; the server speaks only of trouble
         let clock = self.clock
@@ -200,6 +223,5 @@ public struct HTTPService: Service {
                     announce: true))
             try? await gracefulShutdown()
         }
-        try? await group.shutdownGracefully()
     }
 }

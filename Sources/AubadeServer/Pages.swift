@@ -37,12 +37,13 @@ enum Pages {
 
     static let contentSecurityPolicy = "default-src 'self'; img-src 'self' blob: http: https:; frame-ancestors 'none'"
 
-    static func register(on router: Router<APIContext>) {
+    /// The pages' routes, each under the `.page` rule (they hold no data).
+    static func register(in book: RouteBook) {
         let assets = load()
         for (path, name) in pages {
-            router.get(RouterPath(path)) { _, _ in try respond(assets, name) }
+            book.add(.get, path, .page) { _, _ in try respond(assets, name) }
         }
-        router.get("/assets/:name") { _, context in
+        book.add(.get, "/assets/:name", .page) { _, context in
             try respond(assets, context.parameters.get("name") ?? "", onlyAssets: true)
         }
     }

@@ -45,7 +45,8 @@ struct DaemonTests {
         }
 
         /// Starts the daemon with its wall clock `lead` seconds before the alarm time.
-        func daemon(lead: Double, extra: [String] = []) async throws -> EventProcess {
+        /// `environment`: variables added to the harness's.
+        func daemon(lead: Double, extra: [String] = [], environment: [String: String] = [:]) async throws -> EventProcess {
             let start = alarmInstant.addingTimeInterval(-lead)
             return try await EventProcess(
                 cli.binary,
@@ -53,7 +54,7 @@ struct DaemonTests {
                     "run", "--json", "--db", cli.db, "--config", config,
                     "--fake-time", start.formatted(.iso8601),
                 ] + extra,
-                environment: cli.environment)
+                environment: cli.environment.merging(environment) { _, added in added })
         }
 
         func addAlarm(_ extra: [String]) async throws -> Int64 {

@@ -171,6 +171,97 @@ struct HTTPDaemonTests {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
     }
 
+    /// The report's requests against the real binary (R39): while an alarm rings, no other spelling of a path
+    /// silences it or deletes it, with or without a token; a chunked body over 64 KiB is 413 like a sized one; and a
+    /// SIGTERM with connections open (one idle, one streaming events) ends the daemon with status 0 and nothing from
+    /// the HTTP server on its standard error.
+    @Test func theRealDaemonServesNoOtherSpellingOfAPathAndRefusesAChunkedBodyOver64KiB() async throws {
+        let c = try Clock()
+        let id = try await c.addAlarm(["--source", "tone"])
+        let (d, http) = try await Self.serve(c, lead: 15)
+        let token = try await Self.token(c, name: "phone")
+        _ = try #require(await d.wait(for: "ringing"), "\(d.errorOutput)")
+        let stop = "POST //api/v1/alarm/stop", delete = "DELETE //api/v1/alarms/\(id)"
+        for request in [stop, delete, "POST ///api/v1/alarm/stop", "POST /api//v1//alarm/stop", "POST /api/v1/alarm/stop/"] {
+            for bearer in [nil, token] {
+                let head = try #require(await Self.raw(http.port, request, token: bearer), "\(request): no answer")
+                #expect(head.hasPrefix("HTTP/1.1 404 "), "\(request) (token: \(bearer != nil)): \(head.prefix(200))")
+            }
+        }
+        #expect(d.position(of: "dismissed") == nil, "a spelling silenced the alarm")
+        let list = try await c.run(["alarm", "list", "--json"])
+        #expect(list.stdout.contains(#""id":\#(id)"#), "a spelling deleted the alarm: \(list.stdout)")
+        let chunked = try #require(
+            await Self.raw(http.port, "POST /api/v1/alarms", token: token, chunked: 9 * 8192), "no answer to the chunked body")
+        #expect(chunked.hasPrefix("HTTP/1.1 413 "), "\(chunked.prefix(300))")
+        let stopped = try await http.send("POST", "/api/v1/alarm/stop", token: token, json: "{}")
+        #expect(stopped.status == 200, "\(stopped.text)")
+        // Connections open at the SIGTERM: one idle after an answer (kept alive), one event stream.
+        let idle = try RawSocket(port: http.port)
+        idle.send("GET /api/v1/status HTTP/1.1\r\nHost: 127.0.0.1:\(http.port)\r\n\r\n")
+        #expect(await onThread { idle.readResponse() }?.hasPrefix("HTTP/1.1 200 ") == true)
+        let stream = try RawSocket(port: http.port)
+        stream.send("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1:\(http.port)\r\nAccept: text/event-stream\r\n\r\n")
+        #expect(await onThread { stream.readResponse() }?.hasPrefix("HTTP/1.1 200 ") == true)
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0, "\(d.errorOutput.suffix(2000))")
+        let server = d.errorOutput.split(separator: "\n").filter { !$0.hasPrefix("{") }
+        #expect(server.isEmpty, "the daemon's standard error beyond its event lines: \(server)")
+        _ = (idle, stream)
+    }
+
+    /// A SIGTERM with the web face on ends the daemon quietly, whatever the HTTP server was doing: six times over —
+    /// after an answered request, with an event stream open, with nothing asked — the daemon exits 0 and writes
+    /// nothing but its event lines to standard error. swift-nio runs in its strict mode (`SWIFTNIO_STRICT`), where
+    /// a use of an event loop after it has shut down (the server's own shutdown task, reaching for the loop late)
+    /// is a crash, not a printed error.
+    @Test func sigtermWithTheWebFaceOnEndsTheDaemonWithNothingFromTheServerOnStandardError() async throws {
+        for round in 0..<6 {
+            let c = try Clock()
+            let d = try await c.daemon(lead: 3600, extra: ["--http", "127.0.0.1:0"], environment: ["SWIFTNIO_STRICT": "1"])
+            let http = try #require(await d.wait(for: "http"), "\(d.errorOutput)")
+            let port = try #require(http["port"] as? Int)
+            _ = try #require(await d.wait(for: "ready"))
+            var open: RawSocket?
+            switch round % 3 {
+            case 0:
+                let status = try await HTTPClient(port: port).send("GET", "/api/v1/status")
+                #expect(status.status == 200)
+            case 1:
+                let stream = try RawSocket(port: port)
+                stream.send("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+                #expect(await onThread { stream.readResponse() }?.hasPrefix("HTTP/1.1 200 ") == true)
+                open = stream
+            default:
+                break
+            }
+            d.signal(SIGTERM)
+            #expect(await d.waitForExit() == 0, "round \(round): \(d.errorOutput.suffix(3000))")
+            let other = d.errorOutput.split(separator: "\n").filter { !$0.hasPrefix("{") }
+            #expect(other.isEmpty, "round \(round): standard error beyond the event lines: \(other)")
+            _ = open
+        }
+    }
+
+    /// Sends `request` ("METHOD path", the path exactly as written) on a connection of its own, with a JSON body of
+    /// `{}` or, with `chunked`, that many bytes in chunks of 8 KiB; returns the answer's head.
+    static func raw(_ port: Int, _ request: String, token: String?, chunked: Int? = nil) async -> String? {
+        await onThread { () -> String? in
+            guard let socket = try? RawSocket(port: port) else { return nil }
+            var head = "\(request) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
+            if let token { head += "Authorization: Bearer \(token)\r\n" }
+            guard let chunked else {
+                socket.send(head + "Content-Length: 2\r\n\r\n{}")
+                return socket.readResponse()
+            }
+            socket.send(head + "Transfer-Encoding: chunked\r\n\r\n")
+            var sent = 0
+            while sent < chunked, socket.send("2000\r\n" + String(repeating: " ", count: 8192) + "\r\n") { sent += 8192 }
+            socket.send("0\r\n\r\n")
+            return socket.readResponse()
+        }
+    }
+
     @Test func offTurnsTheServerOffAndABadAddressIsRefused() async throws {
         let c = try Clock()
         let d = try await c.daemon(lead: 3600, extra: ["--http", "off"])

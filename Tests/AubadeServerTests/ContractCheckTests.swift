@@ -188,16 +188,24 @@ struct ContractCheckTests {
     @Test func answersOutsideTheDocumentAreReportedAsBreaches() async throws {
         let breaches = Mutex<[ContractBreach]>([])
         let router = Router(context: APIContext.self)
-        router.add(middleware: BodyGuard(maxBody: 65536))
-        router.add(
-            middleware: ContractGuard(contract: try OpenAPIDocument.compiled.get()) { b in breaches.withLock { $0.append(b) } })
+        let contract = try OpenAPIDocument.compiled.get()
+        // Each route with its own operation's guard, as `RouteBook` makes them.
+        func route(_ method: HTTPRequest.Method, _ path: String) throws -> RouterGroup<APIContext> {
+            let guarded = try #require(
+                ContractGuard(contract: contract, method: method.rawValue, path: path) { b in breaches.withLock { $0.append(b) } }
+            )
+            return router.group().add(middleware: BodyGuard(maxBody: 65536)).add(middleware: guarded)
+        }
         // Answers a route could wrongly give: a status not declared, a body that does not fit, a 2xx for what the
         // document refuses, a 400 for what it allows, and one that fits.
-        router.get("/api/v1/status") { _, _ in Response(status: .accepted) }
-        router.get("/api/v1/alarms") { _, _ in JSONResponse.make(["alarms": 3]) }
-        router.post("/api/v1/alarm/stop") { _, _ in JSONResponse.make(["message": "Stopped."]) }
-        router.post("/api/v1/alarm/snooze") { _, _ -> Response in throw APIError(.invalid, "No.") }
-        router.get("/api/v1/history") { _, _ in JSONResponse.make(["events": [String]()]) }
+        try route(.get, "/api/v1/status").get("/api/v1/status") { _, _ in Response(status: .accepted) }
+        try route(.get, "/api/v1/alarms").get("/api/v1/alarms") { _, _ in JSONResponse.make(["alarms": 3]) }
+        try route(.post, "/api/v1/alarm/stop").post("/api/v1/alarm/stop") { _, _ in JSONResponse.make(["message": "Stopped."]) }
+        try route(.post, "/api/v1/alarm/snooze").post("/api/v1/alarm/snooze") { _, _ -> Response in
+            throw APIError(.invalid, "No.")
+        }
+        try route(.get, "/api/v1/history").get("/api/v1/history") { _, _ in JSONResponse.make(["events": [String]()]) }
+        #expect(ContractGuard(contract: contract, method: "GET", path: "/api/v1/nothing") { _ in } == nil)
         let app = Application(router: router)
         try await app.test(.router) { client in
             let json: HTTPFields = [.contentType: "application/json"]

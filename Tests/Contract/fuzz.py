@@ -7,6 +7,8 @@ Two runs, each against a fresh clock:
   database passes `PRAGMA integrity_check` and an alarm set for the coming minute still rings.
 - without a token, from another machine: every request is refused with 401 or 403 (429 once its wrong pairing
   codes lock the address out), and the stored clock is the same afterwards.
+Each run also asks for every operation under every other spelling of its path (spellings.py: doubled slashes, '/./',
+'..', a trailing slash, percent-encoded slashes and letters, other letter cases): 404, never served (R39).
 
 Both run in a network namespace of their own (made here, removed at the end): the daemon listens on a second address of
 its loopback there, so the fuzzer is "another machine" to it (the clock trusts only loopback peers to read
@@ -102,6 +104,13 @@ def schemathesis(st, namespace, clock, token, seed, examples, report, hooks=None
     return subprocess.run(namespace.wrap([*DIE_WITH_US, *args]), env=env, timeout=1800, cwd=clock.dir).returncode
 
 
+def spellings(namespace, clock, token):
+    """Tests/Contract/spellings.py from inside the namespace: every operation under every other spelling of its path."""
+    args = [sys.executable, str(HERE / "spellings.py"), f"http://{ADDRESS}:{clock.port}"] + ([token] if token else [])
+    print(f"$ spellings.py ({'with' if token else 'without'} a token)", flush=True)
+    return subprocess.run(namespace.wrap([*DIE_WITH_US, *args]), timeout=600).returncode
+
+
 def alarm_still_rings(clock):
     """An alarm for the coming minute (tone, days once, rings on days off too) rings."""
     at = datetime.now(timezone.utc) + timedelta(minutes=1)
@@ -144,6 +153,9 @@ def main():
             print(f"with a token: schemathesis exited {code} after {time.monotonic() - started:.0f} s", flush=True)
             if code != 0:
                 failures.append(f"schemathesis found problems with a token (exit {code})")
+            code = spellings(namespace, clock, token)
+            if code != 0:
+                failures.append("another spelling of a path was served, with a token (Tests/Contract/spellings.py)")
             breaches = clock.breaches()
             print(f"breaches of the document the server itself saw: {len(breaches)}", flush=True)
             failures += [f"breach: {line}" for line in breaches[:20]]
@@ -174,6 +186,8 @@ def main():
                 print(f"without a token ({part}): schemathesis exited {code}", flush=True)
                 if code != 0:
                     failures.append(f"a request without a token was not refused ({part}; exit {code})")
+            if spellings(namespace, clock, None) != 0:
+                failures.append("a spelling of a path was served without a token (Tests/Contract/spellings.py)")
             after = clock.stored()
             clock.stop()
             if before != after:

@@ -1,11 +1,13 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// Bodies (R31): a change's body (any method but GET/HEAD) must be JSON — `Content-Type: application/json`
 /// (415 otherwise: a cross-site form can send only other types); a change without a body (`DELETE`, a bare
 /// `POST …/enable`) may leave the type out and counts as `{}` — and at most `maxBody` bytes (413), read here,
-/// once, into the context. A GET's body is ignored.
+/// once, into the context, whether it came with a length or in chunks. A GET's body is ignored. It is in the chain of
+/// every API route (`RouteBook.add`), so it judges the route the router matched, not the path's text.
 struct BodyGuard: RouterMiddleware {
     typealias Context = APIContext
     let maxBody: Int
@@ -13,7 +15,7 @@ struct BodyGuard: RouterMiddleware {
     func handle(_ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response) async throws
         -> Response
     {
-        guard request.uri.path.hasPrefix("/api/"), request.method != .get, request.method != .head else {
+        guard request.method != .get, request.method != .head else {
             return try await next(request, context)
         }
         let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
@@ -27,6 +29,9 @@ struct BodyGuard: RouterMiddleware {
         do {
             context.body = try await request.collectBody(upTo: maxBody)
         } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError(.tooLarge, "The request body is larger than \(maxBody / 1024) KiB.")
+        } catch is NIOTooManyBytesError {
+            // A chunked body (no Content-Length) that grows past the limit: the same 413 as a sized one.
             throw APIError(.tooLarge, "The request body is larger than \(maxBody / 1024) KiB.")
         }
         if type == nil, context.body.readableBytes > 0 { throw refusal }

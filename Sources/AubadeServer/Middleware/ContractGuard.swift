@@ -26,16 +26,33 @@ public struct ContractBreach: Sendable, CustomStringConvertible {
 /// logged as an error and handed to `onBreach`; the tests fail on any (every route test runs through this
 /// guard, and so does the fuzzer in `make contract`), so the two cannot drift apart unseen. The event stream's
 /// body is not read (it does not end); its status and type are.
+///
+/// Each route's chain has its own guard, made with the operation its method and path template name in the document
+/// (`RouteBook.add`), and the path parameters' values are the router's: what is checked is the route the request
+/// reached, however its path was spelled (R39).
 struct ContractGuard: RouterMiddleware {
     typealias Context = APIContext
-    let contract: APIContract?
+    let contract: APIContract
+    let operation: APIContract.Operation
     let onBreach: @Sendable (ContractBreach) -> Void
+
+    /// The guard of the route `method path` (OpenAPI form), or nil when the document has no such operation (the
+    /// test that holds the routes against the document fails then).
+    init?(contract: APIContract?, method: String, path: String, onBreach: @escaping @Sendable (ContractBreach) -> Void) {
+        guard let contract, let operation = contract.operations.first(where: { $0.method == method && $0.path == path })
+        else { return nil }
+        self.contract = contract
+        self.operation = operation
+        self.onBreach = onBreach
+    }
 
     func handle(_ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response) async throws
         -> Response
     {
-        guard let contract, let (operation, values) = contract.operation(request.method.rawValue, request.uri.path) else {
-            return try await next(request, context)
+        var values: [String: String] = [:]
+        for parameter in operation.parameters where parameter.location == .path {
+            guard let raw = context.parameters.get(parameter.name) else { continue }
+            values[parameter.name] = raw.removingPercentEncoding ?? raw
         }
         let violation = operation.violation(
             values: values, query: request.uri.query, body: Data(context.body.readableBytesView), in: contract.book)

@@ -40,6 +40,9 @@ struct ErrorShaper: RouterMiddleware {
                 throw APIError(
                     error.status.code < 500 ? .invalid : .failed, error.body ?? "The request was refused (\(error.status.code)).")
             }
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            // A body read elsewhere than `BodyGuard` that outgrew its limit (NIO's too-many-bytes error).
+            throw APIError(.tooLarge, "The request body is larger than 64 KiB.")
         } catch {
             context.logger.warning("API request failed: \(error)")
             throw APIError(.failed, "The clock could not answer this request.")
