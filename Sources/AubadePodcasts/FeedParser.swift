@@ -9,7 +9,7 @@ import FoundationXML
 /// each item with an audio enclosure, full episodes only (`itunes:episodeType` trailer and bonus left out), its
 /// publication date read in the forms feeds use (RFC 822 in RSS, RFC 3339 in Atom; an unreadable one counts as
 /// none). A feed that is not well-formed XML, or neither RSS nor Atom, is refused in one sentence that names the
-/// line.
+/// line. Its text — titles, ids, types — is made plain as it is read (`OutsideText`, R40).
 public enum FeedParser {
     public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         public let description: String
@@ -34,7 +34,7 @@ public enum FeedParser {
         guard let kind = reader.kind else {
             throw Refusal(description: "The document is not a podcast feed (neither RSS nor Atom).")
         }
-        let title = reader.feedTitle.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = OutsideText.clean(reader.feedTitle, limit: Podcast.maxText)
         return PodcastFeed(title: title.isEmpty ? (kind == .atom ? "Atom feed" : "RSS feed") : title, episodes: reader.episodes)
     }
 
@@ -58,6 +58,8 @@ public enum FeedParser {
     /// The XML delegate: collects the feed's title and its items' fields as the elements close.
     final class Reader: NSObject, XMLParserDelegate {
         enum Kind { case rss, atom }
+        /// The longest episode id kept, in characters (`Podcast` keeps at most 512 bytes of it).
+        static let maxID = 512
 
         private(set) var kind: Kind?
         private(set) var feedTitle = ""
@@ -138,11 +140,12 @@ public enum FeedParser {
             let type = (f["itunes:episodeType"] ?? "full").lowercased()
             guard type == "full" || type.isEmpty else { return }
             let published = (f["pubDate"] ?? f["published"] ?? f["updated"] ?? f["dc:date"]).flatMap(FeedDate.parse)
-            let id = f["guid"] ?? f["id"] ?? enclosure.url
+            let id = OutsideText.clean(f["guid"] ?? f["id"] ?? "", limit: Reader.maxID)
+            let title = OutsideText.clean(f["title"] ?? "", limit: Podcast.maxText)
             episodes.append(
                 PodcastEpisode(
-                    id: id.isEmpty ? enclosure.url : id, title: f["title"].map { $0.isEmpty ? "Untitled" : $0 } ?? "Untitled",
-                    published: published, audio: enclosure.url, type: enclosure.type, length: enclosure.length,
+                    id: id.isEmpty ? enclosure.url : id, title: title.isEmpty ? "Untitled" : title, published: published,
+                    audio: enclosure.url, type: OutsideText.clean(enclosure.type, limit: 64), length: enclosure.length,
                     duration: f["itunes:duration"].flatMap(FeedDate.duration)))
         }
     }
