@@ -76,4 +76,13 @@ struct OutsideTextTests {
         let refreshed = podcast.refreshed(with: PodcastFeed(title: "\u{9B}News", episodes: [episode]), at: .distantFuture)
         #expect(refreshed.title == "News" && refreshed.episodes.map(\.title) == ["Monday 2 xy"])
     }
+
+    @Test func aMessageIsLoggedEscapedOnOneLine() {
+        let payload = "dance\n2026-01-01T00:00:00+0000 critical : forged\u{202E}gpj.exe\\\t\r\u{1B}[2J\u{2028}"
+        let escaped = OutsideText.escaped(payload, limit: 200)
+        #expect(escaped == #"dance\n2026-01-01T00:00:00+0000 critical : forged\u{202E}gpj.exe\\\t\r\u{1B}[2J\u{2028}"#)
+        #expect(!escaped.contains("\n") && !escaped.unicodeScalars.contains("\u{202E}"))
+        #expect(OutsideText.escaped("abcdef", limit: 3) == "abc…")
+        #expect(OutsideText.escaped("Ünïcödé 👍🏽", limit: 20) == "Ünïcödé 👍🏽")
+    }
 }
