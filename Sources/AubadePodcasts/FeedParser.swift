@@ -1,4 +1,5 @@
 public import AubadeCore
+import AubadeHTTP
 public import Foundation
 
 #if canImport(FoundationXML)
@@ -10,6 +11,12 @@ import FoundationXML
 /// publication date read in the forms feeds use (RFC 822 in RSS, RFC 3339 in Atom; an unreadable one counts as
 /// none). A feed that is not well-formed XML, or neither RSS nor Atom, is refused in one sentence that names the
 /// line. Its text — titles, ids, types — is made plain as it is read (`OutsideText`, R40).
+///
+/// The document is handed to libxml2 in pieces (`XMLParser(stream:)`, 128 KiB at a time), never whole: a push parser
+/// given the whole document at once keeps all of it in its input buffer and stops at 10,000,000 bytes ("Huge
+/// input lookup", libxml2's XML_MAX_LOOKUP_LIMIT, error 1), and Foundation's XMLParser has no way to set
+/// XML_PARSE_HUGE. In pieces, the parser lets go of what it has read, so a feed of any size up to
+/// `FeedFetch.maxBytes` is read.
 public enum FeedParser {
     public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         public let description: String
@@ -17,8 +24,14 @@ public enum FeedParser {
     }
 
     public static func parse(_ data: Data) throws(Refusal) -> PodcastFeed {
+        guard data.count <= FeedFetch.maxBytes else {
+            throw Refusal(
+                description:
+                    "The feed is \(data.count) bytes long; this clock reads feeds of at most \(HTTPFetch.size(Int64(FeedFetch.maxBytes)))."
+            )
+        }
         let reader = Reader()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader

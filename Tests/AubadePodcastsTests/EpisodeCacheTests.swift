@@ -68,7 +68,9 @@ struct EpisodeCacheTests {
         }
         let small = EpisodeCache(databasePath: db.file("other.sqlite"), allowLoopback: true, maxEpisodeBytes: 50_000)
         let tooLarge = #expect(throws: PodcastFetchError.self) { try small.download(b, within: .seconds(60), keeping: []) }
-        #expect(tooLarge?.message.contains("sends more than") == true, "\(tooLarge?.message ?? "")")
+        #expect(
+            tooLarge?.message.contains("announces 100000 bytes, more than the 50000 bytes this clock takes") == true,
+            "\(tooLarge?.message ?? "")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: small.folder).isEmpty)
     }
 
