@@ -67,7 +67,8 @@ struct ICalExpansion {
         return start
     }
 
-    static func named(_ e: ICalEvent) -> String { e.summary.map { " '\($0.prefix(60))'" } ?? "" }
+    /// " '<summary>'" for a sentence about the event: its summary made plain (`OutsideText`), at most 60 characters.
+    static func named(_ e: ICalEvent) -> String { e.summary.map { " '\(OutsideText.clean($0, limit: 60))'" } ?? "" }
 
     static func order(_ t: ICalTime) -> [Int] { [t.year, t.month, t.day, t.hour, t.minute, t.second] }
 

@@ -170,35 +170,21 @@ struct ICalendarReader {
 
     // MARK: Texts
 
-    /// A name for a row: one line, trimmed, at most `Names.maxLength` Unicode scalars ("…" when shortened).
+    /// A name for a row: the calendar's text made plain (`OutsideText`, R40: one line, no control or
+    /// bidirectional characters, trimmed), at most `Names.maxLength` Unicode scalars ("…" when shortened).
     static func name(_ text: String?) -> String? {
         guard let text else { return nil }
-        var name: String
-        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            // Line breaks (an escaped \n) become spaces; other control characters go.
-            var flat = String.UnicodeScalarView()
-            for scalar in text.unicodeScalars {
-                if scalar == "\n" || scalar == "\r" || scalar == "\t" {
-                    flat.append(" ")
-                } else if scalar.properties.generalCategory != .control {
-                    flat.append(scalar)
-                }
-            }
-            name = String(flat).trimmedText
-        } else {
-            name = text.trimmedText
-        }
+        let name = OutsideText.clean(text, limit: Names.maxLength + 1)
         guard !name.isEmpty else { return nil }
-        if name.unicodeScalars.count > Names.maxLength {
-            name = Names.cut(name, to: Names.maxLength - 1) + "…"
-        }
-        return name
+        guard name.unicodeScalars.count > Names.maxLength else { return name }
+        return Names.cut(name, to: Names.maxLength - 1) + "…"
     }
 
-    /// A text for a row: trimmed, at most `Programme.maxTextLength` characters.
+    /// A text for a row: made plain as a name is, at most `Programme.maxTextLength` characters ("…" when shortened).
     static func text(_ text: String?) -> String? {
-        guard var t = text?.trimmedText, !t.isEmpty else { return nil }
-        if t.count > Programme.maxTextLength { t = String(t.prefix(Programme.maxTextLength - 1)) + "…" }
-        return t
+        guard let text else { return nil }
+        let t = OutsideText.clean(text, limit: Programme.maxTextLength + 1)
+        guard !t.isEmpty else { return nil }
+        return t.count > Programme.maxTextLength ? String(t.prefix(Programme.maxTextLength - 1)) + "…" : t
     }
 }

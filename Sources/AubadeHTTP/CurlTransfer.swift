@@ -16,6 +16,8 @@ package final class CurlTransfer {
         package var contentType: String?
         package var metaint: Int?
         package var url: String
+        /// The size the server announces (Content-Length), when it gives one.
+        package var contentLength: Int64? = nil
     }
 
     package enum End: Equatable, Sendable {
@@ -163,7 +165,8 @@ package final class CurlTransfer {
             let head = Head(
                 status: status, contentType: headers["content-type"],
                 metaint: headers["icy-metaint"].flatMap { Int($0) },
-                url: effective.map { String(cString: $0) } ?? url)
+                url: effective.map { String(cString: $0) } ?? url,
+                contentLength: headers["content-length"].flatMap { Int64($0) })
             guard (200..<300).contains(status) else {
                 failure = "The station answered HTTP \(status) (\(head.url))."
                 return false

@@ -6,14 +6,21 @@ import Foundation
 /// on redirects), at most 5 redirects, every connection's address checked by `AddressPolicy` (loopback refused
 /// unless allowed), a 10-s connect timeout, a stall after 10 s without bytes, and a non-2xx answer refused.
 /// A web page (text/html) is not the document (`what` names it in the sentences: "a calendar"); a body larger
-/// than `maxBytes` is refused; the whole fetch ends after `deadline`.
+/// than `maxBytes` is refused — before its first byte is handed on when the server announces its size
+/// (Content-Length), else as soon as it passes `maxBytes`; the whole fetch ends after `deadline`.
 ///
 /// Contract: `get` blocks on the calling thread (curl's transfer runs there): call it from a dedicated thread
 /// (the calendar loader runs through AubadeApp's `runBlocking`), never from the cooperative pool.
 public enum HTTPFetch {
     public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
         public let description: String
-        public init(_ description: String) { self.description = description }
+        /// The body was refused for its size (announced or sent): asking again brings the same.
+        public let tooLarge: Bool
+
+        public init(_ description: String, tooLarge: Bool = false) {
+            self.description = description
+            self.tooLarge = tooLarge
+        }
     }
 
     /// The body of `url`, blocking.
@@ -43,6 +50,7 @@ public enum HTTPFetch {
         let started = ContinuousClock.now
         var count: Int64 = 0
         var refusal: String?
+        var tooLarge = false
         let end = transfer.run(
             shouldStop: { ContinuousClock.now - started > deadline },
             onHead: { head in
@@ -50,11 +58,18 @@ public enum HTTPFetch {
                     refusal = "\(url.text) answered with a web page (text/html), not \(what)."
                     return false
                 }
+                if let announced = head.contentLength, announced > maxBytes {
+                    refusal =
+                        "\(url.text) announces \(HTTPFetch.size(announced)), more than the \(HTTPFetch.size(maxBytes)) this clock takes for \(what)."
+                    tooLarge = true
+                    return false
+                }
                 return true
             },
             onBody: { bytes in
                 guard count + Int64(bytes.count) <= maxBytes else {
                     refusal = "\(url.text) sends more than \(HTTPFetch.size(maxBytes)); that is not \(what) this clock reads."
+                    tooLarge = true
                     return false
                 }
                 count += Int64(bytes.count)
@@ -64,7 +79,7 @@ public enum HTTPFetch {
                 }
                 return true
             })
-        if let refusal { throw Failure(refusal) }
+        if let refusal { throw Failure(refusal, tooLarge: tooLarge) }
         switch end {
         case .finished:
             guard count > 0 else { throw Failure("\(url.text) sent nothing.") }
@@ -75,10 +90,12 @@ public enum HTTPFetch {
         }
     }
 
-    /// "4 MiB", "256 KiB", "512 bytes".
-    static func size(_ bytes: Int64) -> String {
-        bytes >= 1 << 20 && bytes % (1 << 20) == 0
-            ? "\(bytes >> 20) MiB" : bytes >= 1024 && bytes % 1024 == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
+    /// "2 GiB", "4 MiB", "256 KiB", "512 bytes", "12345678 bytes".
+    public static func size(_ bytes: Int64) -> String {
+        for (shift, unit) in [(30, "GiB"), (20, "MiB"), (10, "KiB")] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift) \(unit)"
+        }
+        return "\(bytes) bytes"
     }
 
     /// The transfer's sentence, about a server rather than a station.

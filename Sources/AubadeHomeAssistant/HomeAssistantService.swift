@@ -186,7 +186,7 @@ final class HomeAssistantLink {
         case .mqtt(.message(let topic, let payload, let retained)):
             await received(topic: topic, payload: String(decoding: payload, as: UTF8.self), retained: retained)
         case .mqtt(.oversized(let topic, let bytes)):
-            dropped("a message of \(bytes) bytes on \(topic) is larger than the clock takes")
+            dropped("a message of \(bytes) bytes on \(HomeAssistantTopics.quoted(topic)) is larger than the clock takes")
         case .dropped:
             dropped("more messages came at once than the clock takes")
         case .shutdown:
@@ -198,7 +198,7 @@ final class HomeAssistantLink {
     private func dropped(_ why: String) {
         droppedSince += 1
         if let last = droppedLogged, ContinuousClock.now - last < .seconds(60) { return }
-        logger.warning("MQTT: \(why); \(droppedSince) message(s) dropped.")
+        log(.warning, "MQTT: \(why); \(droppedSince) message(s) dropped.")
         droppedLogged = .now
         droppedSince = 0
     }
@@ -254,24 +254,36 @@ final class HomeAssistantLink {
             return
         }
         if retained {
-            logger.warning(
-                "A retained message on \(topic) was ignored: a command is carried out only when it is sent, never replayed.")
+            log(
+                .warning,
+                "A retained message on \(HomeAssistantTopics.quoted(topic)) was ignored: a command is carried out only when it is sent, never replayed."
+            )
             return
         }
         switch topics.command(topic: topic, payload: payload, state: state) {
         case nil:
             return
         case .failure(let refusal)?:
-            logger.warning("MQTT: \(refusal.description)")
+            log(.warning, "MQTT: \(refusal.description)")
         case .success(let command)?:
             do throws(ClockError) {
                 let output = try await clock.send(.command(command, follow: false))
-                logger.info("MQTT \(topic) '\(payload)': \(output.reply.message ?? "done")")
+                log(.info, "MQTT \(topic) \(HomeAssistantTopics.quoted(payload)): \(output.reply.message ?? "done")")
             } catch {
-                logger.warning("MQTT \(topic) '\(payload)' was refused: \(error.description)")
+                log(.warning, "MQTT \(topic) \(HomeAssistantTopics.quoted(payload)) was refused: \(error.description)")
             }
         }
     }
+
+    /// Writes `line` to the log as one line, whatever the topic or the payload it quotes holds: a line break, a
+    /// control or a bidirectional character sent to the clock appears escaped (`OutsideText.escaped`, R40), so a
+    /// message can never forge a line of the log.
+    private func log(_ level: Logger.Level, _ line: String) {
+        logger.log(level: level, "\(OutsideText.escaped(line, limit: HomeAssistantLink.maxLogLine))")
+    }
+
+    /// The longest line logged for a received message, in characters (its quotes are cut shorter).
+    static let maxLogLine = 600
 
     private func setWarning(_ text: String?) async {
         guard text != warned else { return }

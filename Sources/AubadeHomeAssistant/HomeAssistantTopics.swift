@@ -150,7 +150,7 @@ public struct HomeAssistantTopics: Sendable {
                 }
                 return .success(.edit(.skipNext(id: id, undo: false)))
             default:
-                return .failure(Refusal("'\(text)' on \(topic) is not a command; use stop, snooze or skip_next."))
+                return .failure(Refusal("\(Self.quoted(text)) on \(topic) is not a command; use stop, snooze or skip_next."))
             }
         }
         guard topic.hasPrefix(prefix + "/"), topic.hasSuffix("/set") else { return nil }
@@ -158,7 +158,7 @@ public struct HomeAssistantTopics: Sendable {
         switch parts.count {
         case 2 where parts[0] == "volume":
             guard let level = HomeAssistantTopics.number(text), (1...100).contains(level) else {
-                return .failure(Refusal("Volume '\(text)' is not a number from 1 to 100."))
+                return .failure(Refusal("Volume \(Self.quoted(text)) is not a number from 1 to 100."))
             }
             if state?.radioOn == true { return .success(.radioVolume(level)) }
             return .success(.edit(.setSettings([SettingChange(key: SettingKey.defaultVolume.rawValue, value: .number(level))])))
@@ -166,23 +166,25 @@ public struct HomeAssistantTopics: Sendable {
             if text.lowercased() == HomeAssistantDiscovery.stationOff { return .success(.stopRadio) }
             // A saved station only: a message on the broker never makes the clock fetch an address of its choosing.
             guard state?.stations.contains(text) == true else {
-                return .failure(Refusal("'\(text)' on \(topic) is not a saved station."))
+                return .failure(Refusal("\(Self.quoted(text)) on \(topic) is not a saved station."))
             }
             return .success(.play(source: text, seconds: nil, volume: nil))
         case 2 where parts[0] == "sleep":
             guard let minutes = HomeAssistantTopics.number(text), (0...720).contains(minutes) else {
-                return .failure(Refusal("Sleep timer '\(text)' is not a number of minutes from 0 to 720."))
+                return .failure(Refusal("Sleep timer \(Self.quoted(text)) is not a number of minutes from 0 to 720."))
             }
             if minutes == 0 { return .success(.sleepCancel) }
             return .success(.sleep(seconds: minutes * 60, source: state?.station))
         case 4 where parts[0] == "alarm":
-            guard let id = Int64(parts[1]) else { return .failure(Refusal("'\(parts[1])' in \(topic) is not an alarm's id.")) }
+            guard let id = Int64(parts[1]) else {
+                return .failure(Refusal("\(Self.quoted(String(parts[1]))) in \(Self.quoted(topic)) is not an alarm's id."))
+            }
             switch parts[2] {
             case "enabled":
                 switch text.uppercased() {
                 case "ON": return .success(.edit(.editAlarm(id: id, AlarmPatch(enabled: true))))
                 case "OFF": return .success(.edit(.editAlarm(id: id, AlarmPatch(enabled: false))))
-                default: return .failure(Refusal("'\(text)' on \(topic) is neither ON nor OFF."))
+                default: return .failure(Refusal("\(Self.quoted(text)) on \(topic) is neither ON nor OFF."))
                 }
             case "time": return .success(.edit(.editAlarm(id: id, AlarmPatch(time: text))))
             case "days": return .success(.edit(.editAlarm(id: id, AlarmPatch(days: text))))
@@ -191,6 +193,12 @@ public struct HomeAssistantTopics: Sendable {
         default:
             return nil
         }
+    }
+
+    /// `text` from a message (a payload, a topic) in quotes for a sentence: at most 80 characters, then "…". It is
+    /// quoted as it came: the log escapes what it must (`HomeAssistantLink.log`).
+    static func quoted(_ text: String) -> String {
+        "'" + String(text.prefix(80)) + (text.count > 80 ? "…" : "") + "'"
     }
 
     /// A command message that is ignored, and why.

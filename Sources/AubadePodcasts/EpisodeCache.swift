@@ -8,6 +8,11 @@ import Foundation
 /// power cut leaves no half episode under its real name). The folder keeps within `budget`: after each download the
 /// oldest files go, never those an alarm still needs (`keeping`).
 ///
+/// An episode larger than `maxEpisodeBytes` is refused before a byte of it is written (R40): at once when its feed
+/// announces that much (`length`), after the answer's head when the server does (Content-Length), and cut at the cap
+/// when it sends more than it announced. A refusal for its size is remembered (`refused`) until the feed changes the
+/// episode: it is not asked for again.
+///
 /// Contract: every call blocks (file I/O, a download): call it on a thread of its own. Safe from several threads:
 /// each download writes a temporary file of its own, and one episode is downloaded by one caller at a time — a
 /// second caller for the same episode waits for the first and takes its file.
@@ -19,6 +24,8 @@ public struct EpisodeCache: Sendable {
     public let budget: Int64
     let allowLoopback: Bool
     private let gate = DownloadGate()
+    /// The episodes refused for their size, shared by every copy of this cache.
+    public let refused = RefusedEpisodes()
 
     /// A temporary file older than this is a leftover of a download that was cut off (no download runs longer:
     /// the clock gives each one until its alarm).
@@ -66,6 +73,13 @@ public struct EpisodeCache: Sendable {
         }
         defer { gate.leave(path) }
         if let done = file(of: episode) { return done }
+        if let known = refused.reason(for: episode) { throw PodcastFetchError(known) }
+        if let announced = episode.length, Int64(announced) > maxEpisodeBytes {
+            try refuse(
+                episode,
+                "its feed announces \(HTTPFetch.size(Int64(announced))), more than the \(HTTPFetch.size(maxEpisodeBytes)) an episode may take."
+            )
+        }
         return try fetch(episode, to: path, within: within - (ContinuousClock.now - started), keeping: keeping)
     }
 
@@ -76,43 +90,27 @@ public struct EpisodeCache: Sendable {
         do { url = try StreamURL(parsing: episode.audio) } catch {
             throw PodcastFetchError("The episode's address cannot be fetched: \(error.message)")
         }
-        try makeFolder()
-        let part = path + ".\(UUID().uuidString).part"
-        let fd = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw PodcastFetchError("The episode cannot be written to \(part): \(Errno(errno).description).") }
-        var writeError: String?
-        do {
+        let part = EpisodePart(folder: folder, file: path)
+        do throws(HTTPFetch.Failure) {
             try HTTPFetch.stream(
                 url, what: "an episode", maxBytes: maxEpisodeBytes, allowLoopback: allowLoopback,
                 deadline: max(.seconds(1), within)
-            ) { bytes in
-                var rest = bytes
-                while !rest.isEmpty {
-                    let n = write(fd, rest.baseAddress, rest.count)
-                    if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else {
-                        writeError = "Writing the episode to \(part) failed: \(Errno(errno).description)."
-                        return writeError
-                    }
-                    rest = UnsafeRawBufferPointer(rebasing: rest[n...])
-                }
-                return nil
-            }
+            ) { bytes in part.write(bytes) }
         } catch {
-            close(fd)
-            unlink(part)
-            throw PodcastFetchError(writeError ?? "The episode could not be downloaded: \(error.description)")
+            part.discard()
+            if error.tooLarge { try refuse(episode, error.description) }
+            throw PodcastFetchError(part.failure ?? "The episode could not be downloaded: \(error.description)")
         }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard synced, rename(part, path) == 0 else {
-            let why = Errno(errno).description
-            unlink(part)
-            throw PodcastFetchError("The episode could not be kept in \(folder): \(why).")
-        }
-        DurableWrite.syncFolder(folder)
+        try part.keep(as: path)
         trim(keeping: Set(keeping.map { self.path(of: $0) } + [path]))
         return path
+    }
+
+    /// Refuses `episode` for its size, and remembers it: it is not asked for again while the feed says the same.
+    private func refuse(_ episode: PodcastEpisode, _ why: String) throws(PodcastFetchError) -> Never {
+        let sentence = "The episode is not downloaded: \(why) It is not tried again until its feed changes it."
+        refused.remember(episode, sentence)
+        throw PodcastFetchError(sentence)
     }
 
     /// Removes the oldest files until the folder holds at most `budget`, never one of `keep`; leftovers of
@@ -134,14 +132,6 @@ public struct EpisodeCache: Sendable {
         var total = files.reduce(0) { $0 + $1.size }
         for f in files.sorted(by: { $0.date < $1.date }) where total > budget && !keep.contains(f.path) {
             if unlink(f.path) == 0 { total -= f.size }
-        }
-    }
-
-    private func makeFolder() throws(PodcastFetchError) {
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw PodcastFetchError("The episodes' folder \(folder) cannot be made: \(error.localizedDescription)")
         }
     }
 }

@@ -1,4 +1,5 @@
 public import AubadeCore
+import AubadeHTTP
 public import Foundation
 
 #if canImport(FoundationXML)
@@ -9,7 +10,13 @@ import FoundationXML
 /// each item with an audio enclosure, full episodes only (`itunes:episodeType` trailer and bonus left out), its
 /// publication date read in the forms feeds use (RFC 822 in RSS, RFC 3339 in Atom; an unreadable one counts as
 /// none). A feed that is not well-formed XML, or neither RSS nor Atom, is refused in one sentence that names the
-/// line.
+/// line. Its text — titles, ids, types — is made plain as it is read (`OutsideText`, R40).
+///
+/// The document is handed to libxml2 in pieces (`XMLParser(stream:)`, 128 KiB at a time), never whole: a push parser
+/// given the whole document at once keeps all of it in its input buffer and stops at 10,000,000 bytes ("Huge
+/// input lookup", libxml2's XML_MAX_LOOKUP_LIMIT, error 1), and Foundation's XMLParser has no way to set
+/// XML_PARSE_HUGE. In pieces, the parser lets go of what it has read, so a feed of any size up to
+/// `FeedFetch.maxBytes` is read.
 public enum FeedParser {
     public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         public let description: String
@@ -17,8 +24,14 @@ public enum FeedParser {
     }
 
     public static func parse(_ data: Data) throws(Refusal) -> PodcastFeed {
+        guard data.count <= FeedFetch.maxBytes else {
+            throw Refusal(
+                description:
+                    "The feed is \(data.count) bytes long; this clock reads feeds of at most \(HTTPFetch.size(Int64(FeedFetch.maxBytes)))."
+            )
+        }
         let reader = Reader()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
@@ -34,7 +47,7 @@ public enum FeedParser {
         guard let kind = reader.kind else {
             throw Refusal(description: "The document is not a podcast feed (neither RSS nor Atom).")
         }
-        let title = reader.feedTitle.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = OutsideText.clean(reader.feedTitle, limit: Podcast.maxText)
         return PodcastFeed(title: title.isEmpty ? (kind == .atom ? "Atom feed" : "RSS feed") : title, episodes: reader.episodes)
     }
 
@@ -58,6 +71,8 @@ public enum FeedParser {
     /// The XML delegate: collects the feed's title and its items' fields as the elements close.
     final class Reader: NSObject, XMLParserDelegate {
         enum Kind { case rss, atom }
+        /// The longest episode id kept, in characters (`Podcast` keeps at most 512 bytes of it).
+        static let maxID = 512
 
         private(set) var kind: Kind?
         private(set) var feedTitle = ""
@@ -138,11 +153,12 @@ public enum FeedParser {
             let type = (f["itunes:episodeType"] ?? "full").lowercased()
             guard type == "full" || type.isEmpty else { return }
             let published = (f["pubDate"] ?? f["published"] ?? f["updated"] ?? f["dc:date"]).flatMap(FeedDate.parse)
-            let id = f["guid"] ?? f["id"] ?? enclosure.url
+            let id = OutsideText.clean(f["guid"] ?? f["id"] ?? "", limit: Reader.maxID)
+            let title = OutsideText.clean(f["title"] ?? "", limit: Podcast.maxText)
             episodes.append(
                 PodcastEpisode(
-                    id: id.isEmpty ? enclosure.url : id, title: f["title"].map { $0.isEmpty ? "Untitled" : $0 } ?? "Untitled",
-                    published: published, audio: enclosure.url, type: enclosure.type, length: enclosure.length,
+                    id: id.isEmpty ? enclosure.url : id, title: title.isEmpty ? "Untitled" : title, published: published,
+                    audio: enclosure.url, type: OutsideText.clean(enclosure.type, limit: 64), length: enclosure.length,
                     duration: f["itunes:duration"].flatMap(FeedDate.duration)))
         }
     }

@@ -45,7 +45,7 @@ struct PodcastAdd: ParsableCommand {
         if let name { _ = try Podcast.validName(name) }  // a bad name is refused before the download
         let context = try global.context()
         let read = try PodcastCommand.read(url, context: context, allowLocal: allowLocal)
-        let chosen = name ?? Names.cut(read.title, to: Names.maxLength)
+        let chosen = name ?? Podcast.name(fromTitle: read.title)
         let podcast: Podcast
         do {
             podcast = try Podcast(name: chosen, feed: url, title: read.title, episodes: read.episodes, refreshedAt: Date())

@@ -35,14 +35,13 @@ struct StationSearch: ParsableCommand {
         } else {
             Output.table(
                 ["ID", "NAME", "COUNTRY", "CODEC", "KBPS", "NOTE"],
-                // The directory's text is anyone's: printed without control characters (no terminal escapes).
+                // The directory's text is anyone's: it arrived plain (`DirectoryAnswer`), and is cut to fit the table.
                 found.map { s in
                     [
-                        DirectoryStation.plain(s.uuid, limit: 36), DirectoryStation.plain(s.name, limit: 80),
-                        s.countryCode.isEmpty ? "-" : DirectoryStation.plain(s.countryCode, limit: 2),
-                        s.codec.isEmpty ? "-" : DirectoryStation.plain(s.codec, limit: 16),
-                        s.bitrate > 0 ? String(s.bitrate) : "-",
-                        DirectoryStation.plain(s.playability.note ?? "", limit: 40),
+                        OutsideText.clean(s.uuid, limit: 36), OutsideText.clean(s.name, limit: 80),
+                        s.countryCode.isEmpty ? "-" : OutsideText.clean(s.countryCode, limit: 2),
+                        s.codec.isEmpty ? "-" : s.codec, s.bitrate > 0 ? String(s.bitrate) : "-",
+                        OutsideText.clean(s.playability.note ?? "", limit: 40),
                     ]
                 })
         }

@@ -151,7 +151,9 @@ struct ICYTests {
         ("StreamTitle='Trailing quote'", "Trailing quote"),
         ("StreamUrl='x';StreamTitle='Second field';", "Second field"),
         ("StreamTitle='  padded  ';\0\0\0", "padded"),
-        ("StreamTitle='Tab\tand\u{7}bell';", "Tabandbell"),
+        ("StreamTitle='Tab\tand\u{7}bell';", "Tab andbell"),
+        // A station's title is anyone's (R40): no line of its own, nothing turned around, no escape sequence.
+        ("StreamTitle='Song\n2026-01-01 fake line\u{202E}3pm.exe\u{1B}[2J';", "Song 2026-01-01 fake line3pm.exe[2J"),
         ("StreamTitle='Ünïcödé – 日本';", "Ünïcödé – 日本"),
     ])
     func titles(block: String, title: String) {

@@ -108,6 +108,37 @@ struct HomeAssistantDaemonTests {
         #expect(await Self.wait(watcher, "availability", after: mark) { $0 == "offline" } != nil)
     }
 
+    /// A payload is anyone's (R40): one with a line break and a right-to-left override is one line of the daemon's
+    /// log, the break written `\n` and the override `\u{202E}`, so no message can forge a line of the log or turn
+    /// one around.
+    @Test func aPayloadWithALineBreakIsOneLineOfTheLogEscaped() async throws {
+        let broker = try await MosquittoBroker()
+        let c = try Self.clock()
+        let id = try await c.addAlarm(["--source", "tone"])
+        let watcher = try await broker.watch([Self.topic("availability")])
+        let d = try await c.daemon(lead: 3600, extra: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)"])
+        #expect(await Self.wait(watcher, "availability") { $0 == "online" } != nil)
+        let forged = "1999-12-31T23:59:59 critical : all alarms deleted"
+        try await broker.publish(Self.topic("cmd"), "dance\n\(forged)\u{202E}gpj.exe")
+        try await broker.publish(Self.topic("alarm/\(id)/time/set"), "25:00\n\(forged)")
+        #expect(await d.waitForError(containing: "on aubade/t/cmd is not a command"), "\(d.errorOutput)")
+        #expect(await d.waitForError(containing: "was refused"), "\(d.errorOutput)")
+        let lines = d.errorOutput.split(separator: "\n")
+        let command = lines.filter { $0.contains("dance") }
+        #expect(command.count == 1, "\(command)")
+        #expect(
+            command.first?.hasSuffix(
+                #"MQTT: 'dance\n1999-12-31T23:59:59 critical : all alarms deleted\u{202E}gpj.exe' on aubade/t/cmd is not a command; use stop, snooze or skip_next."#
+            ) == true, "\(command)")
+        let time = lines.filter { $0.contains("25:00") }
+        #expect(time.count == 1, "\(time)")
+        #expect(time.first?.contains(#"'25:00\n1999-12-31T23:59:59 critical : all alarms deleted' was refused"#) == true)
+        #expect(!lines.contains { $0.hasPrefix("1999-12-31") }, "no line is the forged one: \(lines)")
+        #expect(!d.errorOutput.unicodeScalars.contains("\u{202E}"))
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0)
+    }
+
     /// The notice comes at its lead before the occurrence, for an alarm that will ring and for one passed over for
     /// a day off (saying so); the state is `pre_alarm` until the ring.
     @Test func thePreAlarmComesAtItsLeadAlsoForAnOccurrenceThatWillNotRing() async throws {

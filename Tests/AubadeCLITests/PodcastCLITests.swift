@@ -1,5 +1,6 @@
 import AubadeTesting
 import Foundation
+import GRDB
 import Testing
 
 /// `aubade podcast` as a user runs it, against feeds written for the test on a local server.
@@ -96,5 +97,42 @@ struct PodcastCLITests {
         }
         #expect(try await h.run(["podcast", "list"]).stdout.hasPrefix("No podcasts."))
         withExtendedLifetime(server) {}
+    }
+
+    /// A feed's text is anyone's (R40): a title turned around by a right-to-left override names the podcast plainly,
+    /// an episode title with a line break, C1 controls and an isolate is one plain row of `podcast episodes`, and
+    /// the SQLite file holds the plain text.
+    @Test func aFeedsTitlesArePlainInTheFileAndEachEpisodeIsOneRow() async throws {
+        let h = try CLIHarness()
+        let folder = try TemporaryDirectory("feeds")
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0"><channel><title>Invoice&#x202E;gpj.exe</title>
+        <item><title>Monday&#10;2  2026-11-25  10m  Forged row</title><pubDate>Mon, 23 Nov 2026 06:00:00 GMT</pubDate>
+          <enclosure url="https://news.example/1.mp3" type="audio/mpeg"/></item>
+        <item><title>&#x9B;2JTuesday&#x2067; &#x85;live</title><pubDate>Tue, 24 Nov 2026 06:00:00 GMT</pubDate>
+          <enclosure url="https://news.example/2.mp3" type="audio/mpeg"/></item>
+        </channel></rss>
+        """.write(toFile: folder.file("invoice.xml"), atomically: true, encoding: .utf8)
+        let server = try await BackgroundProcess("/usr/bin/python3", [Self.script, folder.path])
+
+        let added = try await h.run(["podcast", "add", "http://127.0.0.1:\(server.firstLine)/invoice.xml", "--allow-local"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout == "Added podcast 1: Invoicegpj.exe, 2 episode(s); the newest: 2JTuesday live (2026-11-24).\n")
+        let episodes = try await h.run(["podcast", "episodes", "Invoicegpj.exe"])
+        #expect(
+            episodes.stdout == """
+                #  PUBLISHED   LENGTH  TITLE
+                1  2026-11-24  -       2JTuesday live
+                2  2026-11-23  -       Monday 2 2026-11-25 10m Forged row
+
+                """, "\(episodes.stdout)")
+
+        let q = try DatabaseQueue(path: h.db)
+        defer { try? q.close() }
+        let row = try #require(try q.read { try Row.fetchOne($0, sql: "SELECT name, title, episodes FROM podcasts") })
+        #expect(row["name"] as String == "Invoicegpj.exe" && row["title"] as String == "Invoicegpj.exe")
+        let stored = try JSONSerialization.jsonObject(with: Data((row["episodes"] as String).utf8)) as? [[String: Any]]
+        #expect(stored?.map { $0["title"] as? String } == ["2JTuesday live", "Monday 2 2026-11-25 10m Forged row"])
     }
 }

@@ -75,6 +75,20 @@ struct CalendarRefusalTests {
         }
     }
 
+    /// A refusal quotes what the calendar says; made plain (R40), it is one line with no escape sequence or
+    /// bidirectional control in it, whatever the file held.
+    @Test func aRefusalThatQuotesTheCalendarIsPlain() throws {
+        do {
+            _ = try CalendarReader.read(
+                Array("mon,\"25:00\n\u{1B}[2Jforged\u{202E}\",07:00,A\n".utf8), kind: .programmes, location: "x.csv",
+                station: nil, options: CalendarReadOptions(clockZone: try Fixtures.zone("UTC"), now: Date()))
+            Issue.record("accepted")
+        } catch let error as CalendarError {
+            #expect(error.line == 1 && error.problem.contains("'25:00 [2Jforged'"), "\(error)")
+            #expect(!error.problem.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{202E}" })
+        }
+    }
+
     @Test func aBadCSVRecordIsNamedByItsLine() throws {
         do {
             _ = try Fixtures.programmes("schedule-bad.csv", now: "2027-03-20T00:00:00Z")

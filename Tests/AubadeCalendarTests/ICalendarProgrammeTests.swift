@@ -37,8 +37,8 @@ struct ICalendarProgrammeTests {
         #expect(dates.last == read.expandedThrough || dates.last! < read.expandedThrough!)
         let horizon = LocalDate(try Fixtures.instant(Self.berlinNow), in: try Fixtures.zone("Europe/Berlin")).adding(days: 400)
         #expect(read.expandedThrough == horizon)
-        // Escaped and folded text, unescaped and unfolded by libical.
-        #expect(morning.details == "News, weather; and the day's first records.\nCall in: 030 123 45")
+        // Escaped and folded text, unescaped and unfolded by libical; its line break made a space (R40).
+        #expect(morning.details == "News, weather; and the day's first records. Call in: 030 123 45")
         #expect(
             morning.location == "Studio 1, Funkhaus" && morning.url == "https://radio-berlin.test/morning"
                 && morning.host == "Anna Weber")

@@ -118,9 +118,13 @@ struct DirectoryStationTests {
     }
 
     @Test func theDirectorysTextIsPrintedAndKeptPlain() throws {
-        // Anyone can edit the directory: a name with a terminal escape or a bidirectional override is printed
-        // without them, and what the library keeps obeys DirectoryLink's rules.
-        #expect(DirectoryStation.plain("Jazz\u{1B}]0;owned\u{07} FM\u{202E}") == "Jazz]0;owned FM")
+        // Anyone can edit the directory: a name with a terminal escape, a bidirectional override or line breaks is
+        // read without them (R40), and what the library keeps obeys DirectoryLink's rules.
+        let read = try Self.read(
+            #"[{"stationuuid": "11111111-1111-1111-1111-111111111111", "url": "http://x.example/s", "codec": "MP3\u202e", "#
+                + #""name": "Jazz\u001b]0;owned\u0007 FM\u202e\n\u2028 Live", "tags": "jazz,\u2066bop\t, \u200f"}]"#)
+        #expect(read.map(\.name) == ["Jazz]0;owned FM Live"])
+        #expect(read.first?.tags == ["jazz", "bop"] && read.first?.codec == "MP3" && read.first?.playability == .playable)
         let s = DirectoryStation(
             uuid: "11111111-1111-1111-1111-111111111111", name: "n", url: "http://x.example/s", homepage: "javascript:alert(1)",
             countryCode: "C1", codec: "mp3\t", bitrate: 99_999)

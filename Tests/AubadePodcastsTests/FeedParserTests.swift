@@ -62,6 +62,27 @@ struct FeedParserTests {
         #expect(feed.episodes[0].published == Date(timeIntervalSince1970: 1_795_665_600.25))
     }
 
+    @Test func aFeedsTextIsMadePlainAsItIsRead() throws {
+        // A title turned around by a right-to-left override, a line break that would forge a row of
+        // `aubade podcast episodes`, C1 controls, isolates and marks: none of it is kept (R40).
+        let feed = try Self.parse(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0"><channel><title>Invoice&#x202E;gpj.exe</title>
+              <item><title>Monday&#10;2  2026-11-25  10m  Forged row</title><guid>&#x2066;news-1&#x2069;</guid>
+                <enclosure url="https://news.example/1.mp3" type="audio/mpeg&#x202E;"/></item>
+              <item><title>&#x9B;2J&#x85;Tuesday&#x200F;</title><guid>news-2</guid>
+                <enclosure url="https://news.example/2.mp3" type="audio/mpeg"/></item>
+              <item><title>&#x202E;&#x200B;</title><enclosure url="https://news.example/3.mp3" type="audio/mpeg"/></item>
+            </channel></rss>
+            """)
+        #expect(feed.title == "Invoicegpj.exe")
+        #expect(feed.episodes.map(\.title) == ["Monday 2 2026-11-25 10m Forged row", "2J Tuesday", "Untitled"])
+        #expect(feed.episodes.map(\.id) == ["news-1", "news-2", "https://news.example/3.mp3"])
+        #expect(feed.episodes.allSatisfy { $0.type == "audio/mpeg" })
+        #expect(try Self.parse("<rss><channel><title>&#x202E;&#10;</title></channel></rss>").title == "RSS feed")
+    }
+
     @Test func aMalformedFeedIsRefusedNamingItsLine() {
         let error = #expect(throws: FeedParser.Refusal.self) {
             try Self.parse("<rss version=\"2.0\">\n<channel>\n<title>Broken</title>\n<item><title>x</item>\n</channel></rss>")

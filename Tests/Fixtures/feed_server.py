@@ -4,7 +4,9 @@ usage: feed_server.py FOLDER [LOG]
   /<file>              the file from FOLDER (.xml as application/rss+xml, .atom as application/atom+xml, .mp3 as
                        audio/mpeg, .html as text/html), re-read at each request (a test changes a feed by rewriting it);
                        a `Range: bytes=N-` header is answered 206 from byte N (416 at or past the end), as podcast
-                       hosts do; /<file>?norange ignores it (200, the whole file), as some do
+                       hosts do; /<file>?norange ignores it (200, the whole file), as some do;
+                       /<file>?length=N announces N bytes (Content-Length) whatever it sends, /<file>?nolength
+                       announces nothing (the body ends when the connection closes)
   LOG                  each request appended as a line: path, User-Agent, Range
   /redirect/<k>/<file> 302 to /redirect/<k-1>/<file> … /redirect/0/<file>, which serves /<file>
 Anything else is 404. Prints the port it listens on, then serves until killed.
@@ -52,10 +54,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(body[start:])
             return
+        query = self.path.split('?')[1].split('&') if '?' in self.path else []
+        announced = [q[len('length='):] for q in query if q.startswith('length=')]
         self.send_response(200)
         self.send_header('Content-Type', kind)
-        self.send_header('Content-Length', str(len(body)))
+        if 'nolength' not in query:
+            self.send_header('Content-Length', announced[0] if announced else str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client stopped reading: a refusal of what was announced
 
 serve(Handler)

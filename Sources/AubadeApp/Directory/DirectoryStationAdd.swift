@@ -54,7 +54,7 @@ public struct DirectoryStationAdd: Sendable {
         if let why = found.playability.note {
             throw ClockError(
                 .unprocessable,
-                "\(DirectoryStation.plain(found.name, limit: 80)) cannot be saved: this clock \(why) (it plays MP3 streams, not HLS); pick another station."
+                "\(OutsideText.clean(found.name, limit: 80)) cannot be saved: this clock \(why) (it plays MP3 streams, not HLS); pick another station."
             )
         }
         // Checked before anything is written: a link the store would refuse leaves no logo behind.
@@ -62,7 +62,7 @@ public struct DirectoryStationAdd: Sendable {
         do { link = try found.link() } catch { throw ClockError(error) }
         var prepared = Prepared(
             fields: StationFields(
-                name: name ?? DirectoryStationAdd.name(DirectoryStation.plain(found.name, limit: 200)), url: found.url,
+                name: name ?? DirectoryStationAdd.name(found.name), url: found.url,
                 alternate: alternate))
         if !found.favicon.isEmpty {
             do throws(DirectoryError) {
@@ -87,11 +87,12 @@ public struct DirectoryStationAdd: Sendable {
         if let logo = prepared.newLogo { logos.remove(logo) }
     }
 
-    /// The directory's name as a station name: at most 64 characters, cut at a word where it can be.
+    /// The directory's name as a station name: plain (`OutsideText`), at most 64 characters (Unicode scalars, as a
+    /// name counts them), cut at a word where it can be.
     public static func name(_ text: String) -> String {
-        let scalars = Array(text.unicodeScalars.filter { $0.properties.generalCategory != .control })
-        guard scalars.count > Names.maxLength else { return String(String.UnicodeScalarView(scalars)) }
-        let cut = String(String.UnicodeScalarView(scalars[0..<Names.maxLength]))
+        let plain = OutsideText.clean(text, limit: Names.maxLength + 1)
+        guard plain.unicodeScalars.count > Names.maxLength else { return plain }
+        let cut = Names.cut(plain, to: Names.maxLength)
         guard let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > 32 else { return cut }
         return String(cut[..<space])
     }

@@ -2,8 +2,8 @@ public import AubadeCore
 
 /// What the public directory found, as `aubade station search --json` prints it and `GET /directory/search`
 /// answers it: `{"stations": [{"id", "name", "url", "country", "codec", "bitrate", "homepage", "favicon", "tags",
-/// "playable", "note"}]}`, the most played first. The directory's text is anyone's: control and format characters
-/// are dropped here, and the pages insert it as text only.
+/// "playable", "note"}]}`, the most played first. The directory's text is anyone's: it arrives plain
+/// (`DirectoryAnswer` drops control and format characters), and the pages insert it as text only.
 public struct DirectorySearchDocument: Codable, Sendable {
     public struct Entry: Codable, Sendable {
         public var id: String
@@ -26,10 +26,9 @@ public struct DirectorySearchDocument: Codable, Sendable {
     public init(_ found: [DirectoryStation]) {
         stations = found.map { s in
             Entry(
-                id: s.uuid, name: DirectoryStation.plain(s.name), url: s.url, country: s.countryCode,
-                codec: DirectoryStation.plain(s.codec, limit: 16), bitrate: s.bitrate, homepage: s.homepage,
-                favicon: s.favicon, tags: s.tags.map { DirectoryStation.plain($0, limit: 40) },
-                playable: s.playability.isPlayable, note: s.playability.note.map { DirectoryStation.plain($0, limit: 60) })
+                id: s.uuid, name: s.name, url: s.url, country: s.countryCode, codec: s.codec, bitrate: s.bitrate,
+                homepage: s.homepage, favicon: s.favicon, tags: s.tags, playable: s.playability.isPlayable,
+                note: s.playability.note)
         }
     }
 }

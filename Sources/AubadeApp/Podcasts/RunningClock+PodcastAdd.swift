@@ -25,7 +25,7 @@ extension RunningClock {
         let podcast: Podcast
         do throws(ValidationError) {
             podcast = try Podcast(
-                name: name ?? Names.cut(read.title, to: Names.maxLength), feed: feed, title: read.title,
+                name: name ?? Podcast.name(fromTitle: read.title), feed: feed, title: read.title,
                 episodes: read.episodes, refreshedAt: deps.time.now().wall)
         } catch {
             throw ClockError(.unprocessable, "\(error.message) Give it a name.")

@@ -1,3 +1,4 @@
+import AubadeCore
 import Foundation
 
 /// Reads `StreamTitle` out of an ICY metadata block such as `StreamTitle='Artist - Song';StreamUrl='';`.
@@ -5,8 +6,13 @@ import Foundation
 /// Real stations send titles with apostrophes and semicolons inside (`Guns N' Roses`, `Song; Live`),
 /// Latin-1 instead of UTF-8, and NUL padding. A value ends at the first `';` that is followed by the end of
 /// the block or by another `Key='` field; without such an end, at the last quote. Invalid UTF-8 is read as
-/// Latin-1 (what SHOUTcast servers commonly send). Control characters are dropped.
+/// Latin-1 (what SHOUTcast servers commonly send). The title is made plain (`OutsideText`, R40): control and
+/// bidirectional characters dropped, line breaks and runs of spaces one space, NUL padding gone, at most
+/// `maxTitle` characters.
 public enum ICYMetadata {
+    /// The longest title kept, in characters (a block may hold 4080 bytes).
+    public static let maxTitle = 200
+
     /// The title, or nil when the block has no `StreamTitle` (an empty title is returned as "").
     public static func streamTitle(in block: [UInt8]) -> String? {
         let text = decode(block)
@@ -25,8 +31,7 @@ public enum ICYMetadata {
             search = close.upperBound
         }
         if !found, let lastQuote = rest.lastIndex(of: "'") { end = lastQuote }
-        let value = rest[rest.startIndex..<end].filter { !$0.isControlCharacter }
-        return String(value).trimmingSpacesAndNUL
+        return OutsideText.clean(String(rest[rest.startIndex..<end]), limit: maxTitle)
     }
 
     /// UTF-8 when valid, otherwise Latin-1 byte by byte.
@@ -45,18 +50,5 @@ public enum ICYMetadata {
             return name > 0 && ch == "="
         }
         return false
-    }
-}
-
-extension Character {
-    var isControlCharacter: Bool {
-        unicodeScalars.allSatisfy { $0.properties.generalCategory == .control }
-    }
-}
-
-extension StringProtocol {
-    var trimmingSpacesAndNUL: String {
-        let isPad: (Character) -> Bool = { $0.isWhitespace || $0 == "\0" }
-        return String(drop(while: isPad).reversed().drop(while: isPad).reversed())
     }
 }

@@ -18,20 +18,24 @@ public enum DirectoryAnswer {
         return items.compactMap { ($0 as? [String: Any]).flatMap(station) }
     }
 
-    /// One station object; nil without an id, a name or an address.
+    /// One station object; nil without an id, a name or an address. Its words are made plain here, where they
+    /// enter (`OutsideText`, R40): anyone can write them into the directory.
     static func station(_ o: [String: Any]) -> DirectoryStation? {
-        let uuid = text(o["stationuuid"]), name = text(o["name"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let uuid = plain(o["stationuuid"], 64), name = plain(o["name"], 200)
         let url = text(o["url_resolved"]).isEmpty ? text(o["url"]) : text(o["url_resolved"])
         guard !uuid.isEmpty, !name.isEmpty, !url.isEmpty else { return nil }
         return DirectoryStation(
             uuid: uuid.lowercased(), name: name, url: url.trimmingCharacters(in: .whitespaces), homepage: text(o["homepage"]),
             favicon: text(o["favicon"]),
-            tags: text(o["tags"]).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
-            countryCode: text(o["countrycode"]).uppercased(), language: text(o["language"]), codec: text(o["codec"]),
+            tags: text(o["tags"]).split(separator: ",").map { OutsideText.clean(String($0), limit: 40) }.filter { !$0.isEmpty },
+            countryCode: plain(o["countrycode"], 8).uppercased(), language: plain(o["language"], 64),
+            codec: plain(o["codec"], 16),
             bitrate: number(o["bitrate"]), hls: number(o["hls"]) != 0,
             lastCheckOK: o["lastcheckok"] == nil || number(o["lastcheckok"]) != 0, clickCount: number(o["clickcount"]),
             votes: number(o["votes"]))
     }
+
+    private static func plain(_ v: Any?, _ limit: Int) -> String { OutsideText.clean(text(v), limit: limit) }
 
     private static func text(_ v: Any?) -> String {
         switch v {

@@ -1,8 +1,9 @@
 import Foundation
 
 /// A station as the public directory (radio-browser) describes it: the fields this clock shows, plays and
-/// keeps. Read leniently — the directory's data are crowd-sourced, so a missing or oddly typed field takes its
-/// default, and only a station without an id, a name or an address is left out (`DirectoryAnswer`).
+/// keeps, its words already plain (`DirectoryAnswer` cleans them as they arrive). Read leniently — the
+/// directory's data are crowd-sourced, so a missing or oddly typed field takes its default, and only a station
+/// without an id, a name or an address is left out (`DirectoryAnswer`).
 public struct DirectoryStation: Sendable, Hashable {
     /// The directory's id (`stationuuid`), the same on every mirror.
     public var uuid: String
@@ -47,15 +48,6 @@ public struct DirectoryStation: Sendable, Hashable {
         self.lastCheckOK = lastCheckOK
         self.clickCount = clickCount
         self.votes = votes
-    }
-
-    /// The directory's text as safe to print or keep: control and format characters (a terminal's escape
-    /// sequences, bidirectional overrides) dropped, at most `limit` characters.
-    public static func plain(_ text: String, limit: Int = 200) -> String {
-        let kept = text.unicodeScalars.filter {
-            $0.properties.generalCategory != .control && $0.properties.generalCategory != .format
-        }
-        return String(String.UnicodeScalarView(kept.prefix(limit)))
     }
 
     /// What the library keeps of it (`station add --from-directory`), its fields made to fit `DirectoryLink`'s

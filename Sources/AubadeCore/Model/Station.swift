@@ -43,9 +43,18 @@ public struct Station: Hashable, Sendable, Codable {
 public enum Names {
     public static let maxLength = 64
 
-    /// `text`'s first `count` Unicode scalars (the unit these rules count in).
+    /// `text`'s first characters that fit in `count` Unicode scalars (the unit these rules count in): a character
+    /// (an emoji, a letter and its accents) is kept whole or left out, never split.
     public static func cut(_ text: String, to count: Int) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.prefix(count)))
+        guard text.unicodeScalars.count > count else { return text }
+        var kept = ""
+        var used = 0
+        for character in text {
+            used += character.unicodeScalars.count
+            guard used <= count else { break }
+            kept.append(character)
+        }
+        return kept
     }
 
     public static func validated(_ raw: String, what: String) throws(ValidationError) -> String {

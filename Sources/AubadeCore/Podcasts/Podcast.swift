@@ -23,25 +23,26 @@ public struct Podcast: Sendable, Hashable, Codable {
         self.resume = resume
         self.name = try Podcast.validName(name)
         self.feed = feed
-        self.title = Names.cut(title, to: Podcast.maxText)
+        self.title = OutsideText.clean(title, limit: Podcast.maxText)
         self.episodes = Podcast.fitted(episodes)
         self.refreshedAt = refreshedAt
     }
 
-    /// The longest title kept, in characters (a feed's can be kilobytes).
+    /// The longest title kept, in characters (a feed's can be kilobytes). A feed's titles are plain text
+    /// (`OutsideText`) when read; they are made so again here, so a podcast stored before that is too.
     public static let maxText = 200
     /// What a podcast's episodes may take as JSON: an edit travels to the running clock as one line of its control
     /// socket (64 KiB), so the newest episodes are kept while they fit in half of that.
     public static let episodesBudget = 32 * 1024
 
-    /// `episodes` as stored: titles and ids cut to a sensible length, episodes whose audio address is not one the
+    /// `episodes` as stored: titles plain and cut to a sensible length, ids cut, episodes whose audio address is not one the
     /// clock could fetch (over 2 KB) left out, then the newest while they fit `episodesBudget`.
     static func fitted(_ episodes: [PodcastEpisode]) -> [PodcastEpisode] {
         var kept: [PodcastEpisode] = []
         var bytes = 2
         let encoder = JSONEncoder()
         for var e in episodes.prefix(PodcastFeed.kept) where e.audio.utf8.count <= 2048 {
-            e.title = Names.cut(e.title, to: maxText)
+            e.title = OutsideText.clean(e.title, limit: maxText)
             if e.id.utf8.count > 512 { e.id = e.audio }
             bytes += ((try? encoder.encode(e))?.count ?? 4096) + 1
             guard bytes <= episodesBudget else { break }
@@ -75,10 +76,16 @@ public struct Podcast: Sendable, Hashable, Codable {
         return name
     }
 
+    /// The name a podcast gets from its feed's title when the user gives none: the title made plain
+    /// (`OutsideText`, so no control or bidirectional character names it) and cut to a name's length.
+    public static func name(fromTitle title: String) -> String {
+        Names.cut(OutsideText.clean(title, limit: Names.maxLength), to: Names.maxLength)
+    }
+
     /// The feed as read now: its title and episodes replace the stored ones.
     public func refreshed(with feed: PodcastFeed, at now: Date) -> Podcast {
         var copy = self
-        copy.title = Names.cut(feed.title, to: Podcast.maxText)
+        copy.title = OutsideText.clean(feed.title, limit: Podcast.maxText)
         copy.episodes = Podcast.fitted(feed.episodes)
         copy.refreshedAt = now
         return copy
