@@ -66,13 +66,7 @@ struct APIPathSpellingTests {
     /// through would change or silence.
     static func ringingRig() async throws -> APIRig {
         let rig = try await APIRig { store in
-            _ = try store.insertAlarm(zone: .gmt, now: APIRig.morning, AlarmPatch(name: "Work", time: "07:00", days: "daily"))
-            let episode = PodcastEpisode(id: "1", title: "Monday", published: APIRig.morning, audio: "https://news.example/1.mp3")
-            _ = try store.apply(
-                .addPodcast(
-                    try Podcast(
-                        name: "News", feed: try StreamURL(parsing: "https://news.example/feed.xml"), title: "News",
-                        episodes: [episode], refreshedAt: APIRig.morning)), zone: .gmt, now: APIRig.morning)
+            try APIRig.storeWorkAlarmAndNewsPodcast(store)
         }
         await rig.ringAtSeven()
         return rig

@@ -62,13 +62,7 @@ struct APIReadOnlyTests {
     @Test func everyGETOfTheOpenAPIDocumentLeavesTheStoredClockByteForByteAsItWas() async throws {
         let (server, base) = try await APICalendarTests.serve()
         let rig = try await APIRig { store in
-            _ = try store.insertAlarm(zone: .gmt, now: APIRig.morning, AlarmPatch(name: "Work", time: "07:00", days: "daily"))
-            let episode = PodcastEpisode(id: "1", title: "Monday", published: APIRig.morning, audio: "https://news.example/1.mp3")
-            _ = try store.apply(
-                .addPodcast(
-                    try Podcast(
-                        name: "News", feed: try StreamURL(parsing: "https://news.example/feed.xml"), title: "News",
-                        episodes: [episode], refreshedAt: APIRig.morning)), zone: .gmt, now: APIRig.morning)
+            try APIRig.storeWorkAlarmAndNewsPodcast(store)
         }
         let operations = try Self.getOperations()
         #expect(operations.count >= 14 && operations.contains { $0.isEventStream })

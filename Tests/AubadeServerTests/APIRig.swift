@@ -71,6 +71,18 @@ struct APIRig {
             onBreach: { breach in Issue.record("\(breach)") })
     }
 
+    /// Stores the alarm "Work" due at 07:00 daily and the podcast "News" with one episode (as its feed gave it), for
+    /// a test that needs a row of each behind the routes.
+    static func storeWorkAlarmAndNewsPodcast(_ store: Store) throws {
+        _ = try store.insertAlarm(zone: .gmt, now: morning, AlarmPatch(name: "Work", time: "07:00", days: "daily"))
+        let episode = PodcastEpisode(id: "1", title: "Monday", published: morning, audio: "https://news.example/1.mp3")
+        _ = try store.apply(
+            .addPodcast(
+                try Podcast(
+                    name: "News", feed: try StreamURL(parsing: "https://news.example/feed.xml"), title: "News",
+                    episodes: [episode], refreshedAt: morning)), zone: .gmt, now: morning)
+    }
+
     var auth: HTTPFields { [.authorization: "Bearer \(token)", .contentType: "application/json"] }
     static let json: HTTPFields = [.contentType: "application/json"]
 
