@@ -240,15 +240,6 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * properties (value, checked, disabled, type, htmlFor…) or plain attributes; event-handler attributes and
  * markup properties are refused, so data can never become code.
  */
-/**
- * A name as one segment of a path: percent-encoded, and a name of only dots ("." or "..") with its dots encoded too,
- * which a browser would otherwise resolve away as a dot segment (the clock answers a path in one spelling only).
- */
-export function segment(name) {
-  const encoded = encodeURIComponent(name);
-  return /^\.{1,2}$/.test(encoded) ? encoded.replace(/\./g, "%2E") : encoded;
-}
-
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(props)) {

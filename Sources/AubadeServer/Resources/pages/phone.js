@@ -10,7 +10,7 @@
 // caused them; nothing typed is cleared by an error. The directory's text is anyone's: like every string from the
 // clock, it goes in as text only.
 import {
-  Client, LiveFeed, el, fill, say, radioText, countdownText, formatter, clockText, whenText, stationLogo, segment,
+  Client, LiveFeed, el, fill, say, radioText, countdownText, formatter, clockText, whenText, stationLogo,
 } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
@@ -828,7 +828,7 @@ async function removePodcast(p, button) {
   if (!confirmed(button, "Remove", "Really?")) return;
   button.disabled = true;
   try {
-    await client.delete(`/podcasts/${segment(p.name)}`);
+    await client.delete(`/podcasts/${encodeURIComponent(p.name)}`);
     say($("podcasts-error"), "");
     await loadPodcasts();
   } catch (error) {
