@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 
 /// Bodies (R31): a change's body (any method but GET/HEAD) must be JSON — `Content-Type: application/json`
 /// (415 otherwise: a cross-site form can send only other types); a change without a body (`DELETE`, a bare
@@ -28,10 +27,8 @@ struct BodyGuard: RouterMiddleware {
         var context = context
         do {
             context.body = try await request.collectBody(upTo: maxBody)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.tooLarge, "The request body is larger than \(maxBody / 1024) KiB.")
-        } catch is NIOTooManyBytesError {
-            // A chunked body (no Content-Length) that grows past the limit: the same 413 as a sized one.
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            // Hummingbird's error for a sized body, NIO's too-many-bytes error for a chunked one: the same 413.
             throw APIError(.tooLarge, "The request body is larger than \(maxBody / 1024) KiB.")
         }
         if type == nil, context.body.readableBytes > 0 { throw refusal }
