@@ -44,6 +44,11 @@ let package = Package(
         // no code here calls, and every process would map them (issue 25).
         .systemLibrary(name: "CICal", providers: [.apt(["libical-dev"])]),
         .systemLibrary(name: "CResolv"),
+        // FFmpeg 5.1 from Debian: libavformat's demuxers and libavcodec's own decoders for AAC, Vorbis, Opus and
+        // FLAC, libswresample to the card's rate (AubadeAudio's `FFmpegStream`, a whitelist of each).
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
 
         // Pure domain: no C, no I/O. `Ports/` holds the ports the running clock works through (sound, store,
         // hardware, calendar download, its own time and jobs), typed in the core's own words; the adapters below
@@ -69,13 +74,13 @@ let package = Package(
         .target(name: "AubadeDirectory", dependencies: ["AubadeCore", "AubadeHTTP", "CResolv"], swiftSettings: strict),
         // Podcasts: their feeds (RSS 2.0 with iTunes tags, Atom) read with FoundationXML.
         .target(name: "AubadePodcasts", dependencies: ["AubadeCore", "AubadeHTTP", "AubadeSystem"], swiftSettings: strict),
-        // Audio adapters: mpg123, ALSA, the streams over AubadeHTTP; the clock's sound port (`SoundEngine`) and
-        // pre-alarm check.
+        // Audio adapters: mpg123 and FFmpeg, ALSA, the streams (and HLS) over AubadeHTTP; the clock's sound port
+        // (`SoundEngine`) and pre-alarm check.
         .target(
             name: "AubadeAudio",
             dependencies: [
                 "AubadeCore", "AubadeHTTP", "AubadeSystem", "AubadeSystemAsync", "AubadeTone",
-                "CMPG123", "CALSA", .product(name: "Logging", package: "swift-log"),
+                "CMPG123", "CFFmpeg", "CALSA", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         // Hardware adapters: GPIO (libgpiod v1), sensors, network status, backlight.

@@ -9,9 +9,10 @@
 # Uses sudo when not root. Swift itself is not a Debian package: see README.md.
 set -euo pipefail
 
-build_pkgs=(pkg-config libgpiod-dev libasound2-dev libmpg123-dev libcurl4-openssl-dev libsqlite3-dev libical-dev
+build_pkgs=(pkg-config libgpiod-dev libasound2-dev libmpg123-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
+            libcurl4-openssl-dev libsqlite3-dev libical-dev
             libmosquitto-dev libxml2-dev)   # libxml2: FoundationXML, which reads the podcasts' feeds
-test_pkgs=(sqlite3 gpiod alsa-utils sox lame mpg123 python3 curl icecast2 ezstream mosquitto mosquitto-clients)
+test_pkgs=(sqlite3 gpiod alsa-utils sox lame mpg123 ffmpeg python3 curl icecast2 ezstream mosquitto mosquitto-clients)
 # deploy/make-deb.sh (dpkg-deb, dpkg-shlibdeps, strip, the man page's python) and the package checks of make
 # test (lintian, man; patchelf for the test package made from the debug build).
 deb_pkgs=(dpkg-dev binutils python3 lintian man-db patchelf)

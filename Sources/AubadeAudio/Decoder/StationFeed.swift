@@ -5,8 +5,11 @@ import Foundation
 import Synchronization
 
 /// One station address being played: `StreamFetcher` on its own network thread fills a bounded byte ring;
-/// the engine's audio thread pulls decoded PCM from here (mpg123 forced to the engine's rate, stereo) without
-/// ever blocking, so a tone or another sound keeps playing while the station connects, stalls or fails.
+/// the engine's audio thread pulls decoded PCM from here without ever blocking, so a tone or another sound keeps
+/// playing while the station connects, stalls or fails. The container the fetcher found (its mark in the ring)
+/// picks the decoder: MP3 is decoded here, on the audio thread, by mpg123 forced to the engine's rate in stereo
+/// (measured fastest to first audio); AAC, Ogg and FLAC by libavformat and libavcodec on their own decoding
+/// thread (`FFmpegStream`), whose PCM ring this feed pulls from in the same way.
 ///
 /// Contract: not Sendable — create, pull from and stop it on the audio thread. The network thread reports
 /// through `report` until `stop()`; nothing is reported after that. Memory is bounded by the ring (R25) plus
@@ -17,14 +20,18 @@ import Synchronization
 /// that listening can stop and go on there the next night.
 final class StationFeed {
     let source: FeedSource
+    private let report: @Sendable (StreamEvent) -> Void
     private let ring: ByteRing
-    private let decoder: MP3Decoder?
+    private let rate: Int
+    private var decoding = Decoding.undecided
     private let shared: Shared
     private var pcm: [Int16] = []
     private var pcmStart = 0
     private var input = [UInt8](repeating: 0, count: 16 * 1024)
     private var bytesWithoutAudio = 0
-    private var decodeFailure: String?
+    /// The decoder's failure on this thread (mpg123's), or the decoding thread's.
+    private var ownDecodeFailure: String?
+    private var decodeFailure: String? { ownDecodeFailure ?? shared.state.withLock { $0.decodeFailure } }
     private var reportedDecodeFailure = false
     private var finished = false
     /// The byte of the source the ring's first byte is (an episode's starting point).
@@ -40,9 +47,17 @@ final class StationFeed {
     static let maxBytesWithoutAudio = 128 * 1024
     static let ringBytes = 256 * 1024
 
-    /// What the network thread shares with the audio thread.
+    /// Which decoder reads the ring: none until its first mark says what the stream is.
+    private enum Decoding {
+        case undecided
+        case mpeg(MP3Decoder)
+        case ffmpeg(FFmpegStream)
+    }
+
+    /// What the network and decoding threads share with the audio thread.
     final class Shared: Sendable {
         struct State {
+            var decodeFailure: String?
             var failure: String?
             var failedOnce = false
             var failedForGood = false
@@ -52,6 +67,8 @@ final class StationFeed {
         let state = Mutex(State())
         /// Set by `stop()`, after `state.stopped`: what the network thread waits on between reconnects.
         let stopSignal = StopSignal()
+        /// The decoding thread's PCM ring, once there is one: woken with the byte ring when a failure is reported.
+        let decoded = Mutex<ByteRing?>(nil)
     }
 
     /// Starts fetching `url` at once. `report` gets the network side's events on its thread (titles, notes,
@@ -72,10 +89,8 @@ final class StationFeed {
         if case .episode(let audio) = source { startByte = audio.fromByte } else { startByte = 0 }
         let ring = ByteRing(capacity: StationFeed.ringBytes)
         self.ring = ring
-        do throws(AudioError) { decoder = try MP3Decoder(outputRate: rate) } catch {
-            decoder = nil
-            decodeFailure = error.description
-        }
+        self.rate = rate
+        self.report = report
         let shared = Shared()
         self.shared = shared
         var options = CurlTransfer.Options()
@@ -93,11 +108,13 @@ final class StationFeed {
                         s.failure = reason
                         s.failedOnce = true
                         ring.wake()
+                        shared.decoded.withLock { $0?.wake() }
                     case .failed(let reason):
                         s.failure = reason
                         s.failedOnce = true
                         s.failedForGood = true
                         ring.wake()
+                        shared.decoded.withLock { $0?.wake() }
                     default: break
                     }
                     report(event)
@@ -128,13 +145,14 @@ final class StationFeed {
         shared.state.withLock { $0.stopped = true }
         shared.stopSignal.stop()
         ring.close()
+        if case .ffmpeg(let stream) = decoding { stream.stop() }
     }
 
     deinit { stop() }
 
     /// The failure reported since the last call (a stream error, or audio that does not decode), if any.
     func takeFailure() -> String? {
-        if let decodeFailure, !reportedDecodeFailure {
+        if let decodeFailure = self.decodeFailure, !reportedDecodeFailure {
             reportedDecodeFailure = true
             return decodeFailure
         }
@@ -143,7 +161,7 @@ final class StationFeed {
             return s.failure
         }
         if let reported { return reported }
-        if ring.isFinished && buffered == 0 && decodeFailure == nil {
+        if inputFinished && buffered == 0 && decodeFailure == nil {
             return source.isEpisode ? nil : "The station's stream ended."
         }
         return nil
@@ -151,7 +169,7 @@ final class StationFeed {
 
     /// An episode played out: its last byte arrived and everything decoded from it was pulled, without a failure.
     var playedToEnd: Bool {
-        source.isEpisode && decodeFailure == nil && ring.isFinished && buffered == 0 && finished
+        source.isEpisode && decodeFailure == nil && inputFinished && buffered == 0 && finished
             && !shared.state.withLock { $0.failedForGood }
     }
 
@@ -169,7 +187,14 @@ final class StationFeed {
 
     /// True once the station has given up for good: it closed the ring and everything was played, or its
     /// audio does not decode.
-    var hasEnded: Bool { decodeFailure != nil || (ring.isFinished && buffered == 0) }
+    var hasEnded: Bool { decodeFailure != nil || (inputFinished && buffered == 0) }
+
+    /// Everything the source will give has been read: the byte ring's end, or for a stream decoded on its own
+    /// thread, the end of its PCM.
+    private var inputFinished: Bool {
+        if case .ffmpeg(let stream) = decoding { return stream.pcm.isFinished }
+        return ring.isFinished
+    }
 
     /// Whether the network side has reported any failure yet (a refused connection, a 5xx…), without taking it.
     var hasFailed: Bool { decodeFailure != nil || shared.state.withLock { $0.failedOnce } }
@@ -208,7 +233,17 @@ final class StationFeed {
     /// Waits up to `wait` for the network to bring something (bytes, its end, or a failure to take); for a
     /// reader with nothing else to do (the pre-alarm check), never the engine's audio thread.
     func waitForInput(atMost wait: Duration) {
-        ring.waitForData(atMost: wait)
+        if case .ffmpeg(let stream) = decoding {
+            stream.pcm.waitForData(atMost: wait)
+        } else {
+            ring.waitForData(atMost: wait)
+        }
+    }
+
+    /// Whether the stream's decoding thread has ended; nil when it has none (MP3, or nothing arrived yet).
+    var decodingThreadEnded: Bool? {
+        if case .ffmpeg(let stream) = decoding { return stream.threadEnded }
+        return nil
     }
 
     /// The network buffer's fill (R25).
@@ -218,7 +253,78 @@ final class StationFeed {
 
     /// Decodes one piece of what the network delivered; false when nothing was waiting.
     private func decodeSome() -> Bool {
-        guard let decoder else { return false }
+        switch decoding {
+        case .undecided:
+            guard let container = ring.takeMark() else {
+                // A source that ended before it sent a byte of audio.
+                if ring.isFinished { finished = true }
+                return false
+            }
+            if container == .mpeg {
+                do throws(AudioError) { decoding = .mpeg(try MP3Decoder(outputRate: rate)) } catch {
+                    fail(error)
+                    return false
+                }
+            } else {
+                let shared = self.shared, report = self.report
+                let stream = FFmpegStream(
+                    input: ring, rate: rate,
+                    fail: { reason in
+                        shared.state.withLock { s in
+                            guard !s.stopped else { return }
+                            s.decodeFailure = reason
+                            s.failedOnce = true
+                            s.failedForGood = true
+                        }
+                    },
+                    title: { title in
+                        let stopped = shared.state.withLock { $0.stopped }
+                        if !stopped { report(.title(title)) }
+                    })
+                shared.decoded.withLock { $0 = stream.pcm }
+                decoding = .ffmpeg(stream)
+                if shared.state.withLock({ $0.stopped }) { stream.stop() } else { stream.start(container) }
+            }
+            return decodeSome()
+        case .ffmpeg(let stream):
+            return pullDecoded(from: stream)
+        case .mpeg(let decoder):
+            if let next = ring.takeMark(), next != .mpeg {
+                fail(AudioError("The station changed its stream from MP3 to \(next.name) on reconnecting."))
+                return false
+            }
+            return decodeMPEG(decoder)
+        }
+    }
+
+    /// PCM the decoding thread made, a piece at a time; false when none was waiting.
+    private func pullDecoded(from stream: FFmpegStream) -> Bool {
+        if pcmStart > 0 {
+            pcm.removeFirst(pcmStart)
+            pcmStart = 0
+        }
+        let had = pcm.count
+        pcm.append(contentsOf: repeatElement(0, count: 8 * 1024))
+        let n = pcm.withUnsafeMutableBytes { raw in
+            stream.pcm.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[(had * 2)...]))
+        }
+        pcm.removeLast(8 * 1024 - n / 2)
+        guard n > 0 else {
+            if stream.pcm.isFinished { finished = true }
+            return false
+        }
+        framesDecoded += Int64(n / 4)
+        shared.state.withLock { $0.audioArrived = true }
+        return true
+    }
+
+    private func fail(_ error: AudioError) {
+        ownDecodeFailure = error.description
+        stop()
+    }
+
+    /// Feeds mpg123 one piece of what the network delivered; false when nothing was waiting.
+    private func decodeMPEG(_ decoder: MP3Decoder) -> Bool {
         let n = input.withUnsafeMutableBytes { ring.read(into: $0) }
         defer { noteCheckpoint(adding: n) }
         guard n > 0 else {
@@ -244,8 +350,7 @@ final class StationFeed {
                 "The stream is not decodable MP3 (\(StationFeed.maxBytesWithoutAudio / 1024) KiB without a single audio frame).")
         }
         if let failure {
-            decodeFailure = failure.description
-            stop()
+            fail(failure)
             return false
         }
         if !pcm.isEmpty { shared.state.withLock { $0.audioArrived = true } }

@@ -6,6 +6,10 @@ import AubadeSystem
 /// faster than real time is held back by TCP, and memory stays at `capacity` (R25). `close` wakes both
 /// sides. Reading never waits; a reader with nothing else to do waits for data (`waitForData`), on the
 /// monotonic clock, until bytes arrive, the ring closes or it is woken (`wake`). Thread-safe.
+///
+/// The writer marks where each stream it writes begins (`begin`: a connection, a run of HLS segments) and what
+/// container its bytes are; a read never crosses a mark, and the reader takes the mark (`takeMark`) to learn the
+/// container and that a new stream starts, so a demuxer can be started afresh there.
 final class ByteRing: @unchecked Sendable {
     // @unchecked: every stored var below is read and written only while `condition` is locked.
     private let condition = MonotonicCondition()
@@ -16,6 +20,10 @@ final class ByteRing: @unchecked Sendable {
     private var woken = false
     private var peak = 0
     private var total = 0
+    /// Bytes ever read.
+    private var totalRead = 0
+    /// Where each stream begins (a count of bytes written) and its container, oldest first.
+    private var marks: [(at: Int, container: AudioContainer)] = []
     let capacity: Int
 
     init(capacity: Int) {
@@ -46,16 +54,43 @@ final class ByteRing: @unchecked Sendable {
         }
     }
 
-    /// Copies up to `into.count` bytes out, never waiting. Returns 0 when nothing is there (check `isFinished`).
+    /// The bytes written from now on are a new stream in `container`.
+    func begin(_ container: AudioContainer) {
+        condition.locked {
+            if let last = marks.last, last.at == total {
+                marks[marks.count - 1].container = container  // an earlier stream that wrote nothing
+            } else {
+                marks.append((total, container))
+            }
+            condition.broadcast()
+        }
+    }
+
+    /// When the next byte to read begins a stream: its container, and the mark is taken. Else nil.
+    func takeMark() -> AudioContainer? {
+        condition.locked {
+            guard let first = marks.first, first.at == totalRead else { return nil }
+            marks.removeFirst()
+            return first.container
+        }
+    }
+
+    /// Whether the next byte to read begins a stream whose mark was not taken yet.
+    var atMark: Bool { condition.locked { marks.first?.at == totalRead } }
+
+    /// Copies up to `into.count` bytes out, never waiting and never past the next mark. Returns 0 when nothing is
+    /// there (check `isFinished`) or the next byte begins a stream (check `takeMark`).
     func read(into: UnsafeMutableRawBufferPointer) -> Int {
         condition.locked {
-            let n = min(into.count, count, capacity - head)
+            var n = min(into.count, count, capacity - head)
+            if let mark = marks.first { n = min(n, mark.at - totalRead) }
             guard n > 0 else { return 0 }
             storage.withUnsafeBytes { src in
                 into.baseAddress!.copyMemory(from: src.baseAddress!.advanced(by: head), byteCount: n)
             }
             head = (head + n) % capacity
             count -= n
+            totalRead += n
             condition.broadcast()
             return n
         }
@@ -89,6 +124,9 @@ final class ByteRing: @unchecked Sendable {
     }
 
     var isFinished: Bool { condition.locked { closed && count == 0 } }
+
+    /// Whether `close` was called (bytes may still wait).
+    var isClosed: Bool { condition.locked { closed } }
 
     /// Bytes waiting to be read.
     var buffered: Int { condition.locked { count } }

@@ -25,6 +25,7 @@ struct EpisodeFileReader: Sendable {
             return
         }
         var buffer = [UInt8](repeating: 0, count: EpisodeFileReader.readBytes)
+        var begun = false
         while !control.isStopped() {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
@@ -33,6 +34,16 @@ struct EpisodeFileReader: Sendable {
                 return
             }
             if n == 0 { return }
+            if !begun {
+                // The first bytes say what the file is (its name does not): its container marks the stream's start.
+                begun = true
+                switch StreamContent.classify(contentType: nil, url: "", prefix: Array(buffer[0..<n])) {
+                case .audio(let container): ring.begin(container)
+                default:
+                    control.report(.failed("The episode's file is not audio Aubade plays (MP3, AAC, M4A, Ogg or FLAC): \(path)."))
+                    return
+                }
+            }
             guard buffer.withUnsafeBytes({ ring.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) else { return }
         }
     }

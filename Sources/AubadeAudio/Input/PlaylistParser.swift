@@ -12,7 +12,8 @@ public struct PlaylistError: Error, Equatable, Sendable, CustomStringConvertible
 
 /// Reads PLS, M3U and extended M3U playlists (R24): a BOM, CRLF line ends and comments are handled; at most
 /// 64 KiB and 64 entries; relative entries resolve against the playlist's own URL; each entry must be an
-/// http(s) URL that passes `StreamURL`'s checks. HLS is recognised and refused.
+/// http(s) URL that passes `StreamURL`'s checks. An HLS playlist is not a list of streams: it is refused here
+/// (`StreamFetcher` follows it with `HLSFetcher`).
 public enum PlaylistParser {
     public static let maxBytes = 64 * 1024
     public static let maxEntries = 64
@@ -27,7 +28,7 @@ public enum PlaylistParser {
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if lines.contains(where: { $0.uppercased().hasPrefix("#EXT-X-") }) {
             throw PlaylistError(
-                description: "The station sends an HLS playlist, which Aubade does not support yet; pick its MP3 stream.")
+                description: "The playlist is an HLS playlist, not a list of streams.")
         }
         let raw: [String]
         switch format {

@@ -1,15 +1,45 @@
 import Foundation
 
-/// What an HTTP response carries, decided from its Content-Type, the URL's suffix and the first bytes
-/// (R22, R24). Only MPEG audio is decoded; playlists are resolved; HTML is never audio nor a playlist.
+/// How a stream's audio is packed, and so which demuxer reads it: MPEG audio goes to libmpg123, the others to
+/// libavformat's demuxer of the same name (`FFmpegStream`).
+public enum AudioContainer: String, Sendable, Equatable, CaseIterable {
+    /// MPEG-1/2 audio frames (MP3), with or without an ID3 tag before them.
+    case mpeg
+    /// AAC in ADTS frames (`audio/aac`, `audio/aacp`; HLS packed audio).
+    case adts
+    /// Ogg pages: Vorbis or Opus inside.
+    case ogg
+    /// Native FLAC.
+    case flac
+    /// ISO base media (MP4, M4A, fragmented MP4 / CMAF): AAC inside.
+    case mp4
+    /// MPEG transport stream (HLS segments): ADTS AAC inside.
+    case mpegts
+
+    /// The libavformat demuxer that reads it (nil for MPEG audio, which libmpg123 reads).
+    var demuxer: String? {
+        switch self {
+        case .mpeg: nil
+        case .adts: "aac"
+        case .ogg: "ogg"
+        case .flac: "flac"
+        case .mp4: "mov"
+        case .mpegts: "mpegts"
+        }
+    }
+}
+
+/// What an HTTP response carries, decided from its Content-Type and its first bytes — never from the URL's ending
+/// for audio (R22, R24). Audio goes to its decoder; playlists are resolved; HLS is followed segment by segment
+/// (`HLSFetcher`); HTML is never audio nor a playlist.
 public enum StreamContent: Equatable, Sendable {
-    case mpegAudio
+    case audio(AudioContainer)
     case playlist(PlaylistFormat)
-    /// HLS (`#EXT-X-…` tags): recognised and refused until supported.
+    /// An HLS playlist (`#EXT-X-…` tags): a master or a media playlist.
     case hls
     /// An HTML page (an error page, a player page, a captive portal), even with status 200.
     case html
-    /// Audio we cannot decode (AAC, Ogg, …) or something else entirely; the reason is a sentence.
+    /// Audio we cannot decode (WMA, …) or something else entirely; the reason is a sentence.
     case unsupported(String)
 
     /// Classifies a response. `prefix` is the first bytes of the body (at least 512 when available).
@@ -31,20 +61,71 @@ public enum StreamContent: Equatable, Sendable {
             if lowerText.hasPrefix("#extm3u") { return .playlist(.m3u) }
             return .playlist(playlistTypes[type] ?? playlistSuffix(url) ?? .m3u)
         }
-        if mpegTypes.contains(type) { return .mpegAudio }
+        // The bytes decide where they are unmistakable (a station labelled audio/mpeg that sends AAC plays as AAC);
+        // MPEG frame syncs are loose, so they decide only where the type does not.
+        if let sniffed = sniff(prefix) { return .audio(sniffed) }
+        if let typed = audioTypes[type] { return .audio(typed) }
         if type.isEmpty || type == "application/octet-stream" || type == "binary/octet-stream" {
-            if looksLikeMPEG(prefix) { return .mpegAudio }
-            return .unsupported("The stream's content is not recognisable as MP3 audio.")
+            if looksLikeMPEG(prefix) { return .audio(.mpeg) }
+            return .unsupported("The stream's content is not recognisable as audio Aubade plays (MP3, AAC, Ogg or FLAC).")
         }
         if type.hasPrefix("audio/") || type.hasPrefix("application/ogg") {
-            return .unsupported("The stream is \(type), which Aubade cannot play; pick the station's MP3 stream.")
+            return .unsupported("The stream is \(type), which Aubade cannot play; pick the station's MP3, AAC or Ogg stream.")
         }
         return .unsupported("The stream is \(type), not audio.")
     }
 
-    static let mpegTypes: Set<String> = [
-        "audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg", "audio/x-mp3",
-        "audio/mpg", "audio/x-mpeg-3",
+    /// The container the first bytes show beyond doubt: Ogg and FLAC by their capture words, MP4 by its `ftyp` box,
+    /// a transport stream by sync bytes every 188 bytes, ADTS by two frame headers in a row (after an ID3 tag, as
+    /// HLS packed audio has). Nil when they do not (MPEG audio included: its sync is judged with the type).
+    public static func sniff(_ bytes: [UInt8]) -> AudioContainer? {
+        if bytes.starts(with: Array("OggS".utf8)) { return .ogg }
+        if bytes.starts(with: Array("fLaC".utf8)) { return .flac }
+        if bytes.count >= 8, bytes[4...7].elementsEqual("ftyp".utf8) || bytes[4...7].elementsEqual("styp".utf8) {
+            return .mp4
+        }
+        if bytes.count >= 3 * 188, (0..<3).allSatisfy({ bytes[$0 * 188] == 0x47 }) { return .mpegts }
+        var start = 0
+        if let tag = id3TagLength(bytes) {
+            start = tag
+            // Tags one after another (a packed-audio segment may carry two).
+            while let next = id3TagLength(Array(bytes[min(start, bytes.count)...])) { start += next }
+        }
+        if let length = adtsFrameLength(bytes, at: start) {
+            let second = start + length
+            if second + 2 > bytes.count || adtsFrameLength(bytes, at: second) != nil { return .adts }
+        }
+        return nil
+    }
+
+    /// The length of the ID3v2 tag that begins `bytes`, header, footer and all; nil when none begins it.
+    public static func id3TagLength(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 10, bytes[0] == 0x49, bytes[1] == 0x44, bytes[2] == 0x33, bytes[3] < 0xFF, bytes[4] < 0xFF,
+            bytes[6..<10].allSatisfy({ $0 < 0x80 })
+        else { return nil }
+        let size = bytes[6..<10].reduce(0) { $0 << 7 | Int($1) }
+        return 10 + size + (bytes[5] & 0x10 != 0 ? 10 : 0)
+    }
+
+    /// The length of the ADTS frame whose header begins at `i` (sync, layer 0, a valid sampling index and a length
+    /// that holds the header); nil when none does.
+    static func adtsFrameLength(_ b: [UInt8], at i: Int) -> Int? {
+        guard i >= 0, i + 7 <= b.count, b[i] == 0xFF, b[i + 1] & 0xF6 == 0xF0 else { return nil }
+        let samplingIndex = (b[i + 2] >> 2) & 0xF
+        guard samplingIndex < 13 else { return nil }
+        let length = Int(b[i + 3] & 0x3) << 11 | Int(b[i + 4]) << 3 | Int(b[i + 5] >> 5)
+        let header = b[i + 1] & 0x1 == 0 ? 9 : 7
+        return length > header ? length : nil
+    }
+
+    static let audioTypes: [String: AudioContainer] = [
+        "audio/mpeg": .mpeg, "audio/mp3": .mpeg, "audio/mpeg3": .mpeg, "audio/x-mpeg": .mpeg, "audio/x-mp3": .mpeg,
+        "audio/mpg": .mpeg, "audio/x-mpeg-3": .mpeg,
+        "audio/aac": .adts, "audio/aacp": .adts, "audio/x-aac": .adts, "audio/x-aacp": .adts,
+        "audio/ogg": .ogg, "application/ogg": .ogg, "audio/x-ogg": .ogg, "audio/opus": .ogg, "audio/vorbis": .ogg,
+        "audio/flac": .flac, "audio/x-flac": .flac,
+        "audio/mp4": .mp4, "audio/x-m4a": .mp4, "audio/m4a": .mp4, "video/mp4": .mp4,
+        "video/mp2t": .mpegts,
     ]
     static let playlistTypes: [String: PlaylistFormat] = [
         "audio/x-scpls": .pls, "application/pls+xml": .pls, "audio/scpls": .pls,

@@ -3,8 +3,9 @@ import AubadeHTTP
 import Foundation
 
 /// The network side of a stream playback, on its own thread: connects, checks what the server sends
-/// (MPEG audio, a playlist to resolve, or something that is not audio), strips ICY metadata, and writes the
-/// audio into the ring; reconnects with backoff 1-2-4-8 s after a drop or a stall (R21), from 1 s again after
+/// (audio and its container, a playlist to resolve, an HLS playlist to follow, or something that is not audio),
+/// strips ICY metadata, and writes the audio into the ring, marking where each connection's stream begins and
+/// what container it is (`ByteRing.begin`); reconnects with backoff 1-2-4-8 s after a drop or a stall (R21), from 1 s again after
 /// a connection that brought audio.
 ///
 /// A finite source (a podcast episode, `startByte` its first byte) ends where its file does: the server closing
@@ -19,6 +20,11 @@ struct StreamFetcher: Sendable {
     let audioStarted: @Sendable () -> Bool
     var finite = false
     var startByte: Int64 = 0
+    /// The highest bandwidth of an HLS variant picked, bits per second.
+    var hlsBandwidthCap = StreamFetcher.defaultHLSBandwidthCap
+
+    /// 128 kbit/s: a Pi on weak Wi-Fi does not starve.
+    static let defaultHLSBandwidthCap = 128_000
 
     static let backoff: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8)]
     static let prefixBytes = 512
@@ -35,10 +41,12 @@ struct StreamFetcher: Sendable {
     func run() {
         defer { ring.close() }
         var attempt = 0
+        // Made at the first HLS playlist; it remembers what was played across reconnects.
+        var hls: HLSFetcher?
         while !control.isStopped() {
             control.report(.connecting(url: url.text))
             let written = ring.totalWritten
-            let outcome = fetch(url, depth: 0)
+            let outcome = fetch(url, depth: 0, hls: &hls)
             // A connection that brought audio starts the backoff over: a drop tonight waits 1 s, not 8 s.
             if ring.totalWritten > written { attempt = 0 }
             switch outcome {
@@ -57,7 +65,7 @@ struct StreamFetcher: Sendable {
         }
     }
 
-    private func fetch(_ url: StreamURL, depth: Int) -> Outcome {
+    private func fetch(_ url: StreamURL, depth: Int, hls: inout HLSFetcher?) -> Outcome {
         var demux = ICYDemuxer(interval: nil)
         var prefix: [UInt8] = []
         var content: StreamContent?
@@ -66,6 +74,7 @@ struct StreamFetcher: Sendable {
         var lastTitle: String?
         var fatal: String?
         var received = false
+        var effectiveURL = url.text
         var options = options
         // A finite source goes on from the byte reached; what a server that ignores the range sends again is skipped.
         let from = finite ? startByte + Int64(ring.totalWritten) : 0
@@ -78,6 +87,7 @@ struct StreamFetcher: Sendable {
                 if from > 0 && head.status != 206 { skip = from }
                 demux = ICYDemuxer(interval: head.metaint)
                 contentType = head.contentType
+                effectiveURL = head.url
                 if let metaint = head.metaint, !demux.isActive {
                     control.report(.metadataOff(StreamFetcher.metadataOff("its icy-metaint \(metaint) is outside 1…65536")))
                 }
@@ -101,6 +111,7 @@ struct StreamFetcher: Sendable {
                             prefix.append(contentsOf: audio)
                             guard prefix.count >= StreamFetcher.prefixBytes else { return }
                             content = StreamContent.classify(contentType: contentType, url: url.text, prefix: prefix)
+                            if case .audio(let container) = content! { ring.begin(container) }
                             ok = deliver(prefix.withUnsafeBytes { Array($0) }, content!, &playlistBody, &fatal)
                         } else {
                             ok = deliver(Array(audio), content!, &playlistBody, &fatal)
@@ -119,10 +130,20 @@ struct StreamFetcher: Sendable {
         if let fatal { return .fatal(fatal) }
         if content == nil, !prefix.isEmpty, end == .finished {
             content = StreamContent.classify(contentType: contentType, url: url.text, prefix: prefix)
-            if case .mpegAudio = content! { _ = prefix.withUnsafeBytes { ring.write($0) } }
+            if case .audio(let container) = content! {
+                ring.begin(container)
+                _ = prefix.withUnsafeBytes { ring.write($0) }
+            }
         }
+        // A playlist whose HLS tags come after the first bytes looked at.
+        if case .playlist = content, (playlistBody.isEmpty ? prefix : playlistBody).containsHLSTag { content = .hls }
         if case .playlist(let format) = content {
-            return resolve(playlistBody.isEmpty ? prefix : playlistBody, format: format, base: url, depth: depth)
+            return resolve(playlistBody.isEmpty ? prefix : playlistBody, format: format, base: url, depth: depth, hls: &hls)
+        }
+        if case .hls = content, end == .finished {
+            let follower = hls ?? HLSFetcher(fetcher: self, plan: HLSLivePlan(), bandwidthCap: hlsBandwidthCap)
+            hls = follower
+            return follower.follow(playlistBody.isEmpty ? prefix : playlistBody, url: effectiveURL)
         }
         if let content, let refusal = StreamFetcher.refusal(content) { return .fatal(refusal) }
         switch end {
@@ -140,12 +161,19 @@ struct StreamFetcher: Sendable {
     /// Hands classified bytes on: audio to the ring, playlists to their buffer; false ends the transfer.
     private func deliver(_ bytes: [UInt8], _ content: StreamContent, _ playlist: inout [UInt8], _ fatal: inout String?) -> Bool {
         switch content {
-        case .mpegAudio:
+        case .audio:
             return bytes.withUnsafeBytes { ring.write($0) }
         case .playlist:
             playlist.append(contentsOf: bytes)
             if playlist.count > PlaylistParser.maxBytes {
                 fatal = "The playlist is larger than 64 KiB."
+                return false
+            }
+            return true
+        case .hls:
+            playlist.append(contentsOf: bytes)
+            if playlist.count > HLSPlaylist.maxBytes {
+                fatal = "The HLS playlist is larger than 1 MiB."
                 return false
             }
             return true
@@ -162,15 +190,16 @@ struct StreamFetcher: Sendable {
 
     static func refusal(_ content: StreamContent) -> String? {
         switch content {
-        case .mpegAudio, .playlist: nil
+        case .audio, .playlist, .hls: nil
         case .html: "The station sent a web page, not audio."
-        case .hls: "The station sends an HLS playlist, which Aubade does not support yet; pick its MP3 stream."
         case .unsupported(let why): why
         }
     }
 
     /// Tries the playlist's entries in order (nesting at most 2 deep, R24).
-    private func resolve(_ body: [UInt8], format: PlaylistFormat, base: StreamURL, depth: Int) -> Outcome {
+    private func resolve(_ body: [UInt8], format: PlaylistFormat, base: StreamURL, depth: Int, hls: inout HLSFetcher?)
+        -> Outcome
+    {
         guard depth < 2 else { return .fatal("The playlist nests playlists more than 2 deep.") }
         let entries: [StreamURL]
         do throws(PlaylistError) {
@@ -181,10 +210,17 @@ struct StreamFetcher: Sendable {
         var last: Outcome = .fatal("The playlist has no entry that plays.")
         for entry in entries {
             control.report(.connecting(url: entry.text))
-            last = fetch(entry, depth: depth + 1)
+            last = fetch(entry, depth: depth + 1, hls: &hls)
             if case .stopped = last { return last }
             if audioStarted() { return last }
         }
         return last
+    }
+}
+
+extension [UInt8] {
+    /// Whether the text holds an `#EXT-X-` tag (an HLS playlist).
+    fileprivate var containsHLSTag: Bool {
+        String(decoding: self, as: UTF8.self).uppercased().contains("#EXT-X-")
     }
 }

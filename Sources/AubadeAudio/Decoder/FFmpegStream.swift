@@ -1,0 +1,363 @@
+import AubadeCore
+import AubadeSystem
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// AAC (LC, HE-AAC v1 and v2), Ogg Vorbis, Ogg Opus and FLAC through libavformat and libavcodec, on the stream's
+/// own decoding thread (`aubade.decode`): it reads the station's byte ring through a custom I/O context — the
+/// library never opens an address or a file itself — and writes 16-bit stereo PCM at the engine's rate
+/// (libswresample) into a PCM ring that the audio thread pulls from without waiting, as it pulls mpg123's.
+///
+/// A whitelist: only the demuxers `AudioContainer` names (`aac`, `ogg`, `flac`, `mov`, `mpegts`) and FFmpeg's own
+/// decoders for AAC, Vorbis, Opus and FLAC are ever used; a stream holding anything else fails with "cannot
+/// play: <codec>". Each mark in the byte ring (a reconnection, an HLS discontinuity) ends the demuxer at its
+/// byte, and a new one reads what follows. A stream that does not decode, or ten packets in a row that fail
+/// (R22), fails for good through `fail`; the thread then closes the PCM ring and ends. Memory: the two rings,
+/// the demuxer's 32 KiB of I/O buffer and one decoded frame.
+///
+/// Contract: `start` once; `stop()` from any thread ends the thread within its next wait (a second at most).
+final class FFmpegStream: Sendable {
+    /// The decoders allowed, by codec: FFmpeg's own, none from an outside library.
+    static let decoders: [AVCodecID: String] = [
+        AV_CODEC_ID_AAC: "aac", AV_CODEC_ID_VORBIS: "vorbis", AV_CODEC_ID_OPUS: "opus", AV_CODEC_ID_FLAC: "flac",
+    ]
+    /// One second of 44.1 kHz stereo PCM ahead of the audio thread at most (with the byte ring: R25).
+    static let pcmBytes = 176 * 1024
+    static let ioBufferBytes = 32 * 1024
+
+    /// Decoded PCM: S16 interleaved stereo at `rate`, native endian.
+    let pcm: ByteRing
+    private let input: ByteRing
+    let rate: Int
+    private let stopped = Atomic<Bool>(false)
+    private let ended = Atomic<Bool>(false)
+    private let fail: @Sendable (String) -> Void
+    private let title: @Sendable (String) -> Void
+
+    /// `fail` is told the one reason the stream cannot go on; `title` each title found in timed ID3 metadata.
+    init(
+        input: ByteRing, rate: Int, fail: @escaping @Sendable (String) -> Void,
+        title: @escaping @Sendable (String) -> Void
+    ) {
+        self.input = input
+        self.rate = rate
+        self.fail = fail
+        self.title = title
+        pcm = ByteRing(capacity: FFmpegStream.pcmBytes)
+    }
+
+    /// Starts the decoding thread on the stream that begins with the container `first`.
+    func start(_ first: AudioContainer) {
+        let started = NamedThread.start("aubade.decode") { [self] in run(first) }
+        if !started {
+            fail("The decoding thread could not be started.")
+            pcm.close()
+            ended.store(true, ordering: .releasing)
+        }
+    }
+
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        pcm.close()
+    }
+
+    var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// Whether the decoding thread has ended (its demuxer and decoder freed).
+    var threadEnded: Bool { ended.load(ordering: .acquiring) }
+
+    private func run(_ first: AudioContainer) {
+        defer {
+            pcm.close()
+            ended.store(true, ordering: .releasing)
+        }
+        var container = first
+        while !isStopped {
+            let reader = StreamReader(ring: input, stream: self)
+            switch reader.decode(container) {
+            case .stopped:
+                return
+            case .failed(let reason):
+                if !isStopped { fail(reason) }
+                input.wake()
+                return
+            case .ended:
+                if let next = input.takeMark() {
+                    guard next.demuxer != nil else {
+                        fail("The station changed its stream from \(container.name) to \(next.name) on reconnecting.")
+                        return
+                    }
+                    container = next
+                } else if input.isFinished {
+                    return
+                }
+            }
+        }
+    }
+
+    fileprivate func emit(title text: String) { title(text) }
+}
+
+extension AudioContainer {
+    /// Its name in a sentence.
+    var name: String {
+        switch self {
+        case .mpeg: "MP3"
+        case .adts: "AAC (ADTS)"
+        case .ogg: "Ogg"
+        case .flac: "FLAC"
+        case .mp4: "MP4"
+        case .mpegts: "MPEG-TS"
+        }
+    }
+}
+
+/// One demuxer and decoder over the ring's bytes up to its next mark. Not Sendable: lives on the decoding thread.
+private final class StreamReader {
+    enum Outcome {
+        case ended
+        case stopped
+        case failed(String)
+    }
+
+    let ring: ByteRing
+    unowned let stream: FFmpegStream
+    private var resampler: OpaquePointer?
+    private var resampledFrom: (rate: Int32, format: Int32, channels: Int32, order: UInt32, mask: UInt64)?
+    private var out: [Int16] = []
+    private var errorsInARow = 0
+
+    init(ring: ByteRing, stream: FFmpegStream) {
+        self.ring = ring
+        self.stream = stream
+    }
+
+    deinit { swr_free(&resampler) }
+
+    /// The custom I/O's read: waits for bytes (never past a mark), the end, or a stop.
+    func read(_ buffer: UnsafeMutablePointer<UInt8>, _ size: Int32) -> Int32 {
+        while true {
+            if stream.isStopped { return aubade_averror_exit() }
+            let n = ring.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
+            if n > 0 { return Int32(n) }
+            if ring.atMark || ring.isFinished { return aubade_averror_eof() }
+            ring.waitForData(atMost: .seconds(1))
+        }
+    }
+
+    func decode(_ container: AudioContainer) -> Outcome {
+        guard let demuxerName = container.demuxer, let demuxer = av_find_input_format(demuxerName) else {
+            return .failed("libavformat has no \(container.name) demuxer.")
+        }
+        guard let ioBuffer = av_malloc(FFmpegStream.ioBufferBytes)?.assumingMemoryBound(to: UInt8.self) else {
+            return .failed("The decoder's buffer could not be allocated.")
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        var io = avio_alloc_context(ioBuffer, Int32(FFmpegStream.ioBufferBytes), 0, me, streamRead, nil, nil)
+        guard let ioContext = io else {
+            var b: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(ioBuffer)
+            av_freep(&b)
+            return .failed("The decoder's input could not be set up.")
+        }
+        ioContext.pointee.seekable = 0
+        defer {
+            av_freep(&io!.pointee.buffer)  // libavformat may have replaced the buffer it was given
+            avio_context_free(&io)
+        }
+        var format = avformat_alloc_context()
+        guard let f = format else { return .failed("libavformat could not be set up.") }
+        f.pointee.pb = ioContext
+        f.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        f.pointee.interrupt_callback = AVIOInterruptCB(callback: streamInterrupt, opaque: me)
+        f.pointee.format_whitelist = av_strdup(demuxerName)
+        f.pointee.codec_whitelist = av_strdup(FFmpegStream.decoders.values.sorted().joined(separator: ","))
+        f.pointee.probesize = 64 * 1024
+        f.pointee.max_analyze_duration = 500_000
+        var rc = avformat_open_input(&format, nil, demuxer, nil)
+        guard rc >= 0, let f = format else {
+            // `format` was freed by the failed open.
+            return outcome(rc, reading: "the \(container.name) stream's header")
+        }
+        defer { avformat_close_input(&format) }
+        if container == .mpegts || f.pointee.nb_streams == 0 {
+            rc = avformat_find_stream_info(f, nil)
+            if rc < 0 { return outcome(rc, reading: "the \(container.name) stream's contents") }
+        }
+        // The first audio stream (a station has one); its rate and channels come with its frames.
+        let streams = (0..<Int(f.pointee.nb_streams)).map { f.pointee.streams[$0]! }
+        guard let first = streams.firstIndex(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }) else {
+            return .failed("The \(container.name) stream holds no audio.")
+        }
+        let audioIndex = Int32(first)
+        var metadataIndex: Int32 = -1
+        for (i, s) in streams.enumerated() {
+            let i = Int32(i)
+            if i == audioIndex { continue }
+            if s.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_TIMED_ID3 && metadataIndex < 0 {
+                metadataIndex = i
+            } else {
+                s.pointee.discard = AVDISCARD_ALL
+            }
+        }
+        let parameters = f.pointee.streams[Int(audioIndex)]!.pointee.codecpar!
+        let codecID = parameters.pointee.codec_id
+        guard let decoderName = FFmpegStream.decoders[codecID], let codec = avcodec_find_decoder_by_name(decoderName)
+        else {
+            return .failed("The station sends \(String(cString: avcodec_get_name(codecID))), which Aubade cannot play.")
+        }
+        var decoder = avcodec_alloc_context3(codec)
+        guard let d = decoder else { return .failed("libavcodec could not be set up.") }
+        defer { avcodec_free_context(&decoder) }
+        rc = avcodec_parameters_to_context(d, parameters)
+        if rc >= 0 { rc = avcodec_open2(d, codec, nil) }
+        if rc < 0 { return .failed("The \(decoderName) decoder could not be opened (\(describe(rc))).") }
+
+        var packet = av_packet_alloc()
+        var frame = av_frame_alloc()
+        defer {
+            av_packet_free(&packet)
+            av_frame_free(&frame)
+        }
+        guard let packet, let frame else { return .failed("libavcodec could not allocate a packet.") }
+        while true {
+            rc = av_read_frame(f, packet)
+            if rc < 0 {
+                if stream.isStopped { return .stopped }
+                if isEnd(rc) {
+                    // The stream's end (or a mark): what the decoder still holds comes out first.
+                    _ = avcodec_send_packet(d, nil)
+                    if case .some(let stop) = drain(d, frame) { return stop }
+                    return flushResampler() ? .ended : .stopped
+                }
+                return .failed("The \(container.name) stream is not decodable (libavformat: \(describe(rc))).")
+            }
+            defer { av_packet_unref(packet) }
+            if packet.pointee.stream_index == metadataIndex {
+                let bytes = Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)))
+                if let title = ID3Title.title(inTag: bytes) { stream.emit(title: title) }
+                continue
+            }
+            guard packet.pointee.stream_index == audioIndex else { continue }
+            rc = avcodec_send_packet(d, packet)
+            if rc < 0 && rc != aubade_averror_eagain() {
+                errorsInARow += 1
+                if errorsInARow >= MP3Decoder.consecutiveErrorLimit {
+                    return .failed(
+                        "The \(decoderName) audio is not decodable (\(errorsInARow) packets in a row failed; libavcodec: \(describe(rc))).")
+                }
+                continue
+            }
+            if case .some(let stop) = drain(d, frame) { return stop }
+        }
+    }
+
+    /// Takes every frame the decoder has ready to the PCM ring; an outcome when the stream cannot go on.
+    private func drain(_ d: UnsafeMutablePointer<AVCodecContext>, _ frame: UnsafeMutablePointer<AVFrame>) -> Outcome? {
+        while true {
+            let rc = avcodec_receive_frame(d, frame)
+            if rc == aubade_averror_eagain() || isEnd(rc) { return nil }
+            if rc < 0 {
+                errorsInARow += 1
+                if errorsInARow >= MP3Decoder.consecutiveErrorLimit {
+                    return .failed("The audio is not decodable (libavcodec: \(describe(rc))).")
+                }
+                return nil
+            }
+            defer { av_frame_unref(frame) }
+            errorsInARow = 0
+            switch convert(frame) {
+            case .ok: continue
+            case .closed: return .stopped
+            case .failed(let why): return .failed(why)
+            }
+        }
+    }
+
+    enum Written { case ok, closed, failed(String) }
+
+    /// One decoded frame, resampled to stereo S16 at the engine's rate, into the PCM ring (waiting while it is full).
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) -> Written {
+        var layout = frame.pointee.ch_layout
+        if layout.nb_channels == 0 { return .ok }
+        let key = (
+            frame.pointee.sample_rate, frame.pointee.format, layout.nb_channels, layout.order.rawValue, layout.u.mask
+        )
+        if resampledFrom.map({ $0 != key }) ?? true {
+            swr_free(&resampler)
+            var stereo = AVChannelLayout()
+            av_channel_layout_default(&stereo, 2)
+            var fresh: OpaquePointer?
+            var rc = swr_alloc_set_opts2(
+                &fresh, &stereo, AV_SAMPLE_FMT_S16, Int32(stream.rate), &layout,
+                AVSampleFormat(rawValue: frame.pointee.format), frame.pointee.sample_rate, 0, nil)
+            if rc >= 0 { rc = swr_init(fresh) }
+            guard rc >= 0 else {
+                swr_free(&fresh)
+                return .failed("The audio's format (\(frame.pointee.sample_rate) Hz, \(layout.nb_channels) channels) cannot be converted (libswresample: \(describe(rc))).")
+            }
+            resampler = fresh
+            resampledFrom = key
+        }
+        let room = Int(swr_get_out_samples(resampler, frame.pointee.nb_samples))
+        guard room > 0 else { return .ok }
+        if out.count < room * 2 { out = [Int16](repeating: 0, count: room * 2) }
+        let made = out.withUnsafeMutableBytes { raw -> Int32 in
+            var target: UnsafeMutablePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            return withUnsafeMutablePointer(to: &target) { targets in
+                frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: Int(layout.nb_channels)) {
+                    swr_convert(resampler, targets, Int32(room), $0, frame.pointee.nb_samples)
+                }
+            }
+        }
+        if made < 0 { return .failed("The audio could not be converted (libswresample: \(describe(made))).") }
+        return write(Int(made))
+    }
+
+    /// What the resampler still holds at a stream's end; false when the PCM ring was closed.
+    private func flushResampler() -> Bool {
+        guard let resampler else { return true }
+        let room = Int(swr_get_out_samples(resampler, 0))
+        guard room > 0 else { return true }
+        if out.count < room * 2 { out = [Int16](repeating: 0, count: room * 2) }
+        let made = out.withUnsafeMutableBytes { raw -> Int32 in
+            var target: UnsafeMutablePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            return withUnsafeMutablePointer(to: &target) { swr_convert(resampler, $0, Int32(room), nil, 0) }
+        }
+        guard made > 0 else { return true }
+        if case .closed = write(Int(made)) { return false }
+        return true
+    }
+
+    private func write(_ frames: Int) -> Written {
+        guard frames > 0 else { return .ok }
+        let ok = out.withUnsafeBytes { stream.pcm.write(UnsafeRawBufferPointer(rebasing: $0[0..<(frames * 4)])) }
+        return ok ? .ok : .closed
+    }
+
+    private func outcome(_ rc: Int32, reading what: String) -> Outcome {
+        if stream.isStopped { return .stopped }
+        if isEnd(rc) { return .ended }
+        return .failed("The stream is not decodable: \(what) could not be read (libavformat: \(describe(rc))).")
+    }
+
+    private func isEnd(_ rc: Int32) -> Bool { rc == aubade_averror_eof() }
+}
+
+/// FFmpeg's error code as its own sentence fragment.
+private func describe(_ rc: Int32) -> String {
+    var text = [CChar](repeating: 0, count: 128)
+    av_strerror(rc, &text, text.count)
+    return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+private let streamRead: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+    opaque, buffer, size in
+    guard let opaque, let buffer, size > 0 else { return aubade_averror_eof() }
+    return Unmanaged<StreamReader>.fromOpaque(opaque).takeUnretainedValue().read(buffer, size)
+}
+
+private let streamInterrupt: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+    guard let opaque else { return 0 }
+    return Unmanaged<StreamReader>.fromOpaque(opaque).takeUnretainedValue().stream.isStopped ? 1 : 0
+}

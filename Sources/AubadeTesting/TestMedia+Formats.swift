@@ -1,0 +1,66 @@
+import Foundation
+
+/// Test audio in the formats beside MP3, made at test time with Debian's `ffmpeg` from a sox sine (bit-exact
+/// flags, so the same call makes the same bytes on every run).
+extension TestMedia {
+    public enum Format: String, Sendable, CaseIterable {
+        /// AAC-LC in ADTS frames.
+        case aac
+        /// Ogg Vorbis.
+        case vorbis
+        /// Ogg Opus (always 48 kHz inside).
+        case opus
+        /// FLAC.
+        case flac
+        /// AAC-LC in an MP4 (M4A) with its index first (`+faststart`), as podcasts are published.
+        case m4a
+
+        public var fileExtension: String {
+            switch self {
+            case .aac: "aac"
+            case .vorbis: "ogg"
+            case .opus: "opus"
+            case .flac: "flac"
+            case .m4a: "m4a"
+            }
+        }
+
+        var codecArguments: [String] {
+            switch self {
+            case .aac: ["-c:a", "aac", "-b:a", "96k", "-f", "adts"]
+            case .vorbis: ["-c:a", "libvorbis", "-q:a", "3", "-f", "ogg"]
+            case .opus: ["-c:a", "libopus", "-b:a", "64k", "-f", "ogg"]
+            case .flac: ["-c:a", "flac", "-f", "flac"]
+            case .m4a: ["-c:a", "aac", "-b:a", "96k", "-movflags", "+faststart", "-f", "ipod"]
+            }
+        }
+    }
+
+    /// A sine at `frequency` Hz, `seconds` long, at `rate` Hz with `channels` channels, in `format`, written into `dir`.
+    public static func sine(
+        _ format: Format, frequency: Int, seconds: Int, rate: Int = 44_100, channels: Int = 2,
+        in dir: TemporaryDirectory
+    ) async throws -> String {
+        let wav = dir.file("sine-\(frequency)-\(seconds)-\(rate)-\(channels).wav")
+        if !FileManager.default.fileExists(atPath: wav) {
+            try check(
+                await ProcessRunner.run(
+                    try tool("sox"),
+                    [
+                        "-D", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", wav,
+                        "synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5",
+                    ]))
+        }
+        let out = dir.file("sine-\(frequency)-\(seconds)-\(rate)-\(channels).\(format.fileExtension)")
+        try check(
+            await ProcessRunner.run(
+                try tool("ffmpeg"),
+                ["-nostdin", "-loglevel", "error", "-y", "-i", wav, "-fflags", "+bitexact", "-flags:a", "+bitexact"]
+                    + format.codecArguments + [out]))
+        return out
+    }
+
+    private static func check(_ r: ProcessResult) throws {
+        guard r.status == 0 else { throw MediaError("a media tool failed: \(r.stderr)") }
+    }
+}
