@@ -230,7 +230,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "AubadeAudioTests",
-            dependencies: ["AubadeAudio", "AubadeHTTP", "AubadeCore", "AubadeSystem", "AubadeTesting", "AubadeTone"],
+            dependencies: [
+                "AubadeAudio", "AubadeHTTP", "AubadeCore", "AubadeSystem", "AubadeTesting", "AubadeTone",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHTTP", "AubadeHardware"],

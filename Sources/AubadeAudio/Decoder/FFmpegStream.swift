@@ -127,6 +127,10 @@ private final class StreamReader {
     private var resampledFrom: (rate: Int32, format: Int32, channels: Int32, order: UInt32, mask: UInt64)?
     private var out: [Int16] = []
     private var errorsInARow = 0
+    /// Bytes read since the last decoded frame: past `StationFeed.maxBytesWithoutAudio`, the stream is not audio
+    /// (R22: a demuxer resynchronising through garbage never runs on for ever).
+    private var bytesWithoutAudio = 0
+    private var withoutAudio = false
 
     init(ring: ByteRing, stream: FFmpegStream) {
         self.ring = ring
@@ -139,8 +143,15 @@ private final class StreamReader {
     func read(_ buffer: UnsafeMutablePointer<UInt8>, _ size: Int32) -> Int32 {
         while true {
             if stream.isStopped { return aubade_averror_exit() }
+            if bytesWithoutAudio > StationFeed.maxBytesWithoutAudio {
+                withoutAudio = true
+                return aubade_averror_exit()
+            }
             let n = ring.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
-            if n > 0 { return Int32(n) }
+            if n > 0 {
+                bytesWithoutAudio += n
+                return Int32(n)
+            }
             if ring.atMark || ring.isFinished { return aubade_averror_eof() }
             ring.waitForData(atMost: .seconds(1))
         }
@@ -230,6 +241,7 @@ private final class StreamReader {
                     if case .some(let stop) = drain(d, frame) { return stop }
                     return flushResampler() ? .ended : .stopped
                 }
+                if withoutAudio { return noAudio }
                 return .failed("The \(container.name) stream is not decodable (libavformat: \(describe(rc))).")
             }
             defer { av_packet_unref(packet) }
@@ -266,6 +278,7 @@ private final class StreamReader {
             }
             defer { av_frame_unref(frame) }
             errorsInARow = 0
+            bytesWithoutAudio = 0
             switch convert(frame) {
             case .ok: continue
             case .closed: return .stopped
@@ -337,11 +350,16 @@ private final class StreamReader {
 
     private func outcome(_ rc: Int32, reading what: String) -> Outcome {
         if stream.isStopped { return .stopped }
+        if withoutAudio { return noAudio }
         if isEnd(rc) { return .ended }
         return .failed("The stream is not decodable: \(what) could not be read (libavformat: \(describe(rc))).")
     }
 
     private func isEnd(_ rc: Int32) -> Bool { rc == aubade_averror_eof() }
+
+    private var noAudio: Outcome {
+        .failed("The stream is not decodable audio (\(StationFeed.maxBytesWithoutAudio / 1024) KiB without a single audio frame).")
+    }
 }
 
 /// FFmpeg's error code as its own sentence fragment.
