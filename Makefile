@@ -28,7 +28,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory format-check check-docs
 	hardware/hil/test-kernel-version.sh
 	$(SWIFT) build --build-tests --scratch-path $(BUILD_DIR)
-	$(SWIFT) test --scratch-path $(BUILD_DIR)
+	AUBADE_FDK_AAC=$(abspath $(BUILD_DIR))/fdk-aac $(SWIFT) test --scratch-path $(BUILD_DIR)
 	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test
 	@$(MAKE) --no-print-directory browser-run
 	@$(MAKE) --no-print-directory contract-run

@@ -67,6 +67,9 @@ if [ "${1:-build}" = test ]; then
   . "$root/Tests/Support/venv.sh"
   ensure_venv "${AUBADE_BROWSER_VENV:-$build_dir/browser-venv}" "$root/Tests/Browser/requirements.txt" selenium \
     "the browser tests'"
+  # Fraunhofer's libfdk-aac from Debian's non-free component, unpacked into the build folder (not installed): the
+  # encoder of the HE-AAC v1/v2 test media, which Debian's FFmpeg cannot make. Test time only; never shipped.
+  "$root/Tests/Support/fdk_aac.sh" "$build_dir/fdk-aac" >/dev/null
   # schemathesis for Tests/Contract/ (the API fuzzer), pinned, in its own virtualenv.
   ensure_venv "${AUBADE_API_VENV:-$build_dir/api-venv}" "$root/Tests/Contract/requirements.txt" schemathesis \
     "the API fuzzer's"

@@ -50,7 +50,8 @@ public final class DirectoryMirror: Sendable {
             ],
             [
                 "stationuuid": "33333333-3333-3333-3333-333333333333", "name": "Jazz HLS", "url_resolved": "\(base)/live.m3u8",
-                "countrycode": "US", "tags": "jazz", "codec": "MP3", "hls": 1, "lastcheckok": 1, "clickcount": 700,
+                // A television channel's HLS: the picture is something this clock cannot play.
+                "countrycode": "US", "tags": "jazz", "codec": "AAC,H.264", "hls": 1, "lastcheckok": 1, "clickcount": 700,
             ],
             [
                 // The same stream as Swiss Jazz under another entry (the directory holds thousands of these).

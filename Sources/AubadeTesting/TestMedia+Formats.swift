@@ -60,6 +60,34 @@ extension TestMedia {
         return out
     }
 
+    /// HE-AAC v1 (SBR, `version` 1) or v2 (PS, `version` 2) in ADTS: a sine at `frequency` Hz, 48 kHz stereo, made by
+    /// Fraunhofer's libfdk-aac (Tests/Support/fdk_encode.py) — Debian's FFmpeg has no HE-AAC encoder. The library is
+    /// the one `make test` unpacked from Debian's non-free component into the build folder ($AUBADE_FDK_AAC, else
+    /// .build/fdk-aac); a test never fetches it.
+    public static func heAAC(version: Int, frequency: Int, seconds: Int, in dir: TemporaryDirectory) async throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let folder = ProcessInfo.processInfo.environment["AUBADE_FDK_AAC"] ?? root.appendingPathComponent(".build/fdk-aac").path
+        let library = FileManager.default.enumerator(atPath: folder + "/root")?.compactMap { $0 as? String }
+            .first { $0.hasSuffix("/libfdk-aac.so.2") }
+        guard let library else {
+            throw MediaError(
+                "libfdk-aac is not in \(folder); run 'make test' (or Tests/Support/fdk_aac.sh \(folder)) to unpack it from Debian's archive.")
+        }
+        let wav = dir.file("sine-\(frequency)-\(seconds)-48000-2.wav")
+        try check(
+            await ProcessRunner.run(
+                try tool("sox"),
+                ["-D", "-n", "-r", "48000", "-c", "2", "-b", "16", wav, "synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5"]))
+        let out = dir.file("sine-\(frequency)-\(seconds)-he-aac-v\(version).aac")
+        let encoder = root.appendingPathComponent("Tests/Support/fdk_encode.py").path
+        try check(
+            await ProcessRunner.run(
+                try tool("python3"),
+                [encoder, folder + "/root/" + library, version == 2 ? "29" : "5", version == 2 ? "32000" : "48000", wav, out]))
+        return out
+    }
+
     private static func check(_ r: ProcessResult) throws {
         guard r.status == 0 else { throw MediaError("a media tool failed: \(r.stderr)") }
     }

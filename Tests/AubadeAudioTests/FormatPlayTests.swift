@@ -63,6 +63,24 @@ struct FormatPlayTests {
         #expect(Self.isTheSine(run.pcm, from: 0.5) && Self.isTheSine(run.pcm, from: 1.4), "\(format) \(rate) Hz × \(channels)")
     }
 
+    /// HE-AAC v1 (SBR) and v2 (PS), made by Fraunhofer's encoder from Debian's archive: the core at 24 kHz signals
+    /// SBR implicitly, so the decoder's rate doubles after the first frames — the card still hears the note.
+    @Test(arguments: [1, 2])
+    func heAACReachesTheCardAtItsPitchAndLevel(version: Int) async throws {
+        let f = try await Fixture()
+        let path = try await TestMedia.heAAC(version: version, frequency: Self.frequency, seconds: 4, in: f.dir)
+        let probe = try await ProcessRunner.run(
+            try TestMedia.tool("ffprobe"), ["-v", "error", "-show_entries", "stream=profile", "-of", "csv=p=0", path])
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == (version == 2 ? "HE-AACv2" : "HE-AAC"))
+        let run = try await RadioPlayTests.play(f.base + "/file/" + URL(fileURLWithPath: path).lastPathComponent, seconds: 2, in: f.dir)
+        #expect(run.events.last?.end == .finished, "\(run.events)")
+        #expect(run.pcm.count == 2 * 2 * 44_100)
+        #expect(Self.isTheSine(run.pcm, from: 0.5) && Self.isTheSine(run.pcm, from: 1.4), "HE-AAC v\(version)")
+        // Both channels carry it (v2's parametric stereo is rebuilt, not left silent).
+        let right = (0..<(run.pcm.count / 2)).map { Double(run.pcm[2 * $0 + 1]) }
+        #expect(Signal.power(at: Double(Self.frequency), Array(right[44_100..<52_920])) > 30 * Signal.power(at: Double(Self.frequency) * 1.05, Array(right[44_100..<52_920])))
+    }
+
     @Test func theBytesDecideTheDecoderNotTheTypeTheStationNames() async throws {
         let f = try await Fixture()
         let aac = try await f.media(.aac)

@@ -52,15 +52,20 @@ struct DirectoryStationTests {
         arguments: [
             ("MP3", false, "http://x.example/s", nil),
             ("mp3 ", false, "https://x.example/s", nil),
-            ("AAC", false, "http://x.example/s", "cannot play: AAC"),
-            ("AAC+", false, "http://x.example/s", "cannot play: AAC+"),
-            ("OGG", false, "http://x.example/s", "cannot play: OGG"),
-            ("MP3", true, "http://x.example/s.m3u8", "cannot play: HLS"),
+            ("AAC", false, "http://x.example/s", nil),
+            ("AAC+", false, "http://x.example/s", nil),
+            ("OGG", false, "http://x.example/s", nil),
+            ("opus", false, "http://x.example/s", nil),
+            ("FLAC", false, "http://x.example/s", nil),
+            ("AAC", true, "http://x.example/s.m3u8", nil),
+            ("", true, "https://x.example/s.m3u8", nil),
+            ("AAC,H.264", true, "http://x.example/tv.m3u8", "cannot play: video (H.264)"),
+            ("WMA", false, "http://x.example/s", "cannot play: WMA"),
             ("", false, "http://x.example/s", "cannot play: an unknown format"),
             ("UNKNOWN", false, "http://x.example/s", "cannot play: an unknown format"),
             ("MP3", false, "rtsp://x.example/s", "cannot play: not an http(s) address"),
         ] as [(String, Bool, String, String?)])
-    func onlyMP3OverHTTPCanBePlayed(codec: String, hls: Bool, url: String, note: String?) {
+    func mp3AACOggAndFLACOverHTTPOrHLSCanBePlayed(codec: String, hls: Bool, url: String, note: String?) {
         let s = DirectoryStation(uuid: "u", name: "n", url: url, codec: codec, hls: hls)
         #expect(s.playability.note == note)
         #expect(s.playability.isPlayable == (note == nil))

@@ -31,7 +31,7 @@ struct RadioBrowserTests {
         let found = try directory.search(try DirectoryQuery(words: "jazz"))
         // Broken Jazz is hidden (hidebroken), the copy of Swiss Jazz's address is shown once, the most played first.
         #expect(found.map(\.name) == ["Swiss Jazz", "Jazz FM AAC", "Jazz HLS"])
-        #expect(found.map(\.playability.note) == [nil, "cannot play: AAC", "cannot play: HLS"])
+        #expect(found.map(\.playability.note) == [nil, nil, "cannot play: video (H.264)"])
         let asked = try #require(f.good.requests.last)
         #expect(asked["path"] as? String == "/json/stations/search")
         #expect(

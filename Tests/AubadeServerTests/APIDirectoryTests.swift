@@ -15,7 +15,7 @@ import Testing
 @Suite("API: the station directory and podcasts", .serialized)
 struct APIDirectoryTests {
     static let swissJazz = "11111111-1111-1111-1111-111111111111"
-    static let aac = "22222222-2222-2222-2222-222222222222"
+    static let video = "33333333-3333-3333-3333-333333333333"
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 200)
 
     /// A mirror answering from a folder that also holds Swiss Jazz's logo.
@@ -35,8 +35,8 @@ struct APIDirectoryTests {
             let stations = try #require(found.object["stations"] as? [[String: Any]])
             // The most played first; the broken one hidden; the copy of Swiss Jazz's address shown once.
             #expect(stations.map { $0["name"] as? String } == ["Swiss Jazz", "Jazz FM AAC", "Jazz HLS"])
-            #expect(stations.map { $0["playable"] as? Bool } == [true, false, false])
-            #expect(stations.map { $0["note"] as? String } == [nil, "cannot play: AAC", "cannot play: HLS"])
+            #expect(stations.map { $0["playable"] as? Bool } == [true, true, false])
+            #expect(stations.map { $0["note"] as? String } == [nil, nil, "cannot play: video (H.264)"])
             #expect(stations[0]["favicon"] as? String == "\(mirror.base)/logo/jazz.png")
             #expect(stations[0]["country"] as? String == "CH" && stations[0]["bitrate"] as? Int == 128)
             let asked = try #require(mirror.requests.last)
@@ -107,11 +107,10 @@ struct APIDirectoryTests {
             #expect(
                 twice.status == .conflict
                     && twice.error?.message == "This station of the directory is already saved, as 'Swiss Jazz'.")
-            let aac = try await add(#"{"id":"\#(Self.aac)"}"#)
+            let video = try await add(#"{"id":"\#(Self.video)"}"#)
             #expect(
-                aac.status == .unprocessableContent
-                    && aac.error?.message
-                        == "Jazz FM AAC cannot be saved: this clock cannot play: AAC (it plays MP3 streams, not HLS); pick another station."
+                video.status == .unprocessableContent
+                    && video.error?.message == "Jazz HLS cannot be saved: this clock cannot play: video (H.264); pick another station."
             )
             let unknown = try await add(#"{"id":"99999999-9999-9999-9999-999999999999"}"#)
             #expect(

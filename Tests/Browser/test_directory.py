@@ -20,8 +20,8 @@ STATIONS = [
     {"stationuuid": SWISS_JAZZ, "name": "Swiss Jazz", "url_resolved": "{base}/stream.mp3", "countrycode": "CH",
      "tags": "jazz,swing", "codec": "MP3", "bitrate": 128, "hls": 0, "lastcheckok": 1, "clickcount": 900,
      "favicon": "{base}/logo/jazz.png", "homepage": "https://jazz.example/"},
-    {"stationuuid": "22222222-2222-2222-2222-222222222222", "name": "Jazz FM AAC", "url_resolved": "{base}/aac",
-     "countrycode": "GB", "tags": "jazz", "codec": "AAC", "bitrate": 64, "hls": 0, "lastcheckok": 1, "clickcount": 800},
+    {"stationuuid": "22222222-2222-2222-2222-222222222222", "name": "Jazz FM WMA", "url_resolved": "{base}/wma",
+     "countrycode": "GB", "tags": "jazz", "codec": "WMA", "bitrate": 64, "hls": 0, "lastcheckok": 1, "clickcount": 800},
     {"stationuuid": "33333333-3333-3333-3333-333333333333", "name": HOSTILE_DIRECTORY_NAME,
      "url_resolved": "{base}/hostile.mp3", "countrycode": "FR", "tags": "jazz", "codec": "MP3", "lastcheckok": 1,
      "clickcount": 700, "favicon": "javascript:window.__pwned=4"},
@@ -55,15 +55,15 @@ class DirectoryPageTests(BrowserTest):
 
         # The most played first, the broken one hidden; each with its country, codec and bitrate.
         names = [e.text for e in phone.driver.find_elements("css selector", "#results .result-name")]
-        self.assertEqual(names, ["Swiss Jazz", "Jazz FM AAC", HOSTILE_DIRECTORY_NAME])
+        self.assertEqual(names, ["Swiss Jazz", "Jazz FM WMA", HOSTILE_DIRECTORY_NAME])
         swiss = f'#results .result[data-id="{SWISS_JAZZ}"]'
         self.assertEqual(phone.text(f"{swiss} .result-details"), "CH · MP3 · 128 kbps")
         phone.wait(lambda d: phone.js(f"return document.querySelector('{swiss} img.logo').naturalWidth") == 8,
                    "Swiss Jazz's logo, from where the directory says")
         # A station this clock cannot play says why and has no Save (nor Try).
-        aac = '#results .result[data-id="22222222-2222-2222-2222-222222222222"]'
-        self.assertEqual(phone.text(f"{aac} .result-note"), "This clock cannot play: AAC.")
-        self.assertEqual(phone.driver.find_elements("css selector", f"{aac} button"), [])
+        wma = '#results .result[data-id="22222222-2222-2222-2222-222222222222"]'
+        self.assertEqual(phone.text(f"{wma} .result-note"), "This clock cannot play: WMA.")
+        self.assertEqual(phone.driver.find_elements("css selector", f"{wma} button"), [])
         self.assertEqual(phone.layout_problems(), [])
         self.assertFalse(phone.script_ran(), "a directory station's name ran as markup")
         phone.scroll_to("#search-card")

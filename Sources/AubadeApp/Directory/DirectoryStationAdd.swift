@@ -54,7 +54,7 @@ public struct DirectoryStationAdd: Sendable {
         if let why = found.playability.note {
             throw ClockError(
                 .unprocessable,
-                "\(OutsideText.clean(found.name, limit: 80)) cannot be saved: this clock \(why) (it plays MP3 streams, not HLS); pick another station."
+                "\(OutsideText.clean(found.name, limit: 80)) cannot be saved: this clock \(why); pick another station."
             )
         }
         // Checked before anything is written: a link the store would refuse leaves no logo behind.

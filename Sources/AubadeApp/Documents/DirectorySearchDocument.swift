@@ -17,7 +17,7 @@ public struct DirectorySearchDocument: Codable, Sendable {
         public var favicon: String
         public var tags: [String]
         public var playable: Bool
-        /// "cannot play: AAC"; absent when playable.
+        /// "cannot play: WMA"; absent when playable.
         public var note: String?
     }
 

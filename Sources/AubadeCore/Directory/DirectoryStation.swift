@@ -65,16 +65,26 @@ public struct DirectoryStation: Sendable, Hashable {
             logo: logo)
     }
 
-    /// Whether this clock can play it: MP3 over plain HTTP(S) only (mpg123; no HLS, no AAC or Ogg decoder).
+    /// Whether this clock can play it: MP3, AAC (LC, HE, HE v2), Ogg Vorbis or Opus, or FLAC, over HTTP(S) — as a
+    /// stream or as HLS. Video (a codec list with H.264 or another picture format), WMA and the rest are not.
     public var playability: Playability {
-        if hls { return .cannotPlay("HLS") }
-        switch codec.trimmingCharacters(in: .whitespaces).uppercased() {
-        case "MP3":
-            return (try? StreamURL(parsing: url)) == nil ? .cannotPlay("not an http(s) address") : .playable
-        case "", "UNKNOWN": return .cannotPlay("an unknown format")
-        case let other: return .cannotPlay(other)
+        let codecs = codec.uppercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        if let video = codecs.first(where: { DirectoryStation.videoCodecs.contains($0) }) {
+            return .cannotPlay("video (\(video))")
         }
+        if codecs.isEmpty || codecs == ["UNKNOWN"] {
+            // An HLS station that the checker could not read is still most likely AAC, which plays.
+            if !hls { return .cannotPlay("an unknown format") }
+        } else if let other = codecs.first(where: { !DirectoryStation.playableCodecs.contains($0) }) {
+            return .cannotPlay(other)
+        }
+        return (try? StreamURL(parsing: url)) == nil ? .cannotPlay("not an http(s) address") : .playable
     }
+
+    /// The directory's names for what this clock decodes (libmpg123; FFmpeg's AAC, Vorbis, Opus and FLAC decoders).
+    public static let playableCodecs: Set<String> = ["MP3", "AAC", "AAC+", "HE-AAC", "OGG", "VORBIS", "OPUS", "FLAC"]
+    static let videoCodecs: Set<String> = ["H.264", "H264", "H.265", "HEVC", "VP8", "VP9", "AV1", "MPEG4", "THEORA"]
 
     /// The station's address as one key for duplicates: scheme and host in lower case, the default port and an
     /// empty path dropped (`http://Example.com:80/` and `http://example.com` are the same stream).
@@ -98,14 +108,14 @@ public struct DirectoryStation: Sendable, Hashable {
     }
 }
 
-/// Whether a directory station can be played here, and if not, what it is ("AAC", "HLS").
+/// Whether a directory station can be played here, and if not, what it is ("WMA", "video (H.264)").
 public enum Playability: Sendable, Hashable {
     case playable
     case cannotPlay(String)
 
     public var isPlayable: Bool { self == .playable }
 
-    /// "cannot play: AAC", or nil when playable.
+    /// "cannot play: WMA", or nil when playable.
     public var note: String? {
         guard case .cannotPlay(let what) = self else { return nil }
         return "cannot play: \(what)"
