@@ -2,7 +2,7 @@
 """A live HLS radio station on 127.0.0.1 for tests: ffmpeg plays a sine tone in real time (`-re`) into DIR, and
 an HTTP server serves DIR. Standard library only, plus the `ffmpeg` program.
 
-    python3 hls_live.py --dir DIR --port 0 --ready-file F [--mode ts|fmp4|adts|aes] [--frequency 1000]
+    python3 hls_live.py --dir DIR [--port 0] [--ready-file F] [--mode ts|fmp4|adts|aes] [--frequency 1000]
                         [--segment-seconds 2] [--list-size 6] [--title TEXT]
 
 DIR gets `master.m3u8` (written here, once) naming three variants that all carry the same tone: v0 32 kbit/s
@@ -14,8 +14,9 @@ v1). Each `vN.m3u8` is a sliding live playlist (no ENDLIST; old segments deleted
   adts  packed audio: raw ADTS `.aac` segments, each starting with an ID3v2.4 tag holding the PRIV frame
         `com.apple.streaming.transportStreamTimestamp` and a TIT2 frame (--title); ffmpeg cannot make these, so
         this script cuts ffmpeg's ADTS streams at frame boundaries and writes the playlists itself.
-Once the master playlist and at least 3 segments of every variant exist, the chosen port is written to the ready
-file (a temporary file renamed into place). The test steers the station with POST requests:
+Once the master playlist and at least 3 segments of every variant exist, the chosen port is printed as the first
+line of stdout (as the other test servers do) and written to the ready file when one is given (a temporary file
+renamed into place). The test steers the station with POST requests:
   /control/freeze         ffmpeg stops: the playlists stop growing, their files stay and are still served;
   /control/vanish         every playlist answers 404 from then on (segments are still served);
   /control/discontinuity  ffmpeg restarts (timestamps from zero) and the next segment is marked
@@ -213,7 +214,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, required=True)
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--ready-file", type=Path, required=True)
+    parser.add_argument("--ready-file", type=Path)
     parser.add_argument("--mode", choices=SEGMENT_SUFFIX, default="ts")
     parser.add_argument("--frequency", type=float, default=1000)
     parser.add_argument("--segment-seconds", type=float, default=2)
@@ -260,7 +261,9 @@ def main():
                 print(f"hls_live: ffmpeg exited with status {station.process.returncode}", file=sys.stderr)
                 return 1
             if not announced and station.ready():
-                write_atomically(args.ready_file, str(server.server_address[1]).encode())
+                if args.ready_file:
+                    write_atomically(args.ready_file, str(server.server_address[1]).encode())
+                print(server.server_address[1], flush=True)  # the first line of stdout, as the other test servers
                 announced = True
     finally:
         station.stop()

@@ -85,7 +85,6 @@ final class HLSFetcher {
                 }
             }
             if plan.isStale(at: now, stallTimeout: fetcher.options.stallTimeout) {
-                control.report(.stalled(after: fetcher.options.stallTimeout))
                 return .retry("The station's HLS playlist stopped growing.")
             }
             let wait = plan.nextReload(after: loadedAt) - now
