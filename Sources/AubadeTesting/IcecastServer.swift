@@ -1,7 +1,8 @@
 import Foundation
 
-/// A real Icecast2 server on 127.0.0.1 fed by ezstream with one looping MP3, for tests. Config files are
-/// generated into a temp folder; when the tests run as root, both run as `nobody` (Icecast refuses root).
+/// A real Icecast2 server on 127.0.0.1 fed by ezstream with one looping MP3, for tests — and, on other mount points,
+/// by ffmpeg as a source client with AAC or Ogg (`feed`). Config files are generated into a temp folder; when the
+/// tests run as root, Icecast and ezstream run as `nobody` (Icecast refuses root).
 /// `stop()` and `start(playing:)` let a test take the station away and bring it back on the same port,
 /// with the same or another track.
 public final class IcecastServer: Sendable {
@@ -24,7 +25,7 @@ public final class IcecastServer: Sendable {
         chmod(dir.path, 0o777)
         port = IcecastServer.freePort()
         try """
-        <icecast><limits><clients>20</clients><sources>4</sources><burst-size>65536</burst-size></limits>
+        <icecast><limits><clients>20</clients><sources>8</sources><burst-size>65536</burst-size></limits>
         <authentication><source-password>src</source-password><admin-user>admin</admin-user>
         <admin-password>adm</admin-password></authentication><hostname>127.0.0.1</hostname>
         <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>
@@ -57,10 +58,28 @@ public final class IcecastServer: Sendable {
         let icecast = try await ChildProcess("/usr/bin/icecast2", ["-c", dir.file("icecast.xml")], asNobody: true)
         processes.withLock { $0.append(icecast) }
         // ezstream gives up if Icecast is not listening yet: start it once Icecast answers at all.
-        try await waitUntil(statusIn: ["200", "404"], "Icecast did not answer on port \(port)")
+        try await waitUntil(url, statusIn: ["200", "404"], "Icecast did not answer on port \(port)")
         let ezstream = try await ChildProcess("/usr/bin/ezstream", ["-c", dir.file("ezstream.xml")], asNobody: true)
         processes.withLock { $0.append(ezstream) }
-        try await waitUntil(statusIn: ["200"], "Icecast did not serve \(url)")
+        try await waitUntil(url, statusIn: ["200"], "Icecast did not serve \(url)")
+    }
+
+    /// Feeds `file` in a loop, in real time and as it is (`-c copy`), to the mount point `mount` with ffmpeg as the
+    /// source client (`format`: ffmpeg's muxer, "adts" or "ogg"; `contentType`: what Icecast announces to listeners),
+    /// and waits until the mount point serves it. Returns its address.
+    @discardableResult
+    public func feed(_ mount: String, file: String, format: String, contentType: String) async throws -> String {
+        chmod(file, 0o644)
+        let source = try await ChildProcess(
+            try TestMedia.tool("ffmpeg"),
+            [
+                "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", file, "-c", "copy",
+                "-content_type", contentType, "-f", format, "icecast://source:src@127.0.0.1:\(port)\(mount)",
+            ])
+        processes.withLock { $0.append(source) }
+        let address = "http://127.0.0.1:\(port)\(mount)"
+        try await waitUntil(address, statusIn: ["200"], "Icecast did not serve \(address)")
+        return address
     }
 
     /// A port on 127.0.0.1 that nothing holds now, below the kernel's ephemeral range (where any client's
@@ -88,7 +107,7 @@ public final class IcecastServer: Sendable {
 
     /// Asks the mount point with curl until it answers with one of `codes`; fails at once, saying why, when
     /// Icecast or ezstream has ended.
-    private func waitUntil(statusIn codes: Set<String>, _ failure: String) async throws {
+    private func waitUntil(_ url: String, statusIn codes: Set<String>, _ failure: String) async throws {
         let deadline = ContinuousClock.now + IcecastServer.startWatchdog
         while ContinuousClock.now < deadline {
             if let ended = processes.withLock({ $0.first { $0.exitStatus != nil } }) {

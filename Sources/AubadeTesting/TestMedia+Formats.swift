@@ -12,6 +12,8 @@ extension TestMedia {
         case opus
         /// FLAC.
         case flac
+        /// FLAC in Ogg (what Icecast relays: native FLAC has no pages for a listener to join at).
+        case oggFLAC
         /// AAC-LC in an MP4 (M4A) with its index first (`+faststart`), as podcasts are published.
         case m4a
 
@@ -21,6 +23,7 @@ extension TestMedia {
             case .vorbis: "ogg"
             case .opus: "opus"
             case .flac: "flac"
+            case .oggFLAC: "oga"
             case .m4a: "m4a"
             }
         }
@@ -31,6 +34,7 @@ extension TestMedia {
             case .vorbis: ["-c:a", "libvorbis", "-q:a", "3", "-f", "ogg"]
             case .opus: ["-c:a", "libopus", "-b:a", "64k", "-f", "ogg"]
             case .flac: ["-c:a", "flac", "-f", "flac"]
+            case .oggFLAC: ["-c:a", "flac", "-f", "ogg"]
             case .m4a: ["-c:a", "aac", "-b:a", "96k", "-movflags", "+faststart", "-f", "ipod"]
             }
         }

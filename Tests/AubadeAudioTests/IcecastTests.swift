@@ -55,6 +55,27 @@ struct IcecastTests {
         #expect(Signal.rmsDBFS(pcm[...]) > -15)
     }
 
+    /// AAC, Ogg Vorbis, Ogg Opus and Ogg FLAC mount points of the same real Icecast (ffmpeg as their source client,
+    /// in real time): each plays through its decoder to the card at its pitch, a listener joining mid-stream.
+    @Test func aacAndOggMountsPlayBesideTheMP3One() async throws {
+        let dir = try TemporaryDirectory("icecast-formats")
+        let mp3 = try await TestMedia.sineMP3(frequency: 440, seconds: 10, in: dir)
+        let server = try await IcecastServer(mp3: mp3)
+        let mounts: [(TestMedia.Format, String, String, String)] = [
+            (.aac, "/radio.aac", "adts", "audio/aac"), (.vorbis, "/radio.ogg", "ogg", "audio/ogg"),
+            (.opus, "/radio.opus", "ogg", "audio/ogg"), (.oggFLAC, "/radio.flac.ogg", "ogg", "audio/ogg"),
+        ]
+        for (format, mount, muxer, type) in mounts {
+            let file = try await TestMedia.sine(format, frequency: FormatPlayTests.frequency, seconds: 10, rate: format == .opus ? 48_000 : 44_100, in: dir)
+            let url = try await server.feed(mount, file: file, format: muxer, contentType: type)
+            let run = await EnginePlay(in: dir, paced: true).play(try EnginePlay.radio(url, seconds: 3))
+            #expect(run.events.last?.end == .finished, "\(format): \(run.events)")
+            #expect(run.events.contains { $0.isAudible("station") }, "\(format)")
+            #expect(FormatPlayTests.isTheSine(run.pcm, from: 2), "\(format) from Icecast")
+        }
+        await server.stop()
+    }
+
     /// Waits until the last 100 ms on the card are `frequency` (the watchdog only ends a failing test).
     static func cardPlays(_ frequency: Double, over other: Double, _ path: String) async -> Bool {
         let deadline = ContinuousClock.now + EventProcess.watchdog
