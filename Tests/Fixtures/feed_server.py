@@ -1,7 +1,7 @@
 """Podcast feeds and episodes on 127.0.0.1, for the podcast tests (no test reaches the internet).
 
 usage: feed_server.py FOLDER [LOG]
-  /<file>              the file from FOLDER (.xml as application/rss+xml, .atom as application/atom+xml, .mp3 as
+  /<file>              the file from FOLDER (.xml as application/rss+xml, .atom as application/atom+xml, .m4a as audio/mp4, .mp3 as
                        audio/mpeg, .html as text/html), re-read at each request (a test changes a feed by rewriting it);
                        a `Range: bytes=N-` header is answered 206 from byte N (416 at or past the end), as podcast
                        hosts do; /<file>?norange ignores it (200, the whole file), as some do;
@@ -16,7 +16,8 @@ from local_server import serve
 
 FOLDER = sys.argv[1]
 LOG = sys.argv[2] if len(sys.argv) > 2 else None
-TYPES = {'.xml': 'application/rss+xml', '.atom': 'application/atom+xml', '.mp3': 'audio/mpeg', '.html': 'text/html'}
+TYPES = {'.xml': 'application/rss+xml', '.atom': 'application/atom+xml', '.mp3': 'audio/mpeg', '.m4a': 'audio/mp4',
+         '.html': 'text/html'}
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.0'
