@@ -65,8 +65,8 @@ struct DirectoryRefreshTests {
             "\(rig.lines.all)")
 
         // Listed now as a stream the clock cannot play: the stored address stays.
-        stations[0]["url_resolved"] = mirror.base + "/aac"
-        stations[0]["codec"] = "AAC"
+        stations[0]["url_resolved"] = mirror.base + "/wma"
+        stations[0]["codec"] = "WMA"
         try mirror.write(stations)
         rig.time.advance(to: Self.start.addingTimeInterval(2 * 86_400))
         _ = try await refresh(rig)

@@ -47,8 +47,13 @@ final class FFmpegStream: Sendable {
         pcm = ByteRing(capacity: FFmpegStream.pcmBytes)
     }
 
+    /// FFmpeg's own log is off: it would print to standard error from the decoding thread, and every failure that
+    /// matters comes back as a sentence (`fail`).
+    private static let quiet: Void = av_log_set_level(AV_LOG_QUIET)
+
     /// Starts the decoding thread on the stream that begins with the container `first`.
     func start(_ first: AudioContainer) {
+        FFmpegStream.quiet
         let started = NamedThread.start("aubade.decode") { [self] in run(first) }
         if !started {
             fail("The decoding thread could not be started.")
