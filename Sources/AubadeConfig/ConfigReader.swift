@@ -55,6 +55,7 @@ struct ConfigReader {
         c.audio.device = string("audio", "device", c.audio.device, nonEmpty: true)
         c.audio.alternateDevice = string("audio", "alternate_device", c.audio.alternateDevice)
         c.audio.allowLocalStreams = bool("audio", "allow_local_streams", c.audio.allowLocalStreams)
+        c.audio.hlsMaxKbps = int("audio", "hls_max_kbps", c.audio.hlsMaxKbps, in: 16...10_000)
 
         c.clock.timeZone = checked("clock", "time_zone", c.clock.timeZone) { v in
             Self.text(v).flatMap { zone in

@@ -24,6 +24,9 @@ public struct Configuration: Equatable, Sendable {
         public var alternateDevice = ""
         /// Allow stream addresses on loopback (a local test server); off by default (R32).
         public var allowLocalStreams = false
+        /// The highest bandwidth of an HLS station's variant the clock picks, kbit/s (a Pi on weak Wi-Fi does not
+        /// starve on a 320 kbit/s one).
+        public var hlsMaxKbps = 128
     }
 
     public struct Clock: Equatable, Sendable {

@@ -42,6 +42,8 @@ public enum Daemon {
         public var homeAssistant: HomeAssistantSettings?
         /// The public station directory the pages search; nil: off in the config.
         public var directory: (any StationDirectory)?
+        /// The highest bandwidth of an HLS station's variant, bits per second (`[audio] hls_max_kbps`).
+        public var hlsBandwidthCap = HLSPlaylist.defaultBandwidthCap
 
         public init(
             databasePath: String, configPath: String?, options: ClockOptions, sink: SinkOptions, json: Bool,
@@ -102,7 +104,8 @@ public enum Daemon {
         defer { if let announcement { RuntimeAnnouncement.remove(announcement) } }
 
         let (store, loaded, fault, notice) = try openStore(parts, output: output, logger: logger)
-        let engine = SoundEngine(options: SoundEngine.Options(sink: parts.sink), logger: logger)
+        let engine = SoundEngine(
+            options: SoundEngine.Options(sink: parts.sink, hlsBandwidthCap: parts.hlsBandwidthCap), logger: logger)
         engine.start()
         let work = WorkService()
         // The calendars' cached copies live beside the database; the backup copy keeps none.
@@ -120,7 +123,7 @@ public enum Daemon {
                 allowLoopback: parts.options.allowLoopback)
             : nil
         let deps = ClockDependencies(
-            store: store, sound: engine, time: time, jobs: work, precheck: LivePrecheck(),
+            store: store, sound: engine, time: time, jobs: work, precheck: LivePrecheck(hlsBandwidthCap: parts.hlsBandwidthCap),
             network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
             systemZone: SystemZone.current, logger: logger, backlight: parts.backlight.0,
             calendars: calendars, podcasts: podcasts, directory: parts.directory,

@@ -82,7 +82,7 @@ struct RunCommand: AsyncParsableCommand {
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
         let shake = config.shake.sensor(gpio: gpio, logger: logger)
-        let parts = Daemon.Parts(
+        var parts = Daemon.Parts(
             databasePath: context.databasePath, configPath: context.loaded.path, options: options,
             sink: SinkOptions(device: config.audio.device, alternate: config.audio.alternateDevice, paced: !unpaced),
             json: context.json,
@@ -99,6 +99,7 @@ struct RunCommand: AsyncParsableCommand {
             },
             homeAssistant: homeAssistant,
             directory: StationDirectoryFromConfig.make(config, allowLocal: false))
+        parts.hlsBandwidthCap = config.audio.hlsMaxKbps * 1000
         do {
             try await Daemon.run(parts, logger: logger)
         } catch let failure as Daemon.StartFailure {

@@ -35,7 +35,8 @@ enum SoundSession {
             options: SoundEngine.Options(
                 sink: SinkOptions(
                     device: audio.device,
-                    alternate: audio.alternateDevice)))
+                    alternate: audio.alternateDevice),
+                hlsBandwidthCap: audio.hlsMaxKbps * 1000))
         engine.start()
         return engine
     }

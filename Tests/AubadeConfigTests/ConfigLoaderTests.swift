@@ -52,6 +52,7 @@ struct ConfigLoaderTests {
             [audio]
             device = "file:'/tmp/out.raw',raw"
             allow_local_streams = true
+            hls_max_kbps = 320
             [clock]
             time_zone = "Australia/Lord_Howe"
             [buttons]
@@ -65,7 +66,7 @@ struct ConfigLoaderTests {
             """, name: "t.toml")
         let c = loaded.configuration
         #expect(c.paths.database == "/tmp/a.sqlite" && c.http.bind == "0.0.0.0" && c.http.port == 9090)
-        #expect(c.audio.device == "file:'/tmp/out.raw',raw" && c.audio.allowLocalStreams)
+        #expect(c.audio.device == "file:'/tmp/out.raw',raw" && c.audio.allowLocalStreams && c.audio.hlsMaxKbps == 320)
         #expect(c.clock.timeZone == "Australia/Lord_Howe")
         #expect(c.buttons.snooze == "gpiochip1:5" && c.buttons.volumeUp == "GPIO5" && c.buttons.bias == "pull-down")
         #expect(c.shake.source == "evdev" && c.shake.threshold == 3.0 && c.shake.sustainSeconds == 2.5)

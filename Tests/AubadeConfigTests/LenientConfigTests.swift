@@ -57,6 +57,10 @@ struct LenientConfigTests {
             "the default 0.5 is used"
         ),
         (
+            "[audio]\nhls_max_kbps = 8", "audio.hls_max_kbps", 2,
+            "Config file t.toml: audio.hls_max_kbps at line 2 must be from 16 to 10000, not 8.", "the default 128 is used"
+        ),
+        (
             "[http]\nbind = \"\"", "http.bind", 2,
             "Config file t.toml: http.bind at line 2 must not be empty.", "the default \"127.0.0.1\" is used"
         ),

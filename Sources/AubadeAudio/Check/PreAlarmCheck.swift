@@ -9,13 +9,16 @@ extension PreAlarmCheck {
     /// Checks the stations (the first that decodes a second is enough) and the device the engine holds.
     public static func run(
         stations: [StreamURL], allowLoopback: Bool, device: DeviceStatus?,
-        timeout: Duration = .seconds(20)
+        timeout: Duration = .seconds(20), hlsBandwidthCap: Int = HLSPlaylist.defaultBandwidthCap
     ) async -> Result {
         var result = Result()
         if !stations.isEmpty {
             var problems: [String] = []
             for url in stations {
-                guard let problem = await decodeOneSecond(url, allowLoopback: allowLoopback, timeout: timeout) else {
+                guard
+                    let problem = await decodeOneSecond(
+                        url, allowLoopback: allowLoopback, timeout: timeout, hlsBandwidthCap: hlsBandwidthCap)
+                else {
                     problems = []
                     break
                 }
@@ -47,12 +50,22 @@ extension PreAlarmCheck {
 
     /// nil when a second of audio decoded within `timeout`; else the reason. A first failure is enough to
     /// know: the alarm should not count on a station that needs a reconnect.
-    public static func decodeOneSecond(_ url: StreamURL, allowLoopback: Bool, timeout: Duration) async -> String? {
-        await runBlocking("aubade.precheck") { probe(.station(url), allowLoopback: allowLoopback, timeout: timeout) }
+    public static func decodeOneSecond(
+        _ url: StreamURL, allowLoopback: Bool, timeout: Duration,
+        hlsBandwidthCap: Int = HLSPlaylist.defaultBandwidthCap
+    ) async -> String? {
+        await runBlocking("aubade.precheck") {
+            probe(.station(url), allowLoopback: allowLoopback, timeout: timeout, hlsBandwidthCap: hlsBandwidthCap)
+        }
     }
 
-    private static func probe(_ source: FeedSource, allowLoopback: Bool, timeout: Duration) -> String? {
-        let feed = StationFeed(source: source, rate: SoundEngine.rate, allowLoopback: allowLoopback) { _ in }
+    private static func probe(
+        _ source: FeedSource, allowLoopback: Bool, timeout: Duration,
+        hlsBandwidthCap: Int = HLSPlaylist.defaultBandwidthCap
+    ) -> String? {
+        let feed = StationFeed(
+            source: source, rate: SoundEngine.rate, allowLoopback: allowLoopback, hlsBandwidthCap: hlsBandwidthCap
+        ) { _ in }
         defer { feed.stop() }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout

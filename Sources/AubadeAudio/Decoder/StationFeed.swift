@@ -83,7 +83,7 @@ final class StationFeed {
     /// Starts reading `source` at once (its own thread: the network's, or the episode file's).
     init(
         source: FeedSource, rate: Int, allowLoopback: Bool, stallTimeout: Duration = .seconds(10),
-        report: @escaping @Sendable (StreamEvent) -> Void
+        hlsBandwidthCap: Int = HLSPlaylist.defaultBandwidthCap, report: @escaping @Sendable (StreamEvent) -> Void
     ) {
         self.source = source
         if case .episode(let audio) = source { startByte = audio.fromByte } else { startByte = 0 }
@@ -123,8 +123,9 @@ final class StationFeed {
         let audioStarted: @Sendable () -> Bool = { shared.state.withLock { $0.audioArrived } }
         switch source {
         case .station(let url):
-            let fetcher = StreamFetcher(url: url, options: options, ring: ring, control: control, audioStarted: audioStarted)
-            NamedThread.start("aubade.net") { fetcher.run() }
+            var fetcher = StreamFetcher(url: url, options: options, ring: ring, control: control, audioStarted: audioStarted)
+            fetcher.hlsBandwidthCap = hlsBandwidthCap
+            NamedThread.start("aubade.net") { [fetcher] in fetcher.run() }
         case .episode(let audio):
             switch audio.origin {
             case .file(let path):

@@ -20,10 +20,13 @@ public final class SoundEngine: Sendable {
         public var sink: SinkOptions
         /// A prepared sound is reported `ready` after this long at the latest, buffered or not.
         public var prerollCap: Duration
+        /// The highest bandwidth of an HLS variant a station plays, bits per second.
+        public var hlsBandwidthCap: Int
 
-        public init(sink: SinkOptions, prerollCap: Duration = .seconds(5)) {
+        public init(sink: SinkOptions, prerollCap: Duration = .seconds(5), hlsBandwidthCap: Int = 128_000) {
             self.sink = sink
             self.prerollCap = prerollCap
+            self.hlsBandwidthCap = hlsBandwidthCap
         }
     }
 
@@ -52,7 +55,8 @@ public final class SoundEngine: Sendable {
     public func start() {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let continuation = self.continuation
-        let context = VoiceContext(rate: SoundEngine.rate, emit: { continuation.yield($0) })
+        let context = VoiceContext(
+            rate: SoundEngine.rate, hlsBandwidthCap: options.hlsBandwidthCap, emit: { continuation.yield($0) })
         let mailbox = self.mailbox, state = self.state, options = self.options, logger = self.logger
         NamedThread.start("aubade.audio", stackSize: 1 << 20) { [self] in
             var loop = EngineLoop(

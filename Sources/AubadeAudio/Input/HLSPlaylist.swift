@@ -9,6 +9,9 @@ public enum HLSPlaylist: Equatable, Sendable {
     case media(Media)
 
     public static let maxBytes = 1024 * 1024
+    /// The highest variant bandwidth picked unless the config says otherwise: 128 kbit/s, so a Pi on weak Wi-Fi
+    /// does not starve.
+    public static let defaultBandwidthCap = 128_000
     static let maxSegments = 10_000
 
     public struct Variant: Equatable, Sendable {

@@ -21,10 +21,7 @@ struct StreamFetcher: Sendable {
     var finite = false
     var startByte: Int64 = 0
     /// The highest bandwidth of an HLS variant picked, bits per second.
-    var hlsBandwidthCap = StreamFetcher.defaultHLSBandwidthCap
-
-    /// 128 kbit/s: a Pi on weak Wi-Fi does not starve.
-    static let defaultHLSBandwidthCap = 128_000
+    var hlsBandwidthCap = HLSPlaylist.defaultBandwidthCap
 
     static let backoff: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8)]
     static let prefixBytes = 512

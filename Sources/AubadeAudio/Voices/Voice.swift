@@ -37,6 +37,8 @@ protocol Voice: AnyObject {
 /// What voices need from the engine.
 struct VoiceContext: Sendable {
     let rate: Int
+    /// The highest bandwidth of an HLS variant picked, bits per second.
+    let hlsBandwidthCap: Int
     let emit: @Sendable (SoundEvent) -> Void
 
     /// Frames in `d` at the engine's rate.
@@ -51,7 +53,9 @@ extension FeedSource {
     /// Starts reading this source for voice `id`: titles and stream notes go straight to the events.
     func feed(for id: SoundID, context: VoiceContext, allowLoopback: Bool) -> StationFeed {
         let emit = context.emit
-        return StationFeed(source: self, rate: context.rate, allowLoopback: allowLoopback) { event in
+        return StationFeed(
+            source: self, rate: context.rate, allowLoopback: allowLoopback, hlsBandwidthCap: context.hlsBandwidthCap
+        ) { event in
             if case .title(let title) = event { emit(.title(id, title)) } else { emit(.stream(id, event)) }
         }
     }
