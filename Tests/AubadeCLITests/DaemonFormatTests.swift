@@ -151,6 +151,28 @@ struct DaemonFormatTests {
         _ = await d.waitForExit()
     }
 
+    @Test func doctorTriesEachFormatAsTheAlarmWouldAndNamesWhatCannotPlay() async throws {
+        let c = try DaemonTests.Clock()
+        let (server, aac) = try await Self.station(c, .aac, rate: 48_000, channels: 1)
+        let hls = try await LiveHLS("aes")
+        defer { withExtendedLifetime(server) {} }
+        try await c.run(["station", "add", "--name", "AAC FM", "--url", aac])
+        try await c.run(["station", "add", "--name", "Secret FM", "--url", hls.master])
+        _ = try await c.addAlarm(["--source", "AAC FM"])
+        let secret = try await c.run([
+            "alarm", "add", "--name", "Late", "--time", "09:00", "--days", "daily", "--source", "Secret FM",
+        ])
+        #expect(secret.status == 0, "\(secret.stderr)")
+        let r = try await c.run(["doctor", "--json"])
+        let list = try #require(try c.cli.json(r.stdout)["checks"] as? [[String: String]])
+        let checks = Dictionary(list.compactMap { x in x["check"].map { ($0, x) } }) { a, _ in a }
+        #expect(checks["station:AAC FM"]?["status"] == "ok", "\(String(describing: checks["station:AAC FM"]))")
+        #expect(checks["station:Secret FM"]?["status"] == "warning")
+        #expect(
+            checks["station:Secret FM"]?["message"]?.contains("encrypts its HLS segments (AES-128)") == true,
+            "\(String(describing: checks["station:Secret FM"]))")
+    }
+
     @Test func aPodcastEpisodeInM4ARings() async throws {
         let c = try DaemonTests.Clock()
         let feeds = try await PodcastAlarmTests.Feeds(c)

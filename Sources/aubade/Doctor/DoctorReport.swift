@@ -54,7 +54,9 @@ struct DoctorReport: Encodable {
         var report = hardware.hardware
         let targets = StationProbe.targets(alarms: storage.alarms, stations: storage.stations)
         let streaming = NetworkPolicy.streaming(wifiOnly: storage.settings?.isWifi ?? false, network: report.networkSnapshot)
-        let stations = await StationProbe.tryAll(targets, allowLoopback: config.audio.allowLocalStreams, streaming: streaming)
+        let stations = await StationProbe.tryAll(
+            targets, allowLoopback: config.audio.allowLocalStreams, streaming: streaming,
+            hlsBandwidthCap: config.audio.hlsMaxKbps * 1000)
 
         let alarmsSet = storage.alarms.contains(where: \.enabled)
         var checks = [

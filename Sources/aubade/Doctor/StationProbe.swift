@@ -47,7 +47,11 @@ struct StationProbe: Sendable {
         return out
     }
 
-    static func tryAll(_ targets: [Target], allowLoopback: Bool, streaming: NetworkPolicy.Decision) async -> [StationProbe] {
+    /// Decodes a second of each target's audio (any format the alarm plays; an HLS station at the variant the alarm
+    /// would pick under `hlsBandwidthCap`).
+    static func tryAll(
+        _ targets: [Target], allowLoopback: Bool, streaming: NetworkPolicy.Decision, hlsBandwidthCap: Int
+    ) async -> [StationProbe] {
         if case .refuse(let reason) = streaming {
             return targets.map { StationProbe(target: $0, problem: reason, refused: reason) }
         }
@@ -56,7 +60,7 @@ struct StationProbe: Sendable {
                 group.addTask {
                     let result = await PreAlarmCheck.run(
                         stations: target.addresses, allowLoopback: allowLoopback, device: nil,
-                        timeout: .seconds(10))
+                        timeout: .seconds(10), hlsBandwidthCap: hlsBandwidthCap)
                     let problem = result.stationProblem.map { $0.replacingOccurrences(of: "Pre-alarm check: ", with: "") }
                     return (i, StationProbe(target: target, problem: problem))
                 }
