@@ -14,8 +14,10 @@ extension TestMedia {
         case flac
         /// FLAC in Ogg (what Icecast relays: native FLAC has no pages for a listener to join at).
         case oggFLAC
-        /// AAC-LC in an MP4 (M4A) with its index first (`+faststart`), as podcasts are published.
+        /// AAC-LC in an MP4 (M4A) with its index first (`+faststart`), as podcasts are mostly published.
         case m4a
+        /// AAC-LC in an MP4 with its index (`moov`) after the audio, as ffmpeg and many editors write it.
+        case m4aIndexLast
 
         public var fileExtension: String {
             switch self {
@@ -25,6 +27,7 @@ extension TestMedia {
             case .flac: "flac"
             case .oggFLAC: "oga"
             case .m4a: "m4a"
+            case .m4aIndexLast: "late.m4a"
             }
         }
 
@@ -36,6 +39,7 @@ extension TestMedia {
             case .flac: ["-c:a", "flac", "-f", "flac"]
             case .oggFLAC: ["-c:a", "flac", "-f", "ogg"]
             case .m4a: ["-c:a", "aac", "-b:a", "96k", "-movflags", "+faststart", "-f", "ipod"]
+            case .m4aIndexLast: ["-c:a", "aac", "-b:a", "96k", "-f", "ipod"]
             }
         }
     }
@@ -76,13 +80,17 @@ extension TestMedia {
             .first { $0.hasSuffix("/libfdk-aac.so.2") }
         guard let library else {
             throw MediaError(
-                "libfdk-aac is not in \(folder); run 'make test' (or Tests/Support/fdk_aac.sh \(folder)) to unpack it from Debian's archive.")
+                "libfdk-aac is not in \(folder); run 'make test' (or Tests/Support/fdk_aac.sh \(folder)) to unpack it from Debian's archive."
+            )
         }
         let wav = dir.file("sine-\(frequency)-\(seconds)-48000-2.wav")
         try check(
             await ProcessRunner.run(
                 try tool("sox"),
-                ["-D", "-n", "-r", "48000", "-c", "2", "-b", "16", wav, "synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5"]))
+                [
+                    "-D", "-n", "-r", "48000", "-c", "2", "-b", "16", wav, "synth", "\(seconds)", "sine", "\(frequency)", "vol",
+                    "0.5",
+                ]))
         let out = dir.file("sine-\(frequency)-\(seconds)-he-aac-v\(version).aac")
         let encoder = root.appendingPathComponent("Tests/Support/fdk_encode.py").path
         try check(

@@ -52,6 +52,26 @@ struct EpisodeFeedTests {
         return (pcm, feed, nil)
     }
 
+    /// An M4A episode downloaded before its alarm plays from its file whichever end its index (`moov`) is at: the
+    /// file is read seekable; the same file streamed can be read only with its index first, and says why not.
+    @Test func anM4AEpisodePlaysFromItsFileWhereverItsIndexIs() async throws {
+        let dir = try TemporaryDirectory("episode-m4a")
+        for format in [TestMedia.Format.m4a, .m4aIndexLast] {
+            let path = try await TestMedia.sine(format, frequency: 523, seconds: 3, in: dir)
+            let got = await Self.decodeAll(.episode(EpisodeAudio(origin: .file(path: path), fromByte: 0, title: "M4A")))
+            #expect(got.failure == nil && got.playedToEnd, "\(format): \(String(describing: got.failure))")
+            // Three seconds of it, give or take the encoder's priming and padding (one AAC frame, 23 ms, each).
+            #expect(abs(got.pcm.count / 2 - 3 * 44_100) < 2048, "\(format): \(got.pcm.count / 2) frames")
+            let middle = Signal.left(Array(got.pcm[88_200..<(88_200 + 8820)]))
+            #expect(Signal.power(at: 523, middle) > 100 * Signal.power(at: 660, middle), "\(format)")
+        }
+        let server = try await BackgroundProcess("/usr/bin/python3", [Self.script, dir.path, dir.file("log")])
+        let late = "http://127.0.0.1:\(server.firstLine)/sine-523-3-44100-2.late.m4a"
+        let streamed = await Self.decodeAll(
+            .episode(EpisodeAudio(origin: .stream(try StreamURL(parsing: late)), fromByte: 0, title: "M4A")))
+        #expect(streamed.failure?.hasPrefix("The MP4 stream is not decodable") == true, "\(String(describing: streamed.failure))")
+    }
+
     @Test func anEpisodeFromAByteIsTheSameAudioFromItsFileARangeOrAServerThatIgnoresRanges() async throws {
         let dir = try TemporaryDirectory("episode")
         let mp3 = try await TestMedia.partsMP3([(440, 3), (660, 3)], name: "talk", in: dir)

@@ -44,7 +44,8 @@ struct FormatPlayTests {
         let mono = Signal.left(Array(pcm[range]))
         let at = Signal.power(at: Double(frequency), mono)
         // 5 % off pitch either way (a 48 kHz stream at 44.1 kHz would be 8.8 % low) is a different note.
-        return at > 30 * Signal.power(at: Double(frequency) * 0.95, mono) && at > 30 * Signal.power(at: Double(frequency) * 1.05, mono)
+        return at > 30 * Signal.power(at: Double(frequency) * 0.95, mono)
+            && at > 30 * Signal.power(at: Double(frequency) * 1.05, mono)
             && Signal.rmsDBFS(pcm[range]) > level
     }
 
@@ -72,13 +73,16 @@ struct FormatPlayTests {
         let probe = try await ProcessRunner.run(
             try TestMedia.tool("ffprobe"), ["-v", "error", "-show_entries", "stream=profile", "-of", "csv=p=0", path])
         #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == (version == 2 ? "HE-AACv2" : "HE-AAC"))
-        let run = try await RadioPlayTests.play(f.base + "/file/" + URL(fileURLWithPath: path).lastPathComponent, seconds: 2, in: f.dir)
+        let run = try await RadioPlayTests.play(
+            f.base + "/file/" + URL(fileURLWithPath: path).lastPathComponent, seconds: 2, in: f.dir)
         #expect(run.events.last?.end == .finished, "\(run.events)")
         #expect(run.pcm.count == 2 * 2 * 44_100)
         #expect(Self.isTheSine(run.pcm, from: 0.5) && Self.isTheSine(run.pcm, from: 1.4), "HE-AAC v\(version)")
         // Both channels carry it (v2's parametric stereo is rebuilt, not left silent).
         let right = (0..<(run.pcm.count / 2)).map { Double(run.pcm[2 * $0 + 1]) }
-        #expect(Signal.power(at: Double(Self.frequency), Array(right[44_100..<52_920])) > 30 * Signal.power(at: Double(Self.frequency) * 1.05, Array(right[44_100..<52_920])))
+        #expect(
+            Signal.power(at: Double(Self.frequency), Array(right[44_100..<52_920])) > 30
+                * Signal.power(at: Double(Self.frequency) * 1.05, Array(right[44_100..<52_920])))
     }
 
     @Test func theBytesDecideTheDecoderNotTheTypeTheStationNames() async throws {

@@ -126,7 +126,9 @@ struct HLSPlayTests {
             Task { try? await station.control("discontinuity") }
         }
         #expect(run.events.last?.end == .finished, "\(run.events)")
-        #expect(run.events.contains { if case .error(let why)? = $0.stream { why.contains("discontinuity") } else { false } }, "\(run.events)")
+        #expect(
+            run.events.contains { if case .error(let why)? = $0.stream { why.contains("discontinuity") } else { false } },
+            "\(run.events)")
         #expect(Self.isTheSine(run.pcm, from: 22), "the station plays on after its discontinuity")
     }
 }
@@ -134,5 +136,9 @@ struct HLSPlayTests {
 /// A flag set once, from any thread: true for the caller that set it.
 final class Flag: Sendable {
     private let state = Mutex(false)
-    func set() -> Bool { state.withLock { was in defer { was = true }; return !was } }
+    func set() -> Bool {
+        state.withLock { was in
+            defer { was = true }; return !was
+        }
+    }
 }

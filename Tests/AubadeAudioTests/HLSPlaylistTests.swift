@@ -29,12 +29,15 @@ struct HLSPlaylistTests {
     }
 
     @Test func aMasterPlaylistsVariantsResolveAndTheCapPicksTheBestUnderIt() throws {
-        guard case .master(let variants) = try HLSPlaylist.parse(Array(Self.master.utf8), base: "http://radio.example/live/master.m3u8")
+        guard
+            case .master(let variants) = try HLSPlaylist.parse(
+                Array(Self.master.utf8), base: "http://radio.example/live/master.m3u8")
         else { Issue.record("not a master"); return }
-        #expect(variants.map(\.url.text) == [
-            "http://radio.example/live/high/index.m3u8", "http://radio.example/live/mid/index.m3u8",
-            "https://cdn.example/low/index.m3u8", "http://radio.example/live/surround.m3u8",
-        ])
+        #expect(
+            variants.map(\.url.text) == [
+                "http://radio.example/live/high/index.m3u8", "http://radio.example/live/mid/index.m3u8",
+                "https://cdn.example/low/index.m3u8", "http://radio.example/live/surround.m3u8",
+            ])
         #expect(variants.map(\.bandwidth) == [320_000, 96_000, 48_000, 64_000])
         #expect(variants.map(\.isPlayable) == [true, true, true, false])
         #expect(HLSPlaylist.choose(variants, cap: 128_000)?.bandwidth == 96_000)
@@ -68,7 +71,10 @@ struct HLSPlaylistTests {
         #expect(m.targetDuration == 4 && !m.ended && m.encryption == nil)
         #expect(m.segments.map(\.sequence) == [100, 101, 103], "the file: entry is skipped, its number kept")
         #expect(m.segments.map(\.discontinuity) == [false, true, false])
-        #expect(m.segments.map { $0.map?.text } == ["http://r.example/a/init.mp4", "http://r.example/a/init2.mp4", "http://r.example/a/init2.mp4"])
+        #expect(
+            m.segments.map { $0.map?.text } == [
+                "http://r.example/a/init.mp4", "http://r.example/a/init2.mp4", "http://r.example/a/init2.mp4",
+            ])
         #expect(m.segments.map(\.duration) == [3.98, 4.0, 2.5])
     }
 
@@ -76,7 +82,10 @@ struct HLSPlaylistTests {
         let aes = Self.media(1, count: 3, extra: "#EXT-X-KEY:METHOD=AES-128,URI=\"https://k.example/key\",IV=0x1\n")
         guard case .media(let m) = try HLSPlaylist.parse(Array(aes.utf8), base: "http://r.example/") else { return }
         #expect(m.encryption == "AES-128")
-        #expect(HLSPlaylist.attributes("METHOD=SAMPLE-AES,URI=\"a,b\",KEYFORMAT=\"x\"") == ["METHOD": "SAMPLE-AES", "URI": "a,b", "KEYFORMAT": "x"])
+        #expect(
+            HLSPlaylist.attributes("METHOD=SAMPLE-AES,URI=\"a,b\",KEYFORMAT=\"x\"") == [
+                "METHOD": "SAMPLE-AES", "URI": "a,b", "KEYFORMAT": "x",
+            ])
     }
 
     @Test func notAPlaylistOrTooLargeIsRefusedWithASentence() {
@@ -94,7 +103,9 @@ struct HLSPlaylistTests {
 
     @Test func aLiveStreamStartsThreeSegmentsBackAndAnEndedOneAtItsStart() {
         var live = HLSLivePlan()
-        #expect(live.loaded(Self.segments(Self.media(40, count: 6)), at: .zero) == .fetch(Self.segments(Self.media(43, count: 3)).segments))
+        #expect(
+            live.loaded(Self.segments(Self.media(40, count: 6)), at: .zero)
+                == .fetch(Self.segments(Self.media(43, count: 3)).segments))
         var ended = HLSLivePlan()
         guard case .fetch(let all) = ended.loaded(Self.segments(Self.media(1, count: 5, ended: true)), at: .zero) else { return }
         #expect(all.map(\.sequence) == [1, 2, 3, 4, 5])
@@ -109,7 +120,9 @@ struct HLSPlaylistTests {
             let limit = max(Duration.seconds(10), .milliseconds(target * 1500))
             #expect(plan.nextReload(after: .zero) == .seconds(target), "grew: one target duration")
             _ = plan.loaded(playlist, at: .seconds(target))
-            #expect(plan.nextReload(after: .seconds(target)) == .seconds(target) + .milliseconds(target * 500), "unchanged: half of one")
+            #expect(
+                plan.nextReload(after: .seconds(target)) == .seconds(target) + .milliseconds(target * 500),
+                "unchanged: half of one")
             #expect(!plan.isStale(at: limit, stallTimeout: .seconds(10)))
             #expect(plan.isStale(at: limit + .milliseconds(1), stallTimeout: .seconds(10)))
         }

@@ -77,7 +77,8 @@ struct IcecastTests {
             #expect(run.events.contains { $0.isAudible("station") }, "\(format)")
             #expect(
                 FormatPlayTests.isTheSine(run.pcm, from: 2),
-                "\(format) from Icecast: \(Double(run.pcm.count / 2) / 44_100) s on the card, longest silence \(Signal.longestSilence(run.pcm)) s")
+                "\(format) from Icecast: \(Double(run.pcm.count / 2) / 44_100) s on the card, longest silence \(Signal.longestSilence(run.pcm)) s"
+            )
         }
         await server.stop()
     }

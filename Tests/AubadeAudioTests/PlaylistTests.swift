@@ -119,7 +119,9 @@ struct PlaylistTests {
         for (bytes, container) in cases {
             #expect(StreamContent.sniff(bytes) == container)
             for type in [nil, "audio/mpeg", "application/octet-stream", "audio/aacp"] {
-                #expect(StreamContent.classify(contentType: type, url: "http://x.example/live.mp3", prefix: bytes) == .audio(container))
+                #expect(
+                    StreamContent.classify(contentType: type, url: "http://x.example/live.mp3", prefix: bytes)
+                        == .audio(container))
             }
         }
     }
@@ -131,7 +133,8 @@ struct PlaylistTests {
             ("audio/mpeg", .mpeg),
         ]
         for (type, container) in cases {
-            #expect(StreamContent.classify(contentType: type, url: "http://x.example/a.ogg", prefix: [1, 2, 3]) == .audio(container))
+            #expect(
+                StreamContent.classify(contentType: type, url: "http://x.example/a.ogg", prefix: [1, 2, 3]) == .audio(container))
         }
     }
 

@@ -59,7 +59,8 @@ struct DaemonFormatTests {
     {
         let path =
             if let format {
-                try await TestMedia.sine(format, frequency: Int(frequency), seconds: 10, rate: rate, channels: channels, in: c.dir)
+                try await TestMedia.sine(
+                    format, frequency: Int(frequency), seconds: 10, rate: rate, channels: channels, in: c.dir)
             } else {
                 try await TestMedia.heAAC(version: 2, frequency: Int(frequency), seconds: 10, in: c.dir)
             }
@@ -96,7 +97,10 @@ struct DaemonFormatTests {
             dir = try TemporaryDirectory("hls-\(mode)")
             server = try await BackgroundProcess(
                 "/usr/bin/python3",
-                [DaemonFormatTests.hlsServer, "--dir", dir.path, "--mode", mode, "--frequency", "\(Int(DaemonFormatTests.frequency))"])
+                [
+                    DaemonFormatTests.hlsServer, "--dir", dir.path, "--mode", mode, "--frequency",
+                    "\(Int(DaemonFormatTests.frequency))",
+                ])
         }
 
         func control(_ what: String) async throws {

@@ -110,7 +110,8 @@ struct APIDirectoryTests {
             let video = try await add(#"{"id":"\#(Self.video)"}"#)
             #expect(
                 video.status == .unprocessableContent
-                    && video.error?.message == "Jazz HLS cannot be saved: this clock cannot play: video (H.264); pick another station."
+                    && video.error?.message
+                        == "Jazz HLS cannot be saved: this clock cannot play: video (H.264); pick another station."
             )
             let unknown = try await add(#"{"id":"99999999-9999-9999-9999-999999999999"}"#)
             #expect(

@@ -16,6 +16,10 @@ import Synchronization
 /// (R22), fails for good through `fail`; the thread then closes the PCM ring and ends. Memory: the two rings,
 /// the demuxer's 32 KiB of I/O buffer and one decoded frame.
 ///
+/// An MP4 episode already on disk is read from its file instead (`seekableFile`), through the same kind of custom I/O
+/// with a seek: an M4A whose index (`moov`) follows its audio — as many podcasts are published — can only be read
+/// by seeking back, which a stream cannot do.
+///
 /// Contract: `start` once; `stop()` from any thread ends the thread within its next wait (a second at most).
 final class FFmpegStream: Sendable {
     /// The decoders allowed, by codec: FFmpeg's own, none from an outside library.
@@ -34,13 +38,16 @@ final class FFmpegStream: Sendable {
     private let ended = Atomic<Bool>(false)
     private let fail: @Sendable (String) -> Void
     private let title: @Sendable (String) -> Void
+    /// An MP4 file to read (seekable) instead of the ring.
+    let seekableFile: String?
 
     /// `fail` is told the one reason the stream cannot go on; `title` each title found in timed ID3 metadata.
     init(
-        input: ByteRing, rate: Int, fail: @escaping @Sendable (String) -> Void,
+        input: ByteRing, rate: Int, seekableFile: String? = nil, fail: @escaping @Sendable (String) -> Void,
         title: @escaping @Sendable (String) -> Void
     ) {
         self.input = input
+        self.seekableFile = seekableFile
         self.rate = rate
         self.fail = fail
         self.title = title
@@ -78,6 +85,15 @@ final class FFmpegStream: Sendable {
             ended.store(true, ordering: .releasing)
         }
         var container = first
+        if container == .mp4, let path = seekableFile {
+            let reader = StreamReader(ring: input, stream: self)
+            guard reader.openFile(path) else {
+                fail("The episode's file cannot be opened (\(String(cString: strerror(errno)))): \(path).")
+                return
+            }
+            if case .failed(let reason) = reader.decode(.mp4), !isStopped { fail(reason) }
+            return
+        }
         while !isStopped {
             let reader = StreamReader(ring: input, stream: self)
             switch reader.decode(container) {
@@ -136,16 +152,43 @@ private final class StreamReader {
     /// (R22: a demuxer resynchronising through garbage never runs on for ever).
     private var bytesWithoutAudio = 0
     private var withoutAudio = false
+    /// The file read instead of the ring, when there is one (`openFile`).
+    private var file: Int32 = -1
 
     init(ring: ByteRing, stream: FFmpegStream) {
         self.ring = ring
         self.stream = stream
     }
 
-    deinit { swr_free(&resampler) }
+    deinit {
+        swr_free(&resampler)
+        if file >= 0 { close(file) }
+    }
+
+    /// Reads `path` (seekable) instead of the ring; false when it cannot be opened.
+    func openFile(_ path: String) -> Bool {
+        file = open(path, O_RDONLY | O_CLOEXEC)
+        return file >= 0
+    }
+
+    /// The custom I/O's seek on the file (`AVSEEK_SIZE` asks for its size).
+    func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
+        guard file >= 0 else { return -1 }
+        if whence & 0x10000 != 0 {  // AVSEEK_SIZE
+            var info = stat()
+            return fstat(file, &info) == 0 ? Int64(info.st_size) : -1
+        }
+        return Int64(lseek(file, off_t(offset), whence & ~0x20000))  // AVSEEK_FORCE means nothing to a file
+    }
 
     /// The custom I/O's read: waits for bytes (never past a mark), the end, or a stop.
     func read(_ buffer: UnsafeMutablePointer<UInt8>, _ size: Int32) -> Int32 {
+        if file >= 0 {
+            if stream.isStopped { return aubade_averror_exit() }
+            let n = Foundation.read(file, buffer, Int(size))
+            if n > 0 { return Int32(n) }
+            return n == 0 ? aubade_averror_eof() : -errno
+        }
         while true {
             if stream.isStopped { return aubade_averror_exit() }
             if bytesWithoutAudio > StationFeed.maxBytesWithoutAudio {
@@ -170,13 +213,14 @@ private final class StreamReader {
             return .failed("The decoder's buffer could not be allocated.")
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        var io = avio_alloc_context(ioBuffer, Int32(FFmpegStream.ioBufferBytes), 0, me, streamRead, nil, nil)
+        var io = avio_alloc_context(
+            ioBuffer, Int32(FFmpegStream.ioBufferBytes), 0, me, streamRead, nil, file >= 0 ? streamSeek : nil)
         guard let ioContext = io else {
             var b: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(ioBuffer)
             av_freep(&b)
             return .failed("The decoder's input could not be set up.")
         }
-        ioContext.pointee.seekable = 0
+        ioContext.pointee.seekable = file >= 0 ? AVIO_SEEKABLE_NORMAL : 0
         defer {
             av_freep(&io!.pointee.buffer)  // libavformat may have replaced the buffer it was given
             avio_context_free(&io)
@@ -193,6 +237,11 @@ private final class StreamReader {
         var rc = avformat_open_input(&format, nil, demuxer, nil)
         guard rc >= 0, let f = format else {
             // `format` was freed by the failed open.
+            if container == .mp4, file < 0, !stream.isStopped, !isEnd(rc) {
+                return .failed(
+                    "The MP4 stream is not decodable as it arrives (libavformat: \(describe(rc))): an M4A whose index follows its audio plays only from a downloaded file."
+                )
+            }
             return outcome(rc, reading: "the \(container.name) stream's header")
         }
         defer { avformat_close_input(&format) }
@@ -261,7 +310,8 @@ private final class StreamReader {
                 errorsInARow += 1
                 if errorsInARow >= MP3Decoder.consecutiveErrorLimit {
                     return .failed(
-                        "The \(decoderName) audio is not decodable (\(errorsInARow) packets in a row failed; libavcodec: \(describe(rc))).")
+                        "The \(decoderName) audio is not decodable (\(errorsInARow) packets in a row failed; libavcodec: \(describe(rc)))."
+                    )
                 }
                 continue
             }
@@ -312,7 +362,9 @@ private final class StreamReader {
             if rc >= 0 { rc = swr_init(fresh) }
             guard rc >= 0 else {
                 swr_free(&fresh)
-                return .failed("The audio's format (\(frame.pointee.sample_rate) Hz, \(layout.nb_channels) channels) cannot be converted (libswresample: \(describe(rc))).")
+                return .failed(
+                    "The audio's format (\(frame.pointee.sample_rate) Hz, \(layout.nb_channels) channels) cannot be converted (libswresample: \(describe(rc)))."
+                )
             }
             resampler = fresh
             resampledFrom = key
@@ -363,7 +415,8 @@ private final class StreamReader {
     private func isEnd(_ rc: Int32) -> Bool { rc == aubade_averror_eof() }
 
     private var noAudio: Outcome {
-        .failed("The stream is not decodable audio (\(StationFeed.maxBytesWithoutAudio / 1024) KiB without a single audio frame).")
+        .failed(
+            "The stream is not decodable audio (\(StationFeed.maxBytesWithoutAudio / 1024) KiB without a single audio frame).")
     }
 }
 
@@ -378,6 +431,11 @@ private let streamRead: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableP
     opaque, buffer, size in
     guard let opaque, let buffer, size > 0 else { return aubade_averror_eof() }
     return Unmanaged<StreamReader>.fromOpaque(opaque).takeUnretainedValue().read(buffer, size)
+}
+
+private let streamSeek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
+    guard let opaque else { return -1 }
+    return Unmanaged<StreamReader>.fromOpaque(opaque).takeUnretainedValue().seek(offset, whence)
 }
 
 private let streamInterrupt: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in

@@ -268,8 +268,11 @@ final class StationFeed {
                 }
             } else {
                 let shared = self.shared, report = self.report
+                // An MP4 episode on disk is read from its file, which can seek to an index kept at its end.
+                var file: String?
+                if container == .mp4, case .episode(let audio) = source, case .file(let path) = audio.origin { file = path }
                 let stream = FFmpegStream(
-                    input: ring, rate: rate,
+                    input: ring, rate: rate, seekableFile: file,
                     fail: { reason in
                         shared.state.withLock { s in
                             guard !s.stopped else { return }

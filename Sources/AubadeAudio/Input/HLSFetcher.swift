@@ -76,7 +76,9 @@ final class HLSFetcher {
             case .discontinuity(let segment):
                 plan.accept(segment)
                 if container != nil {
-                    return .retry("The station's HLS stream has a discontinuity at segment \(segment.sequence); it is read afresh from there.")
+                    return .retry(
+                        "The station's HLS stream has a discontinuity at segment \(segment.sequence); it is read afresh from there."
+                    )
                 }
                 continue
             case .fetch(let segments):
