@@ -46,9 +46,9 @@ let package = Package(
         .systemLibrary(name: "CResolv"),
         // FFmpeg 5.1 from Debian: libavformat's demuxers and libavcodec's own decoders for AAC, Vorbis, Opus and
         // FLAC, libswresample to the card's rate (AubadeAudio's `FFmpegStream`, a whitelist of each).
+        // Loaded with dlopen when a stream first needs it (see its shim.h): no pkg-config, so nothing is linked.
         .systemLibrary(
-            name: "CFFmpeg", pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+            name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
 
         // Pure domain: no C, no I/O. `Ports/` holds the ports the running clock works through (sound, store,
         // hardware, calendar download, its own time and jobs), typed in the core's own words; the adapters below

@@ -24,7 +24,8 @@
 #   autostart (/usr/lib/aubade/kiosk/); README, copyright, changelog.
 #   postinst makes the `aubade` system user (audio, gpio, i2c, input, video) and enables and starts the unit;
 #   an upgrade restarts it; remove keeps /var/lib/aubade (the alarms), purge deletes it.
-#   Depends: from dpkg-shlibdeps over the binary (the exact runtime libraries and their minimum versions),
+#   Depends: from dpkg-shlibdeps over the binary (the exact runtime libraries and their minimum versions), the
+#   FFmpeg libraries the binary opens with dlopen (resolved through their packages' shlibs files the same way),
 #   plus adduser for postinst.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -174,6 +175,18 @@ grep -v 'binaries to analyze should already be installed' "$W/shlibdeps.err" |
   { if $test_build; then grep -Ev "library name 'lib(swift|Foundation|dispatch|BlocksRuntime|_Foundation)|linked against lib(swift|Foundation|dispatch|BlocksRuntime|_Foundation)"; else cat; fi; } >&2 || true
 shlibs=$(sed -n 's/^shlibs:Depends=//p' "$W/substvars")
 [ -n "$shlibs" ] || die "dpkg-shlibdeps found no libraries in $BIN."
+# FFmpeg's libraries are opened with dlopen when a stream first needs them (Sources/CFFmpeg/shim.h), so they are not
+# linked and dpkg-shlibdeps cannot see them: each soname the binary names is resolved as dpkg-shlibdeps would, through
+# the shlibs file of the package that holds it here — the version the archive gave this machine, never a written one.
+for soname in $(grep -aoE 'lib(avformat|avcodec|swresample|avutil)\.so\.[0-9]+' "$BIN" | sort -u); do
+  name=${soname%%.so.*}; major=${soname##*.so.}
+  file=$(ldconfig -p | awk -v l="$soname" '$1 == l { print $NF; exit }')
+  [ -n "$file" ] || die "$soname, which $BIN opens for AAC, Ogg and HLS, is not installed (apt install ${name}-dev)."
+  pkg=$(dpkg -S "$(readlink -f "$file")" 2>/dev/null | cut -d: -f1 | head -1)
+  dep=$(dpkg-query --control-show "$pkg" shlibs 2>/dev/null | awk -v n="$name" -v m="$major" '$1 == n && $2 == m { $1 = ""; $2 = ""; sub(/^  /, ""); print; exit }')
+  [ -n "$dep" ] || die "the package of $soname ($pkg) has no shlibs entry for it."
+  shlibs="$shlibs, $dep"
+done
 # A release build packs its relative relocations (RELR, Package.swift): the loader must be glibc 2.36 or later,
 # which the binary says with a version need dpkg-shlibdeps does not read (no symbol carries it).
 if readelf -VW "$BIN" | grep -q 'Name: GLIBC_ABI_DT_RELR'; then

@@ -83,6 +83,9 @@ for lib in $needed; do
 done
 check "Depends: names the package of every library the binary links, and adduser: $depends" \
   eval '[ -z "$missing" ] && [[ "$depends" == *adduser* ]] || { echo "  not in Depends:$missing"; false; }'
+# FFmpeg's libraries are opened with dlopen (AAC, Ogg, FLAC, HLS), not linked: Depends must name them all the same.
+check "Depends: names FFmpeg's libraries, which the binary opens when a stream needs them, not at start" \
+  eval '! readelf -d "$BIN" | grep -qE "NEEDED.*lib(avcodec|avformat|swresample)" && for p in libavformat59 libavcodec59 libswresample4 libavutil57; do [[ "$depends" == *"$p ("* ]] || { echo "  not in Depends: $p"; exit 1; }; done'
 mkdir -p "$W/root" && dpkg-deb -x "$deb" "$W/root"
 LC_ALL=C.UTF-8 MANROFFSEQ='' man --warnings -E UTF-8 -l "$W/root/usr/share/man/man1/aubade.1.gz" > "$W/man.txt" 2> "$W/man.err"
 check "the man page renders without a warning ($(wc -l < "$W/man.txt") lines; $(head -c 200 "$W/man.err"))" \

@@ -54,14 +54,8 @@ final class FFmpegStream: Sendable {
         pcm = ByteRing(capacity: FFmpegStream.pcmBytes)
     }
 
-    /// FFmpeg's own log is off: it would print to standard error from the decoding thread, and every failure that
-    /// matters comes back as a sentence (`fail`).
-    private static let quiet: Void = av_log_set_level(AV_LOG_QUIET)
-
     /// Starts the decoding thread on the stream that begins with the container `first`.
-    func start(_ first: AudioContainer) {
-        FFmpegStream.quiet
-        let started = NamedThread.start("aubade.decode") { [self] in run(first) }
+    func start(_ first: AudioContainer) {        let started = NamedThread.start("aubade.decode") { [self] in run(first) }
         if !started {
             fail("The decoding thread could not be started.")
             pcm.close()
@@ -84,9 +78,17 @@ final class FFmpegStream: Sendable {
             pcm.close()
             ended.store(true, ordering: .releasing)
         }
+        // The libraries are opened here, on the decoding thread, the first time a stream needs them.
+        let ff: aubade_ffmpeg
+        switch FFmpegLibrary.loaded {
+        case .success(let table): ff = table
+        case .failure(let why):
+            fail(why.description)
+            return
+        }
         var container = first
         if container == .mp4, let path = seekableFile {
-            let reader = StreamReader(ring: input, stream: self)
+            let reader = StreamReader(ring: input, stream: self, ff: ff)
             guard reader.openFile(path) else {
                 fail("The episode's file cannot be opened (\(String(cString: strerror(errno)))): \(path).")
                 return
@@ -95,7 +97,7 @@ final class FFmpegStream: Sendable {
             return
         }
         while !isStopped {
-            let reader = StreamReader(ring: input, stream: self)
+            let reader = StreamReader(ring: input, stream: self, ff: ff)
             switch reader.decode(container) {
             case .stopped:
                 return
@@ -144,6 +146,7 @@ private final class StreamReader {
 
     let ring: ByteRing
     unowned let stream: FFmpegStream
+    let ff: aubade_ffmpeg
     private var resampler: OpaquePointer?
     private var resampledFrom: (rate: Int32, format: Int32, channels: Int32, order: UInt32, mask: UInt64)?
     private var out: [Int16] = []
@@ -155,13 +158,14 @@ private final class StreamReader {
     /// The file read instead of the ring, when there is one (`openFile`).
     private var file: Int32 = -1
 
-    init(ring: ByteRing, stream: FFmpegStream) {
+    init(ring: ByteRing, stream: FFmpegStream, ff: aubade_ffmpeg) {
         self.ring = ring
         self.stream = stream
+        self.ff = ff
     }
 
     deinit {
-        swr_free(&resampler)
+        ff.swr_free(&resampler)
         if file >= 0 { close(file) }
     }
 
@@ -206,35 +210,35 @@ private final class StreamReader {
     }
 
     func decode(_ container: AudioContainer) -> Outcome {
-        guard let demuxerName = container.demuxer, let demuxer = av_find_input_format(demuxerName) else {
+        guard let demuxerName = container.demuxer, let demuxer = ff.av_find_input_format(demuxerName) else {
             return .failed("libavformat has no \(container.name) demuxer.")
         }
-        guard let ioBuffer = av_malloc(FFmpegStream.ioBufferBytes)?.assumingMemoryBound(to: UInt8.self) else {
+        guard let ioBuffer = ff.av_malloc(FFmpegStream.ioBufferBytes)?.assumingMemoryBound(to: UInt8.self) else {
             return .failed("The decoder's buffer could not be allocated.")
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        var io = avio_alloc_context(
+        var io = ff.avio_alloc_context(
             ioBuffer, Int32(FFmpegStream.ioBufferBytes), 0, me, streamRead, nil, file >= 0 ? streamSeek : nil)
         guard let ioContext = io else {
             var b: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(ioBuffer)
-            av_freep(&b)
+            ff.av_freep(&b)
             return .failed("The decoder's input could not be set up.")
         }
         ioContext.pointee.seekable = file >= 0 ? AVIO_SEEKABLE_NORMAL : 0
         defer {
-            av_freep(&io!.pointee.buffer)  // libavformat may have replaced the buffer it was given
-            avio_context_free(&io)
+            ff.av_freep(&io!.pointee.buffer)  // libavformat may have replaced the buffer it was given
+            ff.avio_context_free(&io)
         }
-        var format = avformat_alloc_context()
+        var format = ff.avformat_alloc_context()
         guard let f = format else { return .failed("libavformat could not be set up.") }
         f.pointee.pb = ioContext
         f.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         f.pointee.interrupt_callback = AVIOInterruptCB(callback: streamInterrupt, opaque: me)
-        f.pointee.format_whitelist = av_strdup(demuxerName)
-        f.pointee.codec_whitelist = av_strdup(FFmpegStream.decoders.values.sorted().joined(separator: ","))
+        f.pointee.format_whitelist = ff.av_strdup(demuxerName)
+        f.pointee.codec_whitelist = ff.av_strdup(FFmpegStream.decoders.values.sorted().joined(separator: ","))
         f.pointee.probesize = 64 * 1024
         f.pointee.max_analyze_duration = 500_000
-        var rc = avformat_open_input(&format, nil, demuxer, nil)
+        var rc = ff.avformat_open_input(&format, nil, demuxer, nil)
         guard rc >= 0, let f = format else {
             // `format` was freed by the failed open.
             if container == .mp4, file < 0, !stream.isStopped, !isEnd(rc) {
@@ -244,9 +248,9 @@ private final class StreamReader {
             }
             return outcome(rc, reading: "the \(container.name) stream's header")
         }
-        defer { avformat_close_input(&format) }
+        defer { ff.avformat_close_input(&format) }
         if container == .mpegts || f.pointee.nb_streams == 0 {
-            rc = avformat_find_stream_info(f, nil)
+            rc = ff.avformat_find_stream_info(f, nil)
             if rc < 0 { return outcome(rc, reading: "the \(container.name) stream's contents") }
         }
         // The first audio stream (a station has one); its rate and channels come with its frames.
@@ -267,45 +271,46 @@ private final class StreamReader {
         }
         let parameters = f.pointee.streams[Int(audioIndex)]!.pointee.codecpar!
         let codecID = parameters.pointee.codec_id
-        guard let decoderName = FFmpegStream.decoders[codecID], let codec = avcodec_find_decoder_by_name(decoderName)
+        guard let decoderName = FFmpegStream.decoders[codecID], let codec = ff.avcodec_find_decoder_by_name(decoderName)
         else {
-            return .failed("The station sends \(String(cString: avcodec_get_name(codecID))), which Aubade cannot play.")
+            let name = ff.avcodec_get_name(codecID).map { String(cString: $0) } ?? "an unknown codec"
+            return .failed("The station sends \(name), which Aubade cannot play.")
         }
-        var decoder = avcodec_alloc_context3(codec)
+        var decoder = ff.avcodec_alloc_context3(codec)
         guard let d = decoder else { return .failed("libavcodec could not be set up.") }
-        defer { avcodec_free_context(&decoder) }
-        rc = avcodec_parameters_to_context(d, parameters)
-        if rc >= 0 { rc = avcodec_open2(d, codec, nil) }
+        defer { ff.avcodec_free_context(&decoder) }
+        rc = ff.avcodec_parameters_to_context(d, parameters)
+        if rc >= 0 { rc = ff.avcodec_open2(d, codec, nil) }
         if rc < 0 { return .failed("The \(decoderName) decoder could not be opened (\(describe(rc))).") }
 
-        var packet = av_packet_alloc()
-        var frame = av_frame_alloc()
+        var packet = ff.av_packet_alloc()
+        var frame = ff.av_frame_alloc()
         defer {
-            av_packet_free(&packet)
-            av_frame_free(&frame)
+            ff.av_packet_free(&packet)
+            ff.av_frame_free(&frame)
         }
         guard let packet, let frame else { return .failed("libavcodec could not allocate a packet.") }
         while true {
-            rc = av_read_frame(f, packet)
+            rc = ff.av_read_frame(f, packet)
             if rc < 0 {
                 if stream.isStopped { return .stopped }
                 if isEnd(rc) {
                     // The stream's end (or a mark): what the decoder still holds comes out first.
-                    _ = avcodec_send_packet(d, nil)
+                    _ = ff.avcodec_send_packet(d, nil)
                     if case .some(let stop) = drain(d, frame) { return stop }
                     return flushResampler() ? .ended : .stopped
                 }
                 if withoutAudio { return noAudio }
                 return .failed("The \(container.name) stream is not decodable (libavformat: \(describe(rc))).")
             }
-            defer { av_packet_unref(packet) }
+            defer { ff.av_packet_unref(packet) }
             if packet.pointee.stream_index == metadataIndex {
                 let bytes = Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)))
                 if let title = ID3Title.title(inTag: bytes) { stream.emit(title: title) }
                 continue
             }
             guard packet.pointee.stream_index == audioIndex else { continue }
-            rc = avcodec_send_packet(d, packet)
+            rc = ff.avcodec_send_packet(d, packet)
             if rc < 0 && rc != aubade_averror_eagain() {
                 errorsInARow += 1
                 if errorsInARow >= MP3Decoder.consecutiveErrorLimit {
@@ -322,7 +327,7 @@ private final class StreamReader {
     /// Takes every frame the decoder has ready to the PCM ring; an outcome when the stream cannot go on.
     private func drain(_ d: UnsafeMutablePointer<AVCodecContext>, _ frame: UnsafeMutablePointer<AVFrame>) -> Outcome? {
         while true {
-            let rc = avcodec_receive_frame(d, frame)
+            let rc = ff.avcodec_receive_frame(d, frame)
             if rc == aubade_averror_eagain() || isEnd(rc) { return nil }
             if rc < 0 {
                 errorsInARow += 1
@@ -331,7 +336,7 @@ private final class StreamReader {
                 }
                 return nil
             }
-            defer { av_frame_unref(frame) }
+            defer { ff.av_frame_unref(frame) }
             errorsInARow = 0
             bytesWithoutAudio = 0
             switch convert(frame) {
@@ -352,16 +357,16 @@ private final class StreamReader {
             frame.pointee.sample_rate, frame.pointee.format, layout.nb_channels, layout.order.rawValue, layout.u.mask
         )
         if resampledFrom.map({ $0 != key }) ?? true {
-            swr_free(&resampler)
+            ff.swr_free(&resampler)
             var stereo = AVChannelLayout()
-            av_channel_layout_default(&stereo, 2)
+            ff.av_channel_layout_default(&stereo, 2)
             var fresh: OpaquePointer?
-            var rc = swr_alloc_set_opts2(
+            var rc = ff.swr_alloc_set_opts2(
                 &fresh, &stereo, AV_SAMPLE_FMT_S16, Int32(stream.rate), &layout,
                 AVSampleFormat(rawValue: frame.pointee.format), frame.pointee.sample_rate, 0, nil)
-            if rc >= 0 { rc = swr_init(fresh) }
+            if rc >= 0 { rc = ff.swr_init(fresh) }
             guard rc >= 0 else {
-                swr_free(&fresh)
+                ff.swr_free(&fresh)
                 return .failed(
                     "The audio's format (\(frame.pointee.sample_rate) Hz, \(layout.nb_channels) channels) cannot be converted (libswresample: \(describe(rc)))."
                 )
@@ -369,14 +374,14 @@ private final class StreamReader {
             resampler = fresh
             resampledFrom = key
         }
-        let room = Int(swr_get_out_samples(resampler, frame.pointee.nb_samples))
+        let room = Int(ff.swr_get_out_samples(resampler, frame.pointee.nb_samples))
         guard room > 0 else { return .ok }
         if out.count < room * 2 { out = [Int16](repeating: 0, count: room * 2) }
         let made = out.withUnsafeMutableBytes { raw -> Int32 in
             var target: UnsafeMutablePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
             return withUnsafeMutablePointer(to: &target) { targets in
                 frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: Int(layout.nb_channels)) {
-                    swr_convert(resampler, targets, Int32(room), $0, frame.pointee.nb_samples)
+                    ff.swr_convert(resampler, targets, Int32(room), $0, frame.pointee.nb_samples)
                 }
             }
         }
@@ -387,12 +392,12 @@ private final class StreamReader {
     /// What the resampler still holds at a stream's end; false when the PCM ring was closed.
     private func flushResampler() -> Bool {
         guard let resampler else { return true }
-        let room = Int(swr_get_out_samples(resampler, 0))
+        let room = Int(ff.swr_get_out_samples(resampler, 0))
         guard room > 0 else { return true }
         if out.count < room * 2 { out = [Int16](repeating: 0, count: room * 2) }
         let made = out.withUnsafeMutableBytes { raw -> Int32 in
             var target: UnsafeMutablePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            return withUnsafeMutablePointer(to: &target) { swr_convert(resampler, $0, Int32(room), nil, 0) }
+            return withUnsafeMutablePointer(to: &target) { ff.swr_convert(resampler, $0, Int32(room), nil, 0) }
         }
         guard made > 0 else { return true }
         if case .closed = write(Int(made)) { return false }
@@ -420,11 +425,52 @@ private final class StreamReader {
     }
 }
 
-/// FFmpeg's error code as its own sentence fragment.
-private func describe(_ rc: Int32) -> String {
-    var text = [CChar](repeating: 0, count: 128)
-    av_strerror(rc, &text, text.count)
-    return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+extension StreamReader {
+    /// FFmpeg's error code as its own sentence fragment.
+    func describe(_ rc: Int32) -> String {
+        var text = [CChar](repeating: 0, count: 128)
+        _ = ff.av_strerror(rc, &text, text.count)
+        return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// FFmpeg's libraries, opened once per process by the first stream that needs them (`CFFmpeg`'s loader): the clock
+/// that only ever plays MP3 and the tone never maps them.
+enum FFmpegLibrary {
+    struct LoadFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The table of functions, or why the libraries could not be opened.
+    static var loaded: Result<aubade_ffmpeg, LoadFailure> { table.result }
+
+    /// Whether they could be opened (`aubade doctor`).
+    static var problem: String? {
+        if case .failure(let why) = loaded { return why.description }
+        return nil
+    }
+
+    private struct Table: @unchecked Sendable {
+        // @unchecked: C function pointers and a sentence, written once before anyone reads them.
+        let result: Result<aubade_ffmpeg, LoadFailure>
+    }
+
+    private static let table: Table = {
+        var error: UnsafePointer<CChar>?
+        let functions = aubade_ffmpeg_load(&error)
+        if let error {
+            return Table(
+                result: .failure(
+                    LoadFailure(
+                        description:
+                            "FFmpeg's libraries (libavformat59, libavcodec59, libswresample4), which AAC, Ogg, FLAC and HLS need, could not be loaded: \(String(cString: error))."
+                    )))
+        }
+        // FFmpeg's own log is off: it would print to standard error from the decoding thread, and every failure
+        // that matters comes back as a sentence.
+        functions.av_log_set_level(AV_LOG_QUIET)
+        return Table(result: .success(functions))
+    }()
 }
 
 private let streamRead: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
