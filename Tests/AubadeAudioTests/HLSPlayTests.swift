@@ -13,32 +13,7 @@ import Testing
 /// discontinuity).
 @Suite("HLS: live stations end to end", .serialized)
 struct HLSPlayTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Support/hls_live.py").path
-
-    final class Station: Sendable {
-        let dir: TemporaryDirectory
-        let server: BackgroundProcess
-        var base: String { "http://127.0.0.1:\(server.firstLine)" }
-        var master: String { base + "/master.m3u8" }
-
-        /// Starts the live station in `mode` (ts, fmp4, adts, aes) and waits until three segments of each variant exist.
-        init(_ mode: String) async throws {
-            dir = try TemporaryDirectory("hls-\(mode)")
-            server = try await BackgroundProcess(
-                "/usr/bin/python3",
-                [
-                    HLSPlayTests.script, "--dir", dir.path, "--mode", mode, "--frequency", "\(FormatPlayTests.frequency)",
-                    "--title", "Live at Aubade",
-                ])
-        }
-
-        /// Steers the station: freeze, vanish or discontinuity.
-        func control(_ what: String) async throws {
-            let r = try await ProcessRunner.run(try TestMedia.tool("curl"), ["-sf", "-X", "POST", base + "/control/" + what])
-            guard r.status == 0 else { throw MediaError("the station did not take '\(what)': \(r.stderr)") }
-        }
-    }
+    typealias Station = HLSLiveStation
 
     /// The station's sine (ffmpeg's sine source is at −21 dBFS RMS).
     static func isTheSine(_ pcm: [Int16], from: Double) -> Bool { FormatPlayTests.isTheSine(pcm, from: from, level: -25) }
@@ -49,7 +24,7 @@ struct HLSPlayTests {
 
     @Test(arguments: ["ts", "fmp4", "adts"])
     func aLiveStationPlaysFromTheVariantUnderTheCap(mode: String) async throws {
-        let station = try await Station(mode)
+        let station = try await Station(mode, frequency: FormatPlayTests.frequency)
         let run = try await RadioPlayTests.play(station.master, seconds: 4, in: station.dir)
         #expect(run.events.last?.end == .finished, "\(run.events)")
         #expect(run.events.contains { $0.isAudible("station") })
@@ -64,7 +39,7 @@ struct HLSPlayTests {
     }
 
     @Test func anEncryptedStationIsRefusedWithItsSentence() async throws {
-        let station = try await Station("aes")
+        let station = try await Station("aes", frequency: FormatPlayTests.frequency)
         let run = try await RadioPlayTests.play(station.master, seconds: 4, in: station.dir)
         let sentence = "The station encrypts its HLS segments (AES-128), which Aubade cannot play; pick another stream."
         #expect(run.events.last?.end == .failed(sentence), "\(run.events)")
@@ -72,7 +47,7 @@ struct HLSPlayTests {
     }
 
     @Test func aPlaylistThatIsGoneBeforeAnyAudioFallsBackAtOnce() async throws {
-        let station = try await Station("ts")
+        let station = try await Station("ts", frequency: FormatPlayTests.frequency)
         try await station.control("vanish")
         let rig = EnginePlay(in: station.dir)
         let run = await rig.play(try EnginePlay.alarm([station.master], seconds: 4), prepare: true)
@@ -84,7 +59,7 @@ struct HLSPlayTests {
 
     @Test(arguments: ["freeze", "vanish"])
     func aStationThatStopsGrowingFallsBackToTheToneAfterTenSecondsOfSilence(fault: String) async throws {
-        let station = try await Station("ts")
+        let station = try await Station("ts", frequency: FormatPlayTests.frequency)
         let rig = EnginePlay(in: station.dir)
         let faulted = Flag()
         let run = await rig.play(try EnginePlay.alarm([station.master], seconds: 60), prepare: true) { event, engine, id in
@@ -119,7 +94,7 @@ struct HLSPlayTests {
     }
 
     @Test func aDiscontinuityStartsTheStreamAfreshAndTheAudioGoesOn() async throws {
-        let station = try await Station("ts")
+        let station = try await Station("ts", frequency: FormatPlayTests.frequency)
         let faulted = Flag()
         let run = try await RadioPlayTests.play(station.master, seconds: 24, in: station.dir) { event, _, _ in
             guard event.isAudible("station"), faulted.set() else { return }

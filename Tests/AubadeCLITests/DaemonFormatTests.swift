@@ -11,8 +11,6 @@ import Testing
 struct DaemonFormatTests {
     static let mediaServer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/media_server.py").path
-    static let hlsServer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Support/hls_live.py").path
     /// The stations' note: neither the tone's 880 Hz nor a harmonic of it.
     static let frequency = 523.0
 
@@ -88,31 +86,9 @@ struct DaemonFormatTests {
         try await Self.ringsFromItsFirstFrame(c, url: url, what: "HE-AAC v2", leadIn: 0.2)
     }
 
-    final class LiveHLS: Sendable {
-        let dir: TemporaryDirectory
-        let server: BackgroundProcess
-        var master: String { "http://127.0.0.1:\(server.firstLine)/master.m3u8" }
-
-        init(_ mode: String) async throws {
-            dir = try TemporaryDirectory("hls-\(mode)")
-            server = try await BackgroundProcess(
-                "/usr/bin/python3",
-                [
-                    DaemonFormatTests.hlsServer, "--dir", dir.path, "--mode", mode, "--frequency",
-                    "\(Int(DaemonFormatTests.frequency))",
-                ])
-        }
-
-        func control(_ what: String) async throws {
-            let r = try await ProcessRunner.run(
-                try TestMedia.tool("curl"), ["-sf", "-X", "POST", "http://127.0.0.1:\(server.firstLine)/control/" + what])
-            guard r.status == 0 else { throw MediaError("the station did not take '\(what)': \(r.stderr)") }
-        }
-    }
-
     @Test func anAlarmOnALiveHLSStationRingsItAndFallsBackWhenItsPlaylistStopsGrowing() async throws {
         let c = try DaemonTests.Clock()
-        let hls = try await LiveHLS("ts")
+        let hls = try await HLSLiveStation("ts", frequency: Int(Self.frequency))
         try await Self.ringsFromItsFirstFrame(c, url: hls.master, what: "HLS")
         // Once more, now frozen while it rings: what was fetched plays out, then after R16's 10 s of silence the tone.
         let again = try DaemonTests.Clock()
@@ -136,7 +112,7 @@ struct DaemonFormatTests {
 
     @Test func anEncryptedHLSStationIsRefusedByThePreCheckAndTheToneIsOnTime() async throws {
         let c = try DaemonTests.Clock()
-        let hls = try await LiveHLS("aes")
+        let hls = try await HLSLiveStation("aes", frequency: Int(Self.frequency))
         try await c.run(["station", "add", "--name", "Secret FM", "--url", hls.master])
         _ = try await c.addAlarm(["--source", "Secret FM"])
         let d = try await c.daemon(lead: 10)
@@ -158,7 +134,7 @@ struct DaemonFormatTests {
     @Test func doctorTriesEachFormatAsTheAlarmWouldAndNamesWhatCannotPlay() async throws {
         let c = try DaemonTests.Clock()
         let (server, aac) = try await Self.station(c, .aac, rate: 48_000, channels: 1)
-        let hls = try await LiveHLS("aes")
+        let hls = try await HLSLiveStation("aes", frequency: Int(Self.frequency))
         defer { withExtendedLifetime(server) {} }
         try await c.run(["station", "add", "--name", "AAC FM", "--url", aac])
         try await c.run(["station", "add", "--name", "Secret FM", "--url", hls.master])

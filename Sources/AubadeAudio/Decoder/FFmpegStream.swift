@@ -55,7 +55,8 @@ final class FFmpegStream: Sendable {
     }
 
     /// Starts the decoding thread on the stream that begins with the container `first`.
-    func start(_ first: AudioContainer) {        let started = NamedThread.start("aubade.decode") { [self] in run(first) }
+    func start(_ first: AudioContainer) {
+        let started = NamedThread.start("aubade.decode") { [self] in run(first) }
         if !started {
             fail("The decoding thread could not be started.")
             pcm.close()
