@@ -114,7 +114,10 @@ install: release
 ## Benchmarks, not tests, each printing a table and the targets: `aubade play` beside mpg123 on a local
 ## Icecast stream into a real-time paced ALSA sink, through the `file` and the `plug → file` chains, with the
 ## daemon's sleep timer on the same stream and the CPU ratio to mpg123 per chain, 3 runs each of 60 s
-## (BENCH_SECONDS=10 for a quick look); then the daemon: alarm onset error, fallback latency, cold start to READY, idle CPU (BENCH_IDLE_SECONDS);
+## (BENCH_SECONDS=10 for a quick look); then the formats (bench/formats_bench.py): `aubade play` and the daemon's sleep
+## timer beside ffmpeg on a local Icecast AAC mount, a live HLS station and the same Icecast's MP3 mount, same sink
+## and chains, with the daemon's CPU ratio to ffmpeg, times to first audio and its peak RSS on AAC against MP3
+## (BENCH_STREAMS, BENCH_TTFA_RUNS; about an hour with the defaults); then the daemon: alarm onset error, fallback latency, cold start to READY, idle CPU (BENCH_IDLE_SECONDS);
 ## then a 5,000-event calendar import (bench/calendar_bench.py; BENCH_RUNS); a station search against a local
 ## directory mirror of 5,000 stations and a 3,000-episode podcast feed followed (bench/directory_bench.py); then
 ## the API under a flood of busy readers and event streams from other machines while an alarm rings: the phone's edits, target 2 s
@@ -127,6 +130,7 @@ install: release
 bench: deps-test
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BUILD_DIR)
 	python3 bench/radio_bench.py --aubade $(BUILD_DIR)/release/aubade
+	python3 bench/formats_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/footprint_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/daemon_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/calendar_bench.py --aubade $(BUILD_DIR)/release/aubade
