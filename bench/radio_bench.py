@@ -405,7 +405,9 @@ def daemon_sleep_once(aubade, work, fifo, chain, station_url, seconds, index):
         audio = reader.bytes / RATE
         r = {"player": "daemon sleep", "chain": chain, "cpu": cpu, "audio_s": audio,
              "cpu_per_min": cpu / audio * 60 if audio else float("nan"), "underruns": reader.underruns,
-             "rss_mb": (proc_status(d.pid, "VmHWM") or 0) / 1024, "ttfa_ms": (reader.first - asked) * 1000}
+             "rss_mb": (proc_status(d.pid, "VmHWM") or 0) / 1024, "ttfa_ms": (reader.first - asked) * 1000,
+             # Of the resident memory, the private part (RssAnon) and the libraries' shared, clean pages (RssFile).
+             "anon_mb": (proc_status(d.pid, "RssAnon") or 0) / 1024, "file_mb": (proc_status(d.pid, "RssFile") or 0) / 1024}
     finally:
         reader.stop_requested = True
         d.stop()

@@ -445,11 +445,14 @@ enum FFmpegLibrary {
     /// The table of functions, or why the libraries could not be opened.
     static var loaded: Result<aubade_ffmpeg, LoadFailure> { table.result }
 
-    /// Whether they could be opened (`aubade doctor`).
-    static var problem: String? {
-        if case .failure(let why) = loaded { return why.description }
-        return nil
+    /// Opens the libraries on a thread of their own, once, when a response says it will need them (an AAC or Ogg
+    /// type, an HLS playlist): the 40 ms it takes then overlap the bytes' arrival instead of delaying the first audio.
+    static func preload() {
+        guard !preloading.exchange(true, ordering: .relaxed) else { return }
+        _ = NamedThread.start("aubade.ffload") { _ = FFmpegLibrary.loaded }
     }
+
+    private static let preloading = Atomic<Bool>(false)
 
     private struct Table: @unchecked Sendable {
         // @unchecked: C function pointers and a sentence, written once before anyone reads them.

@@ -118,6 +118,15 @@ public enum StreamContent: Equatable, Sendable {
         return length > header ? length : nil
     }
 
+    /// Whether a response of this type will be decoded by FFmpeg (AAC, Ogg, FLAC, MP4, MPEG-TS, or an HLS playlist):
+    /// a hint to get the libraries ready, never what decides the decoder.
+    static func needsFFmpeg(contentType: String?) -> Bool {
+        let type =
+            (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        if let container = audioTypes[type] { return container != .mpeg }
+        return type == "application/vnd.apple.mpegurl"
+    }
+
     static let audioTypes: [String: AudioContainer] = [
         "audio/mpeg": .mpeg, "audio/mp3": .mpeg, "audio/mpeg3": .mpeg, "audio/x-mpeg": .mpeg, "audio/x-mp3": .mpeg,
         "audio/mpg": .mpeg, "audio/x-mpeg-3": .mpeg,

@@ -85,6 +85,7 @@ struct StreamFetcher: Sendable {
                 demux = ICYDemuxer(interval: head.metaint)
                 contentType = head.contentType
                 effectiveURL = head.url
+                if StreamContent.needsFFmpeg(contentType: head.contentType) { FFmpegLibrary.preload() }
                 if let metaint = head.metaint, !demux.isActive {
                     control.report(.metadataOff(StreamFetcher.metadataOff("its icy-metaint \(metaint) is outside 1…65536")))
                 }
@@ -138,6 +139,7 @@ struct StreamFetcher: Sendable {
             return resolve(playlistBody.isEmpty ? prefix : playlistBody, format: format, base: url, depth: depth, hls: &hls)
         }
         if case .hls = content, end == .finished {
+            FFmpegLibrary.preload()
             let follower = hls ?? HLSFetcher(fetcher: self, plan: HLSLivePlan(), bandwidthCap: hlsBandwidthCap)
             hls = follower
             return follower.follow(playlistBody.isEmpty ? prefix : playlistBody, url: effectiveURL)
