@@ -17,7 +17,8 @@ Streams, all on 127.0.0.1, made at bench time:
         all decode the same stream (ffmpeg given the master would fetch every variant);
   mp3   the same Icecast's /radio.mp3: the same three tracks as 128 kbps CBR MP3 (lame), fed by ezstream.
 
-Each player plays BENCH_SECONDS (default 60) of each stream, BENCH_RUNS (default 3) runs each, alternately, into
+Each player plays BENCH_SECONDS (default 60) of each stream, BENCH_FORMATS_RUNS (else BENCH_RUNS, default 1) runs
+each, alternately, into
 an ALSA sink paced at real time: alsa-lib's `file` plugin writes raw PCM into a FIFO that a reader here drains
 at 176,400 B/s (44.1 kHz, S16, stereo) as a sound card would, starting at the first byte. Two ALSA chains into
 that FIFO (BENCH_CHAINS=file,plug), both in every run:
@@ -316,7 +317,9 @@ def main():
     ap.add_argument("--aubade", default=os.environ.get("AUBADE_BIN", ".build/release/aubade"))
     args = ap.parse_args()
     seconds = int(os.environ.get("BENCH_SECONDS", "60"))
-    runs = int(os.environ.get("BENCH_RUNS", "3"))
+    # One run per player, stream and chain unless asked (BENCH_FORMATS_RUNS, else BENCH_RUNS): 3 × 18 runs of 60 s
+    # would take an hour of `make bench`.
+    runs = int(os.environ.get("BENCH_FORMATS_RUNS", os.environ.get("BENCH_RUNS", "1")))
     ttfa_runs = int(os.environ.get("BENCH_TTFA_RUNS", "10"))
     chains = [c for c in os.environ.get("BENCH_CHAINS", "file,plug").split(",") if c]
     streams = [s for s in os.environ.get("BENCH_STREAMS", ",".join(STREAMS)).split(",") if s]
