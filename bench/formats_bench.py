@@ -60,8 +60,8 @@ the daemon's median CPU per minute of audio ≤ 1.1 × ffmpeg's, on AAC and on H
 first audio of `aubade play` ≤ ffmpeg's, on AAC and on HLS (and the daemon's from `aubade sleep`, likewise);
 the daemon's median VmHWM playing AAC minus playing MP3 ≤ 10 MB, per chain.
 
-With the defaults this takes about an hour (3 streams × 2 chains × 3 runs × 3 players of 60 s, plus the short
-runs); BENCH_SECONDS=15 BENCH_RUNS=1 for a quick look (short runs overstate aubade's CPU: its process start
+With the defaults this takes about 25 minutes (3 streams × 2 chains × 3 players of 60 s, plus the short runs;
+BENCH_FORMATS_RUNS=3 triples it); BENCH_SECONDS=15 for a quick look (short runs overstate aubade's CPU: its process start
 is not spread over a minute). BENCH_STREAMS=aac,hls,mp3 picks streams (the targets need theirs).
 
 Everything started here dies with this script: the servers (icecast2, ezstream, ffmpeg the source client,
