@@ -44,10 +44,11 @@ extension TestMedia {
         }
     }
 
-    /// A sine at `frequency` Hz, `seconds` long, at `rate` Hz with `channels` channels, in `format`, written into `dir`.
+    /// A sine at `frequency` Hz, `seconds` long, at `rate` Hz with `channels` channels, in `format`, written into `dir`;
+    /// with `artist` and `title` in its tags (an Ogg file's comment header).
     public static func sine(
         _ format: Format, frequency: Int, seconds: Int, rate: Int = 44_100, channels: Int = 2,
-        in dir: TemporaryDirectory
+        artist: String? = nil, title: String? = nil, in dir: TemporaryDirectory
     ) async throws -> String {
         let wav = dir.file("sine-\(frequency)-\(seconds)-\(rate)-\(channels).wav")
         if !FileManager.default.fileExists(atPath: wav) {
@@ -59,11 +60,13 @@ extension TestMedia {
                         "synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5",
                     ]))
         }
-        let out = dir.file("sine-\(frequency)-\(seconds)-\(rate)-\(channels).\(format.fileExtension)")
+        let tagged = title == nil ? "" : "-tagged"
+        let out = dir.file("sine-\(frequency)-\(seconds)-\(rate)-\(channels)\(tagged).\(format.fileExtension)")
         try check(
             await ProcessRunner.run(
                 try tool("ffmpeg"),
                 ["-nostdin", "-loglevel", "error", "-y", "-i", wav, "-fflags", "+bitexact", "-flags:a", "+bitexact"]
+                    + (artist.map { ["-metadata", "artist=\($0)"] } ?? []) + (title.map { ["-metadata", "title=\($0)"] } ?? [])
                     + format.codecArguments + [out]))
         return out
     }

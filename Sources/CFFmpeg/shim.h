@@ -12,6 +12,7 @@
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/dict.h>
 #include <libavutil/error.h>
 #include <libavutil/macros.h>
 #include <libavutil/mem.h>
@@ -52,6 +53,7 @@ struct aubade_ffmpeg {
     __typeof__(&av_channel_layout_default) _Nonnull av_channel_layout_default;
     __typeof__(&av_strerror) _Nonnull av_strerror;
     __typeof__(&av_log_set_level) _Nonnull av_log_set_level;
+    __typeof__(&av_dict_get) _Nonnull av_dict_get;
     __typeof__(&swr_alloc_set_opts2) _Nonnull swr_alloc_set_opts2;
     __typeof__(&swr_init) _Nonnull swr_init;
     __typeof__(&swr_free) _Nonnull swr_free;
@@ -84,6 +86,7 @@ static inline struct aubade_ffmpeg aubade_ffmpeg_load(const char *_Nullable *_No
     AUBADE_FF_LOAD(util, av_channel_layout_default);
     AUBADE_FF_LOAD(util, av_strerror);
     AUBADE_FF_LOAD(util, av_log_set_level);
+    AUBADE_FF_LOAD(util, av_dict_get);
     AUBADE_FF_LOAD(swr, swr_alloc_set_opts2);
     AUBADE_FF_LOAD(swr, swr_init);
     AUBADE_FF_LOAD(swr, swr_free);

@@ -56,7 +56,8 @@ struct IcecastTests {
     }
 
     /// AAC, Ogg Vorbis, Ogg Opus and Ogg FLAC mount points of the same real Icecast (ffmpeg as their source client,
-    /// in real time): each plays through its decoder to the card at its pitch, a listener joining mid-stream.
+    /// in real time): each plays through its decoder to the card at its pitch, a listener joining mid-stream; the Ogg
+    /// ones say their title from their comment header.
     @Test func aacAndOggMountsPlayBesideTheMP3One() async throws {
         let dir = try TemporaryDirectory("icecast-formats")
         let mp3 = try await TestMedia.sineMP3(frequency: 440, seconds: 10, in: dir)
@@ -69,12 +70,19 @@ struct IcecastTests {
             // A minute long: the loop's seam (the encoder's padding at the file's end and start) never falls in what is
             // measured.
             let file = try await TestMedia.sine(
-                format, frequency: FormatPlayTests.frequency, seconds: 60, rate: format == .opus ? 48_000 : 44_100, in: dir)
+                format, frequency: FormatPlayTests.frequency, seconds: 60, rate: format == .opus ? 48_000 : 44_100,
+                artist: "Test Artist", title: "Song in \(format)", in: dir)
             let url = try await server.feed(mount, file: file, format: muxer, contentType: type)
             // Four seconds from the request (connecting included: on a loaded machine the first audio may take a second).
             let run = await EnginePlay(in: dir, paced: true).play(try EnginePlay.radio(url, seconds: 4))
             #expect(run.events.last?.end == .finished, "\(format): \(run.events)")
             #expect(run.events.contains { $0.isAudible("station") }, "\(format)")
+            if muxer == "ogg" {
+                // Ogg's title is in the stream's comment header, which Icecast gives each new listener.
+                #expect(
+                    run.events.contains { if case .title(_, "Test Artist - Song in \(format)") = $0 { true } else { false } },
+                    "\(format): \(run.events)")
+            }
             #expect(
                 FormatPlayTests.isTheSine(run.pcm, from: 2),
                 "\(format) from Icecast: \(Double(run.pcm.count / 2) / 44_100) s on the card, longest silence \(Signal.longestSilence(run.pcm)) s"

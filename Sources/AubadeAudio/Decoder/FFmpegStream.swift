@@ -158,6 +158,8 @@ private final class StreamReader {
     private var withoutAudio = false
     /// The file read instead of the ring, when there is one (`openFile`).
     private var file: Int32 = -1
+    /// The last comment title reported.
+    private var lastTitle: String?
 
     init(ring: ByteRing, stream: FFmpegStream, ff: aubade_ffmpeg) {
         self.ring = ring
@@ -260,6 +262,9 @@ private final class StreamReader {
             return .failed("The \(container.name) stream holds no audio.")
         }
         let audioIndex = Int32(first)
+        let audio = streams[first]
+        // An Ogg station's title is in its comment header, again at each chained stream (Icecast's title changes).
+        if container == .ogg { noteCommentTitle(audio) }
         var metadataIndex: Int32 = -1
         for (i, s) in streams.enumerated() {
             let i = Int32(i)
@@ -305,6 +310,9 @@ private final class StreamReader {
                 return .failed("The \(container.name) stream is not decodable (libavformat: \(describe(rc))).")
             }
             defer { ff.av_packet_unref(packet) }
+            if container == .ogg, audio.pointee.event_flags & AVSTREAM_EVENT_FLAG_METADATA_UPDATED != 0 {
+                noteCommentTitle(audio)
+            }
             if packet.pointee.stream_index == metadataIndex {
                 let bytes = Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)))
                 if let title = ID3Title.title(inTag: bytes) { stream.emit(title: title) }
@@ -346,6 +354,25 @@ private final class StreamReader {
             case .failed(let why): return .failed(why)
             }
         }
+    }
+
+    /// Reports the stream's comment title ("ARTIST - TITLE", made plain where it enters, R40) when it changed.
+    private func noteCommentTitle(_ audio: UnsafeMutablePointer<AVStream>) {
+        audio.pointee.event_flags &= ~AVSTREAM_EVENT_FLAG_METADATA_UPDATED
+        func value(_ key: String) -> String? {
+            guard let entry = ff.av_dict_get(audio.pointee.metadata, key, nil, 0), let text = entry.pointee.value else {
+                return nil
+            }
+            let plain = OutsideText.clean(
+                String(decoding: UnsafeRawBufferPointer(start: text, count: strlen(text)), as: UTF8.self),
+                limit: ICYMetadata.maxTitle)
+            return plain.isEmpty ? nil : plain
+        }
+        guard let title = value("title") else { return }
+        let whole = value("artist").map { "\($0) - \(title)" } ?? title
+        guard whole != lastTitle else { return }
+        lastTitle = whole
+        stream.emit(title: OutsideText.clean(whole, limit: ICYMetadata.maxTitle))
     }
 
     enum Written { case ok, closed, failed(String) }
