@@ -30,8 +30,11 @@ struct HLSPlayTests {
         #expect(run.events.contains { $0.isAudible("station") })
         // The 128 kbit/s cap picks the 96 kbit/s variant (v1) of the three.
         #expect(Self.connections(run.events) == [station.master, station.base + "/v1.m3u8"], "\(run.events)")
-        #expect(run.pcm.count == 2 * 4 * 44_100)
-        #expect(Self.isTheSine(run.pcm, from: 1) && Self.isTheSine(run.pcm, from: 3), "\(mode)")
+        // Four seconds from the request, connecting and the first segments included: a live station gives no more
+        // than real time, so a loaded machine's slower start leaves less than 4 s of audio (but never more).
+        let seconds = Double(run.pcm.count / 2) / 44_100
+        #expect(seconds >= 3 && seconds <= 4, "\(seconds) s on the card")
+        #expect(Self.isTheSine(run.pcm, from: 1) && Self.isTheSine(run.pcm, from: 2.4), "\(mode)")
         if mode == "adts" {
             // Packed audio carries its title in each segment's ID3 tag.
             #expect(run.events.contains { if case .title(_, "Live at Aubade") = $0 { true } else { false } }, "\(run.events)")
