@@ -104,7 +104,6 @@ final class FFmpegStream: Sendable {
                 return
             case .failed(let reason):
                 if !isStopped { fail(reason) }
-                input.wake()
                 return
             case .ended:
                 if let next = input.takeMark() {

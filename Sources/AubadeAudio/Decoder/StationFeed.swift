@@ -303,20 +303,16 @@ final class StationFeed {
 
     /// PCM the decoding thread made, a piece at a time; false when none was waiting.
     private func pullDecoded(from stream: FFmpegStream) -> Bool {
-        if pcmStart > 0 {
-            pcm.removeFirst(pcmStart)
-            pcmStart = 0
-        }
-        let had = pcm.count
-        pcm.append(contentsOf: repeatElement(0, count: 8 * 1024))
-        let n = pcm.withUnsafeMutableBytes { raw in
-            stream.pcm.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[(had * 2)...]))
-        }
-        pcm.removeLast(8 * 1024 - n / 2)
+        let n = input.withUnsafeMutableBytes { stream.pcm.read(into: $0) }
         guard n > 0 else {
             if stream.pcm.isFinished { finished = true }
             return false
         }
+        if pcmStart > 0 {
+            pcm.removeFirst(pcmStart)
+            pcmStart = 0
+        }
+        input.withUnsafeBytes { pcm.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<n]).bindMemory(to: Int16.self)) }
         framesDecoded += Int64(n / 4)
         shared.state.withLock { $0.audioArrived = true }
         return true

@@ -189,11 +189,7 @@ final class HLSFetcher {
                     piece = prefix
                     prefix = []
                 }
-                if self.container == .adts {
-                    piece = tag.strip(piece)
-                    if let title = tag.title { self.noteTitle(title) }
-                }
-                guard piece.withUnsafeBytes({ self.ring.write($0) }) else {
+                guard self.pass(piece, &tag) else {
                     closed = true
                     return false
                 }
@@ -206,12 +202,7 @@ final class HLSFetcher {
             guard begin(StreamContent.classify(contentType: contentType, url: segment.url.text, prefix: prefix)) else {
                 return .fatal("The station's HLS segments are not audio Aubade plays.")
             }
-            var piece = prefix
-            if container == .adts {
-                piece = tag.strip(piece)
-                if let title = tag.title { noteTitle(title) }
-            }
-            guard piece.withUnsafeBytes({ ring.write($0) }) else { return .stopped }
+            guard pass(prefix, &tag) else { return .stopped }
         }
         if end == .finished, container == .adts {
             guard tag.finish().withUnsafeBytes({ ring.write($0) }) else { return .stopped }
@@ -230,6 +221,17 @@ final class HLSFetcher {
             }
             return .retry(reason)
         }
+    }
+
+    /// Writes a segment's bytes into the ring, packed audio without its ID3 tags (their title reported); false when
+    /// the ring was closed.
+    private func pass(_ bytes: [UInt8], _ tag: inout ID3Strip) -> Bool {
+        var piece = bytes
+        if container == .adts {
+            piece = tag.strip(piece)
+            if let title = tag.title { noteTitle(title) }
+        }
+        return piece.withUnsafeBytes { ring.write($0) }
     }
 
     /// Begins this connection's stream in the ring with the container `content` names; false when it is not audio.

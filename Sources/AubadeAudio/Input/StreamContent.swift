@@ -44,8 +44,7 @@ public enum StreamContent: Equatable, Sendable {
 
     /// Classifies a response. `prefix` is the first bytes of the body (at least 512 when available).
     public static func classify(contentType: String?, url: String, prefix: [UInt8]) -> StreamContent {
-        let type =
-            (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type = mediaType(contentType)
         let text = String(decoding: prefix.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let lowerText = text.lowercased().replacingOccurrences(of: "\u{FEFF}", with: "")
         if type == "text/html" || type == "application/xhtml+xml" || lowerText.hasPrefix("<!doctype html")
@@ -121,10 +120,14 @@ public enum StreamContent: Equatable, Sendable {
     /// Whether a response of this type will be decoded by FFmpeg (AAC, Ogg, FLAC, MP4, MPEG-TS, or an HLS playlist):
     /// a hint to get the libraries ready, never what decides the decoder.
     static func needsFFmpeg(contentType: String?) -> Bool {
-        let type =
-            (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type = mediaType(contentType)
         if let container = audioTypes[type] { return container != .mpeg }
         return type == "application/vnd.apple.mpegurl"
+    }
+
+    /// A Content-Type's media type, lower case, its parameters dropped ("audio/mpeg; charset=x" → "audio/mpeg").
+    static func mediaType(_ contentType: String?) -> String {
+        (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
     static let audioTypes: [String: AudioContainer] = [

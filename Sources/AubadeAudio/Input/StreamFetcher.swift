@@ -162,17 +162,14 @@ struct StreamFetcher: Sendable {
         switch content {
         case .audio:
             return bytes.withUnsafeBytes { ring.write($0) }
-        case .playlist:
+        case .playlist, .hls:
             playlist.append(contentsOf: bytes)
-            if playlist.count > PlaylistParser.maxBytes {
-                fatal = "The playlist is larger than 64 KiB."
-                return false
-            }
-            return true
-        case .hls:
-            playlist.append(contentsOf: bytes)
-            if playlist.count > HLSPlaylist.maxBytes {
-                fatal = "The HLS playlist is larger than 1 MiB."
+            let (limit, refusal) =
+                content == .hls
+                ? (HLSPlaylist.maxBytes, "The HLS playlist is larger than 1 MiB.")
+                : (PlaylistParser.maxBytes, "The playlist is larger than 64 KiB.")
+            if playlist.count > limit {
+                fatal = refusal
                 return false
             }
             return true
