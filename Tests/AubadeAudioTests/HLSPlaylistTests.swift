@@ -82,6 +82,13 @@ struct HLSPlaylistTests {
         let aes = Self.media(1, count: 3, extra: "#EXT-X-KEY:METHOD=AES-128,URI=\"https://k.example/key\",IV=0x1\n")
         guard case .media(let m) = try HLSPlaylist.parse(Array(aes.utf8), base: "http://r.example/") else { return }
         #expect(m.encryption == "AES-128")
+        // What a hostile playlist puts in the words a sentence names is made plain (R40).
+        let hostile = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"ac-3\u{202E}\u{1B}[2J\"\nv.m3u8\n"
+        guard case .master(let variants) = try HLSPlaylist.parse(Array(hostile.utf8), base: "http://r.example/") else { return }
+        #expect(variants.first?.codecs == ["ac-3[2j"])
+        let key = Self.media(1, count: 1, extra: "#EXT-X-KEY:METHOD=AES\u{202E}-128\n")
+        guard case .media(let k) = try HLSPlaylist.parse(Array(key.utf8), base: "http://r.example/") else { return }
+        #expect(k.encryption == "AES-128")
         #expect(
             HLSPlaylist.attributes("METHOD=SAMPLE-AES,URI=\"a,b\",KEYFORMAT=\"x\"") == [
                 "METHOD": "SAMPLE-AES", "URI": "a,b", "KEYFORMAT": "x",

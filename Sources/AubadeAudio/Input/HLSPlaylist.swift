@@ -78,7 +78,8 @@ public enum HLSPlaylist: Equatable, Sendable {
                         Variant(
                             url: url, bandwidth: Int(attrs["BANDWIDTH"] ?? "") ?? 0,
                             codecs: (attrs["CODECS"] ?? "").lowercased().split(separator: ",").map {
-                                $0.trimmingCharacters(in: .whitespaces)
+                                // Named in a sentence when none plays: made plain where it enters (R40).
+                                OutsideText.clean($0.trimmingCharacters(in: .whitespaces), limit: 40)
                             }.filter { !$0.isEmpty }))
                 }
             }
@@ -106,7 +107,8 @@ public enum HLSPlaylist: Equatable, Sendable {
                 media.ended = true
             } else if line.hasPrefix("#EXT-X-KEY:") {
                 let method = attributes(String(line.dropFirst("#EXT-X-KEY:".count)))["METHOD"]?.uppercased() ?? "NONE"
-                if method != "NONE" { media.encryption = method }
+                // Named in a sentence: made plain where it enters (R40).
+                if method != "NONE" { media.encryption = OutsideText.clean(method, limit: 24) }
             } else if line.hasPrefix("#EXT-X-MAP:") {
                 map = attributes(String(line.dropFirst("#EXT-X-MAP:".count)))["URI"].flatMap(resolve)
             } else if !line.hasPrefix("#") {
