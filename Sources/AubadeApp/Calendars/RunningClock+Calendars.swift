@@ -5,90 +5,138 @@ import Foundation
 extension RunningClock {
     /// Imports the calendar at `url` as `kind` (`POST /programmes/import`, `/days-off/import`): downloaded,
     /// checked and staged off the clock's thread (`deps.calendars` on a thread of its own), then applied — one
-    /// transaction, `Store.apply` — on it. Wi-Fi-only refuses the download, as it refuses streams.
-    func importCalendar(from url: StreamURL, kind: CalendarImport.Kind, station: String?) async throws(ClockError) -> EditResult {
+    /// transaction, `Store.apply` — through the edit path. Wi-Fi-only refuses the download, as it refuses streams.
+    func importCalendar(from url: StreamURL, kind: CalendarImport.Kind, station: String?, reply: ClockTicket) throws(ClockError) {
         if let refusal = downloadRefusal() { throw ClockError(.refused, "The calendar is not downloaded: \(refusal)") }
-        let loader = try calendarLoader()
-        let (zone, now) = (runner.scheduler.defaultZone, deps.time.now().wall)
+        try checkCalendarLoader()
         let known = catalogue.calendarSources.first { $0.kind == kind && $0.location == url.text }
-        let calendar = try await runBlocking("aubade-calendar") { () throws(ClockError) -> CalendarImport in
-            do throws(CalendarFetchError) {
-                return try loader.load(.url(url), kind: kind, station: station, zone: zone, now: now, known: known)
-            } catch { throw ClockError(error) }
-        }
-        return try await apply(.importCalendar(calendar), deps.time.now())
+        start(
+            .loadCalendar(
+                .url(url), kind: kind, station: station, zone: runner.scheduler.defaultZone, at: deps.time.now().wall,
+                known: known),
+            then: .calendar(reply: reply, .importing))
     }
 
-    /// Refreshes the calendar sources that are due, one after the other (`RefreshService.calendars` calls it), and says
-    /// when to look again. A URL source is fetched again every `[calendars] refresh` since its last attempt; any
-    /// source whose open-ended recurrences reach less than half the horizon ahead is expanded again from its
-    /// cached copy (no download). A failure — the network, Wi-Fi-only, a calendar that became invalid — is a
-    /// standing warning, and the source stays as last imported: its last good copy keeps serving.
-    func refreshCalendars() async -> Duration {
-        let now = deps.time.now().wall
+    /// Starts refreshing the calendar sources that are due, one after the other (`RefreshService.calendars` sends
+    /// the turn); the turn is answered with when to look again once they are done. A URL source is fetched again
+    /// every `[calendars] refresh` since its last attempt; any source whose open-ended recurrences reach less than
+    /// half the horizon ahead is expanded again from its cached copy (no download). A failure — the network,
+    /// Wi-Fi-only, a calendar that became invalid — is a standing warning, and the source stays as last imported:
+    /// its last good copy keeps serving.
+    func refreshCalendars(reply: ClockTicket) {
         let plan = CalendarRefreshPlan(options: options.calendars, zone: runner.scheduler.defaultZone)
-        for due in plan.due(catalogue.calendarSources, attempts: calendarAttempts, at: now) {
-            await refresh(due.source, download: due.download, expand: due.expand)
-        }
-        return plan.wait(catalogue.calendarSources, attempts: calendarAttempts, after: deps.time.now().wall)
+        let due = plan.due(catalogue.calendarSources, attempts: calendarAttempts, at: deps.time.now().wall)
+        startRefresh(
+            RefreshRun(kind: .calendars, items: due.map { .calendar($0.source, download: $0.download, expand: $0.expand) }),
+            reply: reply)
+    }
+
+    /// How long until the next calendar source is due.
+    func calendarWait() -> Duration {
+        CalendarRefreshPlan(options: options.calendars, zone: runner.scheduler.defaultZone)
+            .wait(catalogue.calendarSources, attempts: calendarAttempts, after: deps.time.now().wall)
     }
 
     /// Downloads a URL source again (`download`) and, when that fails or is refused, or when only the expansion
     /// is due (`expand`), imports its cached copy again, read now (its recurrences reach further; no network).
-    private func refresh(_ source: CalendarSource, download: Bool, expand: Bool) async {
+    func refreshCalendar(_ source: CalendarSource, download: Bool, expand: Bool, reply: ClockTicket) {
         calendarAttempts[source.id] = deps.time.now().wall
-        let key = "calendar-\(source.id)"
-        if download {
-            do throws(ClockError) {
-                if let refusal = downloadRefusal() { throw ClockError(.refused, refusal) }
-                try await reimport(source, from: .url(try CalendarOrigin.url(of: source)), expanding: expand)
-                board.set(key, nil)
-                return
-            } catch {
-                let since = source.importedAt.formatted(.iso8601)
-                board.set(
-                    key,
-                    "The calendar \(source.location) was not refreshed: \(error.message) What was imported on \(since) stays in use."
-                )
-                effects.emit("calendar", ["source": source.location, "error": error.message])
-            }
-        }
-        if expand {
-            do throws(ClockError) {
-                try await reimport(source, from: .cached(source), expanding: true)
-            } catch {
-                board.set(
-                    key + "-copy", "The cached copy of the calendar \(source.location) cannot be read again: \(error.message)")
-            }
+        guard download else { return expandCalendar(source, reply: reply) }
+        do throws(ClockError) {
+            if let refusal = downloadRefusal() { throw ClockError(.refused, refusal) }
+            try loadCalendar(
+                source, from: .url(try CalendarOrigin.url(of: source)), step: .download(source, expand: expand), reply: reply)
+        } catch {
+            downloadFailed(source, error, expand: expand, reply: reply)
         }
     }
 
-    /// Loads `from` off the clock's thread and applies it — unless its bytes are those imported and the expansion
-    /// is not due (`expanding`): then nothing is written (R29), whatever the date.
-    private func reimport(_ source: CalendarSource, from: CalendarOrigin, expanding: Bool) async throws(ClockError) {
-        let loader = try calendarLoader()
-        let (zone, now) = (runner.scheduler.defaultZone, deps.time.now().wall)
+    private func expandCalendar(_ source: CalendarSource, reply: ClockTicket) {
+        do throws(ClockError) {
+            try loadCalendar(source, from: .cached(source), step: .expand(source), reply: reply)
+        } catch {
+            copyFailed(source, error, reply: reply)
+        }
+    }
+
+    private func loadCalendar(_ source: CalendarSource, from: CalendarOrigin, step: CalendarStep, reply: ClockTicket)
+        throws(ClockError)
+    {
+        try checkCalendarLoader()
         let station = source.stationID.flatMap { catalogue.stations[$0]?.name }
-        let calendar = try await runBlocking("aubade-calendar") { () throws(ClockError) -> CalendarImport in
-            do throws(CalendarFetchError) {
-                return try loader.load(from, kind: source.kind, station: station, zone: zone, now: now, known: source)
-            } catch { throw ClockError(error) }
+        start(
+            .loadCalendar(
+                from, kind: source.kind, station: station, zone: runner.scheduler.defaultZone, at: deps.time.now().wall,
+                known: source),
+            then: .calendar(reply: reply, step))
+    }
+
+    /// A calendar came back loaded (or not): an import's goes to the edit path; a refreshed source's too — unless
+    /// its bytes are those imported and the expansion is not due: then nothing is written (R29), whatever the date.
+    func calendarLoaded(
+        _ result: Result<CalendarImport, ClockError>, _ step: CalendarStep, reply: ClockTicket, _ now: SchedulerTime
+    ) {
+        switch (step, result) {
+        case (.importing, .failure(let error)):
+            respond(to: reply, failure: error)
+        case (.importing, .success(let calendar)):
+            edit(.importCalendar(calendar), reply: reply, then: .answer)
+        case (.download(let source, let expand), .failure(let error)):
+            downloadFailed(source, error, expand: expand, reply: reply)
+        case (.expand(let source), .failure(let error)):
+            copyFailed(source, error, reply: reply)
+        case (.download(let source, let expand), .success(let calendar)):
+            if !expand, calendar.contentHash == source.contentHash {
+                let count = source.kind == .programmes ? "programme rows" : "days off"
+                effects.emit(
+                    "calendar",
+                    [
+                        "source": source.location, "unchanged": true,
+                        "message": "\(source.location) has not changed; its \(count) stay as imported.",
+                    ])
+                board.set("calendar-\(source.id)", nil)
+                return refreshItemDone(reply)
+            }
+            edit(.importCalendar(calendar), reply: reply, then: .calendar(step))
+        case (.expand, .success(let calendar)):
+            edit(.importCalendar(calendar), reply: reply, then: .calendar(step))
         }
-        if !expanding, calendar.contentHash == source.contentHash {
-            let count = source.kind == .programmes ? "programme rows" : "days off"
-            effects.emit(
-                "calendar",
-                [
-                    "source": source.location, "unchanged": true,
-                    "message": "\(source.location) has not changed; its \(count) stay as imported.",
-                ])
-            return
+    }
+
+    /// A refreshed calendar's import came back from the store.
+    func calendarImported(_ result: Result<EditResult, ClockError>, _ step: CalendarStep, reply: ClockTicket) {
+        switch (step, result) {
+        case (.importing, _):
+            break  // an import's edit answers as any edit does
+        case (.download(let source, let expand), .failure(let error)):
+            downloadFailed(source, error, expand: expand, reply: reply)
+        case (.expand(let source), .failure(let error)):
+            copyFailed(source, error, reply: reply)
+        case (.download(let source, _), .success(let edited)), (.expand(let source), .success(let edited)):
+            board.set("calendar-\(source.id)-copy", nil)
+            if case .download = step { board.set("calendar-\(source.id)", nil) }
+            if case .imported(let summary) = edited.outcome {
+                effects.emit(
+                    "calendar", ["source": source.location, "unchanged": summary.unchanged, "message": summary.sentence])
+            }
+            refreshItemDone(reply)
         }
-        let result = try await apply(.importCalendar(calendar), deps.time.now())
-        board.set("calendar-\(source.id)-copy", nil)
-        if case .imported(let summary) = result.outcome {
-            effects.emit("calendar", ["source": source.location, "unchanged": summary.unchanged, "message": summary.sentence])
-        }
+    }
+
+    private func downloadFailed(_ source: CalendarSource, _ error: ClockError, expand: Bool, reply: ClockTicket) {
+        let since = source.importedAt.formatted(.iso8601)
+        board.set(
+            "calendar-\(source.id)",
+            "The calendar \(source.location) was not refreshed: \(error.message) What was imported on \(since) stays in use.")
+        effects.emit("calendar", ["source": source.location, "error": error.message])
+        if expand { expandCalendar(source, reply: reply) } else { refreshItemDone(reply) }
+    }
+
+    private func copyFailed(_ source: CalendarSource, _ error: ClockError, reply: ClockTicket) {
+        board.set(
+            "calendar-\(source.id)-copy",
+            "The cached copy of the calendar \(source.location) cannot be read again: \(error.message)")
+        refreshItemDone(reply)
     }
 
     /// Why a download may not happen now (Wi-Fi-only and the route), or nil.
@@ -101,11 +149,10 @@ extension RunningClock {
         return nil
     }
 
-    private func calendarLoader() throws(ClockError) -> any CalendarFetcher {
-        guard let loader = deps.calendars else {
+    private func checkCalendarLoader() throws(ClockError) {
+        guard deps.calendars != nil else {
             throw ClockError(.failed, deps.store.readOnlyReason ?? "This clock's store keeps no calendars.")
         }
-        return loader
     }
 }
 

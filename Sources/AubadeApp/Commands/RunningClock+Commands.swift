@@ -5,21 +5,23 @@ extension RunningClock {
     /// Carries out `command` and answers once its change is committed (R26). With `follow`, a command that starts
     /// a sound (`play`, `ring`, `sleep`) also answers with the stream of that sound's events (and the device's)
     /// until it stops — registered before any of them can arrive, so a client misses none.
-    func handle(_ command: ClockCommand, follow: Bool) async throws(ClockError) -> ClockOutput {
-        let reply = try await carryOut(command)
-        guard follow, case .sound(let id, _, _) = reply else { return .reply(reply, events: nil) }
-        return .reply(reply, events: subscriptions.follow(id))
+    /// A command whose change is a commit (an edit, a pairing) or that reads the store (the history) is answered
+    /// when that work comes back (nil here).
+    func handle(_ command: ClockCommand, follow: Bool, reply: ClockTicket) throws(ClockError) -> ClockOutput? {
+        guard let answer = try carryOut(command, reply: reply) else { return nil }
+        guard follow, case .sound(let id, _, _) = answer else { return .reply(answer, events: nil) }
+        return .reply(answer, events: subscriptions.follow(id))
     }
 
     /// The clients' commands: one table.
-    private func carryOut(_ command: ClockCommand) async throws(ClockError) -> ClockReply {
+    private func carryOut(_ command: ClockCommand, reply: ClockTicket) throws(ClockError) -> ClockReply? {
         let now = deps.time.now()
         switch command {
         case .status:
             return .status(status(now))
         case .reload:
-            await reloadNow()
-            return .done("Reloaded.")
+            start(.reload, then: .reload(reply: reply))
+            return nil
         case .stop(let alarm, let by):
             try known(alarm)
             return try dismiss(.stop, alarm: alarm, by: by, pressedAt: nil, idle: .refuse, now)
@@ -81,13 +83,15 @@ extension RunningClock {
             }
             return .done("Stopped.")
         case .edit(let edit):
-            return .edited(try await apply(edit, now))
+            self.edit(edit, reply: reply, then: .answer)
+            return nil
         case .query(let query):
-            return .answer(try await answer(query, now))
+            return try answer(query, reply: reply, now).map(ClockReply.answer)
         case .pairingCode:
             return .pairingCode(pairing.newCode(now: now.wall))
         case .pair(let code, let name):
-            return .paired(try await pair(code: code, name: name, now))
+            try pair(code: code, name: name, reply: reply, now)
+            return nil
         case .displayWake:
             display.touched(now)
             return .display(dimmed: display.dimmed)

@@ -2,28 +2,49 @@ import AubadeCore
 import Foundation
 
 extension RunningClock {
-    /// An edit through the clock's store (`Store.apply`, one IMMEDIATE transaction, R26), on the store's thread —
-    /// the clock is suspended meanwhile, never blocked, so a slow commit holds no ring back. The clock then runs on
-    /// the new data at once (reload, and the loop woken: a new alarm may be the next) and answers after the commit
-    /// with what was saved.
-    func apply(_ edit: ClockEdit, _ now: SchedulerTime) async throws(ClockError) -> EditResult {
-        let zone = runner.scheduler.defaultZone
-        let edit = withDefaultSunrise(edit)
-        let edited: Edited
-        do throws(StoreError) {
-            edited = try await worker.perform { store throws(StoreError) in
-                let outcome = try store.apply(edit, zone: zone, now: now.wall)
-                let loaded: Result<StoredClock, StoreError>
-                do throws(StoreError) { loaded = .success(try store.load()) } catch { loaded = .failure(error) }
-                return Edited(outcome: outcome, loaded: loaded, tokens: try? store.tokens())
-            }
-        } catch {
-            throw ClockError(error)
+    /// An edit through the clock's store (`Store.apply`, one IMMEDIATE transaction, R26), handed off to the store's
+    /// thread: a slow commit holds no ring back. When it comes back (`editDone`) the clock runs on the new data at
+    /// once (reload, and the loop woken: a new alarm may be the next); `then` says what follows — for a face, the
+    /// answer with what was saved.
+    func edit(_ edit: ClockEdit, reply: ClockTicket?, then: AfterEdit) {
+        start(
+            .edit(withDefaultSunrise(edit), zone: runner.scheduler.defaultZone, at: deps.time.now().wall),
+            then: .edit(reply: reply, then: then))
+    }
+
+    /// An edit came back from the store.
+    func editDone(_ result: Result<WorkResult.Edited, StoreError>, reply: ClockTicket?, then: AfterEdit, _ now: SchedulerTime) {
+        let outcome: Result<EditResult, ClockError>
+        switch result {
+        case .success(let edited):
+            reload(edited.loaded, now)
+            if let list = edited.tokens { tokens.replace(with: list) }
+            effects.emit("edit", ["change": edited.outcome.summary])
+            outcome = .success(EditResult(edited.outcome, stationNames: stationNames))
+        case .failure(let error):
+            outcome = .failure(ClockError(error))
         }
-        reload(edited.loaded, deps.time.now())
-        if let list = edited.tokens { tokens.replace(with: list) }
-        effects.emit("edit", ["change": edited.outcome.summary])
-        return EditResult(edited.outcome, stationNames: stationNames)
+        switch then {
+        case .answer:
+            if let reply { effects.append(.answer(reply, outcome.map { .reply(.edited($0), events: nil) })) }
+        case .nothing:
+            break
+        case .stationAdded(let prepared):
+            if let reply { effects.append(.answer(reply, outcome.map { .reply(.edited($0), events: nil) })) }
+            if case .failure = outcome { start(.discardStation(prepared), then: .discard) }
+        case .calendar(let step):
+            if let reply { calendarImported(outcome, step, reply: reply) }
+        case .podcastRefreshed(let podcast):
+            if let reply { podcastRefreshed(podcast, outcome.map { _ in () }, reply: reply) }
+        case .episodeFeed(let name):
+            switch outcome {
+            case .success: board.set("podcast-\(name)", nil)
+            case .failure(let error):
+                board.set("podcast-\(name)", "The feed of podcast \(name) was read but not stored: \(error.message)")
+            }
+        case .stationMoved(let station, let moved):
+            if let reply { stationMoved(station, to: moved, outcome.map { _ in () }, reply: reply) }
+        }
     }
 
     /// A new alarm that names no sunrise gets `[display] sunrise`, from whichever face it came.
@@ -33,43 +54,31 @@ extension RunningClock {
         return .addAlarm(patch)
     }
 
-    /// What an edit committed, and the store as it is after it.
-    private struct Edited: Sendable {
-        var outcome: EditOutcome
-        var loaded: Result<StoredClock, StoreError>
-        var tokens: [AccessToken]?
-    }
-
     /// Trades the valid pairing code for a new device token called `name`. A wrong or expired code is
     /// `unauthorized` (the server counts it as a failed attempt); a refused name (empty, too long) leaves the
     /// code valid, so the user can pick another. Pairing under a name already paired replaces that device's
     /// token (its old one stops working): a phone whose browser forgot its token, or a kiosk whose browser
     /// profile is wiped at each boot, pairs again without piling up tokens. Whoever holds a valid code may
     /// already make a token, so this gives them nothing more.
-    func pair(code: String, name: String, _ now: SchedulerTime) async throws(ClockError) -> NewToken {
+    func pair(code: String, name: String, reply: ClockTicket, _ now: SchedulerTime) throws(ClockError) {
         guard pairing.matches(code, at: now.wall) else {
             throw ClockError(.unauthorized, "The pairing code is wrong or has expired; ask the clock for a new one.")
         }
-        let made: Made
-        do throws(StoreError) {
-            made = try await worker.perform { store throws(StoreError) in
-                let made = try store.createToken(name: name, replacing: true)
-                return Made(token: made.token, secret: made.secret, tokens: try? store.tokens())
-            }
-        } catch {
-            throw ClockError(error)
-        }
-        pairing.consume()
-        if let list = made.tokens { tokens.replace(with: list) }
-        effects.emit("paired", ["name": made.token.name, "token": made.token.id])
-        return NewToken(token: made.secret, name: made.token.name, id: made.token.id)
+        start(.makeToken(name: name), then: .token(reply: reply))
     }
 
-    /// A token made by pairing, and the tokens after it.
-    private struct Made: Sendable {
-        var token: AccessToken
-        var secret: String
-        var tokens: [AccessToken]?
+    /// The token a pairing made came back from the store.
+    func tokenMade(_ result: Result<WorkResult.MadeToken, StoreError>, reply: ClockTicket) {
+        switch result {
+        case .success(let made):
+            pairing.consume()
+            if let list = made.tokens { tokens.replace(with: list) }
+            effects.emit("paired", ["name": made.token.name, "token": made.token.id])
+            respond(
+                to: reply, .reply(.paired(NewToken(token: made.secret, name: made.token.name, id: made.token.id)), events: nil))
+        case .failure(let error):
+            respond(to: reply, failure: ClockError(error))
+        }
     }
 
     /// The saved stations' names by id.

@@ -2,8 +2,9 @@ import AubadeCore
 import Foundation
 
 extension RunningClock {
-    /// Answers a query from what the clock runs on (after picking up another process's commit, if any).
-    func answer(_ query: ClockQuery, _ now: SchedulerTime) async throws(ClockError) -> ClockAnswer {
+    /// Answers a query from what the clock runs on (after picking up another process's commit, if any); the history
+    /// and the reports are answered when the store has read the events (nil here).
+    func answer(_ query: ClockQuery, reply: ClockTicket, _ now: SchedulerTime) throws(ClockError) -> ClockAnswer? {
         lookAtStore(now, tokens: false)
         let names = stationNames
         switch query {
@@ -50,12 +51,21 @@ extension RunningClock {
             guard ClockQuery.historyRange.contains(limit) else {
                 throw ClockError(.invalid, "A history limit of \(limit) is out of range; use 1 to 1000.")
             }
-            return .history(HistoryList(try await events(limit: limit, since: .distantPast).map(HistoryDocument.init)))
+            start(.history(limit: limit, since: .distantPast), then: .history(reply: reply, .list))
+            return nil
         case .reports(let days):
             guard ClockQuery.reportDaysRange.contains(days) else {
                 throw ClockError(.invalid, "Reports cover 1 to 31 days, not \(days).")
             }
-            return .reports(try await reports(days: days, now: now.wall))
+            let zone = runner.scheduler.defaultZone
+            let calendar = ZoneCalendar(zone)
+            let today = calendar.localDayNumber(of: now.wall)
+            guard let first = LocalDate(dayNumber: today - days + 1) else { return .reports(ReportList([])) }
+            let since = calendar.instant(of: first, at: .midnight)
+            start(
+                .history(limit: 5000, since: since.addingTimeInterval(-86_400)),
+                then: .history(reply: reply, .reports(days: days, since: since, today: today)))
+            return nil
         case .podcasts:
             let sorted = catalogue.podcasts.sorted { $0.name.lowercased() < $1.name.lowercased() }
             return .podcasts(PodcastList(podcasts: sorted.map { PodcastDocument($0) }))
@@ -85,12 +95,15 @@ extension RunningClock {
         }
     }
 
-    /// The history, read on the store's thread (the clock suspended meanwhile).
-    private func events(limit: Int, since: Date) async throws(ClockError) -> [HistoryEvent] {
-        do throws(StoreError) {
-            return try await worker.perform { store throws(StoreError) in try store.events(limit: limit, since: since) }
-        } catch {
-            throw ClockError(error)
+    /// The history came back from the store: the list, or the reports built from it.
+    func historyRead(_ result: Result<[HistoryEvent], StoreError>, _ use: HistoryUse, reply: ClockTicket, _ now: SchedulerTime) {
+        let events: [HistoryEvent]
+        do throws(StoreError) { events = try result.get() } catch { return respond(to: reply, failure: ClockError(error)) }
+        switch use {
+        case .list:
+            respond(to: reply, .reply(.answer(.history(HistoryList(events.map(HistoryDocument.init)))), events: nil))
+        case .reports(let days, let since, let today):
+            respond(to: reply, .reply(.answer(.reports(reports(events, days: days, since: since, today: today))), events: nil))
         }
     }
 
@@ -111,13 +124,9 @@ extension RunningClock {
     }
 
     /// One report per local date of the last `days` (today first): each alarm run of that date, a line each.
-    private func reports(days: Int, now: Date) async throws(ClockError) -> ReportList {
+    private func reports(_ events: [HistoryEvent], days: Int, since: Date, today: Int) -> ReportList {
         let zone = runner.scheduler.defaultZone
         let calendar = ZoneCalendar(zone)
-        let today = calendar.localDayNumber(of: now)
-        guard let first = LocalDate(dayNumber: today - days + 1) else { return ReportList([]) }
-        let since = calendar.instant(of: first, at: .midnight)
-        let events = try await events(limit: 5000, since: since.addingTimeInterval(-86_400))
         let names = Dictionary(runner.scheduler.alarms.map { ($0.key, $0.value.name) }, uniquingKeysWith: { a, _ in a })
         let zones = Dictionary(
             runner.scheduler.alarms.compactMap { id, alarm in

@@ -6,40 +6,46 @@ extension RunningClock {
     /// How often the saved directory stations are looked up again.
     static let directoryCheckEvery: TimeInterval = 86_400
 
-    /// The saved stations that came from the directory, looked up there again once a day (`RefreshService.directory` calls
-    /// it; `/json/stations/byuuid`, on a thread of its own): a station whose address moved takes the directory's
-    /// new one through the edit path, and the clock says so. A directory that cannot be asked changes nothing and
-    /// is one standing warning; a station the directory no longer lists, or now lists as one this clock cannot
-    /// play, keeps its stored address. Alarms never wait for any of it: they play what is stored.
-    func refreshDirectoryStations() async -> Duration {
+    /// The saved stations that came from the directory, looked up there again once a day (`RefreshService.directory`
+    /// sends the turn; `/json/stations/byuuid`, on a thread of its own): a station whose address moved takes the
+    /// directory's new one through the edit path, and the clock says so. A directory that cannot be asked changes
+    /// nothing and is one standing warning; a station the directory no longer lists, or now lists as one this clock
+    /// cannot play, keeps its stored address. Alarms never wait for any of it: they play what is stored.
+    func refreshDirectoryStations(reply: ClockTicket) {
         let now = deps.time.now().wall
         let linked = catalogue.stations.values.filter { $0.directory != nil }.sorted { ($0.id ?? 0) < ($1.id ?? 0) }
-        guard let directory = deps.directory, !linked.isEmpty else {
+        guard deps.directory != nil, !linked.isEmpty else {
             board.set("directory", nil)
-            return .seconds(3600)  // a station saved meanwhile is looked up within the hour
+            return respond(to: reply, .wait(.seconds(3600)))  // a station saved meanwhile is looked up within the hour
         }
         if let last = directoryCheckedAt, now < last.addingTimeInterval(RunningClock.directoryCheckEvery) {
-            return .seconds(Int(max(60, last.addingTimeInterval(RunningClock.directoryCheckEvery).timeIntervalSince(now))))
+            let left = last.addingTimeInterval(RunningClock.directoryCheckEvery).timeIntervalSince(now)
+            return respond(to: reply, .wait(.seconds(Int(max(60, left)))))
         }
         directoryCheckedAt = now
-        let every = Duration.seconds(Int(RunningClock.directoryCheckEvery))
         if let refusal = downloadRefusal() {
             board.set("directory", "The saved directory stations were not looked up: \(refusal)")
-            return every
+            return respond(to: reply, .wait(.seconds(Int(RunningClock.directoryCheckEvery))))
         }
-        let ids = linked.compactMap { $0.directory?.id }
+        start(.lookUpStations(ids: linked.compactMap { $0.directory?.id }), then: .lookUp(reply: reply, linked: linked))
+    }
+
+    /// The directory answered (or not): each station that moved there is re-addressed, one after the other.
+    func directoryFound(_ result: Result<[DirectoryStation], DirectoryError>, linked: [Station], reply: ClockTicket) {
         let found: [DirectoryStation]
-        do throws(DirectoryError) {
-            found = try await runBlocking("aubade-directory") { () throws(DirectoryError) in try directory.stations(ids: ids) }
-        } catch {
+        switch result {
+        case .failure(let error):
             board.set(
                 "directory",
                 "The station directory could not be asked (\(error.message)); the saved stations play from their stored addresses."
             )
-            return every
+            return respond(to: reply, .wait(.seconds(Int(RunningClock.directoryCheckEvery))))
+        case .success(let list):
+            found = list
         }
         board.set("directory", nil)
         // The look-up took time: a station removed, re-addressed or re-linked meanwhile is left as the user made it.
+        var moves: [RefreshRun.Item] = []
         for before in linked {
             guard let id = before.id, let station = catalogue.stations[id], station.url == before.url,
                 station.directory?.id == before.directory?.id
@@ -51,16 +57,22 @@ extension RunningClock {
                 listed.playability.isPlayable, let moved = try? StreamURL(parsing: listed.url),
                 listed.urlKey != DirectoryStation.key(of: station.url.text)
             else { continue }
-            do throws(ClockError) {
-                _ = try await apply(.moveStation(id: id, url: moved), deps.time.now())
-                let message = "Station \(station.name) moved: it now plays from \(moved.text), as the directory lists it."
-                effects.emit("station-moved", ["station": id, "from": station.url.text, "to": moved.text, "message": message])
-                board.set("directory-\(id)", nil)
-            } catch {
-                board.set(
-                    "directory-\(id)", "Station \(station.name) moved in the directory but was not updated: \(error.message)")
-            }
+            moves.append(.move(station, to: moved))
         }
-        return every
+        startRefresh(RefreshRun(kind: .directory, items: moves), reply: reply)
+    }
+
+    /// A station's move came back from the store.
+    func stationMoved(_ station: Station, to moved: StreamURL, _ result: Result<Void, ClockError>, reply: ClockTicket) {
+        let id = station.id ?? 0
+        switch result {
+        case .success:
+            let message = "Station \(station.name) moved: it now plays from \(moved.text), as the directory lists it."
+            effects.emit("station-moved", ["station": id, "from": station.url.text, "to": moved.text, "message": message])
+            board.set("directory-\(id)", nil)
+        case .failure(let error):
+            board.set("directory-\(id)", "Station \(station.name) moved in the directory but was not updated: \(error.message)")
+        }
+        refreshItemDone(reply)
     }
 }

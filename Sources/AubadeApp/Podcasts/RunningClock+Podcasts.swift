@@ -7,7 +7,7 @@ extension RunningClock {
     /// alarm's plan (first: nothing the store does may hold it back), the look-ahead's into its warning — then the
     /// feed it read again is stored through the one edit path (a feed that could not be stored changes nothing the
     /// alarm needs: it plays the file downloaded).
-    func episodeChecked(_ check: StationCheck, id: Int64, occurrence: Date, _ result: EpisodeCheck) async {
+    func episodeChecked(_ check: StationCheck, id: Int64, occurrence: Date, _ result: EpisodeCheck) {
         let now = deps.time.now()
         switch check {
         case .precheck:
@@ -17,43 +17,48 @@ extension RunningClock {
             runner.lookaheadDone(id: id, occurrence: occurrence, failure: result.failure, now)
         }
         guard let feed = result.feed, catalogue.podcast(named: result.podcast) != nil else { return }
-        do throws(ClockError) {
-            _ = try await apply(.refreshPodcast(name: result.podcast, feed, at: deps.time.now().wall), deps.time.now())
-            board.set("podcast-\(result.podcast)", nil)
-        } catch {
-            board.set(
-                "podcast-\(result.podcast)", "The feed of podcast \(result.podcast) was read but not stored: \(error.message)")
-        }
+        edit(.refreshPodcast(name: result.podcast, feed, at: now.wall), reply: nil, then: .episodeFeed(name: result.podcast))
     }
-}
 
-extension RunningClock {
-    /// Reads again the feeds that are due, one after the other (`RefreshService.podcasts` calls it), and says when to look
-    /// again. A feed is due `podcastRefresh` after it was last read or tried. A failure — the network, Wi-Fi-only,
-    /// a feed that became invalid — is a standing warning, and the episodes read before stay.
-    func refreshPodcasts() async -> Duration {
+    /// Starts reading again the feeds that are due, one after the other (`RefreshService.podcasts` sends the turn);
+    /// the turn is answered with when to look again once they are done. A feed is due `podcastRefresh` after it was
+    /// last read or tried. A failure — the network, Wi-Fi-only, a feed that became invalid — is a standing warning,
+    /// and the episodes read before stay.
+    func refreshPodcasts(reply: ClockTicket) {
         let plan = PodcastRefreshPlan(every: options.podcastRefresh)
-        guard let fetcher = deps.podcasts else { return plan.longest }
-        for podcast in plan.due(catalogue.podcasts, attempts: podcastAttempts, at: deps.time.now().wall) {
-            podcastAttempts[podcast.name] = deps.time.now().wall
-            let key = "podcast-\(podcast.name)"
-            do throws(ClockError) {
-                if let refusal = downloadRefusal() { throw ClockError(.refused, refusal) }
-                let feed = try await runBlocking("aubade-podcast") { () throws(ClockError) -> PodcastFeed in
-                    do throws(PodcastFetchError) { return try fetcher.feed(at: podcast.feed, within: .seconds(60)) } catch {
-                        throw ClockError(.failed, error.message)
-                    }
-                }
-                _ = try await apply(.refreshPodcast(name: podcast.name, feed, at: deps.time.now().wall), deps.time.now())
-                board.set(key, nil)
-            } catch {
-                let since = podcast.refreshedAt.formatted(.iso8601)
-                board.set(
-                    key, "The feed of podcast \(podcast.name) was not read: \(error.message) The episodes read on \(since) stay.")
-                effects.emit("podcast", ["podcast": podcast.name, "error": error.message])
-            }
+        guard deps.podcasts != nil else { return respond(to: reply, .wait(plan.longest)) }
+        let due = plan.due(catalogue.podcasts, attempts: podcastAttempts, at: deps.time.now().wall)
+        startRefresh(RefreshRun(kind: .podcasts, items: due.map { .podcast($0) }), reply: reply)
+    }
+
+    /// How long until the next feed is due.
+    func podcastWait() -> Duration {
+        PodcastRefreshPlan(every: options.podcastRefresh).wait(
+            catalogue.podcasts, attempts: podcastAttempts, after: deps.time.now().wall)
+    }
+
+    /// Reads one due feed again (Wi-Fi-only permitting).
+    func refreshPodcast(_ podcast: Podcast, reply: ClockTicket) {
+        podcastAttempts[podcast.name] = deps.time.now().wall
+        if let refusal = downloadRefusal() {
+            return podcastRefreshed(podcast, .failure(ClockError(.refused, refusal)), reply: reply)
         }
-        return plan.wait(catalogue.podcasts, attempts: podcastAttempts, after: deps.time.now().wall)
+        start(.readFeed(podcast.feed), then: .feed(reply: reply, .refreshing(podcast)))
+    }
+
+    /// A refreshed feed is stored, or why not is a standing warning; then the next due feed.
+    func podcastRefreshed(_ podcast: Podcast, _ result: Result<Void, ClockError>, reply: ClockTicket) {
+        let key = "podcast-\(podcast.name)"
+        switch result {
+        case .success:
+            board.set(key, nil)
+        case .failure(let error):
+            let since = podcast.refreshedAt.formatted(.iso8601)
+            board.set(
+                key, "The feed of podcast \(podcast.name) was not read: \(error.message) The episodes read on \(since) stay.")
+            effects.emit("podcast", ["podcast": podcast.name, "error": error.message])
+        }
+        refreshItemDone(reply)
     }
 }
 

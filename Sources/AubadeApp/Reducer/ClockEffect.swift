@@ -28,6 +28,11 @@ enum ClockEffect {
     case job(@Sendable () async -> Void)
     /// Tells the faces that follow the clock's events (the MQTT face) of one that is not a history line.
     case tell(ClockEvent)
+    /// Hands off slow work (the store's edits and reads, downloads, the directory, the logo folder); what it finds
+    /// comes back as an input of its own, under the same ticket.
+    case work(ClockTicket, ClockWork)
+    /// Answers the caller waiting under a ticket (a face's command, a refresh turn).
+    case answer(ClockTicket, Result<ClockOutput, ClockError>)
 }
 
 /// What the clock tells the sound engine.
@@ -66,10 +71,17 @@ final class Effects {
     private var list: [ClockEffect] = []
     private var taken = 0
     private var lastSound: Int
+    private var lastTicket = 0
 
     /// `firstSound`: the id the first sound gets (sounds are named by the clock, so an effect can name a sound
     /// before the engine has been told of it).
     init(firstSound: Int = 1) { lastSound = firstSound - 1 }
+
+    /// A new ticket, for a reply owed or a piece of work handed off.
+    func ticket() -> ClockTicket {
+        lastTicket += 1
+        return ClockTicket(number: lastTicket)
+    }
 
     func append(_ effect: ClockEffect) { list.append(effect) }
 

@@ -23,6 +23,10 @@ final class EffectRunner {
     /// Where the clock's events go as they are carried out (every history line, and `tell`'s): its followers.
     var onEvent: (ClockEvent) -> Void = { _ in }
 
+    /// The work handed off and the answers given by the effects carried out so far, for the clock to take
+    /// (`takeHandoff`): only the clock can start the one and deliver the other.
+    private var handedOff = Handoff()
+
     /// Commits handed to the store whose outcome has not been looked at yet.
     private var inFlight: [Commit] = []
     /// Run states whose commit failed, by alarm: tried again when the store next answers (the newest one only).
@@ -72,7 +76,7 @@ final class EffectRunner {
             case .sound(let command):
                 settle()
                 tell(command)
-            case .rang, .emit, .waker, .job, .tell:
+            case .rang, .emit, .waker, .job, .tell, .work, .answer:
                 after.append(effect)
             }
         }
@@ -112,9 +116,24 @@ final class EffectRunner {
             jobs.submit(job)
         case .tell(let event):
             onEvent(event)
+        case .work(let ticket, let work):
+            handedOff.work.append((ticket, work))
+        case .answer(let ticket, let answer):
+            handedOff.answers.append((ticket, answer))
         case .save, .update, .tokenUsed, .sound:
             break
         }
+    }
+
+    /// What the effects carried out since the last call handed off and answered.
+    struct Handoff {
+        var work: [(ClockTicket, ClockWork)] = []
+        var answers: [(ClockTicket, Result<ClockOutput, ClockError>)] = []
+    }
+
+    func takeHandoff() -> Handoff {
+        defer { handedOff = Handoff() }
+        return handedOff
     }
 
     /// The `ringing` line; a sound that began later than `lateAfter` after its second says so (and why) in the

@@ -47,6 +47,16 @@ public actor RunningClock {
     /// What the store's thread found when it looked at the database (changes by other processes, a replaced file).
     let storeWatch = StoreWatch()
     private var network: NetworkSnapshot?
+    /// What each piece of slow work out continues when its result comes back, by the work's ticket.
+    var awaiting: [ClockTicket: Awaiting] = [:]
+    /// The refresh turns under way, by their reply's ticket: what is left to do, one item after the other.
+    var refreshing: [ClockTicket: RefreshRun] = [:]
+    /// Answers given and not yet taken by their callers, by ticket.
+    private var answers: [ClockTicket: Result<ClockOutput, ClockError>] = [:]
+    /// Runs the slow work the clock hands off, off its thread.
+    nonisolated let workRunner: WorkRunner
+    /// Set once shutdown has been carried out: nothing new starts.
+    private var stopped = false
     private var deviceReady = false
     private var onReady: (@Sendable (String) -> Void)?
 
@@ -58,6 +68,9 @@ public actor RunningClock {
         catalogue = Catalogue(loaded)
         board = StatusBoard(effects: effects)
         worker = StoreWorker(deps.store)
+        workRunner = WorkRunner(
+            worker: worker, calendars: deps.calendars, podcasts: deps.podcasts, directory: deps.directory, logos: deps.logos,
+            readOnlyReason: deps.store.readOnlyReason)
         effectRunner = EffectRunner(
             worker: worker, sound: deps.sound, output: deps.output, time: deps.time,
             jobs: deps.jobs, board: board)
@@ -93,51 +106,136 @@ public actor RunningClock {
     // MARK: The one way in
 
     /// Decides `input`, carries out its effects, and answers. Every face and service calls this and nothing else.
-    public func send(_ input: ClockInput) async throws(ClockError) -> ClockOutput {
-        defer { settle() }
+    ///
+    /// The clock decides each input to the end without waiting for anything (`accept`). Slow work it asks for — an
+    /// edit's commit, a download, the directory — is handed back here and carried out by this caller's task, off the
+    /// clock; what it finds is decided as an input of its own (`Arrival.worked`), with other inputs (an alarm's
+    /// second, a button) decided in between. The caller is answered when the clock gives the answer its ticket waits
+    /// for. A directory search touches no state of the clock and does not enter it at all.
+    public nonisolated func send(_ input: ClockInput) async throws(ClockError) -> ClockOutput {
+        if case .searchDirectory(let query) = input { return .directory(try await searchDirectory(query)) }
+        let (reply, first) = await accept(input)
+        var step = first
+        while step.answer == nil, !step.work.isEmpty {
+            let done = await carryOut(step.work)
+            step = Step(answer: nil, work: [])
+            for (ticket, result) in done {
+                let next = await accept(.worked(ticket, result), reply: reply)
+                step.answer = step.answer ?? next.answer
+                step.work += next.work
+            }
+        }
+        // Work that only follows the answer (a failed add's logo removed) still runs before the caller goes on.
+        while !step.work.isEmpty {
+            let done = await carryOut(step.work)
+            step.work = []
+            for (ticket, result) in done { step.work += await accept(.worked(ticket, result), reply: reply).work }
+        }
+        return try (step.answer ?? .success(.none)).get()
+    }
+
+    /// What the clock decides from: an input from outside, or what a piece of slow work it handed off found.
+    enum Arrival {
+        case input(ClockInput)
+        case worked(ClockTicket, WorkResult)
+    }
+
+    /// What deciding an arrival gave the caller waiting under `reply`: its answer, if given, and the work to carry
+    /// out.
+    struct Step: Sendable {
+        var answer: Result<ClockOutput, ClockError>?
+        var work: [(ClockTicket, ClockWork)]
+    }
+
+    /// Decides an input under a new reply ticket.
+    private func accept(_ input: ClockInput) -> (ClockTicket, Step) {
+        let reply = effects.ticket()
+        return (reply, accept(.input(input), reply: reply))
+    }
+
+    /// Decides one arrival — never waiting — then carries out its effects, in the one place they run (`settle`).
+    private func accept(_ arrival: Arrival, reply: ClockTicket) -> Step {
+        switch arrival {
+        case .input(let input):
+            do throws(ClockError) {
+                if let output = try decide(input, reply: reply) { effects.append(.answer(reply, .success(output))) }
+            } catch {
+                effects.append(.answer(reply, .failure(error)))
+            }
+        case .worked(let ticket, let result):
+            worked(ticket, result)
+        }
+        settle()
+        let handoff = effectRunner.takeHandoff()
+        for (ticket, answer) in handoff.answers { answers[ticket] = answer }
+        if case .input(.turn) = arrival { answers[reply] = .success(.turn(turnAnswer())) }
+        if case .input(.shutdown) = arrival { closeDown() }
+        // After shutdown nothing new is started (the store's thread has ended); a caller still waiting is told.
+        guard !stopped else {
+            return Step(
+                answer: answers.removeValue(forKey: reply) ?? .failure(ClockError(.failed, "The clock has stopped.")), work: [])
+        }
+        return Step(answer: answers.removeValue(forKey: reply), work: handoff.work)
+    }
+
+    /// Carries out slow work off the clock, all of it at once, and returns what each piece found.
+    private nonisolated func carryOut(_ work: [(ClockTicket, ClockWork)]) async -> [(ClockTicket, WorkResult)] {
+        let runner = workRunner
+        return await withTaskGroup(of: (ClockTicket, WorkResult).self) { group in
+            for (ticket, item) in work { group.addTask { (ticket, await runner.perform(item)) } }
+            var done: [(ClockTicket, WorkResult)] = []
+            for await result in group { done.append(result) }
+            return done.sorted { $0.0 < $1.0 }
+        }
+    }
+
+    /// Decides `input`: appends its effects, and returns its answer when it has one now (nil: an answer comes with
+    /// the work it handed off, or the input has none).
+    private func decide(_ input: ClockInput, reply: ClockTicket) throws(ClockError) -> ClockOutput? {
+        let now = deps.time.now()
         switch input {
         case .start(let ringingChanged, let ready):
             start(ringingChanged: ringingChanged, ready: ready)
-            return .reply(.done(summary(deps.time.now())), events: nil)
+            return .reply(.done(summary(now)), events: nil)
         case .turn:
-            return .turn(turn())
+            turn()
         case .command(let command, let follow):
-            return try await handle(command, follow: follow)
+            return try handle(command, follow: follow, reply: reply)
         case .importCalendar(let url, let kind, let station):
-            return .reply(.edited(try await importCalendar(from: url, kind: kind, station: station)), events: nil)
-        case .searchDirectory(let query):
-            return .directory(try await searchDirectory(query))
+            try importCalendar(from: url, kind: kind, station: station, reply: reply)
+        case .searchDirectory:
+            break  // answered by `send` without entering the clock
         case .addFromDirectory(let id, let name):
-            return .reply(.edited(try await addFromDirectory(id: id, name: name)), events: nil)
+            try addFromDirectory(id: id, name: name, reply: reply)
         case .addPodcast(let feed, let name):
-            return .reply(.edited(try await addPodcast(feed: feed, name: name)), events: nil)
+            try addPodcast(feed: feed, name: name, reply: reply)
         case .stationLogo(let id):
-            return .logo(try await stationLogo(id: id))
+            try stationLogo(id: id, reply: reply)
         case .refreshCalendars:
-            return .wait(await refreshCalendars())
+            refreshCalendars(reply: reply)
         case .refreshPodcasts:
-            return .wait(await refreshPodcasts())
+            refreshPodcasts(reply: reply)
         case .refreshDirectory:
-            return .wait(await refreshDirectoryStations())
+            refreshDirectoryStations(reply: reply)
         case .button(let command):
             button(command)
         case .shake:
             effects.emit("shake")
-            runner.shake(deps.time.now())
+            runner.shake(now)
         case .sound(let event):
             soundEvent(event)
             // Where listening to an episode got to, through the one edit path (a podcast removed meanwhile: nothing).
             for p in radio.takePositions() {
-                _ = try? await apply(.podcastPosition(name: p.podcast, p.resume), deps.time.now())
+                edit(.podcastPosition(name: p.podcast, p.resume), reply: nil, then: .nothing)
             }
         case .stationChecked(let check, let id, let occurrence, let source, let failure):
             switch check {
             case .precheck:
-                runner.precheckDone(id: id, occurrence: occurrence, source: source, failure: failure, deps.time.now())
-            case .lookahead: runner.lookaheadDone(id: id, occurrence: occurrence, failure: failure, deps.time.now())
+                runner.precheckDone(id: id, occurrence: occurrence, source: source, failure: failure, now)
+            case .lookahead: runner.lookaheadDone(id: id, occurrence: occurrence, failure: failure, now)
             }
         case .episodeChecked(let check, let id, let occurrence, let result):
-            await episodeChecked(check, id: id, occurrence: occurrence, result)
+            episodeChecked(check, id: id, occurrence: occurrence, result)
         case .network(let snapshot):
             networkChanged(snapshot)
         case .warning(let key, let text, let announce):
@@ -151,18 +249,17 @@ public actor RunningClock {
         case .shutdown:
             shutdown()
         }
-        return .none
+        return input.answeredLater ? nil : ClockOutput.none
     }
 
-    /// After every input: the radio gives way to a ringing alarm (R14: the clock's only copy of the rule — the
-    /// engine has already pre-empted the radio's sound), the effects are carried out, then the screen and the live
-    /// state follow.
+    /// After every arrival, the one place effects are carried out: the radio gives way to a ringing alarm (R14: the
+    /// clock's only copy of the rule — the engine has already pre-empted the radio's sound), the screen follows, the
+    /// effects run, then the live state is published.
     private func settle() {
         let now = deps.time.now()
         if let ringing = runner.ringing { radio.giveWay(toAlarm: ringing.alarmID, now) }
-        effectRunner.run(effects)
         followDisplay(now)
-        effectRunner.run(effects)  // the display's line and warning, if it changed
+        effectRunner.run(effects)
         let after = deps.time.now()
         publishLive(after)
         publishHome(after)
@@ -204,9 +301,9 @@ public actor RunningClock {
     /// `StoreWorker.bound`, and not at all while it is stuck; then the alarms act, the radio steps, due
     /// reservations start. Returns when to come back: the earliest of the alarms' and the radio's next steps and a
     /// minute from now (so a wall-clock step is noticed, R5).
-    private func turn() -> Turn {
+    private func turn() {
         lookAtStore(deps.time.now(), tokens: false)
-        var now = deps.time.now()
+        let now = deps.time.now()
         runner.advance(now)
         runner.absorbWakerRings(now, act: true, store: worker)
         radio.step(now)
@@ -219,8 +316,12 @@ public actor RunningClock {
             }
         }
         noteTokenUses()
-        effectRunner.run(effects)
-        now = deps.time.now()
+    }
+
+    /// A turn's answer, once its effects have been carried out: the earliest of the alarms' and the radio's next
+    /// steps and a minute from now (so a wall-clock step is noticed, R5); a second while commits are still out.
+    private func turnAnswer() -> Turn {
+        let now = deps.time.now()
         var times = runner.nextWake(now) + [now.mono + AlarmScheduler.stepCheckInterval]
         if let next = reminders.next(after: now.wall, zone: runner.scheduler.defaultZone) { times.append(now.mono(at: next)) }
         if let step = radio.nextStep(now) { times.append(step) }
@@ -367,20 +468,6 @@ public actor RunningClock {
         waker.wake()  // the next alarm may now be sooner than the loop's wake-up
     }
 
-    /// Reads everything again now (the `reload` command, an edit, a pairing): on the store's thread, the clock
-    /// suspended meanwhile (never blocked).
-    func reloadNow() async {
-        let result: Result<(clock: StoredClock, tokens: [AccessToken]), StoreError>
-        do throws(StoreError) {
-            result = .success(
-                try await worker.perform { store throws(StoreError) in (clock: try store.load(), tokens: try store.tokens()) })
-        } catch {
-            result = .failure(error)
-        }
-        reload(result.map(\.clock), deps.time.now())
-        if case .success(let read) = result { tokens.replace(with: read.tokens) }
-    }
-
     /// Writes the token uses the registry noted (at most one per token an hour).
     private func noteTokenUses() {
         for (id, at) in tokens.takePendingUses() { effects.append(.tokenUsed(id: id, at: at)) }
@@ -391,9 +478,26 @@ public actor RunningClock {
         runner.shutdown()
         display.restore()
         radio.cancel(reason: "the clock stopped", deps.time.now())
-        effectRunner.run(effects)
+    }
+
+    /// Once shutdown's effects have been carried out: the streams end, the store's thread ends, and nothing new is
+    /// started.
+    private func closeDown() {
         subscriptions.finishAll()
         worker.close()
+        stopped = true
+    }
+}
+
+extension ClockInput {
+    /// Whether the answer comes after deciding: with the work the input handed off, or (a turn) once its effects ran.
+    fileprivate var answeredLater: Bool {
+        switch self {
+        case .turn, .command, .importCalendar, .addFromDirectory, .addPodcast, .stationLogo, .refreshCalendars,
+            .refreshPodcasts, .refreshDirectory, .searchDirectory:
+            true
+        default: false
+        }
     }
 }
 
