@@ -2,16 +2,16 @@ import AubadeCore
 import Foundation
 
 /// The one pairing code of the moment (6 digits, valid `lifetime`): asking for a new one replaces the old; a
-/// code is used once. Not Sendable: the clock actor owns it.
-final class PairingDesk {
+/// code is used once. A value, part of `ClockState`.
+struct PairingDesk {
     static let lifetime: TimeInterval = 120
 
     private(set) var current: PairingCode?
 
-    /// A fresh code from the system's random generator, valid from `now` for `lifetime`.
-    func newCode(now: Date) -> PairingCode {
-        var generator = SystemRandomNumberGenerator()
-        let number = Int.random(in: 0...999_999, using: &generator)
+    /// A fresh code drawn from `entropy` (the system's random generator, read for the input), valid from `now`
+    /// for `lifetime`.
+    mutating func newCode(now: Date, entropy: UInt64) -> PairingCode {
+        let number = Int(entropy % 1_000_000)
         let digits = String(number)
         let code = PairingCode(
             code: String(repeating: "0", count: 6 - digits.count) + digits,
@@ -22,8 +22,8 @@ final class PairingDesk {
 
     /// The code still valid at `now`, if any (an expired one is dropped).
     func valid(at now: Date) -> PairingCode? {
-        if let code = current, code.expiresAt <= now { current = nil }
-        return current
+        guard let code = current, code.expiresAt > now else { return nil }
+        return code
     }
 
     /// Whether `code` is the valid one at `now` (compared in constant time).
@@ -33,5 +33,5 @@ final class PairingDesk {
     }
 
     /// The code was traded: it cannot be used again.
-    func consume() { current = nil }
+    mutating func consume() { current = nil }
 }

@@ -24,8 +24,24 @@ enum ClockEffect {
     case emit(String, OutputFields)
     /// Writes the second waker's files (R35): after the sound, so they never hold it back.
     case waker(WakerWrite)
-    /// Starts background work (a station check); it reports back as an input.
-    case job(@Sendable () async -> Void)
+    /// Starts a background check (a station's, an episode's); it reports back as an input.
+    case check(ClockCheck)
+    /// Counts a click in the public directory for the station it lists under `id` (nothing waits for it).
+    case countClick(String)
+    /// The device tokens the HTTP API accepts, as the store now holds them.
+    case tokens([AccessToken])
+    /// Wakes the scheduler loop (the next alarm may be sooner than its wake-up).
+    case wakeLoop
+    /// An alarm started (true) or stopped (false) sounding: the shake sensor is sampled only then.
+    case ringingChanged(Bool)
+    /// The sound device opened and took a test write (R34): READY, with the summary line.
+    case ready(String)
+    /// The screen's backlight to this level, in percent (on its own thread).
+    case backlight(Int)
+    /// The screen's backlight put back as it was found (shutdown).
+    case restoreBacklight
+    /// A line for the daemon's output made by a face (its fields as a dictionary).
+    case announce(String, [String: any Sendable])
     /// Tells the faces that follow the clock's events (the MQTT face) of one that is not a history line.
     case tell(ClockEvent)
     /// Hands off slow work (the store's edits and reads, downloads, the directory, the logo folder); what it finds
@@ -65,11 +81,11 @@ enum WakerWrite {
     case note([WakerPlan.Note])
 }
 
-/// The effects of the input being decided, in order, and the names of the sounds they start. The clock owns one;
-/// its parts append to it. Not Sendable: it lives on the clock's thread.
-final class Effects {
+/// The effects of the input being decided, in order, and the names of the sounds and tickets they start (sounds
+/// and tickets are numbered by the clock, so an effect can name one before the engine or the caller has it). A
+/// value, part of the clock's state: its parts append to it; `reduce` takes the list.
+struct Effects {
     private var list: [ClockEffect] = []
-    private var taken = 0
     private var lastSound: Int
     private var lastTicket = 0
 
@@ -78,47 +94,39 @@ final class Effects {
     init(firstSound: Int = 1) { lastSound = firstSound - 1 }
 
     /// A new ticket, for a reply owed or a piece of work handed off.
-    func ticket() -> ClockTicket {
+    mutating func ticket() -> ClockTicket {
         lastTicket += 1
         return ClockTicket(number: lastTicket)
     }
 
-    func append(_ effect: ClockEffect) { list.append(effect) }
+    mutating func append(_ effect: ClockEffect) { list.append(effect) }
 
-    /// The next effect not carried out yet, in order (effects appended meanwhile come after).
-    func next() -> ClockEffect? {
-        guard taken < list.count else {
-            list.removeAll(keepingCapacity: true)
-            taken = 0
-            return nil
-        }
-        defer { taken += 1 }
-        return list[taken]
+    /// Every effect appended since the last take, in order.
+    mutating func take() -> [ClockEffect] {
+        defer { list.removeAll(keepingCapacity: true) }
+        return list
     }
 
-    var isEmpty: Bool { taken >= list.count }
-
-    /// The next effect, left in place.
-    func peek() -> ClockEffect? { taken < list.count ? list[taken] : nil }
+    var isEmpty: Bool { list.isEmpty }
 
     // MARK: Shorthands
 
     /// Plays `request` now or, `paused`, prepares it until `begin`; returns the name its events will carry.
-    func play(_ request: SoundRequest, paused: Bool = false) -> SoundID {
+    mutating func play(_ request: SoundRequest, paused: Bool = false) -> SoundID {
         lastSound += 1
         let id = SoundID(lastSound)
         append(.sound(.play(id, request, paused: paused)))
         return id
     }
 
-    func begin(_ id: SoundID) { append(.sound(.begin(id))) }
-    func begin(_ id: SoundID, at instant: MonotonicInstant) { append(.sound(.beginAt(id, instant))) }
-    func stop(_ id: SoundID) { append(.sound(.stop(id))) }
-    func setVolume(_ id: SoundID, _ level: Int) { append(.sound(.volume(id, level))) }
-    func emit(_ event: String, _ fields: OutputFields = [:]) { append(.emit(event, fields)) }
+    mutating func begin(_ id: SoundID) { append(.sound(.begin(id))) }
+    mutating func begin(_ id: SoundID, at instant: MonotonicInstant) { append(.sound(.beginAt(id, instant))) }
+    mutating func stop(_ id: SoundID) { append(.sound(.stop(id))) }
+    mutating func setVolume(_ id: SoundID, _ level: Int) { append(.sound(.volume(id, level))) }
+    mutating func emit(_ event: String, _ fields: OutputFields = [:]) { append(.emit(event, fields)) }
 
-    func record(_ event: HistoryEvent, fields: OutputFields? = nil) { append(.record(event, fields: fields)) }
-    func record(_ kind: HistoryKind, at wall: Date, alarm: Int64? = nil, _ detail: String = "") {
+    mutating func record(_ event: HistoryEvent, fields: OutputFields? = nil) { append(.record(event, fields: fields)) }
+    mutating func record(_ kind: HistoryKind, at wall: Date, alarm: Int64? = nil, _ detail: String = "") {
         record(HistoryEvent(at: wall, alarmID: alarm, kind: kind.rawValue, detail: detail))
     }
 }

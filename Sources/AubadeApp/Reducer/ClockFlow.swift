@@ -1,6 +1,5 @@
 import AubadeCore
 import Foundation
-import Logging
 
 /// What a piece of slow work the clock handed off continues when its result comes back (`RunningClock.worked`):
 /// kept by the work's ticket, with the ticket of the reply it leads to. Values only: the flow is the clock's state,
@@ -81,29 +80,33 @@ struct RefreshRun {
     var items: [Item]
 }
 
-extension RunningClock {
+extension ClockState {
     /// Hands off `work`; its result comes back to `worked` with `then`.
-    func start(_ work: ClockWork, then: Awaiting) {
-        let ticket = effects.ticket()
+    mutating func handOff(_ work: ClockWork, then: Awaiting) {
+        let ticket = context.effects.ticket()
         awaiting[ticket] = then
-        effects.append(.work(ticket, work))
+        context.effects.append(.work(ticket, work))
     }
 
     /// Answers the caller waiting under `reply`.
-    func respond(to reply: ClockTicket, _ output: ClockOutput) { effects.append(.answer(reply, .success(output))) }
-    func respond(to reply: ClockTicket, failure: ClockError) { effects.append(.answer(reply, .failure(failure))) }
+    mutating func respond(to reply: ClockTicket, _ output: ClockOutput) {
+        context.effects.append(.answer(reply, .success(output)))
+    }
+    mutating func respond(to reply: ClockTicket, failure: ClockError) {
+        context.effects.append(.answer(reply, .failure(failure)))
+    }
 
     /// A piece of slow work came back: decided by the flow it continues. A ticket not out (already taken) is
     /// ignored, so no result is acted on twice.
-    func worked(_ ticket: ClockTicket, _ result: WorkResult) {
+    mutating func worked(_ ticket: ClockTicket, _ result: WorkResult) {
         guard let flow = awaiting.removeValue(forKey: ticket) else { return }
-        let now = deps.time.now()
+        let now = self.now
         switch (flow, result) {
         case (.edit(let reply, let then), .edited(let edited)):
             editDone(edited, reply: reply, then: then, now)
         case (.reload(let reply), .reloaded(let read)):
-            reload(read.map(\.clock), now)
-            if case .success(let read) = read { tokens.replace(with: read.tokens) }
+            reload(read.map(\.clock))
+            if case .success(let read) = read { context.effects.append(.tokens(read.tokens)) }
             respond(to: reply, .reply(.done("Reloaded."), events: nil))
         case (.token(let reply), .tokenMade(let made)):
             tokenMade(made, reply: reply)
@@ -128,21 +131,22 @@ extension RunningClock {
         case (.discard, _):
             break
         default:
-            deps.logger.error("A work result came back to a flow it does not continue.", metadata: ["ticket": "\(ticket)"])
+            // A result of another kind than its flow asked for: a fault of the clock's own, said once, never silent.
+            context.warn("flow-\(ticket.number)", "Work \(ticket) came back with a result its flow does not take.")
         }
     }
 }
 
-extension RunningClock {
+extension ClockState {
     /// Starts a refresh turn's items, one after the other; with none, the turn is answered at once.
-    func startRefresh(_ run: RefreshRun, reply: ClockTicket) {
+    mutating func startRefresh(_ run: RefreshRun, reply: ClockTicket) {
         refreshing[reply] = run
         refreshItemDone(reply)
     }
 
     /// The refresh item under way is done (whatever came of it): the next one starts, or the turn is answered with
     /// how long to wait.
-    func refreshItemDone(_ reply: ClockTicket) {
+    mutating func refreshItemDone(_ reply: ClockTicket) {
         guard var run = refreshing[reply] else { return }
         guard !run.items.isEmpty else {
             refreshing[reply] = nil
@@ -150,7 +154,7 @@ extension RunningClock {
                 switch run.kind {
                 case .calendars: calendarWait()
                 case .podcasts: podcastWait()
-                case .directory: .seconds(Int(RunningClock.directoryCheckEvery))
+                case .directory: .seconds(Int(ClockState.directoryCheckEvery))
                 }
             return respond(to: reply, .wait(wait))
         }

@@ -16,16 +16,27 @@ final class EffectRunner {
     let output: DaemonOutput
     let time: any ClockTime
     let jobs: any BackgroundJobs
-    let board: StatusBoard
-    var handoff: (any WakerLink)?
-    /// Whether an alarm still exists (a state saved for an alarm deleted meanwhile has no row to update: no warning).
-    var alarmExists: (Int64) -> Bool = { _ in true }
+    let handoff: (any WakerLink)?
+    let checks: ClockChecks
+    let backlight: BacklightWriter
+    let tokens: TokenRegistry
+    let waker: LoopWaker
     /// Where the clock's events go as they are carried out (every history line, and `tell`'s): its followers.
     var onEvent: (ClockEvent) -> Void = { _ in }
+    /// Where a background check reports when it is done: the clock, as an input.
+    var report: @Sendable (ClockInput) async -> Void = { _ in }
+    /// Told when an alarm starts (true) or stops (false) sounding: the shake sensor is sampled only then.
+    var ringingChanged: @Sendable (Bool) -> Void = { _ in }
+    /// Told once the sound device has opened and taken a test write (R34), with the summary line.
+    var ready: @Sendable (String) -> Void = { _ in }
 
-    /// The work handed off and the answers given by the effects carried out so far, for the clock to take
-    /// (`takeHandoff`): only the clock can start the one and deliver the other.
+    /// The work handed off, the answers given and the warnings found by the effects carried out since the last
+    /// call, for the clock to take (`takeHandoff`): only the clock can start the one, deliver the next and decide
+    /// the last.
     private var handedOff = Handoff()
+    /// The alarms that exist as the effects run (a state saved for an alarm deleted meanwhile has no row to update:
+    /// no warning).
+    private var alarms: Set<Int64> = []
 
     /// Commits handed to the store whose outcome has not been looked at yet.
     private var inFlight: [Commit] = []
@@ -40,27 +51,42 @@ final class EffectRunner {
 
     init(
         worker: StoreWorker, sound: any SoundPort, output: DaemonOutput, time: any ClockTime, jobs: any BackgroundJobs,
-        board: StatusBoard
+        handoff: (any WakerLink)?, checks: ClockChecks, backlight: BacklightWriter, tokens: TokenRegistry, waker: LoopWaker
     ) {
         self.worker = worker
         self.sound = sound
         self.output = output
         self.time = time
         self.jobs = jobs
-        self.board = board
+        self.handoff = handoff
+        self.checks = checks
+        self.backlight = backlight
+        self.tokens = tokens
+        self.waker = waker
     }
 
-    /// Carries out every effect in `effects`, including those appended while it runs.
-    func run(_ effects: Effects) {
+    /// A standing warning found while carrying out effects, for the clock to decide.
+    struct Warning: Sendable {
+        var key: String
+        var text: String?
+        var announce = true
+    }
+
+    /// Carries out `effects` in order; `alarms`: the alarms that exist now.
+    func run(_ effects: [ClockEffect], alarms: Set<Int64>) {
+        self.alarms = alarms
         collect()
         retry()
         var after: [ClockEffect] = []
-        while let effect = effects.next() {
+        var index = effects.startIndex
+        while index < effects.endIndex {
+            let effect = effects[index]
+            index += 1
             switch effect {
             case .save(let state):
                 retries[state.alarmID] = nil
-                if case .record(let event, let fields)? = effects.peekRecord() {
-                    _ = effects.next()
+                if index < effects.endIndex, case .record(let event, let fields) = effects[index] {
+                    index += 1
                     commit(.save(state, recording: event))
                     after.append(.record(event, fields: fields))
                 } else {
@@ -76,14 +102,17 @@ final class EffectRunner {
             case .sound(let command):
                 settle()
                 tell(command)
-            case .rang, .emit, .waker, .job, .tell, .work, .answer:
+            case .ringingChanged(let ringing):
+                ringingChanged(ringing)
+            default:
                 after.append(effect)
             }
         }
         settle()
-        for effect in after { carryOutAfter(effect, effects) }
-        // What those appended (a warning's line, a late ring's record) is carried out too.
-        if !effects.isEmpty { run(effects) }
+        var more: [ClockEffect] = []
+        for effect in after { carryOutAfter(effect, &more) }
+        // What those asked for (a late ring's record) is carried out too.
+        if !more.isEmpty { run(more, alarms: alarms) }
     }
 
     private func tell(_ command: SoundCommand) {
@@ -96,39 +125,56 @@ final class EffectRunner {
         }
     }
 
-    private func carryOutAfter(_ effect: ClockEffect, _ effects: Effects) {
+    private func carryOutAfter(_ effect: ClockEffect, _ more: inout [ClockEffect]) {
         switch effect {
         case .record(let event, let fields):
             output.emit(event.kind, fields ?? ["alarm": event.alarmID, "detail": event.detail.isEmpty ? nil : event.detail])
             onEvent(.recorded(event))
         case .rang(let note):
-            rang(note, effects)
+            rang(note, &more)
         case .emit(let event, let fields):
             output.emit(event, fields)
+        case .announce(let event, let fields):
+            output.emit(event, pairs: fields.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
         case .waker(let write):
             guard let handoff else { return }
             switch write {
             case .publish(let entries, let now): handoff.publish(entries, now: now)
             case .note(let notes): handoff.note(notes)
             }
-            board.set("waker-files", handoff.problem)
-        case .job(let job):
-            jobs.submit(job)
+            warn("waker-files", handoff.problem)
+        case .check(let check):
+            let (checks, report) = (self.checks, self.report)
+            jobs.submit { await report(await checks.run(check)) }
+        case .countClick(let id):
+            let checks = self.checks
+            jobs.submit { await checks.countClick(id) }
         case .tell(let event):
             onEvent(event)
         case .work(let ticket, let work):
             handedOff.work.append((ticket, work))
         case .answer(let ticket, let answer):
             handedOff.answers.append((ticket, answer))
-        case .save, .update, .tokenUsed, .sound:
+        case .tokens(let list):
+            tokens.replace(with: list)
+        case .wakeLoop:
+            waker.wake()
+        case .ready(let summary):
+            ready(summary)
+        case .backlight(let percent):
+            backlight.set(percent: percent)
+        case .restoreBacklight:
+            backlight.restore()
+        case .save, .update, .tokenUsed, .sound, .ringingChanged:
             break
         }
     }
 
-    /// What the effects carried out since the last call handed off and answered.
+    /// What the effects carried out since the last call handed off, answered and found.
     struct Handoff {
         var work: [(ClockTicket, ClockWork)] = []
         var answers: [(ClockTicket, Result<ClockOutput, ClockError>)] = []
+        var warnings: [Warning] = []
     }
 
     func takeHandoff() -> Handoff {
@@ -136,9 +182,18 @@ final class EffectRunner {
         return handedOff
     }
 
+    /// The warnings as last handed to the clock: only a change is handed again.
+    private var reported: [String: String?] = [:]
+
+    private func warn(_ key: String, _ text: String?, announce: Bool = true) {
+        if let last = reported[key], last == text { return }
+        reported[key] = .some(text)
+        handedOff.warnings.append(Warning(key: key, text: text, announce: announce))
+    }
+
     /// The `ringing` line; a sound that began later than `lateAfter` after its second says so (and why) in the
     /// line and the history, whatever the cause.
-    private func rang(_ note: RingNote, _ effects: Effects) {
+    private func rang(_ note: RingNote, _ more: inout [ClockEffect]) {
         let now = time.now().wall
         let lateBy = note.due.map { now.timeIntervalSince($0) } ?? 0
         let late = note.late || lateBy >= EffectRunner.lateAfter
@@ -150,10 +205,11 @@ final class EffectRunner {
                 "occurrence": note.occurrence.timeIntervalSince1970,
             ])
         if !note.late, lateBy >= EffectRunner.lateAfter {
-            effects.record(
-                HistoryEvent(
-                    at: now, alarmID: note.alarmID, kind: HistoryKind.warning.rawValue,
-                    detail: "The alarm began \(String(format: "%.1f", lateBy)) s after its time."))
+            more.append(
+                .record(
+                    HistoryEvent(
+                        at: now, alarmID: note.alarmID, kind: HistoryKind.warning.rawValue,
+                        detail: "The alarm began \(String(format: "%.1f", lateBy)) s after its time."), fields: nil))
         }
     }
 
@@ -200,7 +256,7 @@ final class EffectRunner {
     private func settle() {
         guard let last = inFlight.last, !last.ticket.isDone else { return collect() }
         if !worker.waitBounded(for: last.ticket) {
-            board.set(
+            warn(
                 "store-slow",
                 "The database did not answer within \(StoreWorker.bound.formatted()); the clock goes on without waiting for it, and saves when it answers."
             )
@@ -219,21 +275,21 @@ final class EffectRunner {
             guard let error = commit.outcome.failure.withLock({ $0 }) else { continue }
             switch commit.write {
             case .save(let state, let event):
-                if alarmExists(state.alarmID) {
+                if alarms.contains(state.alarmID) {
                     retries[state.alarmID] = state
-                    board.set("persist", "The alarm state could not be saved (\(error.description)).")
+                    warn("persist", "The alarm state could not be saved (\(error.description)).")
                 }
-                if event != nil { board.set("history", "The event history could not be written (\(error.description)).") }
+                if event != nil { warn("history", "The event history could not be written (\(error.description)).") }
             case .update:
-                board.set("persist", "The alarm could not be saved (\(error.description)).")
+                warn("persist", "The alarm could not be saved (\(error.description)).")
             case .record:
-                board.set("history", "The event history could not be written (\(error.description)).")
+                warn("history", "The event history could not be written (\(error.description)).")
             case .tokenUsed:
                 break
             }
         }
         inFlight = pending
-        if inFlight.isEmpty { board.set("store-slow", nil, announce: false) }
+        if inFlight.isEmpty { warn("store-slow", nil, announce: false) }
     }
 
     /// Hands the failed states to the store again, once it answers.
@@ -241,14 +297,6 @@ final class EffectRunner {
         guard !retries.isEmpty, inFlight.isEmpty, !worker.isStalled else { return }
         let states = retries.values.sorted { $0.alarmID < $1.alarmID }
         retries = [:]
-        for state in states where alarmExists(state.alarmID) { commit(.save(state, recording: nil)) }
-    }
-}
-
-extension Effects {
-    /// The next effect if it is a history record (so a state and the event after it commit together).
-    func peekRecord() -> ClockEffect? {
-        guard let next = peek(), case .record = next else { return nil }
-        return next
+        for state in states where alarms.contains(state.alarmID) { commit(.save(state, recording: nil)) }
     }
 }

@@ -5,21 +5,23 @@ extension AlarmRunner {
     /// Turns the engine's actions into effects, in order: a state is committed before the sound it guards (R9,
     /// `EffectRunner`); a store failure is a warning, never a reason not to ring. `by` is the input behind this
     /// batch (a stop or snooze press), named in the output and the history.
-    func perform(_ actions: [SchedulerAction], _ now: SchedulerTime, by: DismissInput? = nil) {
+    mutating func perform(
+        _ actions: [SchedulerAction], _ now: SchedulerTime, by: DismissInput? = nil, _ c: inout ClockContext
+    ) {
         for action in actions {
             switch action {
             case .persist(let state):
-                effects.append(.save(state))
+                c.effects.append(.save(state))
             case .saveAlarm(let alarm):
-                effects.append(.update(alarm))
+                c.effects.append(.update(alarm))
             case .record(let event):
-                record(event)
+                record(event, &c)
             case .ring(let request):
-                ring(request, now)
+                ring(request, now, &c)
             case .stopRinging(let stop):
-                stopRinging(stop, by: by)
+                stopRinging(stop, by: by, &c)
             case .snoozeRefused(let id):
-                effects.emit("snooze-refused", ["alarm": id, "message": "All snoozes are used; only stop works."])
+                c.effects.emit("snooze-refused", ["alarm": id, "message": "All snoozes are used; only stop works."])
             case .wakeMe(let next):
                 wake = next
             }
@@ -27,18 +29,18 @@ extension AlarmRunner {
     }
 
     /// Appends to the history and prints it (a snooze with its end).
-    private func record(_ event: HistoryEvent) {
+    private func record(_ event: HistoryEvent, _ c: inout ClockContext) {
         if event.kind == HistoryKind.snoozed.rawValue, let id = event.alarmID, let until = scheduler.state(of: id).snoozedUntil {
-            effects.record(event, fields: ["alarm": id, "until": until.timeIntervalSince1970, "detail": event.detail])
+            c.effects.record(event, fields: ["alarm": id, "until": until.timeIntervalSince1970, "detail": event.detail])
         } else {
-            effects.record(event)
+            c.effects.record(event)
         }
-        tellWaker(WakerPlanning.notes(for: event, scheduler: scheduler))
+        tellWaker(WakerPlanning.notes(for: event, scheduler: scheduler), &c)
     }
 
     /// Sounds an alarm now: the sound pre-rolled for this occurrence when there is one, else a new one. A
     /// sounding alarm is replaced by the engine without a silent moment (R13); the radio gives way (R14).
-    private func ring(_ request: RingRequest, _ now: SchedulerTime) {
+    private mutating func ring(_ request: RingRequest, _ now: SchedulerTime, _ c: inout ClockContext) {
         let plan: AlarmPlanning.Plan
         let sound: SoundID
         var early: [SoundEvent] = []
@@ -46,46 +48,46 @@ extension AlarmRunner {
             (plan, sound, early) = (ready.plan, ready.sound, ready.early)
             // The engine began it on its second if it could; if it could not (a step of the wall clock, a device
             // that cannot say what it holds), this begins it now.
-            effects.begin(sound)
+            c.effects.begin(sound)
         } else {
-            if let stale = prepared.removeValue(forKey: request.alarmID) { effects.stop(stale.sound) }
+            if let stale = prepared.removeValue(forKey: request.alarmID) { c.effects.stop(stale.sound) }
             plan = self.plan(
                 sound: request.sound, volume: request.volume, fadeInSeconds: request.fadeInSeconds,
-                alarmID: request.alarmID, occurrence: request.occurrence)
-            sound = effects.play(plan.request)
+                alarmID: request.alarmID, occurrence: request.occurrence, c)
+            sound = c.effects.play(plan.request)
         }
-        let device = deps.sound.device
+        let device = c.world.device
         ringing = Ringing(
             alarmID: request.alarmID, occurrence: request.occurrence, sound: sound, source: plan.description,
             startedAt: now.mono,
             // A device that failed and has not taken audio since (the pre-roll's priming writes fail too) is not heard.
             silentBecause: device.problem ?? (device.isOpen ? nil : "The sound device is not open."))
-        ringingChanged(true)
-        effects.append(
+        c.effects.append(.ringingChanged(true))
+        c.effects.append(
             .rang(
                 RingNote(
                     alarmID: request.alarmID, occurrence: request.occurrence, source: plan.description,
                     cause: request.cause.rawValue, late: request.late,
                     due: request.cause == .scheduled ? request.occurrence : nil)))
-        if let silent = ringing?.silentBecause { notAudible(request.alarmID, silent, now) }
-        noteAlternate(device.name, alarm: request.alarmID, now)
+        if let silent = ringing?.silentBecause { notAudible(request.alarmID, silent, now, &c) }
+        noteAlternate(device.name, alarm: request.alarmID, now, &c)
         // Its own sound cannot play at all (a station removed, an episode that could not be downloaded): the tone
         // is its fallback from the first frame, in the history like any fallback.
         if case .tone = plan.request.content, request.sound != .tone, let reason = plan.request.fallback?.preselected {
             ringing?.fallbacks.append(reason)
             ringing?.fellBackTo = "tone"
-            effects.record(
+            c.effects.record(
                 HistoryEvent(
                     at: now.wall, alarmID: request.alarmID, kind: HistoryKind.fallback.rawValue,
                     detail: HistoryDetail.fallback(to: .tone, reason: reason)))
         }
         // What the engine said of the sound between its second and this turn (its onset, a fallback chosen at once).
-        for event in early { soundEvent(event, now) }
+        for event in early { soundEvent(event, now, &c) }
     }
 
     /// An alarm stopped ringing. The sound goes silent only when no other alarm of the group still rings
     /// (R38); otherwise it plays on, counted for the member that started last.
-    private func stopRinging(_ stop: StopRinging, by: DismissInput?) {
+    private mutating func stopRinging(_ stop: StopRinging, by: DismissInput?, _ c: inout ClockContext) {
         let who =
             switch stop.reason {
             case .autoSilenced: "auto"
@@ -94,7 +96,7 @@ extension AlarmRunner {
             }
         guard stop.silencesPlayer else {
             if ringing?.alarmID == stop.alarmID, let next = scheduler.soundingAlarmID { ringing?.alarmID = next }
-            effects.emit(
+            c.effects.emit(
                 "stopped",
                 [
                     "alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who,
@@ -103,16 +105,18 @@ extension AlarmRunner {
             return
         }
         if let ringing {
-            effects.stop(ringing.sound)
+            c.effects.stop(ringing.sound)
             self.ringing = nil
-            ringingChanged(false)
+            c.effects.append(.ringingChanged(false))
         }
-        effects.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who])
+        c.effects.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who])
     }
 
     /// The plan of an alarm's sound, with a failed pre-check of this occurrence as its known failure, and the
     /// episode its pre-check downloaded (a `podcast:` alarm plays only that file).
-    func plan(sound: SoundSource, volume: Int, fadeInSeconds: Int, alarmID: Int64?, occurrence: Date?) -> AlarmPlanning.Plan {
+    func plan(
+        sound: SoundSource, volume: Int, fadeInSeconds: Int, alarmID: Int64?, occurrence: Date?, _ c: ClockContext
+    ) -> AlarmPlanning.Plan {
         var knownFailure: String?
         var episode: EpisodeAudio?
         if let alarmID, let check = prechecks[alarmID], check.occurrence == occurrence, check.source == sound {
@@ -120,41 +124,41 @@ extension AlarmRunner {
             episode = check.episode
         }
         return AlarmPlanning.plan(
-            sound: sound, station: { catalogue.stations[$0] }, settings: catalogue.settings,
-            network: { deps.network.current() }, volume: volume, fadeInSeconds: fadeInSeconds,
-            allowLoopback: options.allowLoopback, knownFailure: knownFailure, episode: { _ in episode })
+            sound: sound, station: { c.catalogue.stations[$0] }, settings: c.catalogue.settings,
+            network: { c.world.network }, volume: volume, fadeInSeconds: fadeInSeconds,
+            allowLoopback: c.options.allowLoopback, knownFailure: knownFailure, episode: { _ in episode })
     }
 
     // MARK: Inputs
 
     /// Snoozes the sounding alarm (or `alarmID`). `pressedAt`: when the press began (R15). True when it snoozed.
     @discardableResult
-    func snooze(
+    mutating func snooze(
         by input: DismissInput, alarmID: Int64? = nil, pressedAt: MonotonicInstant? = nil,
-        _ now: SchedulerTime
+        _ now: SchedulerTime, _ c: inout ClockContext
     ) -> Bool {
         let actions = scheduler.snoozePressed(at: now, alarmID: alarmID, pressedAt: pressedAt, by: input)
-        perform(actions, now, by: input)
-        refresh(now)
+        perform(actions, now, by: input, &c)
+        refresh(now, &c)
         return actions.contains { if case .stopRinging = $0 { true } else { false } }
     }
 
     /// Dismisses the sounding alarm (or `alarmID`, including its pending snooze). True when it stopped one.
     @discardableResult
-    func stop(
+    mutating func stop(
         by input: DismissInput, alarmID: Int64? = nil, pressedAt: MonotonicInstant? = nil,
-        _ now: SchedulerTime
+        _ now: SchedulerTime, _ c: inout ClockContext
     ) -> Bool {
         let actions = scheduler.stopPressed(at: now, alarmID: alarmID, pressedAt: pressedAt, by: input)
-        perform(actions, now, by: input)
-        refresh(now)
+        perform(actions, now, by: input, &c)
+        refresh(now, &c)
         return actions.contains { if case .persist = $0 { true } else { false } }
     }
 
     /// A sustained shake: each ringing alarm does what the configured response says for it (by default a
     /// shake-to-stop alarm stops, another snoozes).
-    func shake(_ now: SchedulerTime) {
-        perform(scheduler.shakeDetected(at: now, response: options.shakeResponse), now, by: .shake)
-        refresh(now)
+    mutating func shake(_ now: SchedulerTime, _ c: inout ClockContext) {
+        perform(scheduler.shakeDetected(at: now, response: c.options.shakeResponse), now, by: .shake, &c)
+        refresh(now, &c)
     }
 }

@@ -14,14 +14,14 @@ extension AlarmRunner {
     /// page and `status` can say the evening before "its station cannot be reached: it will start on the tone"
     /// while there is time to do something. A `podcast:` alarm's episode is downloaded then. It only warns: what
     /// the alarm plays is decided by the pre-check 5 minutes before (R20), which takes over the warning.
-    func lookAhead(_ now: SchedulerTime) {
+    mutating func lookAhead(_ now: SchedulerTime, _ c: inout ClockContext) {
         let soon = ringingSoon(now, within: AlarmRunner.lookaheadHorizon)
         for (id, check) in lookaheads
         where prechecks[id]?.occurrence == check.occurrence
             || !soon.contains(where: { $0.id == id && $0.instant == check.occurrence })
         {
             lookaheads[id] = nil
-            board.set("lookahead-\(id)", nil)
+            c.warn("lookahead-\(id)", nil)
         }
         for (id, occurrence) in soon where occurrence.timeIntervalSince(now.wall) > AlarmRunner.lookaheadLastStart {
             guard let alarm = scheduler.alarms[id], scheduler.state(of: id).phase == .idle else { continue }
@@ -34,27 +34,29 @@ extension AlarmRunner {
             {
                 continue
             }
-            startLookahead(alarm, id: id, occurrence: occurrence, now)
+            startLookahead(alarm, id: id, occurrence: occurrence, now, &c)
         }
     }
 
-    private func startLookahead(_ alarm: Alarm, id: Int64, occurrence: Date, _ now: SchedulerTime) {
+    private mutating func startLookahead(
+        _ alarm: Alarm, id: Int64, occurrence: Date, _ now: SchedulerTime, _ c: inout ClockContext
+    ) {
         lookaheads[id] = Lookahead(occurrence: occurrence, checkedAt: now.mono, failure: lookaheads[id]?.failure)
-        checkStation(alarm, id: id, occurrence: occurrence, as: .lookahead)
+        checkStation(alarm, id: id, occurrence: occurrence, as: .lookahead, &c)
     }
 
     /// A look-ahead check finished: a standing warning while its station fails, none once it works.
-    func lookaheadDone(id: Int64, occurrence: Date, failure: String?, _ now: SchedulerTime) {
+    mutating func lookaheadDone(id: Int64, occurrence: Date, failure: String?, _ now: SchedulerTime, _ c: inout ClockContext) {
         guard var check = lookaheads[id], check.occurrence == occurrence else { return }
         check.running = false
         check.checkedAt = now.mono
         check.failure = failure
         lookaheads[id] = check
         guard let failure, let alarm = scheduler.alarms[id] else {
-            board.set("lookahead-\(id)", nil)
+            c.warn("lookahead-\(id)", nil)
             return
         }
-        board.set(
+        c.warn(
             "lookahead-\(id)", "Alarm \(alarm.name) at \(alarm.time): \(failure) Unless that changes, it will start on the tone.")
     }
 }

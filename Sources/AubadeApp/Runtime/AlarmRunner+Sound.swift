@@ -8,7 +8,7 @@ extension AlarmRunner {
     }
 
     /// What the engine reported about an alarm's sound: recorded in the history (audible, fallbacks) and printed.
-    func soundEvent(_ event: SoundEvent, _ now: SchedulerTime) {
+    mutating func soundEvent(_ event: SoundEvent, _ now: SchedulerTime, _ c: inout ClockContext) {
         if let id = prepared.first(where: { $0.value.sound == event.sound })?.key {
             if case .ready = event { return }
             prepared[id]?.early.append(event)
@@ -20,38 +20,38 @@ extension AlarmRunner {
         case .audible(_, let source, let after):
             if self.ringing?.audibleAfter == nil { self.ringing?.audibleAfter = after }
             self.ringing?.silentBecause = nil
-            effects.record(
+            c.effects.record(
                 HistoryEvent(
                     at: now.wall, alarmID: id, kind: HistoryKind.audible.rawValue,
                     detail: "source=\(source) \(HistoryDetail.audible(after: after))"))
-            tellWaker(WakerPlanning.heard(scheduler: scheduler, at: now.wall))
+            tellWaker(WakerPlanning.heard(scheduler: scheduler, at: now.wall), &c)
         case .fallback(_, _, let to, let reason):
             self.ringing?.fallbacks.append(reason)
             self.ringing?.fellBackTo = to
             let target: HistoryDetail.FallbackTarget = to == "tone" ? .tone : .alternate
-            effects.record(
+            c.effects.record(
                 HistoryEvent(
                     at: now.wall, alarmID: id, kind: HistoryKind.fallback.rawValue,
                     detail: HistoryDetail.fallback(to: target, reason: reason)))
         case .recovered(_, let to):
             self.ringing?.fellBackTo = nil
-            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.recovered.rawValue, detail: "to=\(to)"))
+            c.effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.recovered.rawValue, detail: "to=\(to)"))
         case .onset(_, let late, let timing):
             if self.ringing?.onsetLate == nil { self.ringing?.onsetLate = late }
-            effects.record(
+            c.effects.record(
                 HistoryEvent(
                     at: now.wall, alarmID: id, kind: HistoryKind.onset.rawValue,
                     detail: HistoryDetail.onset(late: late, timing: timing)),
                 fields: ["alarm": id, "late_ms": Double(late / .microseconds(1)) / 1000, "by": timing.rawValue])
         case .title(_, let title):
-            effects.emit("title", ["alarm": id, "title": title])
+            c.effects.emit("title", ["alarm": id, "title": title])
         case .mixer(_, let note):
-            effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue, detail: note))
+            c.effects.record(HistoryEvent(at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue, detail: note))
         case .stream(_, let note):
-            if let text = note.noteText { effects.emit("stream", ["alarm": id, "message": text]) }
+            if let text = note.noteText { c.effects.emit("stream", ["alarm": id, "message": text]) }
         case .stopped(_, let end):
             // The engine ended the sound while the alarm still rings (only a refusal can do that): say so.
-            if case .failed(let reason) = end { notAudible(id, reason, now) }
+            if case .failed(let reason) = end { notAudible(id, reason, now, &c) }
             self.ringing?.silentBecause = "The alarm's sound ended (\(end))."
         case .ready, .deviceOpened, .deviceFailed, .position:
             break
@@ -59,42 +59,42 @@ extension AlarmRunner {
     }
 
     /// The sound device failed or came back (R19, issue: a failing card must not read as "ringing").
-    func deviceEvent(_ event: SoundEvent, _ now: SchedulerTime) {
+    mutating func deviceEvent(_ event: SoundEvent, _ now: SchedulerTime, _ c: inout ClockContext) {
         guard let ringing else { return }
         switch event {
         case .deviceFailed(let problem):
             self.ringing?.silentBecause = problem
-            notAudible(ringing.alarmID, problem, now)
+            notAudible(ringing.alarmID, problem, now, &c)
         case .deviceOpened(let name):
             if ringing.silentBecause != nil {
-                effects.record(
+                c.effects.record(
                     HistoryEvent(
                         at: now.wall, alarmID: ringing.alarmID, kind: HistoryKind.warning.rawValue,
                         detail: "The sound device \(name) opened again; the alarm sounds."))
             }
-            noteAlternate(name, alarm: ringing.alarmID, now)
+            noteAlternate(name, alarm: ringing.alarmID, now, &c)
         default:
             break
         }
     }
 
     /// An alarm sounds on the alternate device because the configured one failed (R19): in its history.
-    func noteAlternate(_ device: String?, alarm id: Int64, _ now: SchedulerTime) {
-        guard let device, let primary = options.primaryDevice, device != primary else { return }
-        effects.record(
+    func noteAlternate(_ device: String?, alarm id: Int64, _ now: SchedulerTime, _ c: inout ClockContext) {
+        guard let device, let primary = c.options.primaryDevice, device != primary else { return }
+        c.effects.record(
             HistoryEvent(
                 at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
                 detail: "The sound device \(primary) failed; the alternate \(device) is used."))
     }
 
     /// The alarm rings but nothing is heard: in the history, the output and (through `ringing`) the status.
-    func notAudible(_ id: Int64, _ reason: String, _ now: SchedulerTime) {
-        effects.record(
+    func notAudible(_ id: Int64, _ reason: String, _ now: SchedulerTime, _ c: inout ClockContext) {
+        c.effects.record(
             HistoryEvent(
                 at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
                 detail: "Not audible: \(reason) The clock keeps trying."),
             fields: ["alarm": id, "message": reason])
-        effects.emit("not-audible", ["alarm": id, "reason": reason])
+        c.effects.emit("not-audible", ["alarm": id, "reason": reason])
     }
 
     // MARK: Before the alarm
@@ -102,22 +102,22 @@ extension AlarmRunner {
     /// For each alarm due soon: the pre-alarm check from 5 minutes before (R20), and the pre-roll from 15 s
     /// before — the station connected and buffered, so the sound starts at the alarm second. `afterTick`: the
     /// scheduler has just had its turn at `now`, so a pre-rolled second that has come and did not ring will not.
-    func prepareUpcoming(_ now: SchedulerTime, afterTick: Bool = false) {
+    mutating func prepareUpcoming(_ now: SchedulerTime, afterTick: Bool = false, _ c: inout ClockContext) {
         let soon = ringingSoon(now, within: AlarmRunner.precheckLead).filter { scheduler.state(of: $0.id).phase == .idle }
         for (id, occurrence) in soon {
             guard let alarm = scheduler.alarms[id] else { continue }
             if prechecks[id]?.occurrence != occurrence || prechecks[id]?.source != alarm.sound {
-                startPrecheck(alarm, id: id, occurrence: occurrence)
+                startPrecheck(alarm, id: id, occurrence: occurrence, &c)
             }
             // Alarms due at the same second ring as one group with one sound, the last one's (R38: the scheduler
             // rings them in the order of their ids and sounds the last): only that one is pre-rolled, so the engine,
             // which begins a pre-rolled sound by itself, never begins one the clock will not ring.
             if soon.contains(where: { $0.instant == occurrence && $0.id > id }) {
-                if let p = prepared.removeValue(forKey: id) { effects.stop(p.sound) }
+                if let p = prepared.removeValue(forKey: id) { c.effects.stop(p.sound) }
                 continue
             }
             if occurrence.timeIntervalSince(now.wall) <= AlarmRunner.prerollLead, prepared[id]?.occurrence != occurrence {
-                preroll(alarm, id: id, occurrence: occurrence, now)
+                preroll(alarm, id: id, occurrence: occurrence, now, &c)
             }
         }
         for (id, p) in prepared {
@@ -126,12 +126,12 @@ extension AlarmRunner {
             if passed || p.occurrence.timeIntervalSince(now.wall) > AlarmRunner.prerollLead + 5 {
                 // Its second passed and the scheduler's turn did not ring it (disabled, skipped, superseded), or a
                 // step of the wall clock put it back beyond the pre-roll: the engine must not sound it.
-                effects.stop(p.sound)
+                c.effects.stop(p.sound)
                 prepared[id] = nil
             } else if moved > AlarmRunner.startTolerance || moved < .zero - AlarmRunner.startTolerance {
                 // The wall clock stepped since the engine was told: the same second is another monotonic instant.
                 prepared[id]?.startAt = now.mono(at: p.occurrence)
-                effects.begin(p.sound, at: now.mono(at: p.occurrence))
+                c.effects.begin(p.sound, at: now.mono(at: p.occurrence))
             }
         }
     }
@@ -142,68 +142,64 @@ extension AlarmRunner {
 
     /// Prepares the alarm's sound 15 s before its second and tells the engine to begin it on that second by itself
     /// (the scheduler's `ring` then only confirms it), so its first frame reaches the card on the second.
-    private func preroll(_ alarm: Alarm, id: Int64, occurrence: Date, _ now: SchedulerTime) {
-        if let old = prepared.removeValue(forKey: id) { effects.stop(old.sound) }
+    private mutating func preroll(_ alarm: Alarm, id: Int64, occurrence: Date, _ now: SchedulerTime, _ c: inout ClockContext) {
+        if let old = prepared.removeValue(forKey: id) { c.effects.stop(old.sound) }
         let plan = plan(
             sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: id,
-            occurrence: occurrence)
-        let sound = effects.play(plan.request, paused: true)
+            occurrence: occurrence, c)
+        let sound = c.effects.play(plan.request, paused: true)
         let startAt = now.mono(at: occurrence)
-        effects.begin(sound, at: startAt)
+        c.effects.begin(sound, at: startAt)
         prepared[id] = Prepared(occurrence: occurrence, plan: plan, sound: sound, source: alarm.sound, startAt: startAt)
     }
 
     /// Starts the check as a background job; its result pre-selects the tone for that occurrence on failure.
-    private func startPrecheck(_ alarm: Alarm, id: Int64, occurrence: Date) {
+    private mutating func startPrecheck(_ alarm: Alarm, id: Int64, occurrence: Date, _ c: inout ClockContext) {
         prechecks[id] = Precheck(occurrence: occurrence, source: alarm.sound)
-        checkStation(alarm, id: id, occurrence: occurrence, as: .precheck)
+        checkStation(alarm, id: id, occurrence: occurrence, as: .precheck, &c)
     }
 
     /// Checks `alarm`'s station as a background job and hands `report` the failure, nil when it plays: a failure
     /// the plan already knows (Wi-Fi-only refusing the stream) without connecting, else the pre-alarm check's.
     /// Shared by the pre-check at T−5 min and the look-ahead hours before.
-    func checkStation(_ alarm: Alarm, id: Int64, occurrence: Date, as check: StationCheck) {
-        if case .podcast(let choice) = alarm.sound { return checkEpisode(choice, id: id, occurrence: occurrence, as: check) }
+    func checkStation(_ alarm: Alarm, id: Int64, occurrence: Date, as check: StationCheck, _ c: inout ClockContext) {
+        if case .podcast(let choice) = alarm.sound { return checkEpisode(choice, id: id, occurrence: occurrence, as: check, &c) }
         let plan = plan(
             sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: nil,
-            occurrence: nil)
-        let known = plan.request.fallback?.preselected
-        let (checker, device, allowLoopback, stations) = (deps.precheck, deps.sound.device, options.allowLoopback, plan.stations)
-        let (report, source) = (stationChecked, alarm.sound)
-        effects.append(
-            .job {
-                var failure = known
-                if failure == nil {
-                    failure = await checker.check(stations: stations, allowLoopback: allowLoopback, device: device).failure
-                }
-                await report(check, id, occurrence, source, failure)
-            })
+            occurrence: nil, c)
+        c.effects.append(
+            .check(
+                .station(
+                    StationCheckRequest(
+                        check: check, alarm: id, occurrence: occurrence, source: alarm.sound, stations: plan.stations,
+                        known: plan.request.fallback?.preselected, allowLoopback: c.options.allowLoopback,
+                        device: c.world.device))))
     }
 
     /// A pre-check finished: recorded, warned about, and carried into the pre-roll (with the episode a `podcast:`
     /// alarm downloaded, which it plays).
-    func precheckDone(
+    mutating func precheckDone(
         id: Int64, occurrence: Date, source: SoundSource, failure: String?, episode: EpisodeAudio? = nil,
-        _ now: SchedulerTime
+        _ now: SchedulerTime, _ c: inout ClockContext
     ) {
         // A result for another occurrence, or for the sound the alarm had before an edit, is not this check's.
         guard prechecks[id]?.occurrence == occurrence, prechecks[id]?.source == source else { return }
         prechecks[id] = Precheck(occurrence: occurrence, source: source, done: true, failure: failure, episode: episode)
         if let failure {
-            effects.record(
+            c.effects.record(
                 HistoryEvent(
                     at: now.wall, alarmID: id, kind: HistoryKind.precheckFailed.rawValue,
                     detail: "\(failure) The alarm will start on the tone."))
-            board.set("precheck-\(id)", "Alarm \(id): \(failure) It will start on the tone.")
+            c.warn("precheck-\(id)", "Alarm \(id): \(failure) It will start on the tone.")
         } else {
-            effects.record(
+            c.effects.record(
                 HistoryEvent(
                     at: now.wall, alarmID: id, kind: HistoryKind.precheckPassed.rawValue,
                     detail: occurrence.formatted(.iso8601)))
-            board.set("precheck-\(id)", nil)
+            c.warn("precheck-\(id)", nil)
         }
-        if !deps.isClockSynchronised() {
-            effects.record(
+        if !c.world.synchronised {
+            c.effects.record(
                 HistoryEvent(
                     at: now.wall, alarmID: id, kind: HistoryKind.warning.rawValue,
                     detail: "The system clock is not synchronised; the alarm rings by the best time known."))
@@ -212,28 +208,30 @@ extension AlarmRunner {
         if let p = prepared[id], p.occurrence == occurrence,
             (failure != nil && p.plan.request.fallback?.preselected == nil) || episode != nil
         {
-            effects.stop(p.sound)
+            c.effects.stop(p.sound)
             prepared[id] = nil
-            prepareUpcoming(now)
+            prepareUpcoming(now, &c)
         }
     }
 
     /// The alarms, stations or settings changed: the engine learns what changed, and pre-rolled sounds whose
     /// plan no longer holds are dropped (they are made again at their next turn).
-    func reload(alarms: [Alarm], settingsChanged: AppSettings?, stationsChanged: Bool, _ now: SchedulerTime) {
+    mutating func reload(
+        alarms: [Alarm], settingsChanged: AppSettings?, stationsChanged: Bool, _ now: SchedulerTime, _ c: inout ClockContext
+    ) {
         if alarms != scheduler.alarms.values.sorted(by: { ($0.id ?? 0) < ($1.id ?? 0) }) {
-            perform(scheduler.alarmsChanged(alarms, at: now), now)
+            perform(scheduler.alarmsChanged(alarms, at: now), now, &c)
         }
-        if let settingsChanged { perform(scheduler.settingsChanged(settingsChanged, at: now), now) }
-        refresh(now)
+        if let settingsChanged { perform(scheduler.settingsChanged(settingsChanged, at: now), now, &c) }
+        refresh(now, &c)
         for (id, p) in prepared {
             let next = upcoming.first { $0.id == id }?.occurrence.instant
             let soundEdited: Bool = scheduler.alarms[id]?.sound != p.source
             if next != p.occurrence || stationsChanged || settingsChanged != nil || soundEdited {
-                effects.stop(p.sound)
+                c.effects.stop(p.sound)
                 prepared[id] = nil
             }
         }
-        prepareUpcoming(now)
+        prepareUpcoming(now, &c)
     }
 }

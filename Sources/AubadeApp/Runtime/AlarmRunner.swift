@@ -6,8 +6,8 @@ import Logging
 /// record, then sound (R9) — and the work around an occurrence: the pre-alarm check 5 minutes before (R20),
 /// the pre-roll 15 s before (the device is the engine's; the station connects and buffers, so the sound
 /// starts at the alarm second), and what the engine reports while it rings (audible, fallbacks, a failing
-/// device). Not Sendable: the clock actor owns it and calls it on its own thread.
-final class AlarmRunner {
+/// device). A value, part of `ClockState`: its methods decide with the clock's `ClockContext`.
+struct AlarmRunner {
     /// The sound of the ringing alarm(s): one sound for the whole ringing group (R38), counted for the
     /// member that started last (`AlarmScheduler.soundingAlarmID`).
     struct Ringing {
@@ -75,61 +75,44 @@ final class AlarmRunner {
     /// The next occurrence each enabled alarm acts on, computed once per turn (`refresh`).
     private(set) var upcoming: [(id: Int64, occurrence: Occurrence)] = []
     var wake = WakeUp(wall: nil, mono: nil)
-    let deps: ClockDependencies
-    let options: ClockOptions
-    let catalogue: Catalogue
-    let effects: Effects
-    let board: StatusBoard
-    /// Told when an alarm starts (true) or stops (false) sounding: the shake sensor is sampled only then.
-    var ringingChanged: (Bool) -> Void = { _ in }
-    /// Where a finished station check (pre-check or look-ahead) reports: the clock, as an input.
-    var stationChecked: @Sendable (StationCheck, Int64, Date, SoundSource, String?) async -> Void = { _, _, _, _, _ in }
-    /// Where a finished check of a `podcast:` alarm reports: the clock, as an input.
-    var episodeChecked: @Sendable (StationCheck, Int64, Date, EpisodeCheck) async -> Void = { _, _, _, _ in }
-    /// The link to the second waker (R35); nil when there is none (in-process tests).
-    var handoff: (any WakerLink)?
     /// The waker's rings already in the history (their keys), once read from it.
     var wakerRingsAbsorbed: Set<String>?
 
-    init(
-        scheduler: AlarmScheduler, deps: ClockDependencies, options: ClockOptions, catalogue: Catalogue,
-        effects: Effects, board: StatusBoard
-    ) {
+    init(scheduler: AlarmScheduler) {
         self.scheduler = scheduler
-        self.deps = deps
-        self.options = options
-        self.catalogue = catalogue
-        self.effects = effects
-        self.board = board
     }
+
     var isRinging: Bool { ringing != nil || !scheduler.ringingAlarmIDs.isEmpty }
 
     /// Resumes a ringing alarm or a snooze (R9), catches up a recent missed one (R6).
-    func start(_ now: SchedulerTime) {
-        perform(scheduler.start(at: now), now)
-        refresh(now)
+    mutating func start(_ now: SchedulerTime, _ c: inout ClockContext) {
+        perform(scheduler.start(at: now), now, &c)
+        refresh(now, &c)
     }
 
     /// The scheduler's turn: follows the system zone, lets the engine act, then checks and pre-rolls what
     /// comes soon.
-    func advance(_ now: SchedulerTime) {
-        if options.followsSystemZone {
-            let zone = deps.systemZone()
-            if zone.identifier != scheduler.defaultZone.identifier { perform(scheduler.timeZoneChanged(to: zone, at: now), now) }
+    mutating func advance(_ now: SchedulerTime, _ c: inout ClockContext) {
+        if c.options.followsSystemZone {
+            let zone = c.world.systemZone
+            if zone.identifier != scheduler.defaultZone.identifier {
+                perform(scheduler.timeZoneChanged(to: zone, at: now), now, &c)
+            }
         }
-        perform(scheduler.tick(at: now), now)
-        refresh(now)
-        prepareUpcoming(now, afterTick: true)
-        lookAhead(now)
+        perform(scheduler.tick(at: now), now, &c)
+        refresh(now, &c)
+        prepareUpcoming(now, afterTick: true, &c)
+        lookAhead(now, &c)
     }
 
     /// Recomputes the next occurrence that will ring of every enabled alarm (after a turn, an edit, an input):
     /// occurrences passed over — skip-next, a day off — are not prepared, pre-checked or announced.
-    func refresh(_ now: SchedulerTime) {
+    mutating func refresh(_ now: SchedulerTime, _ c: inout ClockContext) {
+        let scheduler = self.scheduler
         upcoming = scheduler.alarms.keys.sorted().compactMap { id in
             scheduler.nextRinging(of: id, after: now.wall).map { (id, $0) }
         }
-        publishToWaker(now)
+        publishToWaker(now, &c)
     }
 
     /// Alarms that will ring within `seconds`.
@@ -166,9 +149,9 @@ final class AlarmRunner {
     }
 
     /// Stops every sound it holds (shutdown).
-    func shutdown() {
-        if let ringing { effects.stop(ringing.sound) }
-        for p in prepared.values { effects.stop(p.sound) }
+    mutating func shutdown(_ c: inout ClockContext) {
+        if let ringing { c.effects.stop(ringing.sound) }
+        for p in prepared.values { c.effects.stop(p.sound) }
         prepared = [:]
         ringing = nil
     }

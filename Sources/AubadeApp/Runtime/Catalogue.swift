@@ -2,8 +2,8 @@ import AubadeCore
 import Foundation
 
 /// What the clock's parts read from the store besides the alarms: stations, settings, programmes, days off,
-/// calendar sources. The clock actor owns it and replaces its contents on reload; the parts read it. Not Sendable.
-final class Catalogue {
+/// calendar sources. Part of the clock's state (`ClockContext`): replaced on reload; the parts read it.
+struct Catalogue: Sendable {
     var settings: AppSettings
     var stations: [Int64: Station]
     var programmes: [Programme]

@@ -4,30 +4,28 @@ import Foundation
 /// The pre-alarm notices as a part of the running clock (`PreAlarms` decides): on each turn the notices due are
 /// printed and told to the faces that follow the clock, and the newest one of an alarm that will ring is the
 /// clock's `pre_alarm` activity until its time. With no leads configured it does nothing at all.
-final class PreAlarmWatch {
+struct PreAlarmWatch {
     private var plan: PreAlarms
     private var current: PreAlarmNotice?
-    private let effects: Effects
 
-    init(leadSeconds: [Int], effects: Effects) {
+    init(leadSeconds: [Int]) {
         plan = PreAlarms(leadSeconds: leadSeconds)
-        self.effects = effects
     }
 
     /// Gives the notices due at `now` for `scheduler`'s alarms as they are now.
-    func turn(_ scheduler: AlarmScheduler, _ now: Date) {
+    mutating func turn(_ scheduler: AlarmScheduler, _ now: Date, _ c: inout ClockContext) {
         guard !plan.leads.isEmpty else { return }
         for notice in plan.due(
             PreAlarmWatch.alarms(scheduler), at: now, zone: scheduler.defaultZone, daysOff: scheduler.daysOff,
             floor: scheduler.floor)
         {
-            effects.emit(
+            c.effects.emit(
                 "pre-alarm",
                 [
                     "alarm": notice.alarmID, "occurrence": notice.occurrence.timeIntervalSince1970,
                     "lead_s": notice.leadSeconds, "will_ring": notice.willRing, "why": notice.why,
                 ])
-            effects.append(.tell(.preAlarm(notice)))
+            c.effects.append(.tell(.preAlarm(notice)))
             if notice.willRing { current = notice }
         }
     }

@@ -15,9 +15,9 @@ struct RingTestSound: Sendable {
     var audible = false
 }
 
-extension RunningClock {
+extension ClockState {
     /// The engine's report about the ring test's sound.
-    func ringTestEvent(_ event: SoundEvent) {
+    mutating func ringTestEvent(_ event: SoundEvent) {
         switch event {
         case .audible(_, let source, _):
             ringTest?.audible = true
@@ -34,10 +34,10 @@ extension RunningClock {
     /// Stops the ring test, if one sounds: at once for the clock (the kiosk's Stop goes away, a second Stop
     /// finds nothing to stop); the engine's `stopped` report follows.
     @discardableResult
-    func stopRingTest() -> Bool {
+    mutating func stopRingTest() -> Bool {
         guard let test = ringTest else { return false }
         ringTest = nil
-        effects.stop(test.id)
+        context.effects.stop(test.id)
         return true
     }
 }

@@ -1,124 +1,85 @@
 public import AubadeCore
+import AubadeSystemAsync
 import Foundation
 import Logging
 import Synchronization
 
-/// The running clock: one actor on its own thread (`ClockExecutor`), and one way in, `send(_:)`. Every input —
-/// a client's command from any face, a button or a shake, the engine's sound events, the scheduler loop's turns,
-/// what the store says — goes in there in arrival order; the clock's parts decide (`AlarmRunner`: the alarms and
-/// their checks and pre-rolls; `RadioPlayer`: sleep timer, listening, reservations; `Reminders`; `KioskDisplay`;
-/// `StatusBoard`), appending what they decide to an ordered list of effects (`ClockEffect`), and one
-/// `EffectRunner` carries the list out when the input is decided: commits (on the store's own thread, bounded),
-/// then sounds, then lines, the second waker's files and background work. The store is never called on the
-/// clock's thread: nothing it does can hold a ring back.
+/// The running clock's shell: one actor on its own thread (`ClockExecutor`), and one way in, `send(_:)`. Every
+/// input — a client's command from any face, a button or a shake, the engine's sound events, the scheduler loop's
+/// turns — goes in there. The shell reads the world once (`WorldReading`), calls the clock's one decision,
+/// `ClockState.reduce`, which never waits, and carries out the effects it returns in one place (`EffectRunner`:
+/// commits on the store's own thread, bounded, then sounds, then lines, the second waker's files and background
+/// checks). Slow work the decision hands off (an edit's commit, a download, the directory) is carried out by the
+/// caller's task, off the clock, and what it finds is decided as an input of its own; answers are delivered by
+/// ticket. The store is never called on the clock's thread without a bound: nothing it does can hold a ring back.
 public actor RunningClock {
     nonisolated let executor: ClockExecutor
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    let deps: ClockDependencies
-    let options: ClockOptions
-    let catalogue: Catalogue
-    let board: StatusBoard
-    let effects = Effects()
+    nonisolated let deps: ClockDependencies
+    /// Everything the clock decides from.
+    var state: ClockState
     let effectRunner: EffectRunner
     let worker: StoreWorker
-    let runner: AlarmRunner
-    let radio: RadioPlayer
-    let reminders: Reminders
-    let display: KioskDisplay
-    /// The screen's backlight, on its own thread: `KioskDisplay` hands it levels; a test waits for it to settle.
+    /// Runs the slow work the clock hands off, off its thread.
+    nonisolated let workRunner: WorkRunner
+    /// The link to the second waker (R35); nil when there is none (in-process tests).
+    let handoff: (any WakerLink)?
+    /// The screen's backlight, on its own thread: the clock hands it levels; a test waits for it to settle.
     public nonisolated let backlight: BacklightWriter
-    let preAlarms: PreAlarmWatch
     /// The clients following a sound, and the live state's streams.
     let subscriptions = Subscriptions()
-    /// The ring test sounding now, if any (a second one replaces it, as alarms replace each other).
-    var ringTest: RingTestSound?
     /// The device tokens the HTTP API accepts, kept in step with the store (read without waiting for the clock).
     public nonisolated let tokens = TokenRegistry()
     /// Wakes the scheduler loop early: an edit may have brought the next alarm closer.
     public nonisolated let waker = LoopWaker()
-    let pairing = PairingDesk()
-    /// When each calendar source was last fetched or expanded again (`refreshCalendars`), kept in memory only.
-    var calendarAttempts: [Int64: Date] = [:]
-    /// When each podcast's feed was last tried (`refreshPodcasts`), by name, kept in memory only.
-    var podcastAttempts: [String: Date] = [:]
-    /// When the saved directory stations were last looked up (`refreshDirectoryStations`), kept in memory only.
-    var directoryCheckedAt: Date?
     /// What the store's thread found when it looked at the database (changes by other processes, a replaced file).
     let storeWatch = StoreWatch()
-    private var network: NetworkSnapshot?
-    /// What each piece of slow work out continues when its result comes back, by the work's ticket.
-    var awaiting: [ClockTicket: Awaiting] = [:]
-    /// The refresh turns under way, by their reply's ticket: what is left to do, one item after the other.
-    var refreshing: [ClockTicket: RefreshRun] = [:]
     /// Answers given and not yet taken by their callers, by ticket.
     private var answers: [ClockTicket: Result<ClockOutput, ClockError>] = [:]
-    /// Runs the slow work the clock hands off, off its thread.
-    nonisolated let workRunner: WorkRunner
-    /// Set once shutdown has been carried out: nothing new starts.
-    private var stopped = false
-    private var deviceReady = false
-    private var onReady: (@Sendable (String) -> Void)?
 
     /// A clock over `loaded` (the store's contents, or the backup copy's with `fault` saying why, R27).
     public init(loaded: StoredClock, deps: ClockDependencies, options: ClockOptions, fault: String? = nil) {
         executor = ClockExecutor()
         self.deps = deps
-        self.options = options
-        catalogue = Catalogue(loaded)
-        board = StatusBoard(effects: effects)
         worker = StoreWorker(deps.store)
         workRunner = WorkRunner(
             worker: worker, calendars: deps.calendars, podcasts: deps.podcasts, directory: deps.directory, logos: deps.logos,
             readOnlyReason: deps.store.readOnlyReason)
-        effectRunner = EffectRunner(
-            worker: worker, sound: deps.sound, output: deps.output, time: deps.time,
-            jobs: deps.jobs, board: board)
         // An occurrence the second waker rang and a person ended there is not rung again (R35).
         let handoff = options.waker?()
-        effectRunner.handoff = handoff
-        let scheduler = AlarmScheduler(
-            alarms: loaded.alarms, states: WakerPlanning.settle(loaded.states, by: handoff?.report()),
-            settings: loaded.settings, defaultZone: options.defaultZone,
-            alarmsUpdatedAt: loaded.alarmUpdateTimes, daysOff: DaysOff(loaded.daysOff))
-        runner = AlarmRunner(
-            scheduler: scheduler, deps: deps, options: options, catalogue: catalogue, effects: effects,
-            board: board)
-        runner.handoff = handoff
-        radio = RadioPlayer(deps: deps, options: options, catalogue: catalogue, effects: effects, board: board)
-        reminders = Reminders(catalogue: catalogue)
-        preAlarms = PreAlarmWatch(leadSeconds: options.preAlarmLeads, effects: effects)
+        self.handoff = handoff
         // A write that starts or stops failing wakes the loop, whose turn shows or clears the warning.
         backlight = BacklightWriter(deps.backlight, changed: { [waker] in waker.wake() })
-        display = KioskDisplay(
-            settings: loaded.settings.nightDimming, zone: options.defaultZone, writer: backlight, board: board,
-            effects: effects)
-        for key in loaded.invalidSettings {
-            board.set("setting-\(key)", "The stored setting \(key) is invalid; its default is used.", announce: false)
-        }
-        if let fault { board.set("store", fault, announce: false) }
-        effectRunner.alarmExists = { [runner] in runner.scheduler.alarms[$0] != nil }
+        let caps = ClockCapabilities(
+            calendars: deps.calendars != nil, podcasts: deps.podcasts != nil, directory: deps.directory != nil,
+            logos: deps.logos != nil, waker: handoff != nil, readOnlyReason: deps.store.readOnlyReason)
+        state = ClockState(
+            loaded: loaded, states: WakerPlanning.settle(loaded.states, by: handoff?.report()), options: options, caps: caps,
+            world: RunningClock.read(deps), fault: fault)
+        effectRunner = EffectRunner(
+            worker: worker, sound: deps.sound, output: deps.output, time: deps.time, jobs: deps.jobs, handoff: handoff,
+            checks: ClockChecks(precheck: deps.precheck, podcasts: deps.podcasts, directory: deps.directory, logger: deps.logger),
+            backlight: backlight, tokens: tokens, waker: waker)
         effectRunner.onEvent = { [subscriptions] in subscriptions.tell($0) }
-        radio.alarmSounding = { [runner] in runner.isRinging }
-        radio.clicks = DirectoryClicks(directory: deps.directory, effects: effects, logger: deps.logger)
+        effectRunner.report = { [weak self] input in _ = try? await self?.send(input) }
     }
 
     // MARK: The one way in
 
     /// Decides `input`, carries out its effects, and answers. Every face and service calls this and nothing else.
     ///
-    /// The clock decides each input to the end without waiting for anything (`accept`). Slow work it asks for — an
-    /// edit's commit, a download, the directory — is handed back here and carried out by this caller's task, off the
-    /// clock; what it finds is decided as an input of its own (`Arrival.worked`), with other inputs (an alarm's
-    /// second, a button) decided in between. The caller is answered when the clock gives the answer its ticket waits
-    /// for. A directory search touches no state of the clock and does not enter it at all.
+    /// The clock decides each input to the end without waiting (`ClockState.reduce`). Slow work it asks for is
+    /// carried out here, by the caller's task, off the clock; what it finds is decided as an input of its own, with
+    /// other inputs (an alarm's second, a button) decided in between. The caller is answered when the clock gives
+    /// the answer its ticket waits for. A directory search touches no state of the clock and does not enter it.
     public nonisolated func send(_ input: ClockInput) async throws(ClockError) -> ClockOutput {
         if case .searchDirectory(let query) = input { return .directory(try await searchDirectory(query)) }
         let (reply, first) = await accept(input)
         var step = first
         while step.answer == nil, !step.work.isEmpty {
             let done = await carryOut(step.work)
-            step = Step(answer: nil, work: [])
+            step.work = []
             for (ticket, result) in done {
                 let next = await accept(.worked(ticket, result), reply: reply)
                 step.answer = step.answer ?? next.answer
@@ -134,48 +95,104 @@ public actor RunningClock {
         return try (step.answer ?? .success(.none)).get()
     }
 
-    /// What the clock decides from: an input from outside, or what a piece of slow work it handed off found.
-    enum Arrival {
-        case input(ClockInput)
-        case worked(ClockTicket, WorkResult)
-    }
-
-    /// What deciding an arrival gave the caller waiting under `reply`: its answer, if given, and the work to carry
-    /// out.
+    /// What deciding gave the caller waiting under a reply ticket: its answer, if given, and the work to carry out.
     struct Step: Sendable {
         var answer: Result<ClockOutput, ClockError>?
         var work: [(ClockTicket, ClockWork)]
     }
 
-    /// Decides an input under a new reply ticket.
+    /// Takes an input: what only the shell does with it (the callbacks of `start`, the streams), what is read of the
+    /// world for it, then the decision.
     private func accept(_ input: ClockInput) -> (ClockTicket, Step) {
-        let reply = effects.ticket()
-        return (reply, accept(.input(input), reply: reply))
+        let reply = state.ticket()
+        switch input {
+        case .start(let ringingChanged, let ready):
+            effectRunner.ringingChanged = ringingChanged
+            effectRunner.ready = ready
+        case .subscribeLive:
+            answers[reply] = .success(.live(liveUpdates()))
+        case .subscribeHome:
+            answers[reply] = .success(.home(homeUpdates()))
+        default:
+            break
+        }
+        switch input {
+        case .turn, .command(.query, _), .stationLogo:
+            // The database first (another process's commit, a replaced file, R27): a turn's ring commits to the file
+            // that is there, a query answers from what another process committed.
+            lookAtStore(tokens: false)
+        default:
+            break
+        }
+        var world = RunningClock.read(deps)
+        switch input {
+        case .turn:
+            readWaker(&world)
+            world.tokenUses = tokens.takePendingUses()
+        case .command(.status, _):
+            world.recentEvents = recentEvents()
+            world.waker = handoff?.report()
+        case .start:
+            readWaker(&world)
+        default:
+            break
+        }
+        var step = accept(.input(input, reply: reply), reply: reply, world: world)
+        switch input {
+        case .start:
+            lookAtStore(tokens: true)  // after the alarms (a ringing alarm resumes at once, R9): the tokens
+        case .turn:
+            answers[reply] = .success(.turn(turnAnswer()))
+        case .command(_, follow: true):
+            // A command that started a sound answers with its events too, registered before any can arrive.
+            if case .success(.reply(.sound(let id, let label, let message), nil))? = step.answer {
+                step.answer = .success(.reply(.sound(id, label: label, message: message), events: subscriptions.follow(id)))
+            }
+        case .shutdown:
+            subscriptions.finishAll()
+            worker.close()
+        case .sound(let event):
+            subscriptions.forward(event)
+        default:
+            break
+        }
+        if step.answer == nil { step.answer = answers.removeValue(forKey: reply) }
+        return (reply, step)
     }
 
-    /// Decides one arrival — never waiting — then carries out its effects, in the one place they run (`settle`).
-    private func accept(_ arrival: Arrival, reply: ClockTicket) -> Step {
-        switch arrival {
-        case .input(let input):
-            do throws(ClockError) {
-                if let output = try decide(input, reply: reply) { effects.append(.answer(reply, .success(output))) }
-            } catch {
-                effects.append(.answer(reply, .failure(error)))
-            }
-        case .worked(let ticket, let result):
-            worked(ticket, result)
-        }
-        settle()
-        let handoff = effectRunner.takeHandoff()
-        for (ticket, answer) in handoff.answers { answers[ticket] = answer }
-        if case .input(.turn) = arrival { answers[reply] = .success(.turn(turnAnswer())) }
-        if case .input(.shutdown) = arrival { closeDown() }
-        // After shutdown nothing new is started (the store's thread has ended); a caller still waiting is told.
-        guard !stopped else {
-            return Step(
-                answer: answers.removeValue(forKey: reply) ?? .failure(ClockError(.failed, "The clock has stopped.")), work: [])
-        }
-        return Step(answer: answers.removeValue(forKey: reply), work: handoff.work)
+    /// Decides one arrival with the world as read now, and carries out its effects.
+    private func accept(_ arrival: ClockState.Arrival, reply: ClockTicket, world: WorldReading? = nil) -> Step {
+        var world = world ?? RunningClock.read(deps)
+        world.backlight = backlight.takeOutcome()
+        let effects = ClockState.reduce(&state, arrival, world)
+        carryOut(effects)
+        let work = state.stopped ? [] : takeWork()
+        return Step(answer: answers.removeValue(forKey: reply), work: work)
+    }
+
+    /// The one place effects are carried out; what carrying them out found (a commit that failed) is decided in
+    /// turn, then the live state is published.
+    private func carryOut(_ effects: [ClockEffect]) {
+        var effects = effects
+        repeat {
+            // Run even with nothing to do: commits that came back are looked at, failed ones tried again.
+            effectRunner.run(effects, alarms: Set(state.runner.scheduler.alarms.keys))
+            let handoff = effectRunner.takeHandoff()
+            for (ticket, answer) in handoff.answers { answers[ticket] = answer }
+            pendingWork += handoff.work
+            effects =
+                handoff.warnings.isEmpty ? [] : ClockState.reduce(&state, .warnings(handoff.warnings), RunningClock.read(deps))
+        } while !effects.isEmpty
+        let now = deps.time.now()
+        subscriptions.publish { state.liveState(now) }
+        subscriptions.publishHome { state.homeState(now) }
+    }
+
+    private var pendingWork: [(ClockTicket, ClockWork)] = []
+
+    private func takeWork() -> [(ClockTicket, ClockWork)] {
+        defer { pendingWork = [] }
+        return pendingWork
     }
 
     /// Carries out slow work off the clock, all of it at once, and returns what each piece found.
@@ -189,103 +206,64 @@ public actor RunningClock {
         }
     }
 
-    /// Decides `input`: appends its effects, and returns its answer when it has one now (nil: an answer comes with
-    /// the work it handed off, or the input has none).
-    private func decide(_ input: ClockInput, reply: ClockTicket) throws(ClockError) -> ClockOutput? {
-        let now = deps.time.now()
-        switch input {
-        case .start(let ringingChanged, let ready):
-            start(ringingChanged: ringingChanged, ready: ready)
-            return .reply(.done(summary(now)), events: nil)
-        case .turn:
-            turn()
-        case .command(let command, let follow):
-            return try handle(command, follow: follow, reply: reply)
-        case .importCalendar(let url, let kind, let station):
-            try importCalendar(from: url, kind: kind, station: station, reply: reply)
-        case .searchDirectory:
-            break  // answered by `send` without entering the clock
-        case .addFromDirectory(let id, let name):
-            try addFromDirectory(id: id, name: name, reply: reply)
-        case .addPodcast(let feed, let name):
-            try addPodcast(feed: feed, name: name, reply: reply)
-        case .stationLogo(let id):
-            try stationLogo(id: id, reply: reply)
-        case .refreshCalendars:
-            refreshCalendars(reply: reply)
-        case .refreshPodcasts:
-            refreshPodcasts(reply: reply)
-        case .refreshDirectory:
-            refreshDirectoryStations(reply: reply)
-        case .button(let command):
-            button(command)
-        case .shake:
-            effects.emit("shake")
-            runner.shake(now)
-        case .sound(let event):
-            soundEvent(event)
-            // Where listening to an episode got to, through the one edit path (a podcast removed meanwhile: nothing).
-            for p in radio.takePositions() {
-                edit(.podcastPosition(name: p.podcast, p.resume), reply: nil, then: .nothing)
+    /// A search of the public directory (`GET /directory/search`): it touches nothing of the clock, so it is asked
+    /// without entering the clock, on a thread of its own (`deps.directory`); nothing is stored.
+    nonisolated func searchDirectory(_ query: DirectoryQuery) async throws(ClockError) -> [DirectoryStation] {
+        guard let directory = deps.directory else { throw ClockState.directoryOff }
+        return try await runBlocking("aubade-directory") { () throws(ClockError) -> [DirectoryStation] in
+            do throws(DirectoryError) { return try directory.search(query) } catch {
+                throw ClockError(.upstream, error.message)
             }
-        case .stationChecked(let check, let id, let occurrence, let source, let failure):
-            switch check {
-            case .precheck:
-                runner.precheckDone(id: id, occurrence: occurrence, source: source, failure: failure, now)
-            case .lookahead: runner.lookaheadDone(id: id, occurrence: occurrence, failure: failure, now)
+        }
+    }
+
+    // MARK: Reading the world
+
+    /// What is read for every input.
+    private nonisolated static func read(_ deps: ClockDependencies) -> WorldReading {
+        var random = SystemRandomNumberGenerator()
+        return WorldReading(
+            now: deps.time.now(), network: deps.network.current(), device: deps.sound.device,
+            synchronised: deps.isClockSynchronised(), systemZone: deps.systemZone(), entropy: random.next())
+    }
+
+    /// The second waker's report if it changed since the last look — with the history's waker rings the first time
+    /// (read on the store's thread, waited for at most `StoreWorker.bound`: a store that does not answer leaves the
+    /// report to the next look).
+    private func readWaker(_ world: inout WorldReading) {
+        guard let handoff, let report = handoff.reportIfChanged() else { return }
+        if state.runner.wakerRingsAbsorbed == nil {
+            let since = world.now.wall.addingTimeInterval(-3 * 86_400)
+            guard let events = worker.answer({ (try? $0.events(limit: 500, since: since)) ?? [] }) else {
+                handoff.forgetLastLook()
+                return
             }
-        case .episodeChecked(let check, let id, let occurrence, let result):
-            episodeChecked(check, id: id, occurrence: occurrence, result)
-        case .network(let snapshot):
-            networkChanged(snapshot)
-        case .warning(let key, let text, let announce):
-            board.set(key, text, announce: announce)
-        case .announce(let event, let fields):
-            deps.output.emit(event, pairs: fields.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
-        case .subscribeLive:
-            return .live(liveUpdates())
-        case .subscribeHome:
-            return .home(homeUpdates())
-        case .shutdown:
-            shutdown()
+            world.wakerHistory = events
         }
-        return input.answeredLater ? nil : ClockOutput.none
+        world.wakerChanged = report
     }
 
-    /// After every arrival, the one place effects are carried out: the radio gives way to a ringing alarm (R14: the
-    /// clock's only copy of the rule — the engine has already pre-empted the radio's sound), the screen follows, the
-    /// effects run, then the live state is published.
-    private func settle() {
-        let now = deps.time.now()
-        if let ringing = runner.ringing { radio.giveWay(toAlarm: ringing.alarmID, now) }
-        followDisplay(now)
-        effectRunner.run(effects)
-        let after = deps.time.now()
-        publishLive(after)
-        publishHome(after)
+    /// The morning report's events of the last day for `status`, waited for at most `StoreWorker.bound`: a stuck
+    /// store leaves the report out, never the status (which is how a person finds out what rings).
+    private func recentEvents() -> [HistoryEvent]? {
+        let since = deps.time.now().wall.addingTimeInterval(-86_400)
+        return worker.answer { (try? $0.events(limit: 500, since: since)) ?? [] }
     }
 
-    // MARK: Start and turns
-
-    private func start(ringingChanged: @escaping @Sendable (Bool) -> Void, ready: @escaping @Sendable (String) -> Void) {
-        runner.ringingChanged = ringingChanged
-        runner.episodeChecked = { [weak self] check, id, occurrence, result in
-            _ = try? await self?.send(.episodeChecked(check, alarm: id, occurrence: occurrence, result))
+    /// Looks at the database on the store's thread (another process's commit, a file deleted, emptied or replaced,
+    /// R27), waiting for the answer at most `StoreWorker.bound` — an answer that comes later is taken at the next
+    /// look, and wakes the loop — and decides what it found. `tokens`: read the device tokens whatever changed.
+    func lookAtStore(tokens: Bool) {
+        let (watch, waker) = (storeWatch, self.waker)
+        let ticket = worker.submit { store in
+            if watch.look(store, tokens: tokens) { waker.wake() }
         }
-        runner.stationChecked = { [weak self] check, id, occurrence, source, failure in
-            _ = try? await self?.send(
-                .stationChecked(check, alarm: id, occurrence: occurrence, sound: source, failure: failure))
-        }
-        onReady = ready
-        let now = deps.time.now()
-        // The alarms first (a ringing alarm resumes at once, R9); then a look at the store for the tokens.
-        runner.absorbWakerRings(now, act: false, store: worker)
-        runner.start(now)
-        _ = reminders.due(now.wall, zone: runner.scheduler.defaultZone)
-        lookAtStore(now, tokens: true)
-        // READY comes with the engine's `deviceOpened` (its test write taken), delivered by `SoundEventService`
-        // inside the running `ServiceGroup` — so by then SIGTERM is handled gracefully too.
+        _ = worker.waitBounded(for: ticket)
+        guard let look = storeWatch.take() else { return }
+        _ = accept(.storeLooked(look), reply: state.ticket())
     }
+
+    // MARK: Turns
 
     /// What a turn of the scheduler loop returns: when to come back, and a line for systemd's status.
     public struct Turn: Sendable {
@@ -296,212 +274,43 @@ public actor RunningClock {
         public var ready: Bool
     }
 
-    /// The scheduler loop's turn: the store is looked at for other processes' commits and a file deleted, emptied
-    /// or replaced (R27, so that the ring's commit goes to the file that is there) — waiting for it at most
-    /// `StoreWorker.bound`, and not at all while it is stuck; then the alarms act, the radio steps, due
-    /// reservations start. Returns when to come back: the earliest of the alarms' and the radio's next steps and a
-    /// minute from now (so a wall-clock step is noticed, R5).
-    private func turn() {
-        lookAtStore(deps.time.now(), tokens: false)
-        let now = deps.time.now()
-        runner.advance(now)
-        runner.absorbWakerRings(now, act: true, store: worker)
-        radio.step(now)
-        preAlarms.turn(runner.scheduler, now.wall)
-        for start in reminders.due(now.wall, zone: runner.scheduler.defaultZone) {
-            if runner.isRinging {
-                radio.reservationPassed(start, now)
-            } else {
-                radio.reserve(start, now)
-            }
-        }
-        noteTokenUses()
-    }
-
-    /// A turn's answer, once its effects have been carried out: the earliest of the alarms' and the radio's next
-    /// steps and a minute from now (so a wall-clock step is noticed, R5); a second while commits are still out.
+    /// A turn's answer, once its effects have been carried out; a second while commits are still out.
     private func turnAnswer() -> Turn {
         let now = deps.time.now()
-        var times = runner.nextWake(now) + [now.mono + AlarmScheduler.stepCheckInterval]
-        if let next = reminders.next(after: now.wall, zone: runner.scheduler.defaultZone) { times.append(now.mono(at: next)) }
-        if let step = radio.nextStep(now) { times.append(step) }
-        if let notice = preAlarms.next(runner.scheduler, now.wall) { times.append(now.mono(at: notice)) }
-        if let expiry = pairing.valid(at: now.wall)?.expiresAt { times.append(now.mono(at: expiry)) }
-        if let change = display.nextChange(now) { times.append(change) }
+        var times = state.wakeTimes(now)
         if effectRunner.hasStoreWork { times.append(now.mono + .seconds(1)) }
-        return Turn(wakeAt: times.min() ?? now.mono, now: now, summary: summary(now), ready: deviceReady)
+        return Turn(wakeAt: times.min() ?? now.mono, now: now, summary: state.summary, ready: state.deviceReady)
     }
 
-    /// How many alarms are enabled, and the next one.
-    func summary(_ now: SchedulerTime) -> String {
-        let enabled = runner.scheduler.alarms.values.filter(\.enabled).count
-        let next = runner.next.map { " — next \($0.instant.formatted(.iso8601))" } ?? ""
-        return "\(enabled) alarm(s) enabled\(next)"
-    }
+    // MARK: Streams
 
-    // MARK: Inputs
-
-    /// A classified button press. Stop and Snooze take the same path as the clients' commands (`dismiss`); a
-    /// press that began before the alarm started is ignored by the alarm engine itself (R15), which compares the
-    /// press's kernel timestamp with the ring's start on the same `CLOCK_MONOTONIC` base.
-    private func button(_ command: ButtonPanel.Command) {
-        effects.emit(
-            "button",
-            [
-                "role": command.role.rawValue, "press": command.kind == .long ? "long" : "short",
-                "action": command.action.name,
-            ])
-        let now = deps.time.now()
-        let pressedAt = MonotonicInstant(command.pressedAt)
-        switch command.action {
-        case .none:
-            break
-        case .snooze:
-            _ = try? dismiss(.snooze, alarm: nil, by: .button, pressedAt: pressedAt, idle: .nothing, now)
-        case .stop:
-            _ = try? dismiss(.stop, alarm: nil, by: .button, pressedAt: pressedAt, idle: .stopRadio, now)
-        case .playPause:
-            guard !runner.isRinging else { return }  // an alarm is not paused by accident
-            if !radio.cancel(reason: "play/pause button", now) {
-                _ = try? radio.startSleep(duration: nil, source: nil, now)
-            }
-        case .sleep(let minutes):
-            if !runner.isRinging { radio.extendSleep(minutes: minutes, now) }
-        case .sleepCancel:
-            radio.cancel(reason: "sleep-cancel button", now)
-        case .volumeUp, .volumeDown:
-            if !runner.isRinging { radio.adjustVolume(up: command.action == .volumeUp) }
+    /// The live state now, then every change of it (computed after each input; published only when something
+    /// besides the time changed). Each subscriber gets its own stream that keeps only the newest few states, so a
+    /// slow reader never holds the clock back; it ends when the clock shuts down or the subscriber stops listening.
+    func liveUpdates() -> AsyncStream<LiveState> {
+        subscriptions.subscribe(current: state.liveState(deps.time.now())) { [weak self] id in
+            Task { await self?.unsubscribe(id) }
         }
     }
 
-    /// The network changed (the monitor looks every 30 s, for the log and the status).
-    private func networkChanged(_ snapshot: NetworkSnapshot) {
-        if let old = network, old != snapshot {
-            let routes = snapshot.routes.map { "\($0.family.rawValue) via \($0.interface)\($0.isWireless ? " (wireless)" : "")" }
-            effects.emit("network", ["routes": routes.isEmpty ? "none" : routes.joined(separator: ", ")])
+    /// The home state now, then every change of it and every event, in order (`HomeUpdate`): what the MQTT face
+    /// follows. The stream keeps the newest `Subscriptions.homeBuffer` updates for a reader that lags, so it never
+    /// holds the clock back; it ends when the clock shuts down or the reader stops listening.
+    func homeUpdates() -> AsyncStream<HomeUpdate> {
+        subscriptions.subscribeHome(current: state.homeState(deps.time.now())) { [weak self] id in
+            Task { await self?.unsubscribe(id) }
         }
-        network = snapshot
     }
 
-    // MARK: Sound
-
-    /// What the engine reported: to the part that owns the sound, and to a client following it.
-    private func soundEvent(_ event: SoundEvent) {
-        let now = deps.time.now()
-        switch event {
-        case .deviceOpened:
-            board.set("sound", nil)
-            markReady()
-            runner.deviceEvent(event, now)
-            radio.deviceEvent(event)
-        case .deviceFailed(let problem):
-            board.set("sound", "The sound device fails: \(problem) The clock keeps trying it.", announce: false)
-            runner.deviceEvent(event, now)
-            radio.deviceEvent(event)
-        default:
-            if let id = event.sound {
-                if runner.owns(id) {
-                    runner.soundEvent(event, now)
-                } else if radio.owns(id) {
-                    radio.soundEvent(event, now)
-                } else if ringTest?.id == id {
-                    ringTestEvent(event)
-                }
-            }
-        }
-        subscriptions.forward(event)
+    /// Ends the live or home stream `id` (its subscriber stopped listening).
+    func unsubscribe(_ id: UUID) {
+        subscriptions.unsubscribe(id)
     }
 
-    private func markReady() {
-        guard !deviceReady else { return }
-        deviceReady = true
-        onReady?(summary(deps.time.now()))
-    }
-
-    // MARK: The store
-
-    /// Looks at the database on the store's thread (another process's commit, a file deleted, emptied or replaced,
-    /// R27), waiting for the answer at most `StoreWorker.bound` — an answer that comes later is taken at the next
-    /// input, and wakes the loop. `tokens`: read the device tokens whatever changed (at start).
-    func lookAtStore(_ now: SchedulerTime, tokens: Bool) {
-        let (watch, waker) = (storeWatch, self.waker)
-        let ticket = worker.submit { store in
-            if watch.look(store, tokens: tokens) { waker.wake() }
-        }
-        _ = worker.waitBounded(for: ticket)
-        takeLook(now)
-    }
-
-    /// Takes what the store's thread found, if anything.
-    func takeLook(_ now: SchedulerTime) {
-        guard let look = storeWatch.take() else { return }
-        if let replaced = look.replaced {
-            board.set("restored", replaced)
-            effects.record(.warning, at: now.wall, replaced)
-        }
-        if let loaded = look.loaded { reload(loaded, now) }
-        if let list = look.tokens { self.tokens.replace(with: list) }
-    }
-
-    /// Runs on the clock the alarms, stations, settings and programmes `loaded` holds, telling the parts what
-    /// changed; a store that could not be read leaves the clock on what it knew.
-    func reload(_ result: Result<StoredClock, StoreError>, _ now: SchedulerTime) {
-        let loaded: StoredClock
-        do throws(StoreError) { loaded = try result.get() } catch {
-            board.set("store", "The database cannot be read (\(error.description)); the alarms known before keep ringing.")
-            return
-        }
-        let stationsChanged = Station.byID(loaded.stations) != catalogue.stations
-        let settingsChanged = loaded.settings != catalogue.settings ? loaded.settings : nil
-        catalogue.settings = loaded.settings
-        catalogue.stations = Station.byID(loaded.stations)
-        catalogue.programmes = loaded.programmes
-        catalogue.calendarSources = loaded.calendarSources
-        // An alarm's pre-roll plays the episode its pre-check downloaded: a podcast read again changes no plan.
-        catalogue.podcasts = loaded.podcasts
-        if loaded.daysOff != catalogue.daysOff {
-            catalogue.daysOff = loaded.daysOff
-            runner.scheduler.setDaysOff(DaysOff(loaded.daysOff))
-        }
-        runner.reload(alarms: loaded.alarms, settingsChanged: settingsChanged, stationsChanged: stationsChanged, now)
-        board.set("store", nil)
-        waker.wake()  // the next alarm may now be sooner than the loop's wake-up
-    }
-
-    /// Writes the token uses the registry noted (at most one per token an hour).
-    private func noteTokenUses() {
-        for (id, at) in tokens.takePendingUses() { effects.append(.tokenUsed(id: id, at: at)) }
-    }
-
-    /// Stops every sound (shutdown), and puts the screen's backlight back as it was found.
-    private func shutdown() {
-        runner.shutdown()
-        display.restore()
-        radio.cancel(reason: "the clock stopped", deps.time.now())
-    }
-
-    /// Once shutdown's effects have been carried out: the streams end, the store's thread ends, and nothing new is
-    /// started.
-    private func closeDown() {
-        subscriptions.finishAll()
-        worker.close()
-        stopped = true
-    }
+    /// How many streams follow the live state (for tests and the status).
+    public var liveSubscriberCount: Int { subscriptions.liveCount }
 }
 
-extension ClockInput {
-    /// Whether the answer comes after deciding: with the work the input handed off, or (a turn) once its effects ran.
-    fileprivate var answeredLater: Bool {
-        switch self {
-        case .turn, .command, .importCalendar, .addFromDirectory, .addPodcast, .stationLogo, .refreshCalendars,
-            .refreshPodcasts, .refreshDirectory, .searchDirectory:
-            true
-        default: false
-        }
-    }
-}
-
-/// What the store's thread found when it looked at the database, kept until the clock takes it. Thread-safe.
 final class StoreWatch: Sendable {
     struct Look: Sendable {
         var replaced: String?

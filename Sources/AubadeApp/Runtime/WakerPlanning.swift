@@ -121,35 +121,30 @@ enum WakerPlanning {
 
 extension AlarmRunner {
     /// Rewrites the next-alarm file when what will ring changed (from `refresh`, after every turn and input).
-    func publishToWaker(_ now: SchedulerTime) {
-        guard handoff != nil else { return }
-        effects.append(
+    func publishToWaker(_ now: SchedulerTime, _ c: inout ClockContext) {
+        guard c.caps.waker else { return }
+        c.effects.append(
             .waker(
                 .publish(
-                    WakerPlanning.entries(scheduler: scheduler, settings: catalogue.settings, now: now.wall),
+                    WakerPlanning.entries(scheduler: scheduler, settings: c.catalogue.settings, now: now.wall),
                     now: now.wall)))
     }
 
     /// Tells the waker what the daemon just did with its rings.
-    func tellWaker(_ notes: [WakerPlan.Note]) {
-        guard handoff != nil, !notes.isEmpty else { return }
-        effects.append(.waker(.note(notes)))
+    func tellWaker(_ notes: [WakerPlan.Note], _ c: inout ClockContext) {
+        guard c.caps.waker, !notes.isEmpty else { return }
+        c.effects.append(.waker(.note(notes)))
     }
 
-    /// The rings the waker made since the last look: each one into the history (R35's morning-report line);
-    /// when `act`, a ring a person stopped or snoozed on the waker also stops or snoozes the daemon's ring of
-    /// that occurrence (a daemon that came back while the waker rang). At start `act` is false: `settle`
-    /// already gave the states their due before the engine began.
-    /// The history is read (once, for the rings absorbed before a restart) on the store's thread, waited for at
-    /// most `StoreWorker.bound`: a store that does not answer leaves the rings to the next look.
-    func absorbWakerRings(_ now: SchedulerTime, act: Bool, store: StoreWorker) {
-        guard let handoff, let waker = handoff.reportIfChanged() else { return }
+    /// The rings the waker made since the last look (`WorldReading.wakerChanged`): each one into the history (R35's
+    /// morning-report line); when `act`, a ring a person stopped or snoozed on the waker also stops or snoozes the
+    /// daemon's ring of that occurrence (a daemon that came back while the waker rang). At start `act` is false:
+    /// `settle` already gave the states their due before the engine began. The history's waker rings are read once
+    /// (`wakerHistory`), so the rings absorbed before a restart are not recorded twice.
+    mutating func absorbWakerRings(_ now: SchedulerTime, act: Bool, _ c: inout ClockContext) {
+        guard c.caps.waker, let waker = c.world.wakerChanged else { return }
         if wakerRingsAbsorbed == nil {
-            let since = now.wall.addingTimeInterval(-3 * 86_400)
-            guard let events = store.answer({ (try? $0.events(limit: 500, since: since)) ?? [] }) else {
-                handoff.forgetLastLook()
-                return
-            }
+            guard let events = c.world.wakerHistory else { return }
             wakerRingsAbsorbed = Set(
                 events.filter { $0.kind == HistoryKind.secondWaker.rawValue }.compactMap { event in
                     event.detail.split(separator: " ").first { $0.hasPrefix("waker_ring=") }.map { String($0.dropFirst(11)) }
@@ -157,7 +152,7 @@ extension AlarmRunner {
         }
         for ring in waker.rang where ring.end != .shutdown && !(wakerRingsAbsorbed?.contains(ring.key) ?? false) {
             wakerRingsAbsorbed?.insert(ring.key)
-            effects.record(
+            c.effects.record(
                 HistoryEvent(at: now.wall, alarmID: ring.alarm, kind: .secondWaker, detail: WakerPlanning.detail(ring)),
                 fields: [
                     "alarm": ring.alarm, "end": ring.end.rawValue, "detail": WakerPlanning.detail(ring),
@@ -170,9 +165,9 @@ extension AlarmRunner {
             }
             let input: DismissInput = ring.by == .button ? .button : .cli
             if ring.end == .stop {
-                stop(by: input, alarmID: ring.alarm, now)
+                stop(by: input, alarmID: ring.alarm, now, &c)
             } else if state.phase == .ringing {
-                snooze(by: input, alarmID: ring.alarm, now)
+                snooze(by: input, alarmID: ring.alarm, now, &c)
             }
         }
     }

@@ -1,21 +1,7 @@
 import AubadeCore
 import Foundation
 
-extension RunningClock {
-    /// The home state now, then every change of it and every event, in order (`HomeUpdate`): what the MQTT face
-    /// follows. The stream keeps the newest `Subscriptions.homeBuffer` updates for a reader that lags, so it never
-    /// holds the clock back; it ends when the clock shuts down or the reader stops listening.
-    func homeUpdates() -> AsyncStream<HomeUpdate> {
-        subscriptions.subscribeHome(current: homeState(deps.time.now())) { [weak self] id in
-            Task { await self?.unsubscribe(id) }
-        }
-    }
-
-    /// After every input: the home state, handed to every home stream when it changed.
-    func publishHome(_ now: SchedulerTime) {
-        subscriptions.publishHome { homeState(now) }
-    }
-
+extension ClockState {
     /// The home state at `now`.
     func homeState(_ now: SchedulerTime) -> HomeState {
         let scheduler = runner.scheduler
@@ -40,20 +26,20 @@ extension RunningClock {
         } else {
             activity = .idle
         }
-        let stations = catalogue.stations.values.sorted { ($0.id ?? 0) < ($1.id ?? 0) }.map(\.name)
+        let stations = context.catalogue.stations.values.sorted { ($0.id ?? 0) < ($1.id ?? 0) }.map(\.name)
         // What sounds: the radio, or while an alarm rings, the alarm's station — or what it fell back to.
         var alarmStation: String?
         var alarmSource: String?
         if let r = runner.ringing {
             if r.fellBackTo == nil, case .station(let id)? = scheduler.alarms[r.alarmID]?.sound {
-                alarmStation = catalogue.stations[id]?.name
+                alarmStation = context.catalogue.stations[id]?.name
             }
             alarmSource = r.fellBackTo.map { "\($0) (fallback)" } ?? alarmStation ?? r.source
         }
         let station = radio.flatMap { stations.contains($0.source) ? $0.source : nil } ?? alarmStation
         let calendar = ZoneCalendar(zone)
         let today = LocalDate(dayNumber: calendar.localDayNumber(of: now.wall))
-        let names = AlarmDocument.stationNames(Array(catalogue.stations.values))
+        let names = AlarmDocument.stationNames(Array(context.catalogue.stations.values))
         let alarms = scheduler.alarms.keys.sorted().compactMap { id -> HomeState.AlarmEntry? in
             guard let alarm = scheduler.alarms[id] else { return nil }
             return HomeState.AlarmEntry(
@@ -65,7 +51,7 @@ extension RunningClock {
         return HomeState(
             activity: activity, ringing: runner.isRinging, next: next, nextScheduled: runner.next?.id,
             zone: zone.identifier, alarms: alarms, stations: stations,
-            volume: radio?.volume ?? catalogue.settings.defaultVolume, radioOn: radio != nil, station: station,
+            volume: radio?.volume ?? context.catalogue.settings.defaultVolume, radioOn: radio != nil, station: station,
             sleepMinutesLeft: radio?.remainingSeconds.map { Int(($0 / 60).rounded(.up)) } ?? 0,
             nowPlaying: radio.map { r in r.title.map { "\(r.source) — \($0)" } ?? r.source } ?? alarmSource,
             sunrise: display.sunrise.map { s in

@@ -1,15 +1,14 @@
 import AubadeCore
 import Foundation
 
-extension RunningClock {
+extension ClockState {
     /// Answers a query from what the clock runs on (after picking up another process's commit, if any); the history
     /// and the reports are answered when the store has read the events (nil here).
-    func answer(_ query: ClockQuery, reply: ClockTicket, _ now: SchedulerTime) throws(ClockError) -> ClockAnswer? {
-        lookAtStore(now, tokens: false)
+    mutating func answer(_ query: ClockQuery, reply: ClockTicket, _ now: SchedulerTime) throws(ClockError) -> ClockAnswer? {
         let names = stationNames
         switch query {
         case .alarms:
-            let guide = ProgrammeGuide(programmes: catalogue.programmes, zone: runner.scheduler.defaultZone)
+            let guide = ProgrammeGuide(programmes: context.catalogue.programmes, zone: runner.scheduler.defaultZone)
             return .alarms(
                 AlarmList(
                     sortedAlarms.map { a in
@@ -28,9 +27,9 @@ extension RunningClock {
             return .next(
                 NextFirings.build(
                     sortedAlarms, after: now.wall, count: count, zone: runner.scheduler.defaultZone,
-                    daysOff: runner.scheduler.daysOff, programmes: catalogue.programmes))
+                    daysOff: runner.scheduler.daysOff, programmes: context.catalogue.programmes))
         case .stations:
-            let stations = catalogue.stations.values.sorted { $0.name.lowercased() < $1.name.lowercased() }
+            let stations = context.catalogue.stations.values.sorted { $0.name.lowercased() < $1.name.lowercased() }
             return .stations(StationList(stations.map(StationDocument.init)))
         case .programmes:
             return .programmes(ProgramList(sortedProgrammes.map { ProgramDocument($0, stationNames: names) }))
@@ -38,20 +37,22 @@ extension RunningClock {
             return .onAir(try onAir(station: station, at: at ?? now.wall))
         case .daysOff:
             return .daysOff(
-                DayOffList(catalogue.daysOff.sorted { ($0.first, $0.id ?? 0) < ($1.first, $1.id ?? 0) }.map(DayOffDocument.init)))
+                DayOffList(
+                    context.catalogue.daysOff.sorted { ($0.first, $0.id ?? 0) < ($1.first, $1.id ?? 0) }.map(DayOffDocument.init))
+            )
         case .calendars:
             return .calendars(
                 CalendarSourceList(
-                    catalogue.calendarSources.map { s in
-                        CalendarSourceDocument(s, stationNames: names, problem: board.warnings["calendar-\(s.id)"])
+                    context.catalogue.calendarSources.map { s in
+                        CalendarSourceDocument(s, stationNames: names, problem: context.board.warnings["calendar-\(s.id)"])
                     }))
         case .settings:
-            return .settings(SettingsDocument.make(catalogue.settings))
+            return .settings(SettingsDocument.make(context.catalogue.settings))
         case .history(let limit):
             guard ClockQuery.historyRange.contains(limit) else {
                 throw ClockError(.invalid, "A history limit of \(limit) is out of range; use 1 to 1000.")
             }
-            start(.history(limit: limit, since: .distantPast), then: .history(reply: reply, .list))
+            handOff(.history(limit: limit, since: .distantPast), then: .history(reply: reply, .list))
             return nil
         case .reports(let days):
             guard ClockQuery.reportDaysRange.contains(days) else {
@@ -62,19 +63,22 @@ extension RunningClock {
             let today = calendar.localDayNumber(of: now.wall)
             guard let first = LocalDate(dayNumber: today - days + 1) else { return .reports(ReportList([])) }
             let since = calendar.instant(of: first, at: .midnight)
-            start(
+            handOff(
                 .history(limit: 5000, since: since.addingTimeInterval(-86_400)),
                 then: .history(reply: reply, .reports(days: days, since: since, today: today)))
             return nil
         case .podcasts:
-            let sorted = catalogue.podcasts.sorted { $0.name.lowercased() < $1.name.lowercased() }
+            let sorted = context.catalogue.podcasts.sorted { $0.name.lowercased() < $1.name.lowercased() }
             return .podcasts(PodcastList(podcasts: sorted.map { PodcastDocument($0) }))
         case .podcast(let name, let limit):
             guard (1...PodcastFeed.kept).contains(limit) else {
                 throw ClockError(.invalid, "--limit \(limit) is out of range; ask for 1 to \(PodcastFeed.kept) episodes.")
             }
             let key = name.lowercased()
-            guard let found = catalogue.podcasts.first(where: { $0.name.lowercased() == key || $0.id.map(String.init) == name })
+            guard
+                let found = context.catalogue.podcasts.first(where: {
+                    $0.name.lowercased() == key || $0.id.map(String.init) == name
+                })
             else {
                 throw ClockError(.notFound, "No podcast is named '\(name)'; see 'aubade podcast list'.")
             }
@@ -89,14 +93,16 @@ extension RunningClock {
 
     /// The programmes by weekday, date, begin, id (as `aubade program list` shows them).
     var sortedProgrammes: [Programme] {
-        catalogue.programmes.sorted {
+        context.catalogue.programmes.sorted {
             ($0.weekday?.rawValue ?? 0, $0.date?.description ?? "", $0.begin, $0.id ?? 0)
                 < ($1.weekday?.rawValue ?? 0, $1.date?.description ?? "", $1.begin, $1.id ?? 0)
         }
     }
 
     /// The history came back from the store: the list, or the reports built from it.
-    func historyRead(_ result: Result<[HistoryEvent], StoreError>, _ use: HistoryUse, reply: ClockTicket, _ now: SchedulerTime) {
+    mutating func historyRead(
+        _ result: Result<[HistoryEvent], StoreError>, _ use: HistoryUse, reply: ClockTicket, _ now: SchedulerTime
+    ) {
         let events: [HistoryEvent]
         do throws(StoreError) { events = try result.get() } catch { return respond(to: reply, failure: ClockError(error)) }
         switch use {
@@ -109,9 +115,10 @@ extension RunningClock {
 
     /// What is on air on `station` (or any station) at `now`, and what begins next.
     private func onAir(station: String?, at now: Date) throws(ClockError) -> OnAirDocument {
-        var programmes = catalogue.programmes
+        var programmes = context.catalogue.programmes
         if let station {
-            guard let found = catalogue.stations.values.first(where: { $0.name.lowercased() == station.lowercased() }) else {
+            guard let found = context.catalogue.stations.values.first(where: { $0.name.lowercased() == station.lowercased() })
+            else {
                 throw ClockError(.notFound, "No station is named '\(station)'; see 'aubade station list'.")
             }
             programmes = programmes.filter { $0.stationID == found.id }

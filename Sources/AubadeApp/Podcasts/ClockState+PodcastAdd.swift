@@ -1,28 +1,28 @@
 import AubadeCore
-import AubadeSystemAsync
 import Foundation
 
-extension RunningClock {
+extension ClockState {
     /// Follows the podcast whose feed is at `feed` (`POST /podcasts`): the feed downloaded and read off the clock's
     /// thread (`deps.podcasts`), then saved as `podcast add` saves it (`Store.apply`). Wi-Fi-only refuses the
     /// download, as it refuses streams and calendars.
-    func addPodcast(feed: StreamURL, name: String?, reply: ClockTicket) throws(ClockError) {
+    mutating func addPodcast(feed: StreamURL, name: String?, reply: ClockTicket) throws(ClockError) {
         if let name {
             // Refused before the download; the API has checked the name's form, so what is left is a reserved name.
             do throws(ValidationError) { _ = try Podcast.validName(name) } catch {
                 throw ClockError(.unprocessable, error.message)
             }
         }
-        guard deps.podcasts != nil else {
-            throw ClockError(.failed, deps.store.readOnlyReason ?? "This clock reads no podcast feeds.")
+        guard context.caps.podcasts else {
+            throw ClockError(.failed, context.caps.readOnlyReason ?? "This clock reads no podcast feeds.")
         }
         if let refusal = downloadRefusal() { throw ClockError(.refused, "The feed is not downloaded: \(refusal)") }
-        start(.readFeed(feed), then: .feed(reply: reply, .adding(feed: feed, name: name)))
+        handOff(.readFeed(feed), then: .feed(reply: reply, .adding(feed: feed, name: name)))
     }
 
     /// A feed came back read (or not): a new podcast is saved through the edit path; a refreshed one's episodes
     /// too.
-    func feedRead(_ result: Result<PodcastFeed, ClockError>, _ step: FeedStep, reply: ClockTicket, _ now: SchedulerTime) {
+    mutating func feedRead(_ result: Result<PodcastFeed, ClockError>, _ step: FeedStep, reply: ClockTicket, _ now: SchedulerTime)
+    {
         switch (step, result) {
         case (.adding, .failure(let error)):
             respond(to: reply, failure: error)

@@ -1,39 +1,33 @@
 import AubadeCore
 import Foundation
 
-extension RunningClock {
+extension ClockState {
     /// Carries out `command` and answers once its change is committed (R26). With `follow`, a command that starts
     /// a sound (`play`, `ring`, `sleep`) also answers with the stream of that sound's events (and the device's)
     /// until it stops — registered before any of them can arrive, so a client misses none.
     /// A command whose change is a commit (an edit, a pairing) or that reads the store (the history) is answered
-    /// when that work comes back (nil here).
-    func handle(_ command: ClockCommand, follow: Bool, reply: ClockTicket) throws(ClockError) -> ClockOutput? {
-        guard let answer = try carryOut(command, reply: reply) else { return nil }
-        guard follow, case .sound(let id, _, _) = answer else { return .reply(answer, events: nil) }
-        return .reply(answer, events: subscriptions.follow(id))
-    }
-
-    /// The clients' commands: one table.
-    private func carryOut(_ command: ClockCommand, reply: ClockTicket) throws(ClockError) -> ClockReply? {
-        let now = deps.time.now()
+    /// when that work comes back (nil here). With `follow`, the shell adds the stream of a started sound's events.
+    mutating func handle(_ command: ClockCommand, reply: ClockTicket) throws(ClockError) -> ClockReply? {
+        let now = self.now
         switch command {
         case .status:
             return .status(status(now))
         case .reload:
-            start(.reload, then: .reload(reply: reply))
+            handOff(.reload, then: .reload(reply: reply))
             return nil
         case .stop(let alarm, let by):
             try known(alarm)
-            return try dismiss(.stop, alarm: alarm, by: by, pressedAt: nil, idle: .refuse, now)
+            return try dismiss(.stop, alarm: alarm, by: by, pressedAt: nil, idle: .refuse)
         case .snooze(let alarm, let by):
             try known(alarm)
-            return try dismiss(.snooze, alarm: alarm, by: by, pressedAt: nil, idle: .refuse, now)
+            return try dismiss(.snooze, alarm: alarm, by: by, pressedAt: nil, idle: .refuse)
         case .sleep(let seconds, let source):
             if let seconds, !(60...(12 * 3600)).contains(seconds) {
                 throw ClockError(.invalid, "A sleep timer lasts between 1m and 12h.")
             }
             do {
-                let started = try radio.startSleep(duration: seconds.map { .seconds($0) }, source: source, now)
+                let started = try radio.startSleep(
+                    duration: seconds.map { .seconds($0) }, source: source, alarmSounding: runner.isRinging, now, &context)
                 return .sound(started.sound, label: radio.session?.label ?? "", message: started.message)
             } catch {
                 throw refusal(error)
@@ -41,17 +35,18 @@ extension RunningClock {
         case .sleepUntilEnd(let programme, let source):
             let until = try sleepUntilEnd(of: programme, source: source, now)
             do {
-                let started = try radio.startSleep(duration: .seconds(until.seconds), source: until.source, now)
+                let started = try radio.startSleep(
+                    duration: .seconds(until.seconds), source: until.source, alarmSounding: runner.isRinging, now, &context)
                 return .sound(started.sound, label: radio.session?.label ?? "", message: "\(until.sentence) \(started.message)")
             } catch {
                 throw refusal(error)
             }
         case .sleepExtend(let minutes):
             guard (1...720).contains(minutes) else { throw ClockError(.invalid, "Extend the sleep timer by 1 to 720 minutes.") }
-            radio.extendSleep(minutes: minutes, now)
+            radio.extendSleep(minutes: minutes, now, &context)
             return .done("The sleep timer runs \(minutes) minutes longer.")
         case .sleepCancel:
-            guard radio.cancel(reason: "cancelled", now) else { throw ClockError(.refused, "No sleep timer runs.") }
+            guard radio.cancel(reason: "cancelled", now, &context) else { throw ClockError(.refused, "No sleep timer runs.") }
             return .done("The sleep timer is cancelled.")
         case .play(let source, let seconds, let volume):
             if let volume, !(1...100).contains(volume) {
@@ -61,25 +56,27 @@ extension RunningClock {
                 throw ClockError(.invalid, "Play for 1 s to 24 h, not \(seconds) s.")
             }
             do {
-                let started = try radio.listen(source: source, limit: seconds.map { .seconds($0) }, volume: volume, now)
+                let started = try radio.listen(
+                    source: source, limit: seconds.map { .seconds($0) }, volume: volume, alarmSounding: runner.isRinging, now,
+                    &context)
                 return .sound(started.sound, label: started.label, message: "Playing \(started.label).")
             } catch {
                 throw refusal(error)
             }
         case .stopRadio:
-            guard radio.cancel(reason: "stopped", now) else { throw ClockError(.refused, "The radio is not playing.") }
+            guard radio.cancel(reason: "stopped", now, &context) else { throw ClockError(.refused, "The radio is not playing.") }
             return .done("Stopped.")
         case .radioVolume(let level):
             guard (1...100).contains(level) else { throw ClockError(.invalid, "Volume \(level) is out of range; use 1 to 100.") }
-            guard radio.setVolume(level) else { throw ClockError(.refused, "The radio is not playing.") }
+            guard radio.setVolume(level, &context) else { throw ClockError(.refused, "The radio is not playing.") }
             return .done("The radio plays at volume \(level).")
         case .ring(let test):
             return try ringTest(test, now)
         case .stopSound(let id):
             if radio.session?.sound == id {
-                radio.cancel(reason: "stopped", now)
+                radio.cancel(reason: "stopped", now, &context)
             } else {
-                effects.stop(id)
+                context.effects.stop(id)
             }
             return .done("Stopped.")
         case .edit(let edit):
@@ -88,12 +85,12 @@ extension RunningClock {
         case .query(let query):
             return try answer(query, reply: reply, now).map(ClockReply.answer)
         case .pairingCode:
-            return .pairingCode(pairing.newCode(now: now.wall))
+            return .pairingCode(pairing.newCode(now: now.wall, entropy: context.world.entropy))
         case .pair(let code, let name):
             try pair(code: code, name: name, reply: reply, now)
             return nil
         case .displayWake:
-            display.touched(now)
+            display.touched(now, &context)
             return .display(dimmed: display.dimmed)
         }
     }
@@ -111,23 +108,22 @@ extension RunningClock {
     /// Stop or Snooze, whatever asked — a button, the kiosk, the CLI, the API, the second waker: the ringing
     /// alarm (or `alarm`) is dismissed or snoozed; with nothing ringing a ring test ends, else `idle` says.
     /// `pressedAt`: when a button press began (R15).
-    func dismiss(
-        _ intent: DismissIntent, alarm: Int64?, by: DismissInput, pressedAt: MonotonicInstant?, idle: WhenIdle,
-        _ now: SchedulerTime
+    mutating func dismiss(
+        _ intent: DismissIntent, alarm: Int64?, by: DismissInput, pressedAt: MonotonicInstant?, idle: WhenIdle
     ) throws(ClockError) -> ClockReply {
         if alarm == nil, !runner.isRinging, stopRingTest() { return .done("The ring test is stopped.") }
         switch intent {
         case .stop:
             if idle != .refuse, !runner.isRinging {  // a button, with nothing ringing: the radio, if it says so
-                if idle == .stopRadio { radio.cancel(reason: "stop button", now) }
+                if idle == .stopRadio { radio.cancel(reason: "stop button", now, &context) }
                 return .done("Stopped.")
             }
-            guard runner.stop(by: by, alarmID: alarm, pressedAt: pressedAt, now) || idle != .refuse else {
+            guard runner.stop(by: by, alarmID: alarm, pressedAt: pressedAt, now, &context) || idle != .refuse else {
                 throw ClockError(.refused, alarm.map { "Alarm \($0) is neither ringing nor snoozed." } ?? "No alarm is ringing.")
             }
             return .done("Stopped.")
         case .snooze:
-            guard runner.snooze(by: by, alarmID: alarm, pressedAt: pressedAt, now) || idle != .refuse else {
+            guard runner.snooze(by: by, alarmID: alarm, pressedAt: pressedAt, now, &context) || idle != .refuse else {
                 throw ClockError(.refused, "No alarm can be snoozed now.")
             }
             return .done("Snoozed.")
@@ -138,7 +134,7 @@ extension RunningClock {
 
     /// A ring test plays an alarm's sound, supervised, at alarm priority — refused while a real alarm rings,
     /// and replaced by one that comes due (the engine's rule for alarms).
-    private func ringTest(_ test: RingTest, _ now: SchedulerTime) throws(ClockError) -> ClockReply {
+    private mutating func ringTest(_ test: RingTest, _ now: SchedulerTime) throws(ClockError) -> ClockReply {
         guard (test.alarm == nil) != (test.source == nil) else {
             throw ClockError(.invalid, "Give an alarm id or --source, not both and not neither.")
         }
@@ -153,15 +149,16 @@ extension RunningClock {
             guard let found = runner.scheduler.alarms[id] else { throw ClockError(.notFound, "Alarm \(id) does not exist.") }
             alarm = found
         } else {
-            do { (source, _) = try catalogue.source(test.source, purpose: "ring") } catch {
+            do { (source, _) = try context.catalogue.source(test.source, purpose: "ring") } catch {
                 throw ClockError(error)
             }
         }
+        let (catalogue, world) = (context.catalogue, context.world)
         let plan = try test.plan(
             alarm: alarm, source: source, settings: catalogue.settings, station: { catalogue.stations[$0] },
-            podcast: catalogue.podcast(named:), network: { deps.network.current() }, allowLoopback: options.allowLoopback)
-        radio.cancel(reason: "stopped by a ring test", now)  // the test sounds as an alarm would
-        let id = effects.play(plan.request)
+            podcast: catalogue.podcast(named:), network: { world.network }, allowLoopback: context.options.allowLoopback)
+        radio.cancel(reason: "stopped by a ring test", now, &context)  // the test sounds as an alarm would
+        let id = context.effects.play(plan.request)
         ringTest = RingTestSound(id: id, alarm: test.alarm, source: plan.description, startedAt: now.wall.rounded)
         return .sound(
             id, label: plan.description, message: "Ringing \(plan.description) for \(DurationText.format(test.seconds)).")
@@ -194,7 +191,7 @@ extension RunningClock {
         let since = now.wall.addingTimeInterval(-86_400)
         // The morning report's events, waited for at most `StoreWorker.bound`: a stuck store leaves the report out,
         // never the status (which is how a person finds out what rings).
-        let events = worker.answer { (try? $0.events(limit: 500, since: since)) ?? [] } ?? []
+        let events = context.world.recentEvents ?? []
         let zones = Dictionary(
             scheduler.alarms.compactMap { id, alarm in
                 alarm.timeZoneID.flatMap { TimeZone(identifier: $0) }.map { (id, $0) }
@@ -203,16 +200,16 @@ extension RunningClock {
             events: events, alarmNames: names, since: since, zone: scheduler.defaultZone,
             alarmZones: zones
         ).lines
-        let device = deps.sound.device
+        let device = context.world.device
         return DaemonStatus(
             now: now.wall, zone: scheduler.defaultZone.identifier, next: next, ringing: ringing,
             snoozed: snoozed, radio: radio.status(now),
             sound: DaemonStatus.Sound(
-                device: device.name ?? options.primaryDevice, open: device.isOpen,
+                device: device.name ?? context.options.primaryDevice, open: device.isOpen,
                 problem: device.problem),
-            warnings: board.list.filter { !$0.hasPrefix("The sound device fails") },
-            clockSynchronised: deps.isClockSynchronised(), report: report,
-            waker: runner.handoff.map { DaemonStatus.Waker($0.report()) },
+            warnings: context.board.list.filter { !$0.hasPrefix("The sound device fails") },
+            clockSynchronised: context.world.synchronised, report: report,
+            waker: context.caps.waker ? DaemonStatus.Waker(context.world.waker) : nil,
             face: DaemonStatus.Face(
                 state: display.face.rawValue, backlightPercent: display.backlightPercent,
                 sunriseAlarm: display.sunrise?.alarmID, sunriseAt: display.sunrise?.alarmAt,
@@ -220,7 +217,7 @@ extension RunningClock {
     }
 }
 
-extension RunningClock {
+extension ClockState {
     /// How long a sleep timer runs to the end of programme `id` (or of the one on air), and what it plays: the
     /// given source, else the programme's station. Refused when the programme is unknown or not on air, or when it
     /// ends in less than a minute or more than 12 hours (the sleep timer's range).
@@ -230,7 +227,7 @@ extension RunningClock {
         let zone = runner.scheduler.defaultZone
         let airing: ProgrammeGuide.Airing
         if let id {
-            guard let p = catalogue.programmes.first(where: { $0.id == id }) else {
+            guard let p = context.catalogue.programmes.first(where: { $0.id == id }) else {
                 throw ClockError(StoreError.notFound(what: "programme", id: id))
             }
             guard let a = ProgrammeGuide(programmes: [p], zone: zone).current(of: p, at: now.wall), a.begin <= now.wall else {
@@ -240,8 +237,10 @@ extension RunningClock {
             }
             airing = a
         } else {
-            var programmes = catalogue.programmes
-            if let source, let station = catalogue.stations.values.first(where: { $0.name.lowercased() == source.lowercased() }) {
+            var programmes = context.catalogue.programmes
+            if let source,
+                let station = context.catalogue.stations.values.first(where: { $0.name.lowercased() == source.lowercased() })
+            {
                 programmes = programmes.filter { $0.stationID == station.id }
             }
             guard let a = ProgrammeGuide(programmes: programmes, zone: zone).onAir(at: now.wall) else {
@@ -257,7 +256,7 @@ extension RunningClock {
             throw ClockError(
                 .refused, "\(name) ends in more than 12 hours, longer than a sleep timer runs; give a duration instead.")
         }
-        let station = airing.programme.stationID.flatMap { catalogue.stations[$0]?.name }
+        let station = airing.programme.stationID.flatMap { context.catalogue.stations[$0]?.name }
         let end = DaemonStatus.clock(airing.end, airing.programme.zone(clockZone: zone), date: false)
         return (seconds, source ?? station, "Until \(name) ends at \(end) (\(DurationText.format(seconds / 60 * 60))).")
     }

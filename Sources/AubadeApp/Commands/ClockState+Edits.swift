@@ -1,46 +1,48 @@
 import AubadeCore
 import Foundation
 
-extension RunningClock {
+extension ClockState {
     /// An edit through the clock's store (`Store.apply`, one IMMEDIATE transaction, R26), handed off to the store's
     /// thread: a slow commit holds no ring back. When it comes back (`editDone`) the clock runs on the new data at
     /// once (reload, and the loop woken: a new alarm may be the next); `then` says what follows — for a face, the
     /// answer with what was saved.
-    func edit(_ edit: ClockEdit, reply: ClockTicket?, then: AfterEdit) {
-        start(
-            .edit(withDefaultSunrise(edit), zone: runner.scheduler.defaultZone, at: deps.time.now().wall),
+    mutating func edit(_ edit: ClockEdit, reply: ClockTicket?, then: AfterEdit) {
+        handOff(
+            .edit(withDefaultSunrise(edit), zone: runner.scheduler.defaultZone, at: now.wall),
             then: .edit(reply: reply, then: then))
     }
 
     /// An edit came back from the store.
-    func editDone(_ result: Result<WorkResult.Edited, StoreError>, reply: ClockTicket?, then: AfterEdit, _ now: SchedulerTime) {
+    mutating func editDone(
+        _ result: Result<WorkResult.Edited, StoreError>, reply: ClockTicket?, then: AfterEdit, _ now: SchedulerTime
+    ) {
         let outcome: Result<EditResult, ClockError>
         switch result {
         case .success(let edited):
-            reload(edited.loaded, now)
-            if let list = edited.tokens { tokens.replace(with: list) }
-            effects.emit("edit", ["change": edited.outcome.summary])
+            reload(edited.loaded)
+            if let list = edited.tokens { context.effects.append(.tokens(list)) }
+            context.effects.emit("edit", ["change": edited.outcome.summary])
             outcome = .success(EditResult(edited.outcome, stationNames: stationNames))
         case .failure(let error):
             outcome = .failure(ClockError(error))
         }
         switch then {
         case .answer:
-            if let reply { effects.append(.answer(reply, outcome.map { .reply(.edited($0), events: nil) })) }
+            if let reply { context.effects.append(.answer(reply, outcome.map { .reply(.edited($0), events: nil) })) }
         case .nothing:
             break
         case .stationAdded(let prepared):
-            if let reply { effects.append(.answer(reply, outcome.map { .reply(.edited($0), events: nil) })) }
-            if case .failure = outcome { start(.discardStation(prepared), then: .discard) }
+            if let reply { context.effects.append(.answer(reply, outcome.map { .reply(.edited($0), events: nil) })) }
+            if case .failure = outcome { handOff(.discardStation(prepared), then: .discard) }
         case .calendar(let step):
             if let reply { calendarImported(outcome, step, reply: reply) }
         case .podcastRefreshed(let podcast):
             if let reply { podcastRefreshed(podcast, outcome.map { _ in () }, reply: reply) }
         case .episodeFeed(let name):
             switch outcome {
-            case .success: board.set("podcast-\(name)", nil)
+            case .success: context.warn("podcast-\(name)", nil)
             case .failure(let error):
-                board.set("podcast-\(name)", "The feed of podcast \(name) was read but not stored: \(error.message)")
+                context.warn("podcast-\(name)", "The feed of podcast \(name) was read but not stored: \(error.message)")
             }
         case .stationMoved(let station, let moved):
             if let reply { stationMoved(station, to: moved, outcome.map { _ in () }, reply: reply) }
@@ -50,7 +52,7 @@ extension RunningClock {
     /// A new alarm that names no sunrise gets `[display] sunrise`, from whichever face it came.
     private func withDefaultSunrise(_ edit: ClockEdit) -> ClockEdit {
         guard case .addAlarm(var patch) = edit, patch.sunriseSeconds == nil else { return edit }
-        patch.sunriseSeconds = options.sunriseSeconds
+        patch.sunriseSeconds = context.options.sunriseSeconds
         return .addAlarm(patch)
     }
 
@@ -60,29 +62,26 @@ extension RunningClock {
     /// token (its old one stops working): a phone whose browser forgot its token, or a kiosk whose browser
     /// profile is wiped at each boot, pairs again without piling up tokens. Whoever holds a valid code may
     /// already make a token, so this gives them nothing more.
-    func pair(code: String, name: String, reply: ClockTicket, _ now: SchedulerTime) throws(ClockError) {
+    mutating func pair(code: String, name: String, reply: ClockTicket, _ now: SchedulerTime) throws(ClockError) {
         guard pairing.matches(code, at: now.wall) else {
             throw ClockError(.unauthorized, "The pairing code is wrong or has expired; ask the clock for a new one.")
         }
-        start(.makeToken(name: name), then: .token(reply: reply))
+        handOff(.makeToken(name: name), then: .token(reply: reply))
     }
 
     /// The token a pairing made came back from the store.
-    func tokenMade(_ result: Result<WorkResult.MadeToken, StoreError>, reply: ClockTicket) {
+    mutating func tokenMade(_ result: Result<WorkResult.MadeToken, StoreError>, reply: ClockTicket) {
         switch result {
         case .success(let made):
             pairing.consume()
-            if let list = made.tokens { tokens.replace(with: list) }
-            effects.emit("paired", ["name": made.token.name, "token": made.token.id])
+            if let list = made.tokens { context.effects.append(.tokens(list)) }
+            context.effects.emit("paired", ["name": made.token.name, "token": made.token.id])
             respond(
                 to: reply, .reply(.paired(NewToken(token: made.secret, name: made.token.name, id: made.token.id)), events: nil))
         case .failure(let error):
             respond(to: reply, failure: ClockError(error))
         }
     }
-
-    /// The saved stations' names by id.
-    var stationNames: [Int64: String] { catalogue.stations.mapValues(\.name) }
 }
 
 extension EditOutcome {

@@ -1,36 +1,13 @@
 import AubadeCore
 import Foundation
 
-extension RunningClock {
-    /// The live state now, then every change of it (computed after each command, turn, sound event, input;
-    /// published only when something besides the time changed). Each subscriber gets its own stream that keeps
-    /// only the newest few states, so a slow reader never holds the clock back; it ends when the clock shuts
-    /// down or the subscriber stops listening.
-    func liveUpdates() -> AsyncStream<LiveState> {
-        subscriptions.subscribe(current: liveState(deps.time.now())) { [weak self] id in
-            Task { await self?.unsubscribe(id) }
-        }
-    }
-
-    /// Ends the live or home stream `id` (its subscriber stopped listening).
-    func unsubscribe(_ id: UUID) {
-        subscriptions.unsubscribe(id)
-    }
-
-    /// How many streams follow the live state (for tests and the status).
-    public var liveSubscriberCount: Int { subscriptions.liveCount }
-
+extension ClockState {
     /// After every input: the kiosk's face follows the alarm's ringing, the coming sunrises, the settings and the
     /// night's schedule (a ringing alarm lights it in the same turn that starts it).
-    func followDisplay(_ now: SchedulerTime) {
+    mutating func followDisplay() {
         display.follow(
             ringing: runner.isRinging || ringTest != nil, sunrises: runner.scheduler.sunrises(at: now.wall),
-            settings: catalogue.settings.nightDimming, zone: runner.scheduler.defaultZone, now)
-    }
-
-    /// After every input: the live state, handed to every subscriber when it changed.
-    func publishLive(_ now: SchedulerTime) {
-        subscriptions.publish { liveState(now) }
+            settings: context.catalogue.settings.nightDimming, zone: runner.scheduler.defaultZone, now, &context)
     }
 
     /// The live state at `now`.
@@ -54,7 +31,7 @@ extension RunningClock {
             ringing = LiveState.Ringing(
                 alarms: test.alarm.map { [LiveState.AlarmRef(id: $0, name: name($0))] } ?? [],
                 test: true, source: test.source, audible: test.audible,
-                notAudible: deps.sound.device.isOpen ? nil : deps.sound.device.problem,
+                notAudible: context.world.device.isOpen ? nil : context.world.device.problem,
                 since: test.startedAt)
         }
         let radio = self.radio.status(now).map { s in
@@ -64,10 +41,10 @@ extension RunningClock {
                 stationId: self.radio.playingStationID)
         }
         let next = runner.next.map { LiveState.Next(id: $0.id, name: name($0.id), at: $0.instant) }
-        let synchronised = deps.isClockSynchronised()
+        let synchronised = context.world.synchronised
         return LiveState(
             now: now.wall, zone: scheduler.defaultZone.identifier, ringing: ringing, radio: radio, next: next,
-            warnings: (synchronised ? [] : [DaemonStatus.notSynchronised]) + board.list,
+            warnings: (synchronised ? [] : [DaemonStatus.notSynchronised]) + context.board.list,
             clockSynchronised: synchronised, dimmed: display.dimmed, face: display.face.rawValue,
             sunrise: display.sunrise.map { s in
                 LiveState.Sunrise(

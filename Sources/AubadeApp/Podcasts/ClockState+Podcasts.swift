@@ -1,22 +1,22 @@
 import AubadeCore
-import AubadeSystemAsync
 import Foundation
 
-extension RunningClock {
+extension ClockState {
     /// A `podcast:` alarm's check finished: the result goes where a station check's goes — the pre-check's into the
     /// alarm's plan (first: nothing the store does may hold it back), the look-ahead's into its warning — then the
     /// feed it read again is stored through the one edit path (a feed that could not be stored changes nothing the
     /// alarm needs: it plays the file downloaded).
-    func episodeChecked(_ check: StationCheck, id: Int64, occurrence: Date, _ result: EpisodeCheck) {
-        let now = deps.time.now()
+    mutating func episodeChecked(_ check: StationCheck, id: Int64, occurrence: Date, _ result: EpisodeCheck) {
+        let now = self.now
         switch check {
         case .precheck:
             runner.precheckDone(
-                id: id, occurrence: occurrence, source: result.source, failure: result.failure, episode: result.audio, now)
+                id: id, occurrence: occurrence, source: result.source, failure: result.failure, episode: result.audio, now,
+                &context)
         case .lookahead:
-            runner.lookaheadDone(id: id, occurrence: occurrence, failure: result.failure, now)
+            runner.lookaheadDone(id: id, occurrence: occurrence, failure: result.failure, now, &context)
         }
-        guard let feed = result.feed, catalogue.podcast(named: result.podcast) != nil else { return }
+        guard let feed = result.feed, context.catalogue.podcast(named: result.podcast) != nil else { return }
         edit(.refreshPodcast(name: result.podcast, feed, at: now.wall), reply: nil, then: .episodeFeed(name: result.podcast))
     }
 
@@ -24,39 +24,39 @@ extension RunningClock {
     /// the turn is answered with when to look again once they are done. A feed is due `podcastRefresh` after it was
     /// last read or tried. A failure — the network, Wi-Fi-only, a feed that became invalid — is a standing warning,
     /// and the episodes read before stay.
-    func refreshPodcasts(reply: ClockTicket) {
-        let plan = PodcastRefreshPlan(every: options.podcastRefresh)
-        guard deps.podcasts != nil else { return respond(to: reply, .wait(plan.longest)) }
-        let due = plan.due(catalogue.podcasts, attempts: podcastAttempts, at: deps.time.now().wall)
+    mutating func refreshPodcasts(reply: ClockTicket) {
+        let plan = PodcastRefreshPlan(every: context.options.podcastRefresh)
+        guard context.caps.podcasts else { return respond(to: reply, .wait(plan.longest)) }
+        let due = plan.due(context.catalogue.podcasts, attempts: podcastAttempts, at: now.wall)
         startRefresh(RefreshRun(kind: .podcasts, items: due.map { .podcast($0) }), reply: reply)
     }
 
     /// How long until the next feed is due.
     func podcastWait() -> Duration {
-        PodcastRefreshPlan(every: options.podcastRefresh).wait(
-            catalogue.podcasts, attempts: podcastAttempts, after: deps.time.now().wall)
+        PodcastRefreshPlan(every: context.options.podcastRefresh).wait(
+            context.catalogue.podcasts, attempts: podcastAttempts, after: now.wall)
     }
 
     /// Reads one due feed again (Wi-Fi-only permitting).
-    func refreshPodcast(_ podcast: Podcast, reply: ClockTicket) {
-        podcastAttempts[podcast.name] = deps.time.now().wall
+    mutating func refreshPodcast(_ podcast: Podcast, reply: ClockTicket) {
+        podcastAttempts[podcast.name] = now.wall
         if let refusal = downloadRefusal() {
             return podcastRefreshed(podcast, .failure(ClockError(.refused, refusal)), reply: reply)
         }
-        start(.readFeed(podcast.feed), then: .feed(reply: reply, .refreshing(podcast)))
+        handOff(.readFeed(podcast.feed), then: .feed(reply: reply, .refreshing(podcast)))
     }
 
     /// A refreshed feed is stored, or why not is a standing warning; then the next due feed.
-    func podcastRefreshed(_ podcast: Podcast, _ result: Result<Void, ClockError>, reply: ClockTicket) {
+    mutating func podcastRefreshed(_ podcast: Podcast, _ result: Result<Void, ClockError>, reply: ClockTicket) {
         let key = "podcast-\(podcast.name)"
         switch result {
         case .success:
-            board.set(key, nil)
+            context.warn(key, nil)
         case .failure(let error):
             let since = podcast.refreshedAt.formatted(.iso8601)
-            board.set(
+            context.warn(
                 key, "The feed of podcast \(podcast.name) was not read: \(error.message) The episodes read on \(since) stay.")
-            effects.emit("podcast", ["podcast": podcast.name, "error": error.message])
+            context.effects.emit("podcast", ["podcast": podcast.name, "error": error.message])
         }
         refreshItemDone(reply)
     }

@@ -1,18 +1,19 @@
 import AubadeCore
-import AubadeSystemAsync
 import Foundation
 
-extension RunningClock {
+extension ClockState {
     /// Imports the calendar at `url` as `kind` (`POST /programmes/import`, `/days-off/import`): downloaded,
     /// checked and staged off the clock's thread (`deps.calendars` on a thread of its own), then applied — one
     /// transaction, `Store.apply` — through the edit path. Wi-Fi-only refuses the download, as it refuses streams.
-    func importCalendar(from url: StreamURL, kind: CalendarImport.Kind, station: String?, reply: ClockTicket) throws(ClockError) {
+    mutating func importCalendar(from url: StreamURL, kind: CalendarImport.Kind, station: String?, reply: ClockTicket)
+        throws(ClockError)
+    {
         if let refusal = downloadRefusal() { throw ClockError(.refused, "The calendar is not downloaded: \(refusal)") }
         try checkCalendarLoader()
-        let known = catalogue.calendarSources.first { $0.kind == kind && $0.location == url.text }
-        start(
+        let known = context.catalogue.calendarSources.first { $0.kind == kind && $0.location == url.text }
+        handOff(
             .loadCalendar(
-                .url(url), kind: kind, station: station, zone: runner.scheduler.defaultZone, at: deps.time.now().wall,
+                .url(url), kind: kind, station: station, zone: runner.scheduler.defaultZone, at: now.wall,
                 known: known),
             then: .calendar(reply: reply, .importing))
     }
@@ -23,9 +24,9 @@ extension RunningClock {
     /// half the horizon ahead is expanded again from its cached copy (no download). A failure — the network,
     /// Wi-Fi-only, a calendar that became invalid — is a standing warning, and the source stays as last imported:
     /// its last good copy keeps serving.
-    func refreshCalendars(reply: ClockTicket) {
-        let plan = CalendarRefreshPlan(options: options.calendars, zone: runner.scheduler.defaultZone)
-        let due = plan.due(catalogue.calendarSources, attempts: calendarAttempts, at: deps.time.now().wall)
+    mutating func refreshCalendars(reply: ClockTicket) {
+        let plan = CalendarRefreshPlan(options: context.options.calendars, zone: runner.scheduler.defaultZone)
+        let due = plan.due(context.catalogue.calendarSources, attempts: calendarAttempts, at: now.wall)
         startRefresh(
             RefreshRun(kind: .calendars, items: due.map { .calendar($0.source, download: $0.download, expand: $0.expand) }),
             reply: reply)
@@ -33,14 +34,14 @@ extension RunningClock {
 
     /// How long until the next calendar source is due.
     func calendarWait() -> Duration {
-        CalendarRefreshPlan(options: options.calendars, zone: runner.scheduler.defaultZone)
-            .wait(catalogue.calendarSources, attempts: calendarAttempts, after: deps.time.now().wall)
+        CalendarRefreshPlan(options: context.options.calendars, zone: runner.scheduler.defaultZone)
+            .wait(context.catalogue.calendarSources, attempts: calendarAttempts, after: now.wall)
     }
 
     /// Downloads a URL source again (`download`) and, when that fails or is refused, or when only the expansion
     /// is due (`expand`), imports its cached copy again, read now (its recurrences reach further; no network).
-    func refreshCalendar(_ source: CalendarSource, download: Bool, expand: Bool, reply: ClockTicket) {
-        calendarAttempts[source.id] = deps.time.now().wall
+    mutating func refreshCalendar(_ source: CalendarSource, download: Bool, expand: Bool, reply: ClockTicket) {
+        calendarAttempts[source.id] = now.wall
         guard download else { return expandCalendar(source, reply: reply) }
         do throws(ClockError) {
             if let refusal = downloadRefusal() { throw ClockError(.refused, refusal) }
@@ -51,7 +52,7 @@ extension RunningClock {
         }
     }
 
-    private func expandCalendar(_ source: CalendarSource, reply: ClockTicket) {
+    private mutating func expandCalendar(_ source: CalendarSource, reply: ClockTicket) {
         do throws(ClockError) {
             try loadCalendar(source, from: .cached(source), step: .expand(source), reply: reply)
         } catch {
@@ -59,21 +60,21 @@ extension RunningClock {
         }
     }
 
-    private func loadCalendar(_ source: CalendarSource, from: CalendarOrigin, step: CalendarStep, reply: ClockTicket)
+    private mutating func loadCalendar(_ source: CalendarSource, from: CalendarOrigin, step: CalendarStep, reply: ClockTicket)
         throws(ClockError)
     {
         try checkCalendarLoader()
-        let station = source.stationID.flatMap { catalogue.stations[$0]?.name }
-        start(
+        let station = source.stationID.flatMap { context.catalogue.stations[$0]?.name }
+        handOff(
             .loadCalendar(
-                from, kind: source.kind, station: station, zone: runner.scheduler.defaultZone, at: deps.time.now().wall,
+                from, kind: source.kind, station: station, zone: runner.scheduler.defaultZone, at: now.wall,
                 known: source),
             then: .calendar(reply: reply, step))
     }
 
     /// A calendar came back loaded (or not): an import's goes to the edit path; a refreshed source's too — unless
     /// its bytes are those imported and the expansion is not due: then nothing is written (R29), whatever the date.
-    func calendarLoaded(
+    mutating func calendarLoaded(
         _ result: Result<CalendarImport, ClockError>, _ step: CalendarStep, reply: ClockTicket, _ now: SchedulerTime
     ) {
         switch (step, result) {
@@ -88,13 +89,13 @@ extension RunningClock {
         case (.download(let source, let expand), .success(let calendar)):
             if !expand, calendar.contentHash == source.contentHash {
                 let count = source.kind == .programmes ? "programme rows" : "days off"
-                effects.emit(
+                context.effects.emit(
                     "calendar",
                     [
                         "source": source.location, "unchanged": true,
                         "message": "\(source.location) has not changed; its \(count) stay as imported.",
                     ])
-                board.set("calendar-\(source.id)", nil)
+                context.warn("calendar-\(source.id)", nil)
                 return refreshItemDone(reply)
             }
             edit(.importCalendar(calendar), reply: reply, then: .calendar(step))
@@ -104,7 +105,7 @@ extension RunningClock {
     }
 
     /// A refreshed calendar's import came back from the store.
-    func calendarImported(_ result: Result<EditResult, ClockError>, _ step: CalendarStep, reply: ClockTicket) {
+    mutating func calendarImported(_ result: Result<EditResult, ClockError>, _ step: CalendarStep, reply: ClockTicket) {
         switch (step, result) {
         case (.importing, _):
             break  // an import's edit answers as any edit does
@@ -113,27 +114,27 @@ extension RunningClock {
         case (.expand(let source), .failure(let error)):
             copyFailed(source, error, reply: reply)
         case (.download(let source, _), .success(let edited)), (.expand(let source), .success(let edited)):
-            board.set("calendar-\(source.id)-copy", nil)
-            if case .download = step { board.set("calendar-\(source.id)", nil) }
+            context.warn("calendar-\(source.id)-copy", nil)
+            if case .download = step { context.warn("calendar-\(source.id)", nil) }
             if case .imported(let summary) = edited.outcome {
-                effects.emit(
+                context.effects.emit(
                     "calendar", ["source": source.location, "unchanged": summary.unchanged, "message": summary.sentence])
             }
             refreshItemDone(reply)
         }
     }
 
-    private func downloadFailed(_ source: CalendarSource, _ error: ClockError, expand: Bool, reply: ClockTicket) {
+    private mutating func downloadFailed(_ source: CalendarSource, _ error: ClockError, expand: Bool, reply: ClockTicket) {
         let since = source.importedAt.formatted(.iso8601)
-        board.set(
+        context.warn(
             "calendar-\(source.id)",
             "The calendar \(source.location) was not refreshed: \(error.message) What was imported on \(since) stays in use.")
-        effects.emit("calendar", ["source": source.location, "error": error.message])
+        context.effects.emit("calendar", ["source": source.location, "error": error.message])
         if expand { expandCalendar(source, reply: reply) } else { refreshItemDone(reply) }
     }
 
-    private func copyFailed(_ source: CalendarSource, _ error: ClockError, reply: ClockTicket) {
-        board.set(
+    private mutating func copyFailed(_ source: CalendarSource, _ error: ClockError, reply: ClockTicket) {
+        context.warn(
             "calendar-\(source.id)-copy",
             "The cached copy of the calendar \(source.location) cannot be read again: \(error.message)")
         refreshItemDone(reply)
@@ -142,7 +143,7 @@ extension RunningClock {
     /// Why a download may not happen now (Wi-Fi-only and the route), or nil.
     func downloadRefusal() -> String? {
         if case .refuse(let reason) = NetworkPolicy.streaming(
-            wifiOnly: catalogue.settings.isWifi, network: deps.network.current())
+            wifiOnly: context.catalogue.settings.isWifi, network: context.world.network)
         {
             return reason
         }
@@ -150,8 +151,8 @@ extension RunningClock {
     }
 
     private func checkCalendarLoader() throws(ClockError) {
-        guard deps.calendars != nil else {
-            throw ClockError(.failed, deps.store.readOnlyReason ?? "This clock's store keeps no calendars.")
+        guard context.caps.calendars else {
+            throw ClockError(.failed, context.caps.readOnlyReason ?? "This clock's store keeps no calendars.")
         }
     }
 }
