@@ -248,7 +248,7 @@ let package = Package(
             name: "AubadeDaemonTests",
             dependencies: [
                 "AubadeDaemon", "AubadeApp", "AubadeCore", "AubadeStore", "AubadePodcasts", "AubadeDirectory",
-                "AubadeTesting", "AubadeAppTesting",
+                "AubadeTesting", "AubadeAppTesting", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict),
         // The HTTP API over a real RunningClock on a SQLite file, through Hummingbird's test client.
