@@ -2,8 +2,9 @@ public import AubadeCore
 public import Foundation
 
 /// Everything that happens to the running clock, from every face and every part of the daemon: it all enters
-/// through `RunningClock.send(_:)`, in arrival order, and each input's effects are carried out before the next
-/// is taken.
+/// through `RunningClock.send(_:)` and is decided by `ClockState.reduce` to the end, without waiting; each input's
+/// effects are carried out before the next is decided. Slow work an input asks for (an edit's commit, a download)
+/// is handed off, and its result is decided later as an arrival of its own — other inputs are decided meanwhile.
 public enum ClockInput: Sendable {
     /// The daemon starts: resume a ringing alarm or a snooze (R9), catch up a recent missed one (R6).
     /// `ringingChanged` is told when an alarm starts or stops sounding (the shake sensor is sampled only then);
