@@ -166,8 +166,13 @@ public actor RunningClock {
         world.backlight = backlight.takeOutcome()
         let effects = ClockState.reduce(&state, arrival, world)
         carryOut(effects)
-        let work = state.stopped ? [] : takeWork()
-        return Step(answer: answers.removeValue(forKey: reply), work: work)
+        // After shutdown nothing new starts (the store's thread has ended); a caller still waiting is told so.
+        guard !state.stopped else {
+            pendingWork = []
+            return Step(
+                answer: answers.removeValue(forKey: reply) ?? .failure(ClockError(.failed, "The clock has stopped.")), work: [])
+        }
+        return Step(answer: answers.removeValue(forKey: reply), work: takeWork())
     }
 
     /// The one place effects are carried out; what carrying them out found (a commit that failed) is decided in
