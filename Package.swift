@@ -190,7 +190,7 @@ let package = Package(
             swiftSettings: strict + [.unsafeFlags(["-O"])], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // Helpers shared by the test targets: temporary folders, running the built binary; and the fakes of the
-        // core's ports (`FakeSound`, `MemoryClockStore`, `ManualClock`, …), which never ship in the product.
+        // core's ports (`FakeSound`, `ManualClock`, `Journal`, …), which never ship in the product.
         .target(name: "AubadeTesting", dependencies: ["AubadeCore", "AubadeSystem", "AubadeSystemAsync"], swiftSettings: strict),
         // The GPIO and accelerometer fakes (`FakeGPIO`, `FakeAccelerometer`) for the hardware adapters' tests.
         .target(name: "AubadeHardwareTesting", dependencies: ["AubadeHardware", "AubadeCore"], swiftSettings: strict),
