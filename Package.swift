@@ -190,15 +190,16 @@ let package = Package(
             swiftSettings: strict + [.unsafeFlags(["-O"])], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // Helpers shared by the test targets: temporary folders, running the built binary; and the fakes of the
-        // core's ports (`FakeSound`, `MemoryClockStore`, `ManualClock`, …), which never ship in the product.
+        // core's ports (`FakeSound`, `ManualClock`, `Journal`, …), which never ship in the product.
         .target(name: "AubadeTesting", dependencies: ["AubadeCore", "AubadeSystem", "AubadeSystemAsync"], swiftSettings: strict),
         // The GPIO and accelerometer fakes (`FakeGPIO`, `FakeAccelerometer`) for the hardware adapters' tests.
         .target(name: "AubadeHardwareTesting", dependencies: ["AubadeHardware", "AubadeCore"], swiftSettings: strict),
-        // The one rig of the running clock in-process (`ClockRig`, `RunningClockRig`) over the fakes.
+        // The one rig of the running clock in-process (`ClockRig`, `RunningClockRig`) over the fakes and the real
+        // store (`RigStore`: AubadeStore's SQLite store on a temporary file).
         .target(
             name: "AubadeAppTesting",
             dependencies: [
-                "AubadeApp", "AubadeCore", "AubadeTesting",
+                "AubadeApp", "AubadeCore", "AubadeStore", "AubadeTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -238,10 +239,11 @@ let package = Package(
         .testTarget(
             name: "AubadeBindingsTests", dependencies: ["AubadeAudio", "AubadeHTTP", "AubadeHardware"],
             swiftSettings: strict),
-        // The daemon's decisions in-process: the real RunningClock over FakeSound, MemoryClockStore, ManualClock —
-        // no adapter compiled in.
+        // The daemon's decisions in-process: the real RunningClock over FakeSound, ManualClock and one adapter, the
+        // store (AubadeStore: a SQLite file in a temporary folder, or its backup copy).
         .testTarget(
-            name: "AubadeAppTests", dependencies: ["AubadeApp", "AubadeCore", "AubadeTesting", "AubadeAppTesting"],
+            name: "AubadeAppTests",
+            dependencies: ["AubadeApp", "AubadeCore", "AubadeStore", "AubadeTesting", "AubadeAppTesting"],
             swiftSettings: strict),
         // The running clock over the real adapters the daemon composes: a SQLite file, the calendar loader.
         .testTarget(

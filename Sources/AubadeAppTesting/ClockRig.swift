@@ -8,9 +8,9 @@ import Synchronization
 /// The one rig every in-process test of the running clock uses: the real `RunningClock` and its parts over the
 /// fakes — the engine a `FakeSound` that records what it was asked, time a `ManualClock`, the pre-check a
 /// `FakePrecheck` run when the test says so, the network a `FakeNetworkStatus` — and the store the test chooses:
-/// `ClockRig` runs on a `MemoryClockStore`; a test target that links AubadeStore runs it on a SQLite file. Events
-/// the engine would report are handed to the clock directly, so every test is deterministic and takes no real
-/// time.
+/// `ClockRig` runs on the real one (`RigStore`: the SQLite store on a temporary file, its commits in the journal);
+/// a test may hand it another (`SQLiteClockStore` itself, a store behind gates, the backup copy). Events the engine
+/// would report are handed to the clock directly, so every test is deterministic and takes no real time.
 public struct RunningClockRig<Backing: ClockStore>: Sendable {
     public let journal: Journal
     public let sound: FakeSound
@@ -131,12 +131,12 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
     public var lastPlayed: (id: SoundID, request: SoundRequest, paused: Bool)? { sound.played.last }
 }
 
-/// The rig on the in-memory store.
-public typealias ClockRig = RunningClockRig<MemoryClockStore>
+/// The rig on the real store (`RigStore`).
+public typealias ClockRig = RunningClockRig<RigStore>
 
-extension RunningClockRig where Backing == MemoryClockStore {
-    /// A clock whose store holds `alarms`, `stations`, … and starts at `start` (2026-11-24 06:50 UTC, a Tuesday,
-    /// by default).
+extension RunningClockRig where Backing == RigStore {
+    /// A clock whose store holds `alarms`, `stations`, … (each with its id) and starts at `start` (2026-11-24
+    /// 06:50 UTC, a Tuesday, by default).
     public init(
         alarms: [Alarm] = [], stations: [Station] = [], programmes: [Programme] = [],
         settings: AppSettings = AppSettings(), states: [AlarmRunState] = [], start: Date = rigMorning,
@@ -147,16 +147,18 @@ extension RunningClockRig where Backing == MemoryClockStore {
     ) {
         let journal = Journal()
         let time = ManualClock(wall: start)
-        let store = MemoryClockStore(
-            StoredClock(
-                alarms: alarms, states: states, settings: settings, stations: stations,
-                programmes: programmes),
-            journal: journal, now: { time.now().wall })
-        // The in-memory store's `load` cannot fail.
-        self = try! RunningClockRig(
-            store: store, journal: journal, time: time, device: device, network: network,
-            backlight: backlight, synchronised: synchronised, calendars: calendars,
-            fetcher: fetcher, preAlarmLeads: preAlarmLeads)
+        do {
+            let store = try RigStore(
+                alarms: alarms, stations: stations, programmes: programmes, settings: settings, states: states,
+                journal: journal, time: time)
+            self = try RunningClockRig(
+                store: store, journal: journal, time: time, device: device, network: network,
+                backlight: backlight, synchronised: synchronised, calendars: calendars,
+                fetcher: fetcher, preAlarmLeads: preAlarmLeads)
+        } catch {
+            // No test can go on without its rig: a temporary file that cannot be made, a seed the store refuses.
+            preconditionFailure("The rig's store cannot be set up: \(error)")
+        }
     }
 
     /// The kinds of the history events, in order.

@@ -1,11 +1,11 @@
 import Foundation
 
-/// A fresh folder under the system temp directory, removed when the value is deinitialised.
+/// A fresh folder under the system temp directory (or `base`), removed when the value is deinitialised.
 public final class TemporaryDirectory: Sendable {
     public let path: String
 
-    public init(_ label: String = "aubade") throws {
-        let base = FileManager.default.temporaryDirectory.path
+    public init(_ label: String = "aubade", in base: String? = nil) throws {
+        let base = base ?? FileManager.default.temporaryDirectory.path
         path = "\(base)/\(label)-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }

@@ -1,6 +1,7 @@
 import AubadeApp
 import AubadeAppTesting
 import AubadeCore
+import AubadeStore
 import AubadeTesting
 import Foundation
 import Testing
@@ -184,7 +185,9 @@ struct AlarmRunTests {
         await rig.start()
         await rig.run(until: ClockRig.at(6, 59, 50))
         let prepared = try #require(rig.lastPlayed?.id)
-        rig.store.change { $0.alarms[0].time = try! LocalTime(hour: 7, minute: 30) }
+        try rig.store.fromAnotherProcess { other throws(StoreError) in
+            try other.updateAlarm(id: 1) { alarm, _ throws(ValidationError) in alarm.time = try LocalTime(hour: 7, minute: 30) }
+        }
         await rig.run(until: ClockRig.at(7, 0, 30))
         #expect(rig.sound.calls.contains(.stop(prepared)))
         #expect(!rig.sound.calls.contains(.begin(prepared)), "the moved alarm does not ring at its old time")

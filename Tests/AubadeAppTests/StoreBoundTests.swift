@@ -82,14 +82,14 @@ struct StoreBoundTests {
         #expect(counts.all.dropFirst(atRing).elementsEqual(["save+dismissed"]), "\(counts.all)")
     }
 
-    /// The rig on a watched in-memory store.
+    /// The rig on its store (`RigStore`, a SQLite file), watched.
     private static func rig(_ alarms: [Alarm], gate: StoreGate = StoreGate(), counts: CommitCounts = CommitCounts()) throws
         -> RunningClockRig<WatchedStore>
     {
         let journal = Journal()
         let time = ManualClock(wall: ClockRig.morning)
-        let memory = MemoryClockStore(StoredClock(alarms: alarms), journal: journal, now: { time.now().wall })
-        return try RunningClockRig(store: WatchedStore(memory, gate: gate, counts: counts), journal: journal, time: time)
+        let store = try RigStore(alarms: alarms, journal: journal, time: time)
+        return try RunningClockRig(store: WatchedStore(store, gate: gate, counts: counts), journal: journal, time: time)
     }
 
     /// Waits (a generous watchdog, not a time bound) for what the store's thread does.
@@ -132,17 +132,17 @@ final class CommitCounts: Sendable {
 
 /// A store over another that counts its commits (`counts`) and whose calls a `StoreGate` can hold.
 final class WatchedStore: ClockStore {
-    let inner: MemoryClockStore
+    let inner: RigStore
     let gate: StoreGate
     let counts: CommitCounts
 
-    init(_ inner: MemoryClockStore, gate: StoreGate = StoreGate(), counts: CommitCounts = CommitCounts()) {
+    init(_ inner: RigStore, gate: StoreGate = StoreGate(), counts: CommitCounts = CommitCounts()) {
         self.inner = inner
         self.gate = gate
         self.counts = counts
     }
 
-    /// What the in-memory store holds and recorded.
+    /// What the store's file holds and its history.
     var data: StoredClock { inner.data }
     var history: [HistoryEvent] { inner.history }
 

@@ -23,7 +23,7 @@ struct SQLiteRig {
         podcasts: Bool = false, directory: (any StationDirectory)? = nil, prepare: (Store) throws -> Void = { _ in }
     ) throws {
         dir = try TemporaryDirectory("sqlite-rig")
-        // The store's own clock is the rig's, as `MemoryClockStore`'s is: nothing depends on the machine's date.
+        // The store's own clock is the rig's, as `RigStore`'s is: nothing depends on the machine's date.
         let time = ManualClock(wall: start)
         store = try Store.open(path: dir.file("aubade.sqlite"), now: { time.now().wall })
         try prepare(store)

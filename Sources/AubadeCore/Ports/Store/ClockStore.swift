@@ -38,8 +38,8 @@ public struct StoredClock: Sendable, Equatable {
 }
 
 /// Port: the clock's store. Implementations: `SQLiteClockStore` (AubadeStore: the database, which watches its own
-/// file), `BackupClockStore` (AubadeStore: the schedule's backup copy, read-only) and, for in-process tests,
-/// `MemoryClockStore` (AubadeTesting).
+/// file) and `BackupClockStore` (AubadeStore: the schedule's backup copy, read-only). In-process tests run the
+/// first on a temporary file (AubadeAppTesting's `RigStore`), so the edit rules live once, in the store.
 ///
 /// Contract: synchronous and blocking (SQLite commits with `synchronous=FULL` fsync) — the running clock calls it
 /// only on the store's own thread (`StoreWorker`), never on its own or the cooperative pool, and waits for a commit

@@ -1,18 +1,20 @@
 import AubadeApp
 import AubadeAppTesting
 import AubadeCore
+import AubadeStore
 import AubadeTesting
 import Foundation
 import Testing
 
-/// The clock over the in-memory store (`MemoryClockStore`), which carries out edits as the SQLite store does
-/// (their parity is checked against a real file in AubadeDaemonTests), and a store that takes no changes.
-@Suite("Command layer over the in-memory store")
-struct InMemoryStoreTests {
+/// The command layer over the rig's store — the SQLite store itself, on a temporary file — and over the store the
+/// clock runs on when its database cannot be read (`BackupClockStore`, the schedule's backup copy), which takes
+/// no changes.
+@Suite("Command layer over the rig's store and the backup copy")
+struct RigStoreTests {
     @Test func aStoreThatTakesNoChangesRefusesEditsInOneSentence() async throws {
-        let rig = ClockRig()
+        let copy = try ClockRig().store.database.snapshot.load()
+        let rig = try RunningClockRig(store: BackupClockStore(copy), time: ManualClock(wall: ClockRig.morning))
         await rig.start()
-        rig.store.refuseChanges("The clock runs from the backup copy of the schedule; changes are not saved.")
         await #expect(throws: ClockError(.failed, "The clock runs from the backup copy of the schedule; changes are not saved."))
         {
             try await rig.clock.handle(.edit(.removeAlarm(id: 1)))
