@@ -3,7 +3,7 @@ public import Foundation
 public import Logging
 
 /// The ports the running clock works through (declared in AubadeCore's `Ports/`, docs/HOUSE-RULES.md §1–§3): `aubade run` hands it the real
-/// adapters (`AubadeDaemon`), in-process tests the stand-ins of AubadeTesting (`FakeSound`, `MemoryClockStore`,
+/// adapters (`AubadeDaemon`), in-process tests the stand-ins of AubadeTesting (`FakeSound`, a real store on a temporary file,
 /// `ManualClock`, `ManualJobs`, `FakePrecheck`, `FakeNetworkStatus`).
 public struct ClockDependencies: Sendable {
     public var store: any ClockStore
