@@ -1,5 +1,6 @@
 /// A flag set once, from any thread, that a thread may wait on for a while: the stop of a network thread
-/// that sleeps between reconnects. Waits are timed on `CLOCK_MONOTONIC`. Thread-safe.
+/// that sleeps between reconnects, the end of a job handed to the store's thread (`StoreWorker.Ticket`). Waits
+/// are timed on `CLOCK_MONOTONIC`. Thread-safe.
 public final class StopSignal: @unchecked Sendable {
     // @unchecked: `stopped` is read and written only while `condition`'s mutex is held.
     private let condition = MonotonicCondition()

@@ -12,7 +12,9 @@ import Testing
 @Suite("Command layer over the rig's store and the backup copy")
 struct RigStoreTests {
     @Test func aStoreThatTakesNoChangesRefusesEditsInOneSentence() async throws {
-        let copy = try ClockRig().store.database.snapshot.load()
+        // The rig whose backup copy is read is kept alive until it is read: its folder goes with it.
+        let source = ClockRig()
+        let copy = try withExtendedLifetime(source) { try source.store.database.snapshot.load() }
         let rig = try RunningClockRig(store: BackupClockStore(copy), time: ManualClock(wall: ClockRig.morning))
         await rig.start()
         await #expect(throws: ClockError(.failed, "The clock runs from the backup copy of the schedule; changes are not saved."))

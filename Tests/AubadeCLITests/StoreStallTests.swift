@@ -50,21 +50,32 @@ final class WriteLock: Sendable {
     private let released = DispatchSemaphore(value: 0)
     private let done = Mutex(false)
 
+    /// Takes the lock, waiting for the daemon's own short transactions (SQLite's busy wait, up to 30 s); throws when
+    /// it cannot be had, never leaves the caller waiting for a lock that was not taken.
     init(path: String) throws {
         let taken = DispatchSemaphore(value: 0)
-        let queue = try DatabaseQueue(path: path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
         let released = self.released
+        let failure = LockFailure()
         let thread = Thread {
-            try? queue.writeWithoutTransaction { db in
-                try db.execute(sql: "BEGIN EXCLUSIVE")
+            do {
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "BEGIN EXCLUSIVE")
+                    taken.signal()
+                    released.wait()
+                    try db.execute(sql: "ROLLBACK")
+                }
+            } catch {
+                failure.text.withLock { $0 = "\(error)" }
                 taken.signal()
-                released.wait()
-                try db.execute(sql: "ROLLBACK")
             }
             try? queue.close()
         }
         thread.start()
-        taken.wait()
+        guard taken.wait(timeout: .now() + 60) == .success else { throw LockFailure.Error("not taken within 60 s") }
+        if let text = failure.text.withLock({ $0 }) { throw LockFailure.Error(text) }
     }
 
     func release() {
@@ -74,5 +85,15 @@ final class WriteLock: Sendable {
             })
         else { return }
         released.signal()
+    }
+}
+
+/// Why a `WriteLock` could not be taken, carried from its thread.
+final class LockFailure: Sendable {
+    let text = Mutex<String?>(nil)
+
+    struct Error: Swift.Error, CustomStringConvertible {
+        let description: String
+        init(_ why: String) { description = "The test's write lock could not be taken: \(why)" }
     }
 }

@@ -36,18 +36,13 @@ public enum ControlProtocol {
     /// The longest request line accepted.
     static let maxLine = 64 * 1024
 
+    /// `value` in the documents' JSON form (`DocumentJSON`), as one line's text.
     static func encode<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: DocumentJSON.data(value), as: UTF8.self)
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ line: String) -> T? {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return try? decoder.decode(type, from: Data(line.utf8))
+        try? DocumentJSON.decoder().decode(type, from: Data(line.utf8))
     }
 }
 

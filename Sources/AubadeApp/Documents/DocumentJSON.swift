@@ -1,8 +1,9 @@
 public import Foundation
 
-/// The one JSON form of every document the clock gives out — `aubade … --json` and the HTTP API print the
-/// same bytes for the same data: keys sorted, slashes unescaped, dates as Unix seconds. Text is JSON-escaped
-/// as it is (a `<script>` label stays text: the pages insert it as text, never as markup).
+/// The one JSON form of every document the clock gives out — `aubade … --json`, the HTTP API and the control
+/// socket's lines (`ControlProtocol`) carry the same bytes for the same data: keys sorted, slashes unescaped,
+/// dates as Unix seconds. Text is JSON-escaped as it is (a `<script>` label stays text: the pages insert it as
+/// text, never as markup).
 public enum DocumentJSON {
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()

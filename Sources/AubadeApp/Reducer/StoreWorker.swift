@@ -1,6 +1,5 @@
 import AubadeCore
-import Dispatch
-import Foundation
+import AubadeSystem
 import Synchronization
 
 /// The clock's store on a thread of its own ("aubade.store"): the running clock never calls SQLite on its own
@@ -16,29 +15,37 @@ final class StoreWorker: Sendable {
     /// (later), and the clock says so.
     static let bound: Duration = .milliseconds(500)
 
+    /// What the store's thread runs, one at a time.
+    private typealias Job = @Sendable (any ClockStore) -> Void
+
     let store: any ClockStore
-    private let queue: JobQueue
+    private let jobs = BlockingQueue<Job>()
+    private let running = RunningSince()
 
     init(_ store: any ClockStore, name: String = "aubade.store") {
         self.store = store
-        let queue = JobQueue()
-        self.queue = queue
-        let thread = Thread { queue.run(store) }  // the thread holds the queue until it is closed
-        thread.name = name
-        thread.stackSize = 1 << 20
-        thread.start()
+        let jobs = self.jobs
+        let running = self.running
+        // The thread holds the queue (not the worker) until the queue is closed and drained.
+        NamedThread.start(name, stackSize: 1 << 20) {
+            while true {
+                let batch = jobs.take()
+                if batch.isEmpty { return }
+                for job in batch { running.run { job(store) } }
+            }
+        }
     }
 
-    deinit { queue.close() }
+    deinit { jobs.close() }
 
     /// Ends the store's thread once the jobs handed in so far have run.
-    func close() { queue.close() }
+    func close() { jobs.close() }
 
     /// Hands `body` to the store's thread; the ticket says when it has run.
     @discardableResult
     func submit(_ body: @escaping @Sendable (any ClockStore) -> Void) -> Ticket {
         let ticket = Ticket()
-        queue.push { store in
+        jobs.post { store in
             body(store)
             ticket.finish()
         }
@@ -49,7 +56,7 @@ final class StoreWorker: Sendable {
     func perform<T: Sendable>(_ body: @escaping @Sendable (any ClockStore) throws(StoreError) -> T) async throws(StoreError) -> T
     {
         let result: Result<T, StoreError> = await withCheckedContinuation { continuation in
-            queue.push { store in
+            jobs.post { store in
                 do throws(StoreError) {
                     continuation.resume(returning: .success(try body(store)))
                 } catch {
@@ -78,28 +85,18 @@ final class StoreWorker: Sendable {
 
     /// Whether a job has been running for longer than `bound`: the store is stuck (a lock, a dying card), so the
     /// clock does not wait for it at all until it answers again.
-    var isStalled: Bool { queue.busyFor.map { $0 > StoreWorker.bound } ?? false }
+    var isStalled: Bool { running.busyFor.map { $0 > StoreWorker.bound } ?? false }
 
     /// A job handed to the store's thread: whether it has run yet.
     final class Ticket: Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private let finished = Atomic<Bool>(false)
+        private let done = StopSignal()  // set once, when the job has run
 
-        fileprivate func finish() {
-            finished.store(true, ordering: .releasing)
-            done.signal()
-        }
+        fileprivate func finish() { done.stop() }
 
-        var isDone: Bool { finished.load(ordering: .acquiring) }
+        var isDone: Bool { done.isStopped }
 
-        /// Blocks until the job has run or `limit` has passed; true when it has run.
-        func wait(upTo limit: Duration) -> Bool {
-            if isDone { return true }
-            let nanoseconds = Int(limit.components.seconds) * 1_000_000_000 + Int(limit.components.attoseconds / 1_000_000_000)
-            guard done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return isDone }
-            done.signal()  // a later wait on the same ticket returns at once too
-            return true
-        }
+        /// Blocks until the job has run or `limit` has passed (timed on `CLOCK_MONOTONIC`); true when it has run.
+        func wait(upTo limit: Duration) -> Bool { done.wait(upTo: limit) }
     }
 }
 
@@ -108,41 +105,18 @@ private final class AnswerBox<T: Sendable>: Sendable {
     let value = Mutex<T?>(nil)
 }
 
-/// The store thread's queue: jobs in order, and since when the running one runs.
-private final class JobQueue: Sendable {
-    private let state = Mutex<(jobs: [@Sendable (any ClockStore) -> Void], closed: Bool, busySince: ContinuousClock.Instant?)>(
-        ([], false, nil))
-    private let available = DispatchSemaphore(value: 0)
+/// Since when the store's running job runs, on `CLOCK_MONOTONIC` (`Monotonic`): it measures the store, not the
+/// time of day.
+private final class RunningSince: Sendable {
+    private let since = Mutex<Duration?>(nil)
 
-    func push(_ job: @escaping @Sendable (any ClockStore) -> Void) {
-        state.withLock { $0.jobs.append(job) }
-        available.signal()
+    /// Runs `job`, marked as running while it runs.
+    func run(_ job: () -> Void) {
+        since.withLock { $0 = Monotonic.now() }
+        job()
+        since.withLock { $0 = nil }
     }
 
-    func close() {
-        state.withLock { $0.closed = true }
-        available.signal()
-    }
-
-    /// How long the running job has run (nil when idle). It measures the store, not the time of day.
-    var busyFor: Duration? {
-        state.withLock { $0.busySince }.map { ContinuousClock.now - $0 }
-    }
-
-    func run(_ store: any ClockStore) {
-        while true {
-            available.wait()
-            let job = state.withLock { s -> (@Sendable (any ClockStore) -> Void)? in
-                guard !s.jobs.isEmpty else { return nil }
-                s.busySince = ContinuousClock.now
-                return s.jobs.removeFirst()
-            }
-            guard let job else {
-                if state.withLock({ $0.closed && $0.jobs.isEmpty }) { return }
-                continue
-            }
-            job(store)
-            state.withLock { $0.busySince = nil }
-        }
-    }
+    /// How long the running job has run (nil when idle).
+    var busyFor: Duration? { since.withLock { $0 }.map { Monotonic.now() - $0 } }
 }
