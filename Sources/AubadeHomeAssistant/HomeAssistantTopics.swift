@@ -115,6 +115,11 @@ public struct HomeAssistantTopics: Sendable {
                 fields = ["event_type": "dismissed", "how": how ?? "unknown"]
             case .autoSilenced:
                 fields = ["event_type": "dismissed", "how": "auto-silence"]
+            case .escalated:
+                // The top of its ladder rang unanswered: an automation can call a phone.
+                fields = ["event_type": "unanswered", "round": line.detail.replacingOccurrences(of: "round=", with: "")]
+            case .unanswered:
+                fields = ["event_type": "dismissed", "how": "unanswered"]
             case .skipped:
                 let reason: SkipReason = HistoryDetail.dayOff(in: line.detail).map(SkipReason.dayOff) ?? .skipNext
                 fields = ["event_type": "skipped", "why": PreAlarms.why(reason)]

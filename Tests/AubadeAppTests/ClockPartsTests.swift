@@ -78,6 +78,37 @@ struct ClockPartsTests {
         #expect(c.effects.take().contains { if case .ringingChanged(false) = $0 { true } else { false } })
     }
 
+    @Test func anUnansweredAlarmsLadderPlaysItLouderThenTheToneAtFullVolume() {
+        var c = Self.context()
+        let scheduler = AlarmScheduler(
+            alarms: [ClockRig.alarm(1, 22, 1, sound: .station(id: 1))], states: [], settings: c.catalogue.settings,
+            defaultZone: Self.utc, ladder: LadderPlan(stepSeconds: 60))
+        var runner = AlarmRunner(scheduler: scheduler)
+        runner.start(c.now, &c)
+        func at(_ seconds: Int) -> SchedulerTime {
+            SchedulerTime(
+                wall: Self.start.addingTimeInterval(TimeInterval(seconds)),
+                mono: MonotonicInstant(seconds: 1000 + Double(seconds)))
+        }
+        for t in [60, 120, 180] {
+            c.world.now = at(t)
+            runner.advance(at(t), &c)
+        }
+        let effects = c.effects.take()
+        let own = effects.compactMap {
+            if case .sound(.play(let id, let r, _)) = $0, case .stations = r.content { id } else { nil }
+        }
+        #expect(own.count == 1, "the alarm's own station first: \(effects)")
+        #expect(
+            effects.contains { if case .sound(.volume(own[0], 75)) = $0 { true } else { false } },
+            "then the same sound 6 dB louder (60 → 75 on the volume scale)")
+        let tone = effects.compactMap {
+            if case .sound(.play(let id, let r, _)) = $0, case .tone = r.content, r.volume == 100 { id } else { nil }
+        }
+        #expect(tone.count == 1, "then the tone at full volume")
+        #expect(runner.ringing?.sound == tone.first && runner.ringing?.step == .tone)
+    }
+
     @Test func aPairingCodeIsDrawnFromTheInputsEntropyAndExpires() {
         var desk = PairingDesk()
         let code = desk.newCode(now: Self.start, entropy: 1_234_567_890)

@@ -22,6 +22,11 @@ extension AlarmRunner {
                 stopRinging(stop, by: by, &c)
             case .snoozeRefused(let id):
                 c.effects.emit("snooze-refused", ["alarm": id, "message": "All snoozes are used; only stop works."])
+            case .climb(let id, let step):
+                climb(id, to: step, now, &c)
+            case .outputs(let id, let on):
+                // The bed shaker and the lamp on GPIO outputs are not built yet (issue 37): the step is said, not done.
+                c.effects.emit("outputs", ["alarm": id, "on": on])
             case .wakeMe(let next):
                 wake = next
             }
@@ -90,7 +95,7 @@ extension AlarmRunner {
     private mutating func stopRinging(_ stop: StopRinging, by: DismissInput?, _ c: inout ClockContext) {
         let who =
             switch stop.reason {
-            case .autoSilenced: "auto"
+            case .autoSilenced, .unanswered, .rested: "auto"
             case .dismissed, .snoozed: (stop.by ?? by ?? .cli).rawValue
             case .edited, .disabled, .removed: "edit"
             }
@@ -110,6 +115,35 @@ extension AlarmRunner {
             c.effects.append(.ringingChanged(false))
         }
         c.effects.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who])
+    }
+
+    /// An unanswered alarm's ladder reached `step` (only the sounding member of a ringing group changes the sound,
+    /// R38): its own sound at its volume, the same `louderDB` louder, or the fallback tone at full volume — a new
+    /// sound at alarm priority replaces the one playing without a silent moment (R13).
+    private mutating func climb(_ id: Int64, to step: LadderStep, _ now: SchedulerTime, _ c: inout ClockContext) {
+        guard let current = ringing, current.alarmID == id, let alarm = scheduler.alarms[id] else { return }
+        let was = current.step
+        ringing?.step = step
+        switch (was, step) {
+        case (.own, .louder):
+            c.effects.setVolume(current.sound, scheduler.ladder.louder(alarm.volume))
+        case (.louder, .own):
+            c.effects.setVolume(current.sound, alarm.volume)
+        case (.tone, .everything), (.everything, .tone), (.own, .own), (.louder, .louder), (.tone, .tone),
+            (.everything, .everything):
+            break
+        case (_, .tone), (_, .everything):
+            let sound = c.effects.play(.tone(c.catalogue.settings.fallbackTone, priority: .alarm, volume: 100))
+            ringing?.sound = sound
+            ringing?.source = "tone (unanswered)"
+        case (_, .own), (_, .louder):
+            let plan = self.plan(
+                sound: alarm.sound, volume: step == .louder ? scheduler.ladder.louder(alarm.volume) : alarm.volume,
+                fadeInSeconds: 0, alarmID: id, occurrence: current.occurrence, c)
+            let sound = c.effects.play(plan.request)
+            ringing?.sound = sound
+            ringing?.source = plan.description
+        }
     }
 
     /// The plan of an alarm's sound, with a failed pre-check of this occurrence as its known failure, and the

@@ -25,6 +25,8 @@ struct AlarmRunner {
         /// What it fell back to ("tone", or the alternate station's address) until it recovers; nil while on its
         /// own source.
         var fellBackTo: String?
+        /// Where its ladder is (`LadderStep.own` without one).
+        var step: LadderStep = .own
     }
 
     /// A sound pre-rolled for an occurrence that has not come yet.

@@ -68,11 +68,15 @@ public struct WakeLadder: Hashable, Sendable {
     private var step: Duration { .seconds(plan.stepSeconds) }
 
     /// The clock's turn at `now`: every change due by then, in order (a turn late by several steps climbs through
-    /// each, so none is skipped in the history).
-    public mutating func tick(at now: MonotonicInstant) -> [LadderAction] {
+    /// each, so none is skipped in the history). `throughRests` false stops at a rest: the alarm engine ends a rest
+    /// through its own snooze deadline, which then calls `tick` again.
+    public mutating func tick(at now: MonotonicInstant, throughRests: Bool = true) -> [LadderAction] {
         guard plan.enabled else { return [] }
         var actions: [LadderAction] = []
-        while let due = nextChange, due <= now { actions += advance(at: due) }
+        while let due = nextChange, due <= now {
+            if !throughRests, case .resting = phase { break }
+            actions += advance(at: due)
+        }
         return actions
     }
 

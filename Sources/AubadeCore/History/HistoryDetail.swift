@@ -64,6 +64,18 @@ public enum HistoryDetail {
         "to=\(target.rawValue) reason=\(reason)"
     }
 
+    /// "to=louder round=0": the step an unanswered alarm's ladder climbed to, in which round.
+    public static func climbed(to step: LadderStep, round: Int) -> String {
+        "to=\(step) round=\(round)"
+    }
+
+    /// The step of "to=louder round=0" (as written).
+    public static func climbedTo(in detail: String) -> String? {
+        guard detail.hasPrefix("to=") else { return nil }
+        let rest = detail.dropFirst(3)
+        return String(rest.range(of: " round=").map { rest[..<$0.lowerBound] } ?? rest)
+    }
+
     /// "by=button": what stopped the alarm.
     public static func dismissed(by input: DismissInput) -> String {
         "by=\(input.rawValue)"

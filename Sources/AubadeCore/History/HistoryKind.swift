@@ -59,6 +59,17 @@ public enum HistoryKind: String, CaseIterable, Sendable {
     /// `detail` names the occurrence ("due …") and how the waker's ring ended ("end=stop by=button",
     /// "end=snooze", "end=duration", "end=daemon" when the daemon took it over).
     case secondWaker = "second-waker"
+
+    // An unanswered alarm's ladder (`WakeLadder`).
+
+    /// It climbed a step; `detail` is "to=louder round=0" (`HistoryDetail.climbed(to:round:)`).
+    case climbed
+    /// The top of its ladder rang unanswered: the outputs on, the `unanswered` notice; `detail` "round=0".
+    case escalated
+    /// It rested between rounds of its ladder; `detail` "round 1 in 5m".
+    case rested
+    /// The last round of its ladder rang unanswered: it stopped. With the ladder off, `auto-silenced` instead.
+    case unanswered
 }
 
 extension HistoryEvent {

@@ -112,7 +112,7 @@ struct RunGrouping {
 
     static func isTerminal(_ kind: HistoryKind) -> Bool {
         switch kind {
-        case .dismissed, .autoSilenced, .missed, .skipped, .superseded, .cancelled: true
+        case .dismissed, .autoSilenced, .unanswered, .missed, .skipped, .superseded, .cancelled: true
         default: false
         }
     }
@@ -138,6 +138,12 @@ struct RunGrouping {
         case .snoozeRefused: run.snoozesRefused += 1
         case .dismissed: run.end = .dismissed(input: HistoryDetail.dismissInput(in: detail), detail: detail)
         case .autoSilenced: run.end = .autoSilenced(detail: detail)
+        case .unanswered: run.end = .unanswered(detail: detail)
+        case .climbed: run.climbedTo = HistoryDetail.climbedTo(in: detail) ?? run.climbedTo
+        case .escalated: run.climbedTo = LadderStep.everything.description
+        case .rested:
+            run.rests += 1
+            run.inSnooze = true
         case .missed: run.end = .missed(detail: detail)
         case .skipped: run.end = .skipped(dayOff: HistoryDetail.dayOff(in: detail))
         case .superseded: run.end = .superseded(detail: detail)

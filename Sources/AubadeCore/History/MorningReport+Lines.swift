@@ -43,6 +43,8 @@ extension MorningReport {
         if run.resumes > 0 { out.append("resumed after a restart" + times(run.resumes)) }
         if run.snoozes > 0 { out.append("snoozed \(run.snoozes)×") }
         if run.snoozesRefused > 0 { out.append("snooze refused" + times(run.snoozesRefused)) }
+        if let step = run.climbedTo { out.append("unanswered, climbed to \(step)") }
+        if run.rests > 0 { out.append("rang again after \(run.rests) rest(s)") }
         out.append(endPhrase(run))
         return out
     }
@@ -78,6 +80,7 @@ extension MorningReport {
             }
         case .autoSilenced(let detail):
             detail.hasPrefix("after ") ? "auto-silenced \(detail)" : "auto-silenced" + aside(detail)
+        case .unanswered(let detail): "unanswered" + aside(detail)
         case .missed(let detail):
             run.start == .notRung && (detail.isEmpty || HistoryDetail.occurrence(in: detail) != nil)
                 ? "missed, never rang" : "missed" + aside(detail)

@@ -21,6 +21,8 @@ extension MorningReport {
             case dismissed(input: DismissInput?, detail: String)
             /// Silenced itself after its duration (R12).
             case autoSilenced(detail: String)
+            /// Its ladder's last round rang unanswered.
+            case unanswered(detail: String)
             /// Not rung (or its snooze's end not rung) because it was due too long ago (R6).
             case missed(detail: String)
             /// Passed over by skip-next, or (`dayOff` names it) because its date is a day off.
@@ -85,6 +87,9 @@ extension MorningReport {
         public var snoozes = 0
         /// Snoozes refused because all were used.
         public var snoozesRefused = 0
+        /// The highest step its ladder climbed to unanswered, and the rounds it rested between.
+        public var climbedTo: String?
+        public var rests = 0
         /// Whether its snooze is running, as of the last event.
         public var inSnooze = false
         /// Nil while it is not over (ringing, snoozed, or not due yet).

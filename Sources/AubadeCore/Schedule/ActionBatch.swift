@@ -6,6 +6,7 @@ struct ActionBatch {
     private var persists: [AlarmRunState] = []
     private var alarmSaves: [Alarm] = []
     private var records: [HistoryEvent] = []
+    private var ladderActions: [SchedulerAction] = []
     /// Ring requests of alarms still ringing, in the order they were made; only the last one is sounded.
     private var ringRequests: [RingRequest] = []
     private var stops: [(id: Int64, reason: StopReason, by: DismissInput?)] = []
@@ -47,6 +48,11 @@ struct ActionBatch {
         stops.append((id, reason, input))
     }
 
+    /// A ladder's step or outputs (`.climb`, `.outputs`), carried out after the ring of this batch, in order.
+    mutating func ladder(_ action: SchedulerAction) {
+        ladderActions.append(action)
+    }
+
     mutating func refuseSnooze(_ id: Int64) {
         refusals.append(id)
     }
@@ -68,6 +74,7 @@ struct ActionBatch {
             request.replacing = soundingBefore == request.alarmID ? nil : soundingBefore
             out.append(.ring(request))
         }
+        out += ladderActions
         for (index, stop) in stops.enumerated() {
             let later = stops[(index + 1)...].map(\.id)
             let others = Set(ringing + later).subtracting([stop.id]).sorted()

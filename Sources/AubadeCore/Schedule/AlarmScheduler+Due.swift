@@ -13,6 +13,13 @@ extension AlarmScheduler {
     mutating func expireDeadlines(_ now: SchedulerTime, _ batch: inout ActionBatch) {
         for (id, start) in ringStarts.sorted(by: { $0.key < $1.key }) {
             guard let alarm = alarms[id] else { continue }
+            // With a ladder, the climb decides (it rests and rings again instead of falling silent).
+            if var climb = ladders[id] {
+                let actions = climb.tick(at: now.mono, throughRests: false)
+                ladders[id] = climb
+                carryOut(actions, of: id, now, &batch)
+                continue
+            }
             if now.mono >= start + .seconds(alarm.durationSeconds) {
                 end(
                     id, kind: .autoSilenced, stop: .autoSilenced, now, &batch,

@@ -47,7 +47,36 @@ extension AlarmScheduler {
         if let id = alarmID, state(of: id).phase == .snoozed {
             end(id, kind: .dismissed, stop: nil, now, &batch, detail: "during its snooze" + (by.map { ", " + $0 } ?? ""))
         }
+        // A Stop while nothing rings and an unanswered alarm rests between its ladder's rounds: the person is up.
+        if alarmID == nil, ringOrder.isEmpty {
+            for id in resting.sorted() {
+                end(
+                    id, kind: .dismissed, stop: nil, now, &batch,
+                    detail: "during its ladder's rest" + (by.map { ", " + $0 } ?? ""))
+            }
+        }
         return finish(batch, now)
+    }
+
+    /// A person touched the kiosk, pressed a button that does not stop or snooze, or turned the volume down while
+    /// alarms ring: each one's ladder goes back to its own sound (it never fights a person who is awake).
+    public mutating func personActed(at now: SchedulerTime) -> [SchedulerAction] {
+        var batch = newBatch()
+        prepare(now, &batch)
+        for id in ringOrder {
+            guard var running = ladders[id] else { continue }
+            let actions = running.personActed(at: now.mono)
+            ladders[id] = running
+            carryOut(actions, of: id, now, &batch)
+        }
+        return finish(batch, now)
+    }
+
+    /// The alarms resting between their ladder's rounds.
+    var resting: [Int64] {
+        ladders.compactMap { id, climb in
+            if case .resting = climb.phase { id } else { nil }
+        }
     }
 
     /// A sustained shake was detected (see `ShakeDetector`): each ringing alarm does what `response` says

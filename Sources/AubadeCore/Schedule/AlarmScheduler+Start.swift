@@ -34,6 +34,7 @@ extension AlarmScheduler {
         ringStarts = [:]
         ringOrder = []
         snoozeEnds = [:]
+        ladders = [:]
         // Every member of a ringing group resumes, in the order they began (ties by id), so that the latest
         // started is the one left sounding (R9, R38).
         let order = states.values.sorted {

@@ -37,6 +37,7 @@ extension AlarmScheduler {
         commit(state, &batch)
         ringStarts[id] = startedAt
         ringOrder = others + [id]
+        let endsRest = snoozeEnds[id] != nil && ladders[id].map { if case .resting = $0.phase { true } else { false } } == true
         snoozeEnds[id] = nil
         floors[id] = max(floors[id] ?? occurrence, occurrence)
         batch.record(
@@ -48,6 +49,71 @@ extension AlarmScheduler {
             RingRequest(
                 alarmID: id, occurrence: occurrence, sound: alarm.sound, volume: alarm.volume,
                 fadeInSeconds: alarm.fadeInSeconds, late: late, cause: cause, replacing: nil))
+        climb(id, startedAt: startedAt, endingRest: endsRest, now, &batch)
+    }
+
+    /// A ring starts its alarm's climb at its own sound — unless it ends the ladder's own rest: then the next round
+    /// rings at the top.
+    private mutating func climb(
+        _ id: Int64, startedAt: MonotonicInstant, endingRest: Bool, _ now: SchedulerTime, _ batch: inout ActionBatch
+    ) {
+        guard ladder.enabled else {
+            ladders[id] = nil
+            return
+        }
+        guard endingRest, var running = ladders[id], let until = running.nextChange else {
+            ladders[id] = WakeLadder(plan: ladder, start: startedAt)
+            return
+        }
+        let actions = running.tick(at: until, throughRests: true)
+        ladders[id] = running
+        carryOut(actions, of: id, now, &batch)
+    }
+
+    /// What the ladder of alarm `id` decided, carried out: each step in the history and for the clock, the top's
+    /// notice, a rest (the clock's own snooze, not the person's: no snooze is counted) and the end, `unanswered`.
+    mutating func carryOut(_ actions: [LadderAction], of id: Int64, _ now: SchedulerTime, _ batch: inout ActionBatch) {
+        for action in actions {
+            switch action {
+            case .sound(let step):
+                batch.record(
+                    HistoryEvent(
+                        at: now.wall, alarmID: id, kind: .climbed,
+                        detail: HistoryDetail.climbed(to: step, round: ladders[id]?.round ?? 0)))
+                batch.ladder(.climb(alarmID: id, step: step))
+            case .outputs(let on):
+                batch.ladder(.outputs(alarmID: id, on: on))
+            case .unanswered(let round):
+                batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .escalated, detail: "round=\(round)"))
+            case .rest(let until, let round):
+                rest(id, until: until, round: round, now, &batch)
+            case .ringAgain:
+                break  // the ring that ends the rest was recorded as it began (snooze-ended)
+            case .gaveUp:
+                let rounds = (ladders[id]?.round ?? 0) + 1
+                end(id, kind: .unanswered, stop: .unanswered, now, &batch, detail: "after \(rounds) round(s) of its ladder")
+            }
+        }
+    }
+
+    /// Alarm `id` rests between its ladder's rounds until `until`: out of the ringing group, as in a snooze, but no
+    /// snooze of the person's is counted; the end of the rest rings the next round.
+    private mutating func rest(
+        _ id: Int64, until: MonotonicInstant, round: Int, _ now: SchedulerTime, _ batch: inout ActionBatch
+    ) {
+        var state = state(of: id)
+        state.phase = .snoozed
+        state.ringingSince = nil
+        state.snoozedUntil = now.wall.addingTimeInterval((until - now.mono).inSeconds)
+        commit(state, &batch)
+        ringStarts[id] = nil
+        ringOrder.removeAll { $0 == id }
+        snoozeEnds[id] = until
+        batch.record(
+            HistoryEvent(
+                at: now.wall, alarmID: id, kind: .rested,
+                detail: "round \(round) in \(DurationText.format(max(0, Int((until - now.mono).inSeconds.rounded()))))"))
+        batch.stop(id, .rested)
     }
 
     /// Ends alarm `id`'s occurrence (dismissed, auto-silenced, missed): idle again, the end recorded, and
@@ -77,6 +143,7 @@ extension AlarmScheduler {
         ringStarts[id] = nil
         ringOrder.removeAll { $0 == id }
         snoozeEnds[id] = nil
+        dropLadder(id, &batch)
         return wasRinging
     }
 
@@ -102,11 +169,18 @@ extension AlarmScheduler {
         ringStarts[id] = nil
         ringOrder.removeAll { $0 == id }
         snoozeEnds[id] = now.mono + .seconds(exactly: seconds)
+        dropLadder(id, &batch)  // a person snoozed it: awake, so the next ring climbs from its own sound again
         batch.record(
             HistoryEvent(
                 at: now.wall, alarmID: id, kind: .snoozed,
                 detail: "snooze \(state.snoozeCount) of \(alarm.maxSnoozes), \(alarm.snoozeMinutes) min"))
         batch.stop(id, .snoozed, by: input)
+    }
+
+    /// Forgets alarm `id`'s climb; the outputs go off if its top had them on.
+    private mutating func dropLadder(_ id: Int64, _ batch: inout ActionBatch) {
+        if case .ringing(.everything, _)? = ladders[id]?.phase { batch.ladder(.outputs(alarmID: id, on: false)) }
+        ladders[id] = nil
     }
 
     /// A one-shot alarm whose occurrence is over turns itself off (and the change is saved).

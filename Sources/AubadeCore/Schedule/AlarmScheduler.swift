@@ -53,6 +53,10 @@ public struct AlarmScheduler: Sendable {
     var last: SchedulerTime?
     /// When each alarm was last changed while no engine ran (see `init`).
     var updatedAt: [Int64: Date]
+    /// How an unanswered alarm climbs (`[alarm] ladder`); `.off`: it auto-silences after its duration (R12).
+    public internal(set) var ladder: LadderPlan
+    /// Per ringing or resting alarm with a ladder: where its climb is (kept in memory: a restart climbs again).
+    var ladders: [Int64: WakeLadder] = [:]
 
     /// A machine over stored data. Call `start(at:)` first; any other event starts it implicitly.
     /// - Parameters:
@@ -62,8 +66,9 @@ public struct AlarmScheduler: Sendable {
     ///   - daysOff: the days off (`setDaysOff` replaces them).
     public init(
         alarms: [Alarm], states: [AlarmRunState], settings: AppSettings, defaultZone: TimeZone,
-        alarmsUpdatedAt: [Int64: Date] = [:], daysOff: DaysOff = .none
+        alarmsUpdatedAt: [Int64: Date] = [:], daysOff: DaysOff = .none, ladder: LadderPlan = .off
     ) {
+        self.ladder = ladder
         var byID: [Int64: Alarm] = [:]
         for alarm in alarms {
             if let id = alarm.id { byID[id] = alarm }

@@ -46,6 +46,10 @@ public struct RingRequest: Hashable, Sendable {
 public enum StopReason: String, Hashable, Sendable {
     case dismissed, snoozed
     case autoSilenced = "auto-silenced"
+    /// Its ladder rests before its next round (a snooze the clock takes by itself).
+    case rested
+    /// Its ladder's last round rang unanswered.
+    case unanswered
     /// Its time, days, date or zone changed (R10).
     case edited
     case disabled, removed
@@ -120,6 +124,11 @@ public enum SchedulerAction: Hashable, Sendable {
     /// The user asked to snooze but the alarm has used all its snoozes: it keeps ringing (so the sound goes
     /// on); tell the user that only stop works.
     case snoozeRefused(alarmID: Int64)
+    /// An unanswered alarm's ladder reached `step` (`WakeLadder`): the clock plays it — its own sound, louder, the
+    /// tone at full volume.
+    case climb(alarmID: Int64, step: LadderStep)
+    /// The outputs (a bed shaker, a lamp) on or off for this alarm's ladder.
+    case outputs(alarmID: Int64, on: Bool)
     /// Call `tick` again at this time (replaces any earlier request).
     case wakeMe(WakeUp)
 }
