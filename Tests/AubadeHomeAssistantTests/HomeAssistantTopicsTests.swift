@@ -60,7 +60,8 @@ struct HomeAssistantTopicsTests {
         #expect(try event(.dismissed, HistoryDetail.dismissed(by: .api))["how"] as? String == "page")
         #expect(try event(.autoSilenced)["how"] as? String == "auto-silence")
         let top = try event(.escalated, "round=1")
-        #expect(top["event_type"] as? String == "unanswered" && top["round"] as? String == "1" && top["name"] as? String == "Work")
+        #expect(
+            top["event_type"] as? String == "unanswered" && top["round"] as? String == "1" && top["name"] as? String == "Work")
         #expect(try event(.unanswered, "after 4 round(s) of its ladder")["how"] as? String == "unanswered")
         #expect(HomeAssistantDiscovery.eventTypes.contains("unanswered"))
         let fallback = try event(.fallback, HistoryDetail.fallback(to: .tone, reason: "The station did not answer."))
