@@ -107,6 +107,16 @@ struct ClockPartsTests {
         }
         #expect(tone.count == 1, "then the tone at full volume")
         #expect(runner.ringing?.sound == tone.first && runner.ringing?.step == .tone)
+
+        // A person touches the kiosk: its own station again, at its own volume.
+        c.world.now = at(200)
+        runner.personActed(at(200), &c)
+        let back = c.effects.take()
+        #expect(
+            back.contains {
+                if case .sound(.play(_, let r, _)) = $0, case .stations = r.content, r.volume == 60 { true } else { false }
+            })
+        #expect(runner.ringing?.step == .own)
     }
 
     @Test func aPairingCodeIsDrawnFromTheInputsEntropyAndExpires() {

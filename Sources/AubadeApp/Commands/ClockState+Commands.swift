@@ -91,6 +91,7 @@ extension ClockState {
             return nil
         case .displayWake:
             display.touched(now, &context)
+            runner.personActed(now, &context)  // a person at the kiosk: an alarm's ladder goes back to its own sound
             return .display(dimmed: display.dimmed)
         }
     }

@@ -242,16 +242,21 @@ struct ClockState {
         case .stop:
             _ = try? dismiss(.stop, alarm: nil, by: .button, pressedAt: pressedAt, idle: .stopRadio)
         case .playPause:
-            guard !runner.isRinging else { return }  // an alarm is not paused by accident
+            guard !runner.isRinging else { return runner.personActed(now, &context) }  // an alarm is not paused by accident
             if !radio.cancel(reason: "play/pause button", now, &context) {
                 _ = try? radio.startSleep(duration: nil, source: nil, alarmSounding: false, now, &context)
             }
         case .sleep(let minutes):
-            if !runner.isRinging { radio.extendSleep(minutes: minutes, now, &context) }
+            if runner.isRinging { return runner.personActed(now, &context) }
+            radio.extendSleep(minutes: minutes, now, &context)
         case .sleepCancel:
+            if runner.isRinging { runner.personActed(now, &context) }
             radio.cancel(reason: "sleep-cancel button", now, &context)
         case .volumeUp, .volumeDown:
-            if !runner.isRinging { radio.adjustVolume(up: command.action == .volumeUp, &context) }
+            // While an alarm rings, a button that does not stop or snooze it is a person awake: its ladder goes
+            // back to its own sound (the alarm keeps its own level, R14, R18).
+            if runner.isRinging { return runner.personActed(now, &context) }
+            radio.adjustVolume(up: command.action == .volumeUp, &context)
         }
     }
 

@@ -189,6 +189,14 @@ extension AlarmRunner {
         return actions.contains { if case .persist = $0 { true } else { false } }
     }
 
+    /// A person touched the kiosk or pressed a button that does not stop or snooze while an alarm rings: its
+    /// ladder, if it climbs, goes back to its own sound.
+    mutating func personActed(_ now: SchedulerTime, _ c: inout ClockContext) {
+        guard isRinging, scheduler.ladder.enabled else { return }
+        perform(scheduler.personActed(at: now), now, &c)
+        refresh(now, &c)
+    }
+
     /// A sustained shake: each ringing alarm does what the configured response says for it (by default a
     /// shake-to-stop alarm stops, another snoozes).
     mutating func shake(_ now: SchedulerTime, _ c: inout ClockContext) {
