@@ -29,7 +29,10 @@ struct WakerEndToEndTests {
             frozenAt < rig.alarmInstant.timeIntervalSince1970 - 1,
             "the machine was too slow to freeze the daemon before its alarm")
         figure("waker: the daemon frozen before its alarm by", "\(rig.alarmInstant.timeIntervalSince1970 - frozenAt) s")
-        let ringing = try #require(await w.wait(for: "ringing"))
+        let ringing = try #require(
+            await w.wait(for: "ringing"),
+            "the waker did not ring: its lines \(w.output.suffix(20)), its errors \(w.errorOutput.suffix(2000)), the daemon's last lines \(d.output.suffix(10))"
+        )
         #expect(ringing["alarm"] as? Int == Int(id))
         let t = try #require(WakerRig.number(ringing, "t"))
         #expect(t >= rig.ringsAt, "rang \(rig.ringsAt - t) s before the grace was over")
