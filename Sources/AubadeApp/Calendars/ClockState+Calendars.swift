@@ -152,7 +152,7 @@ extension ClockState {
 
     private func checkCalendarLoader() throws(ClockError) {
         guard context.caps.calendars else {
-            throw ClockError(.failed, context.caps.readOnlyReason ?? "This clock's store keeps no calendars.")
+            throw context.caps.noCalendars
         }
     }
 }

@@ -6,9 +6,9 @@ extension ClockState {
     /// the clock's thread (`DirectoryStationAdd`, the CLI's flow), then saved as any station is (`Store.apply`); a
     /// save that fails takes the new logo with it.
     mutating func addFromDirectory(id: String, name: String?, reply: ClockTicket) throws(ClockError) {
-        guard context.caps.directory else { throw ClockState.directoryOff }
+        guard context.caps.directory else { throw ClockCapabilities.directoryOff }
         guard context.caps.logos else {
-            throw ClockError(.failed, context.caps.readOnlyReason ?? "This clock's store keeps no station logos.")
+            throw context.caps.noLogos
         }
         handOff(
             .prepareStation(id: id, name: name, saved: Array(context.catalogue.stations.values)),
@@ -36,8 +36,6 @@ extension ClockState {
         }
         handOff(.readLogo(name: name), then: .logo(reply: reply, station: station, mediaType: type))
     }
-
-    static let directoryOff = ClockError(.off, "The station directory is off in the config ([directory] enabled = false).")
 }
 
 /// A saved station's logo as stored: its bytes and the media type they are served as.

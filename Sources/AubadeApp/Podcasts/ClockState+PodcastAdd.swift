@@ -13,7 +13,7 @@ extension ClockState {
             }
         }
         guard context.caps.podcasts else {
-            throw ClockError(.failed, context.caps.readOnlyReason ?? "This clock reads no podcast feeds.")
+            throw context.caps.noPodcasts
         }
         if let refusal = downloadRefusal() { throw ClockError(.refused, "The feed is not downloaded: \(refusal)") }
         handOff(.readFeed(feed), then: .feed(reply: reply, .adding(feed: feed, name: name)))

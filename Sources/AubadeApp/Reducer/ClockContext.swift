@@ -38,6 +38,13 @@ struct ClockCapabilities: Sendable {
     var waker: Bool
     /// Why the store keeps no calendars, feeds or logos (the backup copy), if so.
     var readOnlyReason: String?
+
+    // The one sentence for each port this clock lacks, whichever side finds it missing.
+
+    var noCalendars: ClockError { ClockError(.failed, readOnlyReason ?? "This clock's store keeps no calendars.") }
+    var noPodcasts: ClockError { ClockError(.failed, readOnlyReason ?? "This clock reads no podcast feeds.") }
+    var noLogos: ClockError { ClockError(.failed, readOnlyReason ?? "This clock's store keeps no station logos.") }
+    static let directoryOff = ClockError(.off, "The station directory is off in the config ([directory] enabled = false).")
 }
 
 /// What every part of the clock decides with, during one input: the options and ports it was built with, the

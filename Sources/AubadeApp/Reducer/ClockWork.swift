@@ -82,8 +82,8 @@ struct WorkRunner: Sendable {
     let podcasts: (any PodcastFetcher)?
     let directory: (any StationDirectory)?
     let logos: (any StationLogoStore)?
-    /// Why this clock's store keeps no calendars, feeds or logos (the backup copy), if so.
-    let readOnlyReason: String?
+    /// Which ports the clock has, for the sentence when one is missing.
+    let caps: ClockCapabilities
 
     func perform(_ work: ClockWork) async -> WorkResult {
         switch work {
@@ -108,7 +108,7 @@ struct WorkRunner: Sendable {
         case .history(let limit, let since):
             return .history(await store { store throws(StoreError) in try store.events(limit: limit, since: since) })
         case .loadCalendar(let origin, let kind, let station, let zone, let at, let known):
-            guard let loader = calendars else { return .calendar(.failure(noCalendars)) }
+            guard let loader = calendars else { return .calendar(.failure(caps.noCalendars)) }
             return .calendar(
                 await blocking("aubade-calendar") { () throws(ClockError) -> CalendarImport in
                     do throws(CalendarFetchError) {
@@ -116,9 +116,7 @@ struct WorkRunner: Sendable {
                     } catch { throw ClockError(error) }
                 })
         case .readFeed(let url):
-            guard let feeds = podcasts else {
-                return .feed(.failure(ClockError(.failed, readOnlyReason ?? "This clock reads no podcast feeds.")))
-            }
+            guard let feeds = podcasts else { return .feed(.failure(caps.noPodcasts)) }
             return .feed(
                 await blocking("aubade-feed") { () throws(ClockError) -> PodcastFeed in
                     do throws(PodcastFetchError) { return try feeds.feed(at: url, within: .seconds(60)) } catch {
@@ -126,7 +124,8 @@ struct WorkRunner: Sendable {
                     }
                 })
         case .prepareStation(let id, let name, let saved):
-            guard let directory, let logos else { return .prepared(.failure(ClockError(.off, "The station directory is off."))) }
+            guard let directory else { return .prepared(.failure(ClockCapabilities.directoryOff)) }
+            guard let logos else { return .prepared(.failure(caps.noLogos)) }
             let flow = DirectoryStationAdd(directory: directory, logos: logos)
             return .prepared(
                 await blocking("aubade-directory") { () throws(ClockError) -> DirectoryStationAdd.Prepared in
@@ -152,10 +151,6 @@ struct WorkRunner: Sendable {
             guard let logos else { return .logo(nil) }
             return .logo(await runBlocking("aubade-logo") { logos.read(name) })
         }
-    }
-
-    private var noCalendars: ClockError {
-        ClockError(.failed, readOnlyReason ?? "This clock's store keeps no calendars.")
     }
 
     private func store<T: Sendable>(_ body: @escaping @Sendable (any ClockStore) throws(StoreError) -> T) async -> Result<

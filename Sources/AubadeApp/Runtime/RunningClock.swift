@@ -43,17 +43,17 @@ public actor RunningClock {
         executor = ClockExecutor()
         self.deps = deps
         worker = StoreWorker(deps.store)
-        workRunner = WorkRunner(
-            worker: worker, calendars: deps.calendars, podcasts: deps.podcasts, directory: deps.directory, logos: deps.logos,
-            readOnlyReason: deps.store.readOnlyReason)
         // An occurrence the second waker rang and a person ended there is not rung again (R35).
         let handoff = options.waker?()
         self.handoff = handoff
-        // A write that starts or stops failing wakes the loop, whose turn shows or clears the warning.
-        backlight = BacklightWriter(deps.backlight, changed: { [waker] in waker.wake() })
         let caps = ClockCapabilities(
             calendars: deps.calendars != nil, podcasts: deps.podcasts != nil, directory: deps.directory != nil,
             logos: deps.logos != nil, waker: handoff != nil, readOnlyReason: deps.store.readOnlyReason)
+        workRunner = WorkRunner(
+            worker: worker, calendars: deps.calendars, podcasts: deps.podcasts, directory: deps.directory, logos: deps.logos,
+            caps: caps)
+        // A write that starts or stops failing wakes the loop, whose turn shows or clears the warning.
+        backlight = BacklightWriter(deps.backlight, changed: { [waker] in waker.wake() })
         state = ClockState(
             loaded: loaded, states: WakerPlanning.settle(loaded.states, by: handoff?.report()), options: options, caps: caps,
             world: RunningClock.read(deps), fault: fault)
@@ -77,7 +77,9 @@ public actor RunningClock {
         if case .searchDirectory(let query) = input { return .directory(try await searchDirectory(query)) }
         let (reply, first) = await accept(input)
         var step = first
-        while step.answer == nil, !step.work.isEmpty {
+        // Until no work is left: work that follows the answer (a failed add's logo removed) also runs before the
+        // caller goes on.
+        while !step.work.isEmpty {
             let done = await carryOut(step.work)
             step.work = []
             for (ticket, result) in done {
@@ -85,12 +87,6 @@ public actor RunningClock {
                 step.answer = step.answer ?? next.answer
                 step.work += next.work
             }
-        }
-        // Work that only follows the answer (a failed add's logo removed) still runs before the caller goes on.
-        while !step.work.isEmpty {
-            let done = await carryOut(step.work)
-            step.work = []
-            for (ticket, result) in done { step.work += await accept(.worked(ticket, result), reply: reply).work }
         }
         return try (step.answer ?? .success(.none)).get()
     }
@@ -214,7 +210,7 @@ public actor RunningClock {
     /// A search of the public directory (`GET /directory/search`): it touches nothing of the clock, so it is asked
     /// without entering the clock, on a thread of its own (`deps.directory`); nothing is stored.
     nonisolated func searchDirectory(_ query: DirectoryQuery) async throws(ClockError) -> [DirectoryStation] {
-        guard let directory = deps.directory else { throw ClockState.directoryOff }
+        guard let directory = deps.directory else { throw ClockCapabilities.directoryOff }
         return try await runBlocking("aubade-directory") { () throws(ClockError) -> [DirectoryStation] in
             do throws(DirectoryError) { return try directory.search(query) } catch {
                 throw ClockError(.upstream, error.message)
