@@ -117,7 +117,7 @@ public struct HomeAssistantTopics: Sendable {
                 fields = ["event_type": "dismissed", "how": "auto-silence"]
             case .escalated:
                 // The top of its ladder rang unanswered: an automation can call a phone.
-                fields = ["event_type": "unanswered", "round": line.detail.replacingOccurrences(of: "round=", with: "")]
+                fields = ["event_type": "unanswered", "round": HistoryDetail.round(in: line.detail).map(String.init) ?? ""]
             case .unanswered:
                 fields = ["event_type": "dismissed", "how": "unanswered"]
             case .skipped:

@@ -124,24 +124,20 @@ extension AlarmRunner {
         guard let current = ringing, current.alarmID == id, let alarm = scheduler.alarms[id] else { return }
         let was = current.step
         ringing?.step = step
-        switch (was, step) {
-        case (.own, .louder):
-            c.effects.setVolume(current.sound, scheduler.ladder.louder(alarm.volume))
-        case (.louder, .own):
-            c.effects.setVolume(current.sound, alarm.volume)
-        case (.tone, .everything), (.everything, .tone), (.own, .own), (.louder, .louder), (.tone, .tone),
-            (.everything, .everything):
+        let volume = step == .louder ? scheduler.ladder.louder(alarm.volume) : alarm.volume
+        // The two steps of its own sound differ only in level; the two of the tone only in the outputs (their own action).
+        switch (was >= .tone, step >= .tone) {
+        case (true, true):
             break
-        case (_, .tone), (_, .everything):
-            let sound = c.effects.play(.tone(c.catalogue.settings.fallbackTone, priority: .alarm, volume: 100))
-            ringing?.sound = sound
+        case (false, false):
+            if was != step { c.effects.setVolume(current.sound, volume) }
+        case (false, true):
+            ringing?.sound = c.effects.play(.tone(c.catalogue.settings.fallbackTone, priority: .alarm, volume: 100))
             ringing?.source = "tone (unanswered)"
-        case (_, .own), (_, .louder):
+        case (true, false):
             let plan = self.plan(
-                sound: alarm.sound, volume: step == .louder ? scheduler.ladder.louder(alarm.volume) : alarm.volume,
-                fadeInSeconds: 0, alarmID: id, occurrence: current.occurrence, c)
-            let sound = c.effects.play(plan.request)
-            ringing?.sound = sound
+                sound: alarm.sound, volume: volume, fadeInSeconds: 0, alarmID: id, occurrence: current.occurrence, c)
+            ringing?.sound = c.effects.play(plan.request)
             ringing?.source = plan.description
         }
     }

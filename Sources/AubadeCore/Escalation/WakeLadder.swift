@@ -107,6 +107,12 @@ public struct WakeLadder: Hashable, Sendable {
         return false
     }
 
+    /// Whether it rests between rounds.
+    public var resting: Bool {
+        if case .resting = phase { return true }
+        return false
+    }
+
     private mutating func advance(at due: MonotonicInstant) -> [LadderAction] {
         switch phase {
         case .ringing(let current, _):

@@ -69,6 +69,16 @@ public enum HistoryDetail {
         "to=\(step) round=\(round)"
     }
 
+    /// "round=1": the round of its ladder in which an unanswered alarm reached the top.
+    public static func escalated(round: Int) -> String {
+        "round=\(round)"
+    }
+
+    /// The round of "round=1" or "to=louder round=0", nil when the detail names none.
+    public static func round(in detail: String) -> Int? {
+        detail.split(separator: " ").first { $0.hasPrefix("round=") }.flatMap { Int($0.dropFirst(6)) }
+    }
+
     /// The step of "to=louder round=0" (as written).
     public static func climbedTo(in detail: String) -> String? {
         guard detail.hasPrefix("to=") else { return nil }

@@ -74,9 +74,7 @@ extension AlarmScheduler {
 
     /// The alarms resting between their ladder's rounds.
     var resting: [Int64] {
-        ladders.compactMap { id, climb in
-            if case .resting = climb.phase { id } else { nil }
-        }
+        ladders.filter(\.value.resting).map(\.key)
     }
 
     /// A sustained shake was detected (see `ShakeDetector`): each ringing alarm does what `response` says

@@ -37,7 +37,6 @@ extension AlarmScheduler {
         commit(state, &batch)
         ringStarts[id] = startedAt
         ringOrder = others + [id]
-        let endsRest = snoozeEnds[id] != nil && ladders[id].map { if case .resting = $0.phase { true } else { false } } == true
         snoozeEnds[id] = nil
         floors[id] = max(floors[id] ?? occurrence, occurrence)
         batch.record(
@@ -49,19 +48,17 @@ extension AlarmScheduler {
             RingRequest(
                 alarmID: id, occurrence: occurrence, sound: alarm.sound, volume: alarm.volume,
                 fadeInSeconds: alarm.fadeInSeconds, late: late, cause: cause, replacing: nil))
-        climb(id, startedAt: startedAt, endingRest: endsRest, now, &batch)
+        climb(id, startedAt: startedAt, now, &batch)
     }
 
     /// A ring starts its alarm's climb at its own sound — unless it ends the ladder's own rest: then the next round
     /// rings at the top.
-    private mutating func climb(
-        _ id: Int64, startedAt: MonotonicInstant, endingRest: Bool, _ now: SchedulerTime, _ batch: inout ActionBatch
-    ) {
+    private mutating func climb(_ id: Int64, startedAt: MonotonicInstant, _ now: SchedulerTime, _ batch: inout ActionBatch) {
         guard ladder.enabled else {
             ladders[id] = nil
             return
         }
-        guard endingRest, var running = ladders[id], let until = running.nextChange else {
+        guard var running = ladders[id], running.resting, let until = running.nextChange else {
             ladders[id] = WakeLadder(plan: ladder, start: startedAt)
             return
         }
@@ -84,7 +81,8 @@ extension AlarmScheduler {
             case .outputs(let on):
                 batch.ladder(.outputs(alarmID: id, on: on))
             case .unanswered(let round):
-                batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .escalated, detail: "round=\(round)"))
+                batch.record(
+                    HistoryEvent(at: now.wall, alarmID: id, kind: .escalated, detail: HistoryDetail.escalated(round: round)))
             case .rest(let until, let round):
                 rest(id, until: until, round: round, now, &batch)
             case .ringAgain:
