@@ -31,6 +31,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
 die() { echo "make-deb: $*" >&2; exit 1; }
+# A command that fails without die() says which one, rather than ending the script without a word.
+trap 'echo "make-deb: stopped at line $LINENO, where this failed: $BASH_COMMAND" >&2' ERR
 
 test_build=false revision=1 compress=(-Zxz)
 while [ $# -gt 0 ]; do
@@ -80,7 +82,7 @@ fix_runpath() {  # fix_runpath STAGED_BINARY ORIGINAL
 fix_runpath "$P/usr/bin/aubade" "$BIN"
 # The pages and the OpenAPI document are compiled into the binary (embedInCode): nothing may be looked up
 # beside it. A SwiftPM bundle name in the binary means a module gained a resource folder again.
-bundle=$(grep -aoE 'Aubade_[A-Za-z0-9]+\.resources' "$BIN" | head -1 || true)
+bundle=$(grep -aoE 'Aubade_[A-Za-z0-9]+\.resources' "$BIN" | sed -n 1p || true)
 [ -z "$bundle" ] || die "$BIN looks for the resource bundle $bundle beside itself; compile its resources in (.embedInCode in Package.swift)."
 
 # --- The unit, the config, the udev rules ----------------------------------------------------------------
@@ -180,16 +182,18 @@ shlibs=$(sed -n 's/^shlibs:Depends=//p' "$W/substvars")
 # the shlibs file of the package that holds it here — the version the archive gave this machine, never a written one.
 for soname in $(grep -aoE 'lib(avformat|avcodec|swresample|avutil)\.so\.[0-9]+' "$BIN" | sort -u); do
   name=${soname%%.so.*}; major=${soname##*.so.}
-  file=$(ldconfig -p | awk -v l="$soname" '$1 == l { print $NF; exit }')
+  # (awk reads to the end: leaving early would kill ldconfig with SIGPIPE, which pipefail and set -e turn into a
+  # silent exit of this script — it did, on a machine whose library cache is longer.)
+  file=$(ldconfig -p | awk -v l="$soname" '$1 == l && f == "" { f = $NF } END { print f }')
   [ -n "$file" ] || die "$soname, which $BIN opens for AAC, Ogg and HLS, is not installed (apt install ${name}-dev)."
   pkg=$(dpkg -S "$(readlink -f "$file")" 2>/dev/null | cut -d: -f1 | head -1)
-  dep=$(dpkg-query --control-show "$pkg" shlibs 2>/dev/null | awk -v n="$name" -v m="$major" '$1 == n && $2 == m { $1 = ""; $2 = ""; sub(/^  /, ""); print; exit }')
+  dep=$(dpkg-query --control-show "$pkg" shlibs 2>/dev/null | awk -v n="$name" -v m="$major" '$1 == n && $2 == m && d == "" { $1 = ""; $2 = ""; sub(/^  /, ""); d = $0 } END { print d }')
   [ -n "$dep" ] || die "the package of $soname ($pkg) has no shlibs entry for it."
   shlibs="$shlibs, $dep"
 done
 # A release build packs its relative relocations (RELR, Package.swift): the loader must be glibc 2.36 or later,
 # which the binary says with a version need dpkg-shlibdeps does not read (no symbol carries it).
-if readelf -VW "$BIN" | grep -q 'Name: GLIBC_ABI_DT_RELR'; then
+if readelf -VW "$BIN" | grep 'Name: GLIBC_ABI_DT_RELR' >/dev/null; then  # (not -q: readelf would die of SIGPIPE)
   shlibs=$(echo "$shlibs" | sed -E 's/libc6 \(>= 2\.(2[0-9]|3[0-5])[^)]*\)/libc6 (>= 2.36)/')
 fi
 installed_size=$(du -sk --exclude=DEBIAN "$P" | cut -f1)

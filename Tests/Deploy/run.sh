@@ -77,7 +77,7 @@ depends=$(dpkg-deb -f "$deb" Depends)
 needed=$(readelf -d "$BIN" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -v '^libswift\|^libFoundation\|^libdispatch\|^lib_Foundation\|^libBlocksRuntime\|^libicu' | tr '\n' ' ')
 missing=""
 for lib in $needed; do
-  pkg=$(dpkg -S "$(ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }')" 2>/dev/null | cut -d: -f1 | head -1)
+  pkg=$(dpkg -S "$(ldconfig -p | awk -v l="$lib" '$1 == l && f == "" { f = $NF } END { print f }')" 2>/dev/null | cut -d: -f1 | head -1)
   [ -z "$pkg" ] && continue
   [[ ",$depends," == *", $pkg "* || ",$depends," == *",$pkg "* || ",$depends," == *", $pkg,"* || "$depends" == "$pkg "* ]] || missing+=" $lib($pkg)"
 done
