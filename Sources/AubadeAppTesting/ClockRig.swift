@@ -182,11 +182,11 @@ extension RunningClockRig {
 
     public static func alarm(
         _ id: Int64, _ hour: Int, _ minute: Int, sound: SoundSource = .tone, duration: Int = 900,
-        shake: Bool = false, maxSnoozes: Int = 3
+        shake: Bool = false, maxSnoozes: Int = 3, ladder: AlarmLadder = .clock
     ) -> Alarm {
         Alarm(
             id: id, name: "Alarm \(id)", time: try! LocalTime(hour: hour, minute: minute), recurrence: .weekly(.all),
-            durationSeconds: duration, shakeToStop: shake, sound: sound, maxSnoozes: maxSnoozes)
+            durationSeconds: duration, shakeToStop: shake, sound: sound, maxSnoozes: maxSnoozes, ladder: ladder)
     }
 
     public static func station(_ id: Int64, _ name: String = "FIP") -> Station {

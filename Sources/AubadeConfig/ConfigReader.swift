@@ -65,6 +65,19 @@ struct ConfigReader {
             }
         }
 
+        c.alarm.ladder = checked("alarm", "ladder", c.alarm.ladder) { v in
+            Self.text(v).flatMap { text in
+                do throws(ValidationError) {
+                    return .success(try LadderPlan(parsing: text))
+                } catch {
+                    return .failure(
+                        Rejection(
+                            "must be \"default\", \"off\" or steps like \"step=2m,rounds=5\": \(error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message)"
+                        ))
+                }
+            }
+        }
+
         readButtons(&c.buttons)
         readShake(&c.shake)
         c.display.backlight = string("display", "backlight", c.display.backlight, nonEmpty: true)
@@ -279,7 +292,7 @@ struct ConfigReader {
     }
 
     private static let sections: Set<String> = [
-        "paths", "http", "audio", "clock", "buttons", "buttons.short_press",
+        "paths", "http", "audio", "clock", "alarm", "buttons", "buttons.short_press",
         "buttons.long_press", "shake", "display", "calendars", "mqtt", "directory", "podcasts",
     ]
 

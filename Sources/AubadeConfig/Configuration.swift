@@ -34,6 +34,11 @@ public struct Configuration: Equatable, Sendable {
         public var timeZone = ""
     }
 
+    public struct AlarmDefaults: Equatable, Sendable {
+        /// How an unanswered alarm climbs, unless it has its own (`alarm add/edit --ladder`): on by default.
+        public var ladder = LadderPlan.standard
+    }
+
     public struct Buttons: Equatable, Sendable {
         /// Each: a line name as `gpiofind` resolves it ("GPIO17"), "chip:offset" ("gpiochip0:17"), or "" for none.
         public var snooze = "GPIO17"
@@ -123,6 +128,7 @@ public struct Configuration: Equatable, Sendable {
     public var http = HTTP()
     public var audio = Audio()
     public var clock = Clock()
+    public var alarm = AlarmDefaults()
     public var buttons = Buttons()
     public var shake = Shake()
     public var display = Display()

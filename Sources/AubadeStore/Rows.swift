@@ -31,6 +31,8 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
     var programGone: Bool?
     // Schema version 8; optional so that a backup copy written before it still reads.
     var sunriseSeconds: Int?
+    // Schema version 9: the alarm's own ladder ("off", "step=2m,rounds=5"); NULL follows the clock's.
+    var ladder: String?
 
     init(_ a: Alarm, createdAt: Date, updatedAt: Date) {
         clockId = a.id
@@ -56,6 +58,7 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
         programName = a.programme?.name
         programGone = a.programme?.gone ?? false
         sunriseSeconds = a.sunriseSeconds
+        if case .own = a.ladder { ladder = a.ladder.description }
     }
 
     func alarm() throws(StoreError) -> Alarm {
@@ -70,7 +73,8 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
                 sound: try SoundSource(storageText: clockMusic), volume: volume, fadeInSeconds: fadeInSeconds,
                 snoozeMinutes: snoozeMinutes, maxSnoozes: maxSnoozes,
                 skipDate: try skipNextDate.map { t throws(ValidationError) in try LocalDate(parsing: t) }, timeZoneID: timeZone,
-                skipDaysOff: skipDaysOff ?? false, programme: tie, sunriseSeconds: sunriseSeconds ?? 0)
+                skipDaysOff: skipDaysOff ?? false, programme: tie, sunriseSeconds: sunriseSeconds ?? 0,
+                ladder: try ladder.map { t throws(ValidationError) in try AlarmLadder(parsing: t) } ?? .clock)
             try alarm.validate()
             return alarm
         } catch {

@@ -7,7 +7,7 @@ enum Schema {
     static let latestVersion = steps.count
 
     static let steps: [@Sendable (Database) throws -> Void] = [
-        version1, version2, version3, version4, version5, version6, version7, version8,
+        version1, version2, version3, version4, version5, version6, version7, version8, version9,
     ]
 
     /// The file's `user_version`: 0 for a new or empty file.
@@ -253,5 +253,12 @@ enum Schema {
                 ALTER TABLE clocks ADD COLUMN sunriseSeconds INTEGER NOT NULL DEFAULT 0
                     CHECK (sunriseSeconds BETWEEN 0 AND 7200);
                 """)
+    }
+
+    /// Version 9: an alarm's own ladder, how it climbs when nobody answers (`AlarmLadder`'s text); NULL follows the
+    /// clock's (`[alarm] ladder`).
+    static func version9(_ db: Database) throws {
+        try db.execute(
+            sql: "ALTER TABLE clocks ADD COLUMN ladder TEXT CHECK (ladder IS NULL OR length(ladder) BETWEEN 1 AND 80);")
     }
 }

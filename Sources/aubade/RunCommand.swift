@@ -78,7 +78,8 @@ struct RunCommand: AsyncParsableCommand {
                 refresh: .seconds(config.calendars.refreshSeconds),
                 horizonDays: config.calendars.horizonDays),
             preAlarmLeads: homeAssistant == nil ? [] : config.mqtt.preAlarmSeconds,
-            podcastRefresh: .seconds(config.podcasts.refreshSeconds), sunriseSeconds: config.display.sunriseSeconds)
+            podcastRefresh: .seconds(config.podcasts.refreshSeconds), sunriseSeconds: config.display.sunriseSeconds,
+            ladder: config.alarm.ladder)
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
         let shake = config.shake.sensor(gpio: gpio, logger: logger)

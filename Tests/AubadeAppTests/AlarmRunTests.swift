@@ -169,8 +169,8 @@ struct AlarmRunTests {
         #expect(rig.history.contains("snooze-ended"))
     }
 
-    @Test func anAlarmAutoSilencesAfterItsDuration() async throws {
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, duration: 120)])
+    @Test func anAlarmWhoseLadderIsOffAutoSilencesAfterItsDuration() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, duration: 120, ladder: .own(.off))])
         await rig.start()
         await rig.run(until: ClockRig.at(7, 1, 59))
         let id = try #require(rig.lastPlayed?.id)
@@ -178,6 +178,31 @@ struct AlarmRunTests {
         await rig.run(until: ClockRig.at(7, 2))
         #expect(rig.sound.calls.last == .stop(id))
         #expect(rig.history.contains("auto-silenced"))
+    }
+
+    @Test func anUnansweredAlarmClimbsTheClocksLadderAndEndsUnansweredInsteadOfFallingSilent() async throws {
+        // The clock's ladder (on unless turned off): 3 minutes a step, 6 dB louder, the tone, the outputs; then it
+        // rests 5 minutes and rings again at the top, 3 more rounds.
+        let rig = ClockRig(
+            alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 1), duration: 120)], stations: [ClockRig.station(1)])
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 2, 59))
+        let own = try #require(rig.lastPlayed?.id)
+        #expect(!rig.sound.calls.contains(.stop(own)), "its duration (2 min) does not silence an alarm that climbs")
+        await rig.run(until: ClockRig.at(7, 3))
+        #expect(rig.sound.calls.last == .volume(own, 75), "a step later, its own sound 6 dB louder")
+        await rig.run(until: ClockRig.at(7, 6))
+        let tone = try #require(rig.lastPlayed)
+        #expect(tone.id != own && tone.request.volume == 100 && tone.request.priority == .alarm, "then the tone at full")
+        await rig.run(until: ClockRig.at(7, 9))
+        #expect(rig.history.suffix(2) == ["climbed", "escalated"], "then the outputs and the unanswered notice")
+        await rig.run(until: ClockRig.at(9, 0))
+        let kinds = rig.history
+        #expect(!kinds.contains("auto-silenced"))
+        #expect(kinds.filter { $0 == "rested" }.count == 3, "three rests between four rounds: \(kinds)")
+        #expect(kinds.last == "unanswered", "\(kinds)")
+        #expect(try await rig.status().ringing == nil)
+        #expect(rig.store.data.states.first?.phase != .ringing)
     }
 
     @Test func anEditByAnotherProcessIsPickedUpAndDropsAStalePreRoll() async throws {
@@ -200,7 +225,9 @@ struct AlarmRunTests {
 @Suite("Daemon decisions: alarms that ring together")
 struct RingingGroupTests {
     @Test func aShorterAlarmThatJoinsNeverSilencesTheLongerOne() async throws {
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, duration: 300), ClockRig.alarm(2, 7, 0, duration: 60)])
+        let rig = ClockRig(alarms: [
+            ClockRig.alarm(1, 7, 0, duration: 300, ladder: .own(.off)), ClockRig.alarm(2, 7, 0, duration: 60, ladder: .own(.off)),
+        ])
         await rig.start()
         await rig.run(until: ClockRig.at(7, 0))
         let sounds = rig.sound.calls.compactMap { call -> SoundID? in

@@ -30,6 +30,8 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
     public var programmeGone: Bool?
     /// How long before it the kiosk's face starts its sunrise, in seconds (0: none).
     public var sunriseSeconds: Int
+    /// How it climbs when nobody answers: "default" (the clock's `[alarm] ladder`), "off", or its own steps.
+    public var ladder: String
     /// In `alarm list` and `alarm next`: its next ring, and the programme on air then on its station.
     public var nextRing: Date?
     public var onAir: String?
@@ -57,6 +59,7 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
         programmeName = a.programme?.name
         programmeGone = a.programme?.gone
         sunriseSeconds = a.sunriseSeconds
+        ladder = a.ladder.description
     }
 
     /// The document with the alarm's next ring (passing over skip-next and days off) and what is on air then.

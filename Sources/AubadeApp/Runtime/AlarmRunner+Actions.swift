@@ -124,7 +124,8 @@ extension AlarmRunner {
         guard let current = ringing, current.alarmID == id, let alarm = scheduler.alarms[id] else { return }
         let was = current.step
         ringing?.step = step
-        let volume = step == .louder ? scheduler.ladder.louder(alarm.volume) : alarm.volume
+        let plan = scheduler.climb(of: id)?.plan ?? alarm.ladder.plan(clock: scheduler.ladder)
+        let volume = step == .louder ? plan.louder(alarm.volume) : alarm.volume
         // The two steps of its own sound differ only in level; the two of the tone only in the outputs (their own action).
         switch (was >= .tone, step >= .tone) {
         case (true, true):
@@ -188,7 +189,7 @@ extension AlarmRunner {
     /// A person touched the kiosk or pressed a button that does not stop or snooze while an alarm rings: its
     /// ladder, if it climbs, goes back to its own sound.
     mutating func personActed(_ now: SchedulerTime, _ c: inout ClockContext) {
-        guard isRinging, scheduler.ladder.enabled else { return }
+        guard isRinging, scheduler.climbing else { return }
         perform(scheduler.personActed(at: now), now, &c)
         refresh(now, &c)
     }

@@ -78,14 +78,18 @@ public struct ClockOptions: Sendable {
     public var podcastRefresh: Duration
     /// The sunrise of a new alarm that names none, in seconds (`[display] sunrise`; 0: none).
     public var sunriseSeconds: Int
+    /// How an unanswered alarm climbs unless it has its own ladder (`[alarm] ladder`; on by default, as in the
+    /// shipped configuration).
+    public var ladder: LadderPlan
 
     public init(
         allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
         shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil,
         waker: (@Sendable () -> any WakerLink)? = nil,
         calendars: CalendarOptions = CalendarOptions(), preAlarmLeads: [Int] = [],
-        podcastRefresh: Duration = .seconds(21_600), sunriseSeconds: Int = 0
+        podcastRefresh: Duration = .seconds(21_600), sunriseSeconds: Int = 0, ladder: LadderPlan = .standard
     ) {
+        self.ladder = ladder
         self.sunriseSeconds = sunriseSeconds
         self.podcastRefresh = podcastRefresh
         self.preAlarmLeads = preAlarmLeads

@@ -40,12 +40,15 @@ public struct Alarm: Hashable, Sendable, Codable {
     public var programme: ProgrammeTie?
     /// How long before the alarm the kiosk's face starts its sunrise, in seconds; 0 is none (`FacePlan`).
     public var sunriseSeconds: Int
+    /// How it climbs when nobody answers (`WakeLadder`): the clock's (`[alarm] ladder`) or its own.
+    public var ladder: AlarmLadder
 
     public init(
         id: Int64? = nil, name: String, time: LocalTime, recurrence: Recurrence, durationSeconds: Int = 900,
         shakeToStop: Bool = false, enabled: Bool = true, sound: SoundSource = .tone, volume: Int = 60,
         fadeInSeconds: Int = 30, snoozeMinutes: Int = 9, maxSnoozes: Int = 3, skipDate: LocalDate? = nil,
-        timeZoneID: String? = nil, skipDaysOff: Bool = false, programme: ProgrammeTie? = nil, sunriseSeconds: Int = 0
+        timeZoneID: String? = nil, skipDaysOff: Bool = false, programme: ProgrammeTie? = nil, sunriseSeconds: Int = 0,
+        ladder: AlarmLadder = .clock
     ) {
         self.id = id
         self.name = name
@@ -64,6 +67,7 @@ public struct Alarm: Hashable, Sendable, Codable {
         self.skipDaysOff = skipDaysOff
         self.programme = programme
         self.sunriseSeconds = sunriseSeconds
+        self.ladder = ladder
     }
 
     /// Checks every field; throws the first problem as one sentence. Trims the name.

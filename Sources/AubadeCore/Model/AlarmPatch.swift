@@ -24,6 +24,8 @@ public import Foundation
 ///   when it repeats on weekdays only, else false; one-shot alarms always ring).
 /// - `sunriseSeconds` ↔ `--sunrise`: seconds, 0–7200: how long before the alarm the kiosk's face starts its
 ///   sunrise, 0 for none (the CLI takes "20m", or "0" / "off"; a new alarm without it takes `[display] sunrise`).
+/// - `ladder` ↔ `--ladder`: how it climbs when nobody answers — "default" (as `[alarm] ladder` says), "off" (it
+///   rings for its duration and falls silent), or its own steps such as "step=2m,louder=9dB,rounds=5,gap=10m".
 /// - `atProgramme` ↔ `--at-programme`: a programme's id — the alarm then rings when that programme starts and
 ///   follows it when an import moves it (its time, days and zone come from it) — or "none" to untie it (it
 ///   keeps the last time it had).
@@ -46,12 +48,14 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     public var skipDaysOff: Bool?
     public var atProgramme: String?
     public var sunriseSeconds: Int?
+    public var ladder: String?
 
     public init(
         name: String? = nil, time: String? = nil, days: String? = nil, date: String? = nil, source: String? = nil,
         durationSeconds: Int? = nil, volume: Int? = nil, fadeInSeconds: Int? = nil, snoozeMinutes: Int? = nil,
         maxSnoozes: Int? = nil, shake: Bool? = nil, tz: String? = nil, enabled: Bool? = nil,
-        skipDaysOff: Bool? = nil, atProgramme: String? = nil, sunriseSeconds: Int? = nil
+        skipDaysOff: Bool? = nil, atProgramme: String? = nil, sunriseSeconds: Int? = nil,
+        ladder: String? = nil
     ) {
         self.name = name
         self.time = time
@@ -69,6 +73,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         self.skipDaysOff = skipDaysOff
         self.atProgramme = atProgramme
         self.sunriseSeconds = sunriseSeconds
+        self.ladder = ladder
     }
 
     /// "20m", "1h", "90s" → seconds; "0" and "off" → 0 (no sunrise): the CLI's and the config's one reading.
@@ -146,6 +151,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         if let enabled { alarm.enabled = enabled }
         if let skipDaysOff { alarm.skipDaysOff = skipDaysOff }
         if let sunriseSeconds { alarm.sunriseSeconds = sunriseSeconds }
+        if let ladder { alarm.ladder = try AlarmLadder(parsing: ladder) }
         try alarm.validate()
     }
 
@@ -214,7 +220,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz
         case enabled
-        case skipDaysOff, atProgramme, sunriseSeconds
+        case skipDaysOff, atProgramme, sunriseSeconds, ladder
     }
 
     public init(from decoder: any Decoder) throws {
@@ -233,7 +239,8 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
             enabled: try c.decodeIfPresent(Bool.self, forKey: .enabled),
             skipDaysOff: try c.decodeIfPresent(Bool.self, forKey: .skipDaysOff),
             atProgramme: try AlarmPatch.decodeProgramme(c),
-            sunriseSeconds: try c.decodeIfPresent(Int.self, forKey: .sunriseSeconds))
+            sunriseSeconds: try c.decodeIfPresent(Int.self, forKey: .sunriseSeconds),
+            ladder: try c.decodeIfPresent(String.self, forKey: .ladder))
     }
 
     /// `atProgramme` as a number or as text ("none").

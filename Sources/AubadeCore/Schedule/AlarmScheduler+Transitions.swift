@@ -54,12 +54,13 @@ extension AlarmScheduler {
     /// A ring starts its alarm's climb at its own sound — unless it ends the ladder's own rest: then the next round
     /// rings at the top.
     private mutating func climb(_ id: Int64, startedAt: MonotonicInstant, _ now: SchedulerTime, _ batch: inout ActionBatch) {
-        guard ladder.enabled else {
+        let plan = alarms[id]?.ladder.plan(clock: ladder) ?? ladder
+        guard plan.enabled else {
             ladders[id] = nil
             return
         }
         guard var running = ladders[id], running.resting, let until = running.nextChange else {
-            ladders[id] = WakeLadder(plan: ladder, start: startedAt)
+            ladders[id] = WakeLadder(plan: plan, start: startedAt)
             return
         }
         let actions = running.tick(at: until, throughRests: true)

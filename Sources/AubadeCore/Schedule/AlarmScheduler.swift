@@ -53,10 +53,16 @@ public struct AlarmScheduler: Sendable {
     var last: SchedulerTime?
     /// When each alarm was last changed while no engine ran (see `init`).
     var updatedAt: [Int64: Date]
-    /// How an unanswered alarm climbs (`[alarm] ladder`); `.off`: it auto-silences after its duration (R12).
+    /// How an unanswered alarm climbs unless it has a plan of its own (`[alarm] ladder`; `Alarm.ladder`); `.off`: it
+    /// auto-silences after its duration (R12).
     public internal(set) var ladder: LadderPlan
     /// Per ringing or resting alarm with a ladder: where its climb is (kept in memory: a restart climbs again).
     var ladders: [Int64: WakeLadder] = [:]
+
+    /// Where alarm `id`'s climb is, while it rings or rests with a ladder.
+    public func climb(of id: Int64) -> WakeLadder? { ladders[id] }
+    /// Whether any alarm climbs a ladder now.
+    public var climbing: Bool { !ladders.isEmpty }
 
     /// A machine over stored data. Call `start(at:)` first; any other event starts it implicitly.
     /// - Parameters:

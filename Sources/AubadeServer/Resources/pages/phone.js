@@ -199,6 +199,8 @@ function renderAlarms(alarms) {
     if (alarm.skipDate) summary.push(`skips ${alarm.skipDate}`);
     if (alarm.skipDaysOff && alarm.days !== "once") summary.push("skips days off");
     if (alarm.sunriseSeconds > 0) summary.push(`sunrise ${Math.round(alarm.sunriseSeconds / 60)} min before`);
+    if (alarm.ladder === "off") summary.push("silent after its duration");
+    else if (alarm.ladder && alarm.ladder !== "default") summary.push(`ladder ${alarm.ladder}`);
     if (alarm.timeZone) summary.push(alarm.timeZone);
     const toggle = el("input", {
       type: "checkbox", checked: alarm.enabled, "aria-label": `${alarm.name} enabled`,
@@ -289,12 +291,14 @@ function openEditor(alarm) {
     volume: alarm.volume, duration: alarm.durationSeconds / 60, fadeIn: alarm.fadeInSeconds,
     snooze: alarm.snoozeMinutes, maxSnoozes: alarm.maxSnoozes, shake: alarm.shakeToStop, enabled: alarm.enabled,
     tz: alarm.timeZone ?? "", skipDaysOff: alarm.skipDaysOff, sunrise: String((alarm.sunriseSeconds ?? 0) / 60),
+    ladder: alarm.ladder ?? "default",
   } : {
     name: "", time: "", repeat: "days", days: "mon,tue,wed,thu,fri", date: "", sourceChoice: "tone", url: "",
     volume: defaults.defaultVolume ?? 60, duration: (defaults.alarmDuration ?? 900) / 60, fadeIn: defaults.fadeIn ?? 30,
     snooze: defaults.snoozeMinutes ?? 9, maxSnoozes: defaults.maxSnoozes ?? 3, shake: false, enabled: true, tz: "",
     skipDaysOff: true, // as the clock does for a new alarm on weekdays only (followSkipDaysOff keeps it so)
     sunrise: "", // empty: the clock's [display] sunrise
+    ladder: "default", // the clock's [alarm] ladder
   };
   $("f-name").value = v.name;
   $("f-time").value = v.time;
@@ -314,6 +318,7 @@ function openEditor(alarm) {
   $("f-tz").value = v.tz;
   $("f-skip-days-off").checked = v.skipDaysOff;
   $("f-sunrise").value = v.sunrise;
+  $("f-ladder").value = v.ladder;
   skipDaysOffTouched = Boolean(alarm);
   showRepeat();
   showSource();
@@ -392,6 +397,7 @@ function readForm() {
     tz: $("f-tz").value.trim(),
     skipDaysOff: $("f-skip-days-off").checked,
     sunrise: $("f-sunrise").value,
+    ladder: $("f-ladder").value.trim() || "default",
   };
 }
 
@@ -430,6 +436,7 @@ function alarmPatch(form, before, isNew) {
   if (changed("tz") && !(isNew && form.tz === "")) patch.tz = form.tz;
   if (form.repeat === "days" && changed("skipDaysOff")) patch.skipDaysOff = form.skipDaysOff;
   if (changed("sunrise") && form.sunrise !== "") patch.sunriseSeconds = Math.round(Number(form.sunrise) * 60);
+  if (changed("ladder") && !(isNew && form.ladder === "default")) patch.ladder = form.ladder;
   return patch;
 }
 

@@ -1,0 +1,51 @@
+import AubadeStore
+import AubadeTesting
+import Foundation
+import GRDB
+import Testing
+
+/// An alarm's ladder through the built binary: `--ladder` on `alarm add/edit` (default, off, its own steps), its
+/// refusals, what the summary line and `--json` say, and the column on a database of this schema version.
+@Suite("aubade alarm --ladder (the built binary)")
+struct LadderCLITests {
+    @Test func aLadderIsSetEditedBackToTheClocksAndRefusedWhenItCannotBeUsed() async throws {
+        let cli = try CLIHarness()
+        let add = try await cli.run(["alarm", "add", "--name", "Work", "--time", "06:45", "--days", "daily", "--json"])
+        #expect(try cli.json(add.stdout)["ladder"] as? String == "default", "a new alarm follows the clock's: \(add.stderr)")
+        let own = try await cli.run(["alarm", "edit", "1", "--ladder", "step=2m,rounds=5"])
+        #expect(
+            own.status == 0 && own.stdout == "Changed alarm 1: Work at 06:45, daily, its own ladder step=2m,rounds=5.\n",
+            "\(own.stderr)")
+        let off = try await cli.run(["alarm", "edit", "1", "--ladder", "off"])
+        #expect(off.stdout == "Changed alarm 1: Work at 06:45, daily, no ladder (silent after 15m).\n", "\(off.stderr)")
+        let stored = try await DatabaseQueue(path: cli.db).read { db in try String.fetchOne(db, sql: "SELECT ladder FROM clocks")
+        }
+        #expect(stored == "off")
+
+        let before = try await cli.run(["alarm", "list", "--json"]).stdout
+        let short = try await cli.run(["alarm", "edit", "1", "--ladder", "step=10s"])
+        #expect(
+            short.status == 2 && short.errorSentence == "The ladder's step '10s' is out of range; use 30s to 30m.",
+            "\(short.stderr)")
+        let unknown = try await cli.run(["alarm", "edit", "1", "--ladder", "loudest"])
+        #expect(unknown.status == 2 && unknown.errorSentence?.contains("'loudest'") == true, "\(unknown.stderr)")
+        #expect(try await cli.run(["alarm", "list", "--json"]).stdout == before, "a refused edit changes nothing")
+
+        let back = try await cli.run(["alarm", "edit", "1", "--ladder", "default", "--json"])
+        #expect(try cli.json(back.stdout)["ladder"] as? String == "default")
+        let column = try await DatabaseQueue(path: cli.db).read { db in
+            try Row.fetchOne(db, sql: "SELECT ladder FROM clocks")?["ladder"] as String?
+        }
+        #expect(column == nil, "following the clock's is NULL, so a change of [alarm] ladder reaches it")
+        let version = try await DatabaseQueue(path: cli.db).read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        #expect(version == Store.schemaVersion)
+    }
+
+    @Test func aLadderOfItsOwnCanBeGivenWhenTheAlarmIsAdded() async throws {
+        let cli = try CLIHarness()
+        let add = try await cli.run([
+            "alarm", "add", "--name", "Deep", "--time", "06:00", "--ladder", "louder=12dB,gap=10m", "--json",
+        ])
+        #expect(try cli.json(add.stdout)["ladder"] as? String == "louder=12dB,gap=10m", "\(add.stderr)")
+    }
+}
