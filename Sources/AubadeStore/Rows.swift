@@ -279,6 +279,8 @@ struct AlarmStateRow: Codable, FetchableRecord, PersistableRecord {
     var snoozeCount: Int
     var lastHandled: Date?
     var updatedAt: Date
+    // Schema version 9; optional so that a row written before it still reads.
+    var restCount: Int?
 
     func runState() throws(StoreError) -> AlarmRunState {
         guard let phase = AlarmRunState.Phase(rawValue: self.phase) else {
@@ -286,7 +288,8 @@ struct AlarmStateRow: Codable, FetchableRecord, PersistableRecord {
         }
         return AlarmRunState(
             alarmID: clockId, phase: phase, occurrence: occurrence, ringingSince: ringingSince,
-            snoozedUntil: snoozedUntil, snoozeCount: snoozeCount, lastHandledOccurrence: lastHandled)
+            snoozedUntil: snoozedUntil, snoozeCount: snoozeCount, lastHandledOccurrence: lastHandled,
+            restCount: restCount ?? 0)
     }
 }
 

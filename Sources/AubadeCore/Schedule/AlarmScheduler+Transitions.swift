@@ -27,8 +27,12 @@ extension AlarmScheduler {
                     at: now.wall, alarmID: id, kind: .superseded,
                     detail: "its occurrence \(old.formatted(.iso8601)) gave way to the next"))
             state.snoozeCount = 0
+            state.restCount = 0
         }
-        if cause == .scheduled { state.snoozeCount = 0 }
+        if cause == .scheduled {
+            state.snoozeCount = 0
+            state.restCount = 0
+        }
         state.phase = .ringing
         state.occurrence = occurrence
         state.ringingSince = now.wall.addingTimeInterval(-(now.mono - startedAt).inSeconds)
@@ -104,6 +108,7 @@ extension AlarmScheduler {
         state.phase = .snoozed
         state.ringingSince = nil
         state.snoozedUntil = now.wall.addingTimeInterval((until - now.mono).inSeconds)
+        state.restCount += 1
         commit(state, &batch)
         ringStarts[id] = nil
         ringOrder.removeAll { $0 == id }
@@ -138,6 +143,7 @@ extension AlarmScheduler {
         state.ringingSince = nil
         state.snoozedUntil = nil
         state.snoozeCount = 0
+        state.restCount = 0
         commit(state, &batch)
         ringStarts[id] = nil
         ringOrder.removeAll { $0 == id }
