@@ -31,7 +31,7 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
     /// The `event` entity's event types.
     public static let eventTypes = [
         "pre_alarm", "sunrise", "ringing", "audible", "fallback", "snoozed", "dismissed", "skipped", "missed",
-        "unanswered",
+        "unanswered", "wake_check",
     ]
     /// The `select` station's choice that stops the radio.
     public static let stationOff = "off"

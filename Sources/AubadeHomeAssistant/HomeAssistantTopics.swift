@@ -120,6 +120,13 @@ public struct HomeAssistantTopics: Sendable {
                 fields = ["event_type": "unanswered", "round": HistoryDetail.round(in: line.detail).map(String.init) ?? ""]
             case .unanswered:
                 fields = ["event_type": "dismissed", "how": "unanswered"]
+            case .wakeCheck:
+                fields = ["event_type": "wake_check", "answer": "asked"]
+            case .woke:
+                fields = ["event_type": "wake_check", "answer": "woke"]
+            case .fellBackAsleep:
+                // Nobody answered "Are you up?": it rings again.
+                fields = ["event_type": "wake_check", "answer": "fell_back_asleep"]
             case .skipped:
                 let reason: SkipReason = HistoryDetail.dayOff(in: line.detail).map(SkipReason.dayOff) ?? .skipNext
                 fields = ["event_type": "skipped", "why": PreAlarms.why(reason)]

@@ -33,6 +33,7 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
     var sunriseSeconds: Int?
     // Schema version 9: the alarm's own ladder ("off", "step=2m,rounds=5"); NULL follows the clock's.
     var ladder: String?
+    var wakeCheckSeconds: Int?
 
     init(_ a: Alarm, createdAt: Date, updatedAt: Date) {
         clockId = a.id
@@ -59,6 +60,7 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
         programGone = a.programme?.gone ?? false
         sunriseSeconds = a.sunriseSeconds
         if case .own = a.ladder { ladder = a.ladder.description }
+        wakeCheckSeconds = a.wakeCheckSeconds
     }
 
     func alarm() throws(StoreError) -> Alarm {
@@ -74,7 +76,8 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
                 snoozeMinutes: snoozeMinutes, maxSnoozes: maxSnoozes,
                 skipDate: try skipNextDate.map { t throws(ValidationError) in try LocalDate(parsing: t) }, timeZoneID: timeZone,
                 skipDaysOff: skipDaysOff ?? false, programme: tie, sunriseSeconds: sunriseSeconds ?? 0,
-                ladder: try ladder.map { t throws(ValidationError) in try AlarmLadder(parsing: t) } ?? .clock)
+                ladder: try ladder.map { t throws(ValidationError) in try AlarmLadder(parsing: t) } ?? .clock,
+                wakeCheckSeconds: wakeCheckSeconds ?? 0)
             try alarm.validate()
             return alarm
         } catch {

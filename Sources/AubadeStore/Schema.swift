@@ -256,11 +256,14 @@ enum Schema {
     }
 
     /// Version 9: an alarm's own ladder, how it climbs when nobody answers (`AlarmLadder`'s text; NULL follows the
-    /// clock's `[alarm] ladder`), and the rests its ladder took in the occurrence being handled.
+    /// clock's `[alarm] ladder`), its wake-up check's delay after a Stop (0: none), and the rests its ladder took in the
+    /// occurrence being handled.
     static func version9(_ db: Database) throws {
         try db.execute(
             sql: """
                 ALTER TABLE clocks ADD COLUMN ladder TEXT CHECK (ladder IS NULL OR length(ladder) BETWEEN 1 AND 80);
+                ALTER TABLE clocks ADD COLUMN wakeCheckSeconds INTEGER NOT NULL DEFAULT 0
+                    CHECK (wakeCheckSeconds = 0 OR wakeCheckSeconds BETWEEN 60 AND 3600);
                 ALTER TABLE alarmState ADD COLUMN restCount INTEGER NOT NULL DEFAULT 0 CHECK (restCount BETWEEN 0 AND 1000);
                 """)
     }

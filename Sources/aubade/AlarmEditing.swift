@@ -45,6 +45,11 @@ struct AlarmFields: ParsableArguments {
                 "Steps: step=2m,louder=9dB,rounds=5,gap=10m (each optional): its sound, louder, the tone at full, the outputs and the unanswered event, then rest and ring again.",
             valueName: "default|off|steps"))
     var ladder: String?
+    @Option(
+        name: .customLong("wake-check"),
+        help: "Ask \"Are you up?\" this long after a Stop, e.g. 5m (0 or off: never); unanswered within a minute, it rings again."
+    )
+    var wakeCheck: String?
 
     /// The fields given, for the store to apply inside its write transaction (R26); a duration that is not one is
     /// refused here with AubadeCore's sentence.
@@ -63,7 +68,10 @@ struct AlarmFields: ParsableArguments {
             },
             maxSnoozes: maxSnoozes, shake: shake, tz: tz, skipDaysOff: skipDaysOff, atProgramme: atProgramme,
             sunriseSeconds: try sunrise.map { t throws(AubadeCore.ValidationError) in try AlarmPatch.sunriseSeconds(parsing: t) },
-            ladder: try ladder.map { t throws(AubadeCore.ValidationError) in try AlarmLadder(parsing: t).description })
+            ladder: try ladder.map { t throws(AubadeCore.ValidationError) in try AlarmLadder(parsing: t).description },
+            wakeCheckSeconds: try wakeCheck.map { t throws(AubadeCore.ValidationError) in
+                try AlarmPatch.wakeCheckSeconds(parsing: t)
+            })
     }
 }
 
@@ -127,6 +135,7 @@ extension AlarmAdd {
             parts.append("no ladder (silent after \(DurationText.format(a.durationSeconds)))")
         case .own: parts.append("its own ladder \(a.ladder)")
         }
+        if a.wakeCheckSeconds > 0 { parts.append("a wake-up check \(DurationText.format(a.wakeCheckSeconds)) after Stop") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: "; ")
     }
 }

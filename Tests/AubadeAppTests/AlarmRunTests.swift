@@ -205,6 +205,40 @@ struct AlarmRunTests {
         #expect(rig.store.data.states.first?.phase != .ringing)
     }
 
+    @Test func aWakeUpCheckAfterAStopChimesAsksAndRingsAgainWhenNobodyAnswers() async throws {
+        var alarm = ClockRig.alarm(1, 7, 0)
+        alarm.wakeCheckSeconds = 300
+        let rig = ClockRig(alarms: [alarm])
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 0, 30))
+        let first = try #require(rig.lastPlayed)
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+        #expect(rig.sound.calls.last == .stop(first.id))
+        await rig.run(until: ClockRig.at(7, 5, 29))
+        #expect(!rig.history.contains("wake-check"))
+        await rig.run(until: ClockRig.at(7, 5, 30))
+        let chime = try #require(rig.lastPlayed)
+        #expect(chime.request.priority == .chime && chime.request.limit == .seconds(3), "a soft chime, not the alarm")
+        #expect(rig.history.last == "wake-check" && rig.events.last == "wake-check")
+        await rig.run(until: ClockRig.at(7, 6, 29))
+        #expect(rig.lastPlayed?.id == chime.id, "nothing rings while the question waits")
+        await rig.run(until: ClockRig.at(7, 6, 30))
+        let again = try #require(rig.lastPlayed)
+        #expect(again.request.priority == .alarm && again.id != first.id)
+        #expect(rig.history.contains("fell-back-asleep"))
+        #expect(try await rig.status().ringing?.id == 1)
+
+        // Stopped again, the next question is answered by a touch of the kiosk: it says woke and rings no more.
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .api))
+        await rig.run(until: ClockRig.at(7, 11, 40))
+        #expect(rig.history.last == "wake-check")
+        _ = try await rig.clock.handle(.displayWake)
+        #expect(rig.history.last == "woke")
+        await rig.run(until: ClockRig.at(8, 0))
+        #expect(rig.sound.played.filter { $0.request.priority == .alarm }.count == 2)
+        #expect(try await rig.status().ringing == nil)
+    }
+
     @Test func anEditByAnotherProcessIsPickedUpAndDropsAStalePreRoll() async throws {
         let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)])
         await rig.start()

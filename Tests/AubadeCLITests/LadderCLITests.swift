@@ -48,4 +48,24 @@ struct LadderCLITests {
         ])
         #expect(try cli.json(add.stdout)["ladder"] as? String == "louder=12dB,gap=10m", "\(add.stderr)")
     }
+
+    @Test func aWakeUpCheckIsSetTurnedOffAndRefusedOutOfRange() async throws {
+        let cli = try CLIHarness()
+        let add = try await cli.run([
+            "alarm", "add", "--name", "Work", "--time", "06:45", "--days", "daily", "--wake-check", "5m",
+        ])
+        #expect(
+            add.status == 0 && add.stdout == "Added alarm 1: Work at 06:45, daily, a wake-up check 5m after Stop.\n",
+            "\(add.stderr)")
+        let stored = try await DatabaseQueue(path: cli.db).read { db in
+            try Int.fetchOne(db, sql: "SELECT wakeCheckSeconds FROM clocks")
+        }
+        #expect(stored == 300)
+        let short = try await cli.run(["alarm", "edit", "1", "--wake-check", "10s"])
+        #expect(
+            short.status == 2 && short.errorSentence == "The wake-up check '10s' is out of range; use 1m to 1h.",
+            "\(short.stderr)")
+        let off = try await cli.run(["alarm", "edit", "1", "--wake-check", "off", "--json"])
+        #expect(try cli.json(off.stdout)["wakeCheckSeconds"] as? Int == 0, "\(off.stderr)")
+    }
 }

@@ -13,10 +13,11 @@ struct SchedulerLadderTests {
     /// 2026-11-24 06:59:00 UTC.
     static let start = Date(timeIntervalSince1970: 1_795_503_540)
 
-    static func alarm(duration: Int = 900, ladder: AlarmLadder = .clock) -> Alarm {
+    static func alarm(duration: Int = 900, ladder: AlarmLadder = .clock, wakeCheck: Int = 0) -> Alarm {
         Alarm(
             id: 1, name: "Wake", time: try! LocalTime(hour: 7, minute: 0), recurrence: .weekly(.all),
-            durationSeconds: duration, shakeToStop: false, sound: .tone, maxSnoozes: 3, ladder: ladder)
+            durationSeconds: duration, shakeToStop: false, sound: .tone, maxSnoozes: 3, ladder: ladder,
+            wakeCheckSeconds: wakeCheck)
     }
 
     /// Drives one scheduler on one clock and keeps what it did.
@@ -28,6 +29,8 @@ struct SchedulerLadderTests {
         var climbs: [LadderStep] = []
         var outputs: Bool = false
         var sounding = false
+        var asking = false
+        var rings: [RingRequest] = []
 
         init(plan: LadderPlan, alarm: Alarm = SchedulerLadderTests.alarm()) {
             scheduler = AlarmScheduler(
@@ -50,10 +53,13 @@ struct SchedulerLadderTests {
             for action in actions {
                 switch action {
                 case .record(let e): history.append(e)
-                case .ring: sounding = true
+                case .ring(let r):
+                    sounding = true
+                    rings.append(r)
                 case .stopRinging(let s): if s.silencesPlayer { sounding = false }
                 case .climb(_, let step): climbs.append(step)
                 case .outputs(_, let on): outputs = on
+                case .wakeCheck(_, let on): asking = on
                 case .persist, .saveAlarm, .snoozeRefused, .wakeMe: break
                 }
             }

@@ -64,6 +64,12 @@ struct HomeAssistantTopicsTests {
             top["event_type"] as? String == "unanswered" && top["round"] as? String == "1" && top["name"] as? String == "Work")
         #expect(try event(.unanswered, "after 4 round(s) of its ladder")["how"] as? String == "unanswered")
         #expect(HomeAssistantDiscovery.eventTypes.contains("unanswered"))
+        // The wake-up check after a Stop: asked, then woke or fell back asleep (it rings again).
+        #expect(try event(.wakeCheck, "are you up?")["event_type"] as? String == "wake_check")
+        #expect(try event(.wakeCheck, "are you up?")["answer"] as? String == "asked")
+        #expect(try event(.woke, "by=button")["answer"] as? String == "woke")
+        #expect(try event(.fellBackAsleep, "due 2026-11-24T07:00:00Z")["answer"] as? String == "fell_back_asleep")
+        #expect(HomeAssistantDiscovery.eventTypes.contains("wake_check"))
         let fallback = try event(.fallback, HistoryDetail.fallback(to: .tone, reason: "The station did not answer."))
         #expect(fallback["reason"] as? String == "The station did not answer." && fallback["to"] as? String == "tone")
         #expect(try event(.skipped, HistoryDetail.dayOff("Holiday"))["why"] as? String == "day off: Holiday")

@@ -91,7 +91,8 @@ extension ClockState {
             return nil
         case .displayWake:
             display.touched(now, &context)
-            runner.personActed(now, &context)  // a person at the kiosk: an alarm's ladder goes back to its own sound
+            // A person at the kiosk: an alarm's ladder goes back to its own sound; a wake-up check is answered.
+            runner.personActed(now, by: .api, &context)
             return .display(dimmed: display.dimmed)
         }
     }

@@ -32,6 +32,8 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
     public var sunriseSeconds: Int
     /// How it climbs when nobody answers: "default" (the clock's `[alarm] ladder`), "off", or its own steps.
     public var ladder: String
+    /// How long after a Stop it asks "Are you up?", in seconds (0: it does not ask).
+    public var wakeCheckSeconds: Int
     /// In `alarm list` and `alarm next`: its next ring, and the programme on air then on its station.
     public var nextRing: Date?
     public var onAir: String?
@@ -60,6 +62,7 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
         programmeGone = a.programme?.gone
         sunriseSeconds = a.sunriseSeconds
         ladder = a.ladder.description
+        wakeCheckSeconds = a.wakeCheckSeconds
     }
 
     /// The document with the alarm's next ring (passing over skip-next and days off) and what is on air then.

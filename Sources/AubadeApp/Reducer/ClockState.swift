@@ -234,6 +234,8 @@ struct ClockState {
                 "action": command.action.name,
             ])
         let pressedAt = MonotonicInstant(command.pressedAt)
+        // Any button answers a wake-up check's "Are you up?" (a Stop or Snooze answers it in the scheduler too).
+        if runner.asking { runner.personActed(now, by: .button, &context) }
         switch command.action {
         case .none:
             break

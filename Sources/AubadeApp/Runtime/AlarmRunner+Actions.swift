@@ -27,6 +27,8 @@ extension AlarmRunner {
             case .outputs(let id, let on):
                 // The bed shaker and the lamp on GPIO outputs are not built yet (issue 37): the step is said, not done.
                 c.effects.emit("outputs", ["alarm": id, "on": on])
+            case .wakeCheck(let id, let asking):
+                wakeCheck(id, asking: asking, &c)
             case .wakeMe(let next):
                 wake = next
             }
@@ -143,6 +145,15 @@ extension AlarmRunner {
         }
     }
 
+    /// The wake-up check's question after a Stop: a soft chime (three seconds at the sleep volume, unless an alarm
+    /// rings) and the `wake-check` event the faces show; its end (answered, or the alarm rings again) takes it away.
+    private func wakeCheck(_ id: Int64, asking: Bool, _ c: inout ClockContext) {
+        if asking, !isRinging {
+            _ = c.effects.play(.tone(.chime, priority: .chime, volume: c.catalogue.settings.sleepVolume, limit: .seconds(3)))
+        }
+        c.effects.emit("wake-check", ["alarm": id, "asking": asking])
+    }
+
     /// The plan of an alarm's sound, with a failed pre-check of this occurrence as its known failure, and the
     /// episode its pre-check downloaded (a `podcast:` alarm plays only that file).
     func plan(
@@ -186,11 +197,11 @@ extension AlarmRunner {
         return actions.contains { if case .persist = $0 { true } else { false } }
     }
 
-    /// A person touched the kiosk or pressed a button that does not stop or snooze while an alarm rings: its
-    /// ladder, if it climbs, goes back to its own sound.
-    mutating func personActed(_ now: SchedulerTime, _ c: inout ClockContext) {
-        guard isRinging, scheduler.climbing else { return }
-        perform(scheduler.personActed(at: now), now, &c)
+    /// A person touched the kiosk or pressed a button that does not stop or snooze: while an alarm rings, its ladder,
+    /// if it climbs, goes back to its own sound; while a wake-up check asks "Are you up?", it is answered.
+    mutating func personActed(_ now: SchedulerTime, by input: DismissInput? = nil, _ c: inout ClockContext) {
+        guard (isRinging && scheduler.climbing) || asking else { return }
+        perform(scheduler.personActed(at: now, by: input), now, &c)
         refresh(now, &c)
     }
 

@@ -85,6 +85,8 @@ struct AlarmRunner {
     }
 
     var isRinging: Bool { ringing != nil || !scheduler.ringingAlarmIDs.isEmpty }
+    /// Whether a wake-up check asks "Are you up?" now.
+    var asking: Bool { !scheduler.askingWakeChecks.isEmpty }
 
     /// Resumes a ringing alarm or a snooze (R9), catches up a recent missed one (R6).
     mutating func start(_ now: SchedulerTime, _ c: inout ClockContext) {

@@ -11,6 +11,8 @@ public struct Alarm: Hashable, Sendable, Codable {
     public static let maxSnoozesRange = 0...20
     /// The sunrise's lead in seconds: 0 (none) to two hours.
     public static let sunriseRange = 0...(2 * 3600)
+    /// The wake-up check's delay after a Stop in seconds: 0 (none), or one minute to an hour (`WakeCheck.afterRange`).
+    public static let wakeCheckRange = 0...3600
 
     public var id: Int64?
     public var name: String
@@ -42,14 +44,17 @@ public struct Alarm: Hashable, Sendable, Codable {
     public var sunriseSeconds: Int
     /// How it climbs when nobody answers (`WakeLadder`): the clock's (`[alarm] ladder`) or its own.
     public var ladder: AlarmLadder
+    /// How long after a Stop it asks "Are you up?" (`WakeCheck`), in seconds; 0: it does not ask.
+    public var wakeCheckSeconds: Int
 
     public init(
         id: Int64? = nil, name: String, time: LocalTime, recurrence: Recurrence, durationSeconds: Int = 900,
         shakeToStop: Bool = false, enabled: Bool = true, sound: SoundSource = .tone, volume: Int = 60,
         fadeInSeconds: Int = 30, snoozeMinutes: Int = 9, maxSnoozes: Int = 3, skipDate: LocalDate? = nil,
         timeZoneID: String? = nil, skipDaysOff: Bool = false, programme: ProgrammeTie? = nil, sunriseSeconds: Int = 0,
-        ladder: AlarmLadder = .clock
+        ladder: AlarmLadder = .clock, wakeCheckSeconds: Int = 0
     ) {
+        self.wakeCheckSeconds = wakeCheckSeconds
         self.id = id
         self.name = name
         self.time = time
@@ -79,6 +84,9 @@ public struct Alarm: Hashable, Sendable, Codable {
         try Alarm.check(snoozeMinutes, in: Alarm.snoozeMinutesRange, "Snooze length") { "\($0) min" }
         try Alarm.check(maxSnoozes, in: Alarm.maxSnoozesRange, "Maximum snoozes") { "\($0)" }
         try Alarm.check(sunriseSeconds, in: Alarm.sunriseRange, "Sunrise", DurationText.format)
+        if wakeCheckSeconds != 0 {
+            try Alarm.check(wakeCheckSeconds, in: WakeCheck.afterRange, "The wake-up check", DurationText.format)
+        }
         guard fadeInSeconds < durationSeconds else {
             throw ValidationError(
                 "Fade-in (\(DurationText.format(fadeInSeconds))) must be shorter than the duration (\(DurationText.format(durationSeconds))).",

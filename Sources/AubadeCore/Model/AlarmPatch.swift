@@ -26,6 +26,8 @@ public import Foundation
 ///   sunrise, 0 for none (the CLI takes "20m", or "0" / "off"; a new alarm without it takes `[display] sunrise`).
 /// - `ladder` ↔ `--ladder`: how it climbs when nobody answers — "default" (as `[alarm] ladder` says), "off" (it
 ///   rings for its duration and falls silent), or its own steps such as "step=2m,louder=9dB,rounds=5,gap=10m".
+/// - `wakeCheckSeconds` ↔ `--wake-check`: seconds after a Stop it asks "Are you up?", 60–3600, or 0 for none (the CLI
+///   takes "5m", or "0" / "off").
 /// - `atProgramme` ↔ `--at-programme`: a programme's id — the alarm then rings when that programme starts and
 ///   follows it when an import moves it (its time, days and zone come from it) — or "none" to untie it (it
 ///   keeps the last time it had).
@@ -49,14 +51,16 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     public var atProgramme: String?
     public var sunriseSeconds: Int?
     public var ladder: String?
+    public var wakeCheckSeconds: Int?
 
     public init(
         name: String? = nil, time: String? = nil, days: String? = nil, date: String? = nil, source: String? = nil,
         durationSeconds: Int? = nil, volume: Int? = nil, fadeInSeconds: Int? = nil, snoozeMinutes: Int? = nil,
         maxSnoozes: Int? = nil, shake: Bool? = nil, tz: String? = nil, enabled: Bool? = nil,
         skipDaysOff: Bool? = nil, atProgramme: String? = nil, sunriseSeconds: Int? = nil,
-        ladder: String? = nil
+        ladder: String? = nil, wakeCheckSeconds: Int? = nil
     ) {
+        self.wakeCheckSeconds = wakeCheckSeconds
         self.name = name
         self.time = time
         self.days = days
@@ -81,6 +85,13 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         let t = text.trimmingSpaces.lowercased()
         if t == "0" || t == "off" { return 0 }
         return try DurationText.seconds(parsing: text, field: field)
+    }
+
+    /// "5m", "1h" → seconds, in range (one minute to an hour); "0" and "off" → 0 (no wake-up check).
+    public static func wakeCheckSeconds(parsing text: String) throws(ValidationError) -> Int {
+        let t = text.trimmingSpaces.lowercased()
+        if t == "0" || t == "off" { return 0 }
+        return try DurationText.seconds(parsing: text, field: "The wake-up check", in: WakeCheck.afterRange)
     }
 
     /// True when the patch names no field at all.
@@ -151,7 +162,15 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         if let enabled { alarm.enabled = enabled }
         if let skipDaysOff { alarm.skipDaysOff = skipDaysOff }
         if let sunriseSeconds { alarm.sunriseSeconds = sunriseSeconds }
-        if let ladder { alarm.ladder = try AlarmLadder(parsing: ladder) }
+        if let ladder {
+            // Any text is the document's string: a ladder it cannot use is refused as unprocessable (422), not malformed.
+            do throws(ValidationError) {
+                alarm.ladder = try AlarmLadder(parsing: ladder)
+            } catch {
+                throw ValidationError(error.message, kind: .unprocessable)
+            }
+        }
+        if let wakeCheckSeconds { alarm.wakeCheckSeconds = wakeCheckSeconds }
         try alarm.validate()
     }
 
@@ -220,7 +239,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz
         case enabled
-        case skipDaysOff, atProgramme, sunriseSeconds, ladder
+        case skipDaysOff, atProgramme, sunriseSeconds, ladder, wakeCheckSeconds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -240,7 +259,8 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
             skipDaysOff: try c.decodeIfPresent(Bool.self, forKey: .skipDaysOff),
             atProgramme: try AlarmPatch.decodeProgramme(c),
             sunriseSeconds: try c.decodeIfPresent(Int.self, forKey: .sunriseSeconds),
-            ladder: try c.decodeIfPresent(String.self, forKey: .ladder))
+            ladder: try c.decodeIfPresent(String.self, forKey: .ladder),
+            wakeCheckSeconds: try c.decodeIfPresent(Int.self, forKey: .wakeCheckSeconds))
     }
 
     /// `atProgramme` as a number or as text ("none").

@@ -201,6 +201,7 @@ extension AlarmScheduler {
         case .scheduled: late ? .rangLate : .rang
         case .snoozeEnded: .snoozeEnded
         case .resumed: .resumed
+        case .wakeCheck: .fellBackAsleep
         }
     }
 

@@ -59,6 +59,20 @@ public struct AlarmScheduler: Sendable {
     /// Per ringing or resting alarm with a ladder: where its climb is (kept in memory: a restart climbs again).
     var ladders: [Int64: WakeLadder] = [:]
 
+    /// Per alarm stopped with a wake-up check: the check, and the occurrence it rings again if nobody answers (kept in
+    /// memory: a restart asks no more).
+    var wakeChecks: [Int64: PendingCheck] = [:]
+
+    struct PendingCheck: Hashable, Sendable {
+        var check: WakeCheck
+        let occurrence: Date
+    }
+
+    /// The alarms whose wake-up check asks "Are you up?" now, waiting for an answer.
+    public var askingWakeChecks: [Int64] {
+        wakeChecks.filter { if case .asking = $0.value.check.phase { true } else { false } }.keys.sorted()
+    }
+
     /// Where alarm `id`'s climb is, while it rings or rests with a ladder.
     public func climb(of id: Int64) -> WakeLadder? { ladders[id] }
     /// Whether any alarm climbs a ladder now.

@@ -201,6 +201,7 @@ function renderAlarms(alarms) {
     if (alarm.sunriseSeconds > 0) summary.push(`sunrise ${Math.round(alarm.sunriseSeconds / 60)} min before`);
     if (alarm.ladder === "off") summary.push("silent after its duration");
     else if (alarm.ladder && alarm.ladder !== "default") summary.push(`ladder ${alarm.ladder}`);
+    if (alarm.wakeCheckSeconds > 0) summary.push(`asks "are you up?" ${Math.round(alarm.wakeCheckSeconds / 60)} min after Stop`);
     if (alarm.timeZone) summary.push(alarm.timeZone);
     const toggle = el("input", {
       type: "checkbox", checked: alarm.enabled, "aria-label": `${alarm.name} enabled`,
@@ -292,6 +293,7 @@ function openEditor(alarm) {
     snooze: alarm.snoozeMinutes, maxSnoozes: alarm.maxSnoozes, shake: alarm.shakeToStop, enabled: alarm.enabled,
     tz: alarm.timeZone ?? "", skipDaysOff: alarm.skipDaysOff, sunrise: String((alarm.sunriseSeconds ?? 0) / 60),
     ladder: alarm.ladder ?? "default",
+    wakeCheck: alarm.wakeCheckSeconds ? String(alarm.wakeCheckSeconds / 60) : "",
   } : {
     name: "", time: "", repeat: "days", days: "mon,tue,wed,thu,fri", date: "", sourceChoice: "tone", url: "",
     volume: defaults.defaultVolume ?? 60, duration: (defaults.alarmDuration ?? 900) / 60, fadeIn: defaults.fadeIn ?? 30,
@@ -299,6 +301,7 @@ function openEditor(alarm) {
     skipDaysOff: true, // as the clock does for a new alarm on weekdays only (followSkipDaysOff keeps it so)
     sunrise: "", // empty: the clock's [display] sunrise
     ladder: "default", // the clock's [alarm] ladder
+    wakeCheck: "", // none
   };
   $("f-name").value = v.name;
   $("f-time").value = v.time;
@@ -319,6 +322,7 @@ function openEditor(alarm) {
   $("f-skip-days-off").checked = v.skipDaysOff;
   $("f-sunrise").value = v.sunrise;
   $("f-ladder").value = v.ladder;
+  $("f-wake-check").value = v.wakeCheck;
   skipDaysOffTouched = Boolean(alarm);
   showRepeat();
   showSource();
@@ -398,6 +402,7 @@ function readForm() {
     skipDaysOff: $("f-skip-days-off").checked,
     sunrise: $("f-sunrise").value,
     ladder: $("f-ladder").value.trim() || "default",
+    wakeCheck: $("f-wake-check").value,
   };
 }
 
@@ -437,6 +442,7 @@ function alarmPatch(form, before, isNew) {
   if (form.repeat === "days" && changed("skipDaysOff")) patch.skipDaysOff = form.skipDaysOff;
   if (changed("sunrise") && form.sunrise !== "") patch.sunriseSeconds = Math.round(Number(form.sunrise) * 60);
   if (changed("ladder") && !(isNew && form.ladder === "default")) patch.ladder = form.ladder;
+  if (changed("wakeCheck") && !(isNew && form.wakeCheck === "")) patch.wakeCheckSeconds = Math.round(Number(form.wakeCheck || 0) * 60);
   return patch;
 }
 
