@@ -18,13 +18,14 @@ struct WakerEndToEndTests {
         let id = try await rig.addAlarm()
         let d = try await rig.daemon(lead: 40)
         let clock = try await rig.clock(of: d)
+        // Ten seconds before the alarm by the daemon's clock: the daemon holds the card and answers nothing. Sent
+        // by a thread of its own, whatever this test is waiting for by then.
+        let freeze = rig.signal(SIGSTOP, to: d, beforeAlarm: 10, on: clock)
         let w = try await rig.waker(at: clock.now())
         let armed = try #require(await w.wait(for: "armed"))
         #expect(armed["alarm"] as? Int == Int(id) && armed["name"] as? String == "Work")
         try #require(WakerRig.number(armed, "at") == rig.ringsAt, "armed for \(armed), the alarm + grace is \(rig.ringsAt)")
-        try await rig.sleep(untilBeforeAlarm: 10, on: clock)
-        d.signal(SIGSTOP)  // ten seconds before the alarm: the daemon holds the card and answers nothing
-        let frozenAt = clock.now()
+        let frozenAt = await freeze.sent()
         try #require(
             frozenAt < rig.alarmInstant.timeIntervalSince1970 - 1,
             "the machine was too slow to freeze the daemon before its alarm")
@@ -34,6 +35,8 @@ struct WakerEndToEndTests {
             "the waker did not ring: its lines \(w.output.suffix(20)), its errors \(w.errorOutput.suffix(2000)), the daemon's last lines \(d.output.suffix(10))"
         )
         #expect(ringing["alarm"] as? Int == Int(id))
+        // Frozen before its alarm, the daemon never rang it.
+        #expect(d.position(of: "ringing") == nil, "the daemon rang before it was frozen: \(d.output.suffix(10))")
         let t = try #require(WakerRig.number(ringing, "t"))
         #expect(t >= rig.ringsAt, "rang \(rig.ringsAt - t) s before the grace was over")
         figure("waker: ring after the alarm + grace, on its clock (late_ms)", "\(ringing["late_ms"] ?? "?")")
