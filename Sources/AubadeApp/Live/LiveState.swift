@@ -58,6 +58,8 @@ public struct LiveState: Codable, Sendable, Hashable {
     public var sunrise: Sunrise?
     /// The pairing code being shown — sent only to the clock's own machine (the kiosk).
     public var pairing: PairingCode?
+    /// The alarm whose wake-up check asks "Are you up?" now (the kiosk shows the question).
+    public var wakeCheck: AlarmRef? = nil
 
     /// An alarm's sunrise on the kiosk's face: the alarm, its time, when the sunrise began, how far it has come
     /// (0…1000), the page's background and digits ("#rrggbb") and the backlight's level.

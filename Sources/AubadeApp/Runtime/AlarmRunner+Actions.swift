@@ -146,12 +146,11 @@ extension AlarmRunner {
     }
 
     /// The wake-up check's question after a Stop: a soft chime (three seconds at the sleep volume, unless an alarm
-    /// rings) and the `wake-check` event the faces show; its end (answered, or the alarm rings again) takes it away.
+    /// rings). The question itself is the history's `wake-check` line (its event for the CLI's followers, Home
+    /// Assistant's `wake_check`) and the live state's `wakeCheck` for the kiosk; `woke` or `fell-back-asleep` ends it.
     private func wakeCheck(_ id: Int64, asking: Bool, _ c: inout ClockContext) {
-        if asking, !isRinging {
-            _ = c.effects.play(.tone(.chime, priority: .chime, volume: c.catalogue.settings.sleepVolume, limit: .seconds(3)))
-        }
-        c.effects.emit("wake-check", ["alarm": id, "asking": asking])
+        guard asking, !isRinging else { return }
+        _ = c.effects.play(.tone(.chime, priority: .chime, volume: c.catalogue.settings.sleepVolume, limit: .seconds(3)))
     }
 
     /// The plan of an alarm's sound, with a failed pre-check of this occurrence as its known failure, and the
