@@ -241,6 +241,27 @@ struct AlarmRunTests {
         #expect(try await rig.status().ringing == nil)
     }
 
+    @Test func theStopButtonEndsALaddersRestAndAnswersAWakeUpCheckThoughNothingRings() async throws {
+        var alarm = ClockRig.alarm(1, 7, 0)
+        alarm.wakeCheckSeconds = 60
+        let rig = ClockRig(alarms: [alarm])
+        let stopButton = ButtonPanel.Command(role: .stop, kind: .short, action: .stop, time: .seconds(1))
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 12, 30))  // own, louder, tone, everything: then the rest
+        #expect(rig.history.last == "rested")
+        let alarmSounds = rig.sound.played.filter { $0.request.priority == .alarm }.count
+        await rig.clock.button(stopButton)
+        #expect(rig.history.last == "dismissed", "a Stop during the rest ends it: \(rig.history)")
+        await rig.run(until: ClockRig.at(7, 13, 30))
+        #expect(rig.history.last == "wake-check")
+        await rig.clock.button(stopButton)
+        #expect(rig.store.history.last?.kind == "woke" && rig.store.history.last?.detail == "by=button")
+        await rig.run(until: ClockRig.at(8, 0))
+        #expect(
+            rig.sound.played.filter { $0.request.priority == .alarm }.count == alarmSounds, "it rang no more after the Stop")
+        #expect(!rig.history.contains("fell-back-asleep") && !rig.history.contains("snooze-ended"))
+    }
+
     @Test func anEditByAnotherProcessIsPickedUpAndDropsAStalePreRoll() async throws {
         let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0)])
         await rig.start()

@@ -29,8 +29,9 @@ struct SchedulerLadderTests {
         var climbs: [LadderStep] = []
         var outputs: Bool = false
         var sounding = false
-        var asking = false
         var rings: [RingRequest] = []
+        /// Whether a wake-up check asks now.
+        var asking: Bool { !scheduler.askingWakeChecks.isEmpty }
 
         init(plan: LadderPlan, alarm: Alarm = SchedulerLadderTests.alarm()) {
             scheduler = AlarmScheduler(
@@ -59,8 +60,7 @@ struct SchedulerLadderTests {
                 case .stopRinging(let s): if s.silencesPlayer { sounding = false }
                 case .climb(_, let step): climbs.append(step)
                 case .outputs(_, let on): outputs = on
-                case .wakeCheck(_, let on): asking = on
-                case .persist, .saveAlarm, .snoozeRefused, .wakeMe: break
+                case .persist, .saveAlarm, .snoozeRefused, .wakeMe, .wakeCheck: break
                 }
             }
         }

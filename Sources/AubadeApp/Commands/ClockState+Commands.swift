@@ -116,11 +116,13 @@ extension ClockState {
         if alarm == nil, !runner.isRinging, stopRingTest() { return .done("The ring test is stopped.") }
         switch intent {
         case .stop:
+            // With nothing ringing, a Stop still ends a ladder's rest or answers a wake-up check's question.
+            let ends = alarm == nil && runner.scheduler.stopEndsSomething
             if idle != .refuse, !runner.isRinging {  // a button, with nothing ringing: the radio, if it says so
                 if idle == .stopRadio { radio.cancel(reason: "stop button", now, &context) }
-                return .done("Stopped.")
+                if !ends { return .done("Stopped.") }
             }
-            guard runner.stop(by: by, alarmID: alarm, pressedAt: pressedAt, now, &context) || idle != .refuse else {
+            guard runner.stop(by: by, alarmID: alarm, pressedAt: pressedAt, now, &context) || ends || idle != .refuse else {
                 throw ClockError(.refused, alarm.map { "Alarm \($0) is neither ringing nor snoozed." } ?? "No alarm is ringing.")
             }
             return .done("Stopped.")

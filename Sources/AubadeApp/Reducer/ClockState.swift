@@ -234,30 +234,32 @@ struct ClockState {
                 "action": command.action.name,
             ])
         let pressedAt = MonotonicInstant(command.pressedAt)
-        // Any button answers a wake-up check's "Are you up?" (a Stop or Snooze answers it in the scheduler too).
-        if runner.asking { runner.personActed(now, by: .button, &context) }
+        // Any button answers a wake-up check's "Are you up?": a Stop or Snooze in the scheduler, the others here.
         switch command.action {
         case .none:
-            break
+            if runner.asking { runner.personActed(now, by: .button, &context) }
         case .snooze:
             _ = try? dismiss(.snooze, alarm: nil, by: .button, pressedAt: pressedAt, idle: .nothing)
         case .stop:
             _ = try? dismiss(.stop, alarm: nil, by: .button, pressedAt: pressedAt, idle: .stopRadio)
         case .playPause:
-            guard !runner.isRinging else { return runner.personActed(now, &context) }  // an alarm is not paused by accident
+            runner.personActed(now, by: .button, &context)
+            guard !runner.isRinging else { return }  // an alarm is not paused by accident
             if !radio.cancel(reason: "play/pause button", now, &context) {
                 _ = try? radio.startSleep(duration: nil, source: nil, alarmSounding: false, now, &context)
             }
         case .sleep(let minutes):
-            if runner.isRinging { return runner.personActed(now, &context) }
+            runner.personActed(now, by: .button, &context)
+            if runner.isRinging { return }
             radio.extendSleep(minutes: minutes, now, &context)
         case .sleepCancel:
-            if runner.isRinging { runner.personActed(now, &context) }
+            runner.personActed(now, by: .button, &context)
             radio.cancel(reason: "sleep-cancel button", now, &context)
         case .volumeUp, .volumeDown:
             // While an alarm rings, a button that does not stop or snooze it is a person awake: its ladder goes
             // back to its own sound (the alarm keeps its own level, R14, R18).
-            if runner.isRinging { return runner.personActed(now, &context) }
+            runner.personActed(now, by: .button, &context)
+            if runner.isRinging { return }
             radio.adjustVolume(up: command.action == .volumeUp, &context)
         }
     }

@@ -27,8 +27,8 @@ extension AlarmRunner {
             case .outputs(let id, let on):
                 // The bed shaker and the lamp on GPIO outputs are not built yet (issue 37): the step is said, not done.
                 c.effects.emit("outputs", ["alarm": id, "on": on])
-            case .wakeCheck(let id, let asking):
-                wakeCheck(id, asking: asking, &c)
+            case .wakeCheck:
+                wakeCheckAsks(&c)
             case .wakeMe(let next):
                 wake = next
             }
@@ -148,8 +148,8 @@ extension AlarmRunner {
     /// The wake-up check's question after a Stop: a soft chime (three seconds at the sleep volume, unless an alarm
     /// rings). The question itself is the history's `wake-check` line (its event for the CLI's followers, Home
     /// Assistant's `wake_check`) and the live state's `wakeCheck` for the kiosk; `woke` or `fell-back-asleep` ends it.
-    private func wakeCheck(_ id: Int64, asking: Bool, _ c: inout ClockContext) {
-        guard asking, !isRinging else { return }
+    private func wakeCheckAsks(_ c: inout ClockContext) {
+        guard !isRinging else { return }
         _ = c.effects.play(.tone(.chime, priority: .chime, volume: c.catalogue.settings.sleepVolume, limit: .seconds(3)))
     }
 

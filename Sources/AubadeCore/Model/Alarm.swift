@@ -11,8 +11,6 @@ public struct Alarm: Hashable, Sendable, Codable {
     public static let maxSnoozesRange = 0...20
     /// The sunrise's lead in seconds: 0 (none) to two hours.
     public static let sunriseRange = 0...(2 * 3600)
-    /// The wake-up check's delay after a Stop in seconds: 0 (none), or one minute to an hour (`WakeCheck.afterRange`).
-    public static let wakeCheckRange = 0...3600
 
     public var id: Int64?
     public var name: String

@@ -160,16 +160,14 @@ extension AlarmScheduler {
             switch action {
             case .ask:
                 batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .wakeCheck, detail: "are you up?"))
-                batch.ladder(.wakeCheck(alarmID: id, asking: true))
+                batch.afterRing(.wakeCheck(alarmID: id))
             case .woke:
                 wakeChecks[id] = nil
                 batch.record(
                     HistoryEvent(
                         at: now.wall, alarmID: id, kind: .woke, detail: input.map(HistoryDetail.dismissed(by:)) ?? ""))
-                batch.ladder(.wakeCheck(alarmID: id, asking: false))
             case .ringAgain:
                 wakeChecks[id] = nil
-                batch.ladder(.wakeCheck(alarmID: id, asking: false))
                 // Its ring is recorded `fell-back-asleep` (with its occurrence, "due …") as it begins.
                 // (A one-shot alarm disabled itself at the Stop: it still rings again. A removed one does not.)
                 guard alarms[id] != nil else { continue }

@@ -82,9 +82,9 @@ extension AlarmScheduler {
                     HistoryEvent(
                         at: now.wall, alarmID: id, kind: .climbed,
                         detail: HistoryDetail.climbed(to: step, round: ladders[id]?.round ?? 0)))
-                batch.ladder(.climb(alarmID: id, step: step))
+                batch.afterRing(.climb(alarmID: id, step: step))
             case .outputs(let on):
-                batch.ladder(.outputs(alarmID: id, on: on))
+                batch.afterRing(.outputs(alarmID: id, on: on))
             case .unanswered(let round):
                 batch.record(
                     HistoryEvent(at: now.wall, alarmID: id, kind: .escalated, detail: HistoryDetail.escalated(round: round)))
@@ -184,7 +184,7 @@ extension AlarmScheduler {
 
     /// Forgets alarm `id`'s climb; the outputs go off if its top had them on.
     private mutating func dropLadder(_ id: Int64, _ batch: inout ActionBatch) {
-        if case .ringing(.everything, _)? = ladders[id]?.phase { batch.ladder(.outputs(alarmID: id, on: false)) }
+        if case .ringing(.everything, _)? = ladders[id]?.phase { batch.afterRing(.outputs(alarmID: id, on: false)) }
         ladders[id] = nil
     }
 

@@ -73,6 +73,9 @@ public struct AlarmScheduler: Sendable {
         wakeChecks.filter { if case .asking = $0.value.check.phase { true } else { false } }.keys.sorted()
     }
 
+    /// Whether a Stop with nothing ringing still ends something: a ladder's rest, or a wake-up check's question.
+    public var stopEndsSomething: Bool { !resting.isEmpty || !askingWakeChecks.isEmpty }
+
     /// Where alarm `id`'s climb is, while it rings or rests with a ladder.
     public func climb(of id: Int64) -> WakeLadder? { ladders[id] }
     /// Whether any alarm climbs a ladder now.

@@ -133,7 +133,7 @@ public enum SchedulerAction: Hashable, Sendable {
     case outputs(alarmID: Int64, on: Bool)
     /// Call `tick` again at this time (replaces any earlier request).
     case wakeMe(WakeUp)
-    /// Its wake-up check asks "Are you up?" (`asking` true: the soft chime, the kiosk's question, the event), or the
-    /// question is over (answered, or the alarm rings again).
-    case wakeCheck(alarmID: Int64, asking: Bool)
+    /// Its wake-up check asks "Are you up?" now: the soft chime (the question itself is the history's `wake-check`
+    /// line and `AlarmScheduler.askingWakeChecks`, which the kiosk shows until it is answered or rings again).
+    case wakeCheck(alarmID: Int64)
 }
