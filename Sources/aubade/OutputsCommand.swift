@@ -34,7 +34,9 @@ struct OutputsOff: ParsableCommand {
         for (request, error) in GPIOOutputs.driveInactive(requests) {
             if let error {
                 failed.append(error.message)
-                Output.say(error.message, json: context.json, fields: ["output": .string(request.output.rawValue), "inactive": .bool(false)])
+                Output.say(
+                    error.message, json: context.json,
+                    fields: ["output": .string(request.output.rawValue), "inactive": .bool(false)])
             } else {
                 Output.say(
                     "Output \(request.name) is inactive (\(request.activeLow ? "high, active-low" : "low")) and released.",

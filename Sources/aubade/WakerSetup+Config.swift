@@ -28,7 +28,8 @@ extension WakerSetup {
             outputs: OutputName.allCases.compactMap { name in
                 let o = config.outputs[name]
                 guard !o.line.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-                return Output(name: name, line: o.line.trimmingCharacters(in: .whitespaces), activeLow: o.activeLow, pattern: o.pattern)
+                return Output(
+                    name: name, line: o.line.trimmingCharacters(in: .whitespaces), activeLow: o.activeLow, pattern: o.pattern)
             })
     }
 }

@@ -120,7 +120,8 @@ struct OutputConfigTests {
             [outputs.lamp]
             line = "GPIO16"
             """)
-        #expect(both.problemMessages == ["Config file t.toml: outputs.lamp.line at line 4 is the shaker's line; the output is off."])
+        #expect(
+            both.problemMessages == ["Config file t.toml: outputs.lamp.line at line 4 is the shaker's line; the output is off."])
         #expect(both.configuration.outputs.shaker.line == "GPIO16" && both.configuration.outputs.lamp.line == "")
     }
 

@@ -31,8 +31,10 @@ struct OutputPatternPropertyTests {
     static let runs = Generator<Run, Shrink.None<Run>> { rng in
         let pattern = pattern(&rng)
         let events = (0..<Int.random(in: 10...150, using: &rng)).map { _ in
-            (ms: [0, 1, 49, 50, 99, 250, 499, 500, 501, 1000, 7777][Int.random(in: 0...10, using: &rng)],
-             kind: [0, 0, 0, 0, 1, 2][Int.random(in: 0...5, using: &rng)])
+            (
+                ms: [0, 1, 49, 50, 99, 250, 499, 500, 501, 1000, 7777][Int.random(in: 0...10, using: &rng)],
+                kind: [0, 0, 0, 0, 1, 2][Int.random(in: 0...5, using: &rng)]
+            )
         }
         return Run(pattern: pattern, events: events)
     }

@@ -19,8 +19,10 @@ struct HandoffFileTests {
             ButtonLine(duty: .stop, line: LongText("GPIO27")), ButtonLine(duty: .snooze, line: LongText("gpiochip0:17")),
         ]
         f.outputs = [
-            OutputLine(name: LongText("shaker"), line: LongText("GPIO16"), activeLow: false, onMilliseconds: 500, offMilliseconds: 250),
-            OutputLine(name: LongText("lamp"), line: LongText("gpiochip0:20"), activeLow: true, onMilliseconds: 0, offMilliseconds: 0),
+            OutputLine(
+                name: LongText("shaker"), line: LongText("GPIO16"), activeLow: false, onMilliseconds: 500, offMilliseconds: 250),
+            OutputLine(
+                name: LongText("lamp"), line: LongText("gpiochip0:20"), activeLow: true, onMilliseconds: 0, offMilliseconds: 0),
         ]
         f.entries = [
             HandoffEntry(
@@ -56,11 +58,16 @@ struct HandoffFileTests {
     /// The waker's outputs follow the same pattern as the daemon's (`OutputPattern`): a pulse active `on` ms from
     /// each period's start, inactive `off` ms; steady (on 0) always active; nothing before the switch-on.
     @Test func anOutputLinesPatternFromTheRingsStart() {
-        let pulse = OutputLine(name: LongText("shaker"), line: LongText("GPIO16"), activeLow: false, onMilliseconds: 400, offMilliseconds: 100)
-        #expect([0, 399, 400, 499, 500, 899, 900].map { pulse.isActive(afterMilliseconds: $0) } == [true, true, false, false, true, true, false])
+        let pulse = OutputLine(
+            name: LongText("shaker"), line: LongText("GPIO16"), activeLow: false, onMilliseconds: 400, offMilliseconds: 100)
+        #expect(
+            [0, 399, 400, 499, 500, 899, 900].map { pulse.isActive(afterMilliseconds: $0) } == [
+                true, true, false, false, true, true, false,
+            ])
         #expect([0, 399, 400, 499, 500].map { pulse.nextChange(afterMilliseconds: $0) } == [400, 400, 500, 500, 900])
         #expect(!pulse.isActive(afterMilliseconds: -1))
-        let steady = OutputLine(name: LongText("lamp"), line: LongText("GPIO20"), activeLow: true, onMilliseconds: 0, offMilliseconds: 0)
+        let steady = OutputLine(
+            name: LongText("lamp"), line: LongText("GPIO20"), activeLow: true, onMilliseconds: 0, offMilliseconds: 0)
         #expect(steady.isActive(afterMilliseconds: 86_400_000) && steady.nextChange(afterMilliseconds: 5) == nil)
     }
 

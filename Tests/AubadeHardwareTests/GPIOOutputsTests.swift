@@ -38,9 +38,11 @@ struct GPIOOutputsTests {
         let outputs = await GPIOOutputs.open([lamp, shaker], logger: logger, devDirectory: dev.path)
         #expect(outputs.available.isEmpty)
         let lampProblem = try #require(outputs.problems[.lamp])
-        #expect(lampProblem.hasPrefix("GPIO line gpiochip0:20 (lamp) cannot be driven: gpiod_chip_open_lookup(gpiochip0) failed: "))
+        #expect(
+            lampProblem.hasPrefix("GPIO line gpiochip0:20 (lamp) cannot be driven: gpiod_chip_open_lookup(gpiochip0) failed: "))
         let shakerProblem = try #require(outputs.problems[.shaker])
-        #expect(shakerProblem.hasPrefix("GPIO line GPIO16 (shaker) cannot be driven: gpiod_ctxless_find_line(GPIO16) found no line"))
+        #expect(
+            shakerProblem.hasPrefix("GPIO line GPIO16 (shaker) cannot be driven: gpiod_ctxless_find_line(GPIO16) found no line"))
         await outputs.shutdown()
     }
 

@@ -50,7 +50,9 @@ public final class GPIOOutputs: OutputSwitches {
             ending.finished()
         }
         let (available, problems) =
-            started ?? ([], Dictionary(uniqueKeysWithValues: requests.map { ($0.output, "no thread could be started to drive it") }))
+            started ?? (
+                [], Dictionary(uniqueKeysWithValues: requests.map { ($0.output, "no thread could be started to drive it") })
+            )
         if started == nil { ending.finished() }
         for request in requests {
             if let problem = problems[request.output] { logger.warning("Output \(request.output) is off: \(problem)") }

@@ -72,11 +72,11 @@ extension DoctorReport {
         Output.table(
             ["OUTPUT", "LINE", "ACTIVE", "PATTERN", "STATUS"],
             outputs.map { o in
-                let where_ = o.chip.map { " (\($0) \(o.offset.map(String.init) ?? ""))" } ?? ""
+                let place = o.chip.map { " (\($0) \(o.offset.map(String.init) ?? ""))" } ?? ""
                 let status =
                     switch o.status {
-                    case "ok": "can be driven" + where_
-                    case "in-use": "in use by \(o.consumer ?? "?")" + where_
+                    case "ok": "can be driven" + place
+                    case "in-use": "in use by \(o.consumer ?? "?")" + place
                     case "missing": "missing: \(o.reason ?? "")"
                     default: "cannot be driven: \(o.reason ?? "")"
                     }
