@@ -26,10 +26,10 @@ struct OutputPatternPropertyTests {
         return .pulse(onMilliseconds: on, offMilliseconds: pick(&rng))
     }
 
-    static let patterns = Generator<OutputPattern, Shrink.None<OutputPattern>> { rng in pattern(&rng) }
+    static let patterns = Generator<OutputPattern, Shrink.None<OutputPattern>> { rng in OutputPatternPropertyTests.pattern(&rng) }
 
     static let runs = Generator<Run, Shrink.None<Run>> { rng in
-        let pattern = pattern(&rng)
+        let pattern = OutputPatternPropertyTests.pattern(&rng)
         let events = (0..<Int.random(in: 10...150, using: &rng)).map { _ in
             (
                 ms: [0, 1, 49, 50, 99, 250, 499, 500, 501, 1000, 7777][Int.random(in: 0...10, using: &rng)],

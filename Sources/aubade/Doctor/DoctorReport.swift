@@ -55,7 +55,7 @@ struct DoctorReport: Encodable {
         }
         var report = hardware.hardware
         let outputs = config.outputs
-        report.outputs = await runBlocking("aubade.doctor") { DoctorReport.outputs(outputs, gpio: LibGPIOD(), drive: true) }
+        report.outputs = await runBlocking("aubade.doctor") { DoctorReport.probeOutputs(outputs, gpio: LibGPIOD(), drive: true) }
         let targets = StationProbe.targets(alarms: storage.alarms, stations: storage.stations)
         let streaming = NetworkPolicy.streaming(wifiOnly: storage.settings?.isWifi ?? false, network: report.networkSnapshot)
         let stations = await StationProbe.tryAll(

@@ -19,7 +19,7 @@ extension DoctorReport {
     }
 
     /// Blocking briefly: opens the chips and requests each free line for a moment.
-    static func outputs(_ config: Configuration.Outputs, gpio: any GPIOPort, drive: Bool) -> [OutputLine] {
+    static func probeOutputs(_ config: Configuration.Outputs, gpio: any GPIOPort, drive: Bool) -> [OutputLine] {
         config.requests().map { request in
             var line = OutputLine(
                 output: request.output.rawValue, line: request.address.description, activeLow: request.activeLow,
