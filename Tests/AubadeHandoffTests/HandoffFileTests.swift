@@ -52,7 +52,7 @@ struct HandoffFileTests {
         #expect(back.entries[1].name.string == "Flight ✈ early" && back.entries[1].tone == .rising)
         #expect(back.alternate.string == "file:'/tmp/a b.raw',raw")
         #expect(back.outputs == f.outputs)
-        #expect(back.outputs.map(\.line.string) == ["GPIO16", "gpiochip0:20"])
+        #expect(back.outputs.map { $0.line.string } == ["GPIO16", "gpiochip0:20"])
     }
 
     /// The waker's outputs follow the same pattern as the daemon's (`OutputPattern`): a pulse active `on` ms from
