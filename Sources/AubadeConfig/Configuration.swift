@@ -124,6 +124,42 @@ public struct Configuration: Equatable, Sendable {
         public var servers: [String] = []
     }
 
+    /// `[outputs.shaker]`, `[outputs.lamp]`: GPIO output lines the alarms switch. Off ("") unless configured:
+    /// a clock never drives a pin nobody wired.
+    public struct Outputs: Equatable, Sendable {
+        public struct Line: Equatable, Sendable {
+            /// A line name ("GPIO16"), "chip:offset", or "" for none.
+            public var line = ""
+            /// On pulls the line low.
+            public var activeLow = false
+            public var pattern: OutputPattern
+
+            public init(line: String = "", activeLow: Bool = false, pattern: OutputPattern) {
+                self.line = line
+                self.activeLow = activeLow
+                self.pattern = pattern
+            }
+        }
+
+        public var shaker = Line(pattern: .pulse(onMilliseconds: 500, offMilliseconds: 500))
+        public var lamp = Line(pattern: .steady)
+
+        public subscript(name: OutputName) -> Line {
+            get {
+                switch name {
+                case .shaker: shaker
+                case .lamp: lamp
+                }
+            }
+            set {
+                switch name {
+                case .shaker: shaker = newValue
+                case .lamp: lamp = newValue
+                }
+            }
+        }
+    }
+
     public var paths = Paths()
     public var http = HTTP()
     public var audio = Audio()
@@ -136,6 +172,7 @@ public struct Configuration: Equatable, Sendable {
     public var mqtt = MQTT()
     public var directory = Directory()
     public var podcasts = Podcasts()
+    public var outputs = Outputs()
 
     public init() {}
 }

@@ -4,7 +4,8 @@ import Glibc
 
 extension Waker {
     /// Rings `entry`: its state written first (so `aubade status` and `stop` see it), then the card and the
-    /// buttons — the device (retried for 2 s, R19), then its alternate, then both every second.
+    /// buttons and the outputs (a bed shaker, a lamp: on with the ring, following their patterns) — the device
+    /// (retried for 2 s, R19), then its alternate, then both every second.
     func startRing(_ entry: HandoffEntry, now: Int64) {
         clock.arm(timerFD, at: nil)
         state.armed = nil
@@ -34,6 +35,7 @@ extension Waker {
         notifier.send("STATUS=ringing alarm ", composedIn: notice) { $0.int(entry.alarm) }
         sound.synth.reset(entry.tone, volume: entry.volume)
         buttons.prepare(next)
+        outputs.prepare(next, startNanos: nanos)
         serviceRing()
     }
 
@@ -58,6 +60,8 @@ extension Waker {
         let nanos = WakerClock.monotonicNanos()
         if !sound.isOpen && nanos >= r.nextOpen { openDevice(nanos) }
         if buttons.pending && nanos >= (ring?.nextButtons ?? .max) { requestButtons(nanos) }
+        if outputs.pending && nanos >= (ring?.nextOutputs ?? .max) { requestOutputs(nanos) }
+        outputs.drive(WakerClock.monotonicNanos())
         guard sound.isOpen else { return }
         // A card blocks each write until it has room: one chunk a turn, so events are seen every 23 ms. A
         // device the waker paces takes what is due.
@@ -84,6 +88,8 @@ extension Waker {
             wait = min(wait, max(0, r.nextOpen - nanos))
         }
         if buttons.pending { wait = min(wait, max(0, r.nextButtons - nanos)) }
+        if outputs.pending { wait = min(wait, max(0, r.nextOutputs - nanos)) }
+        if let change = outputs.nanosUntilChange(nanos) { wait = min(wait, change) }
         wait = min(wait, max(0, (r.ends - clock.now()) * 1_000_000))
         return Int32((wait + 999_999) / 1_000_000)
     }
@@ -178,6 +184,41 @@ extension Waker {
         }
     }
 
+    private func requestOutputs(_ nanos: Int64) {
+        guard let r = ring else { return }
+        outputs.request { i, code in
+            let o = outputs.lines[i].spec
+            if code == 0 {
+                out.event("output") { f in
+                    f.text("output", o.name)
+                    f.text("line", o.line)
+                }
+                out.log(.notice) { w in
+                    w.text("the ")
+                    w.text(o.name)
+                    w.text(" on ")
+                    w.text(o.line)
+                    w.text(" is on")
+                }
+                return
+            }
+            out.log(.warning) { w in
+                w.text("the ")
+                w.text(o.name)
+                w.text(" line ")
+                w.text(o.line)
+                w.text(" cannot be driven (")
+                w.errorText(code)
+                w.text("); this ring goes without it")
+            }
+        }
+        guard outputs.pending else { return }
+        ring?.nextOutputs = nanos + Waker.slowRetry
+        if outputs.busy && nanos - r.startNanos >= Waker.retryWindow && stopDaemon(because: "it holds the output lines") {
+            ring?.nextOutputs = nanos + Waker.quickRetry
+        }
+    }
+
     /// Stops the daemon that failed this ring and holds what it needs; once per ring. True when it did.
     private func stopDaemon(because reason: StaticString) -> Bool {
         guard let r = ring, r.killed == 0, DaemonLink.stopUnresponsive(next.daemon) else { return false }
@@ -217,6 +258,7 @@ extension Waker {
         guard let r = ring else { return }
         sound.close()
         buttons.releaseAll(epoll: epollFD)
+        outputs.releaseAll()
         let now = clock.now()
         state.remember(
             WakerRing(

@@ -28,6 +28,8 @@ final class Waker {
         var startNanos: Int64
         var nextOpen: Int64
         var nextButtons: Int64
+        /// Monotonic ns of the next attempt at the outputs' lines.
+        var nextOutputs: Int64 = 0
         var reportedFailure = false
         var killed: Int32 = 0
         var device = LongText()
@@ -43,6 +45,7 @@ final class Waker {
     let files: HandoffFiles
     let sound = WakerSound()
     let buttons = WakerButtons()
+    let outputs = WakerOutputLines()
     let notifier = SystemdNotifier()
     /// Where a status line for systemd is composed.
     let notice = TextWriter(capacity: 512)

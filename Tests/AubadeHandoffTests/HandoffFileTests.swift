@@ -18,6 +18,12 @@ struct HandoffFileTests {
         f.buttons = [
             ButtonLine(duty: .stop, line: LongText("GPIO27")), ButtonLine(duty: .snooze, line: LongText("gpiochip0:17")),
         ]
+        f.outputs = [
+            OutputLine(
+                name: LongText("shaker"), line: LongText("GPIO16"), activeLow: false, onMilliseconds: 500, offMilliseconds: 250),
+            OutputLine(
+                name: LongText("lamp"), line: LongText("gpiochip0:20"), activeLow: true, onMilliseconds: 0, offMilliseconds: 0),
+        ]
         f.entries = [
             HandoffEntry(
                 alarm: 1, occurrence: 1_764_057_600_000, due: 1_764_057_600_000, volume: 90, durationSeconds: 900,
@@ -45,6 +51,24 @@ struct HandoffFileTests {
         #expect(back.sameContent(as: f))
         #expect(back.entries[1].name.string == "Flight ✈ early" && back.entries[1].tone == .rising)
         #expect(back.alternate.string == "file:'/tmp/a b.raw',raw")
+        #expect(back.outputs == f.outputs)
+        #expect(back.outputs.map { $0.line.string } == ["GPIO16", "gpiochip0:20"])
+    }
+
+    /// The waker's outputs follow the same pattern as the daemon's (`OutputPattern`): a pulse active `on` ms from
+    /// each period's start, inactive `off` ms; steady (on 0) always active; nothing before the switch-on.
+    @Test func anOutputLinesPatternFromTheRingsStart() {
+        let pulse = OutputLine(
+            name: LongText("shaker"), line: LongText("GPIO16"), activeLow: false, onMilliseconds: 400, offMilliseconds: 100)
+        #expect(
+            [0, 399, 400, 499, 500, 899, 900].map { pulse.isActive(afterMilliseconds: $0) } == [
+                true, true, false, false, true, true, false,
+            ])
+        #expect([0, 399, 400, 499, 500].map { pulse.nextChange(afterMilliseconds: $0) } == [400, 400, 500, 500, 900])
+        #expect(!pulse.isActive(afterMilliseconds: -1))
+        let steady = OutputLine(
+            name: LongText("lamp"), line: LongText("GPIO20"), activeLow: true, onMilliseconds: 0, offMilliseconds: 0)
+        #expect(steady.isActive(afterMilliseconds: 86_400_000) && steady.nextChange(afterMilliseconds: 5) == nil)
     }
 
     @Test func aFileCutShortAnywhereIsRefused() {

@@ -121,7 +121,7 @@ systemd_install() {
 
 # The user's edits to the conffile: the loopback card, the Pi's buttons, the evdev accelerometer, a local station.
 systemd_configure() {
-  write_config /etc/aubade/aubade.toml
+  write_config /etc/aubade/aubade.toml outputs.shaker.line='"GPIO16"' outputs.shaker.pattern='"400/400"'
   echo "# edited by the HIL (must survive the upgrade)" >> /etc/aubade/aubade.toml
   local old; old=$(sd_prop MainPID)
   systemctl restart $SD
@@ -258,8 +258,14 @@ systemd_watchdog() {
   kill -CONT "$pid" 2>/dev/null
 }
 
+# After kill -9 the unit's ExecStopPost= runs `aubade outputs off` (the config has a shaker on GPIO16): the journal
+# has its sentence once more than before, and the restarted clock holds the line again.
 systemd_kill9() {
-  local pid start
+  local pid start offs before after
+  offs() { journalctl -u $SD -o cat --no-pager | grep -c 'Output GPIO16 (shaker) is inactive (low) and released.'; }
+  before=$(offs)
+  check "the running clock holds the shaker's line GPIO16 (gpioinfo: $(gpioinfo "$GPIOSIM_CHIP" | grep -m1 'GPIO16' | tr -s ' \t' ' '))" \
+    eval 'gpioinfo "$GPIOSIM_CHIP" | grep "\"GPIO16\"" | grep -q "\"aubade\" *output"'
   pid=$(sd_prop MainPID) start=$(now)
   kill -9 "$pid"
   if sd_wait_restart "$pid" 60; then
@@ -267,6 +273,9 @@ systemd_kill9() {
   else
     fail "not back within 60 s of kill -9 ($(sd_prop ActiveState)/$(sd_prop SubState))"
   fi
+  after=$(offs)
+  check "ExecStopPost ran aubade outputs off after the kill -9: the journal says the shaker is inactive and released ($before -> $after)" \
+    [ "$after" -gt "$before" ]
 }
 
 systemd_upgrade() {
