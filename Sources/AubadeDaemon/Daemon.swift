@@ -130,7 +130,7 @@ public enum Daemon {
             network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
             systemZone: SystemZone.current, logger: logger, backlight: parts.backlight.0,
             calendars: calendars, podcasts: podcasts, directory: parts.directory,
-            logos: store is SQLiteClockStore ? StationLogos(databasePath: parts.databasePath) : nil)
+            logos: store is SQLiteClockStore ? StationLogos(databasePath: parts.databasePath) : nil, outputs: parts.outputs)
         let clock = RunningClock(loaded: loaded, deps: deps, options: parts.options, fault: fault)
         for (i, warning) in parts.configWarnings.enumerated() {
             _ = try? await clock.send(.warning(key: "config-\(i)", text: warning, announce: false))

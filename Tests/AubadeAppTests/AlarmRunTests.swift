@@ -183,8 +183,10 @@ struct AlarmRunTests {
     @Test func anUnansweredAlarmClimbsTheClocksLadderAndEndsUnansweredInsteadOfFallingSilent() async throws {
         // The clock's ladder (on unless turned off): 3 minutes a step, 6 dB louder, the tone, the outputs; then it
         // rests 5 minutes and rings again at the top, 3 more rounds.
+        let outputs = FakeOutputs(available: [.shaker, .lamp])
         let rig = ClockRig(
-            alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 1), duration: 120)], stations: [ClockRig.station(1)])
+            alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 1), duration: 120)], stations: [ClockRig.station(1)],
+            outputs: outputs)
         await rig.start()
         await rig.run(until: ClockRig.at(7, 2, 59))
         let own = try #require(rig.lastPlayed?.id)
@@ -196,13 +198,45 @@ struct AlarmRunTests {
         #expect(tone.id != own && tone.request.volume == 100 && tone.request.priority == .alarm, "then the tone at full")
         await rig.run(until: ClockRig.at(7, 9))
         #expect(rig.history.suffix(2) == ["climbed", "escalated"], "then the outputs and the unanswered notice")
+        #expect(outputs.events == [.set(.shaker, on: true), .set(.lamp, on: true)], "the shaker and the lamp at the top")
         await rig.run(until: ClockRig.at(9, 0))
         let kinds = rig.history
         #expect(!kinds.contains("auto-silenced"))
         #expect(kinds.filter { $0 == "rested" }.count == 3, "three rests between four rounds: \(kinds)")
         #expect(kinds.last == "unanswered", "\(kinds)")
+        let round: [FakeOutputs.Event] = [
+            .set(.shaker, on: true), .set(.lamp, on: true), .set(.shaker, on: false), .set(.lamp, on: false),
+        ]
+        #expect(
+            outputs.events == Array(repeating: round, count: 4).flatMap { $0 },
+            "on at each round's top, off in each rest and at the end")
+        #expect(!outputs.isOn(.shaker) && !outputs.isOn(.lamp))
         #expect(try await rig.status().ringing == nil)
         #expect(rig.store.data.states.first?.phase != .ringing)
+    }
+
+    @Test func theOutputsAtTheTopGoOffForATouchAndForAStopAndAnEditThatEndsTheRing() async throws {
+        let outputs = FakeOutputs(available: [.shaker])
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0), ClockRig.alarm(2, 8, 0)], outputs: outputs)
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 9))
+        #expect(outputs.isOn(.shaker), "the top step: \(rig.history)")
+        // A touch of the kiosk: a person is awake, the climb starts again from the alarm's own sound, nothing shakes.
+        _ = try await rig.clock.handle(.displayWake)
+        #expect(outputs.events == [.set(.shaker, on: true), .set(.shaker, on: false)])
+        #expect(rig.events.contains("outputs"))
+        await rig.run(until: ClockRig.at(7, 18))
+        #expect(outputs.isOn(.shaker), "unanswered again, the top again")
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+        #expect(!outputs.isOn(.shaker), "a Stop")
+
+        // The next alarm at the top is removed by a phone: the ring ends, and so does the shaking.
+        await rig.run(until: ClockRig.at(8, 9))
+        #expect(outputs.isOn(.shaker))
+        try await rig.edit(.removeAlarm(id: 2))
+        #expect(!outputs.isOn(.shaker))
+        #expect(try await rig.status().ringing == nil)
+        #expect(outputs.events.count == 6)
     }
 
     @Test func aWakeUpCheckAfterAStopChimesAsksAndRingsAgainWhenNobodyAnswers() async throws {

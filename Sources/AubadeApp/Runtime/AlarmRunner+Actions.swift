@@ -25,14 +25,32 @@ extension AlarmRunner {
             case .climb(let id, let step):
                 climb(id, to: step, now, &c)
             case .outputs(let id, let on):
-                // The bed shaker and the lamp on GPIO outputs are not built yet (issue 37): the step is said, not done.
-                c.effects.emit("outputs", ["alarm": id, "on": on])
+                switchOutputs(on ? id : nil, &c)
             case .wakeCheck:
                 wakeCheckAsks(&c)
             case .wakeMe(let next):
                 wake = next
             }
         }
+        // The outputs are a level, not only an edge: whatever ended the ring (a person, an edit, a removal, the
+        // last round), nothing shakes once no alarm sounds.
+        if outputsFor != nil, !isRinging { switchOutputs(nil, &c) }
+    }
+
+    /// Switches every output this clock holds on for `alarm` (the ladder's top step) or off (nil), once per change;
+    /// the `outputs` line says which.
+    private mutating func switchOutputs(_ alarm: Int64?, _ c: inout ClockContext) {
+        let was = outputsFor
+        outputsFor = alarm
+        guard (was == nil) != (alarm == nil) else { return }
+        let on = alarm != nil
+        for name in c.caps.outputs { c.effects.append(.output(name, on: on)) }
+        c.effects.emit(
+            "outputs",
+            [
+                "alarm": alarm ?? was, "on": on,
+                "outputs": c.caps.outputs.map(\.rawValue).joined(separator: ","),
+            ])
     }
 
     /// Appends to the history and prints it (a snooze with its end).

@@ -77,6 +77,8 @@ struct AlarmRunner {
     /// The next occurrence each enabled alarm acts on, computed once per turn (`refresh`).
     private(set) var upcoming: [(id: Int64, occurrence: Occurrence)] = []
     var wake = WakeUp(wall: nil, mono: nil)
+    /// The alarm whose ladder switched the outputs on (the bed shaker, the lamp), while they are on.
+    var outputsFor: Int64?
     /// The waker's rings already in the history (their keys), once read from it.
     var wakerRingsAbsorbed: Set<String>?
 

@@ -30,6 +30,8 @@ public struct ClockDependencies: Sendable {
     public var directory: (any StationDirectory)?
     /// The saved stations' logos beside the database; nil where the store keeps none (the backup copy).
     public var logos: (any StationLogoStore)?
+    /// The GPIO outputs (a bed shaker, a lamp) the ladder's top step switches on; nil where there are none.
+    public var outputs: (any OutputSwitches)?
 
     public init(
         store: any ClockStore, sound: any SoundPort, time: any ClockTime, jobs: any BackgroundJobs,
@@ -37,8 +39,9 @@ public struct ClockDependencies: Sendable {
         isClockSynchronised: @escaping @Sendable () -> Bool, systemZone: @escaping @Sendable () -> TimeZone,
         logger: Logger, backlight: any Backlight = NullBacklight(), calendars: (any CalendarFetcher)? = nil,
         podcasts: (any PodcastFetcher)? = nil, directory: (any StationDirectory)? = nil,
-        logos: (any StationLogoStore)? = nil
+        logos: (any StationLogoStore)? = nil, outputs: (any OutputSwitches)? = nil
     ) {
+        self.outputs = outputs
         self.podcasts = podcasts
         self.store = store
         self.sound = sound

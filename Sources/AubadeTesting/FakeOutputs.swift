@@ -1,7 +1,7 @@
 public import AubadeCore
 import Synchronization
 
-/// The outputs for tests of the code above the hardware (the clock, the faces): which outputs are available,
+/// The outputs (`OutputSwitches`) for tests of the code above the hardware (the clock, the faces): which outputs are available,
 /// and a journal of every switch in order, with the shutdown at the end. It drives no line: the libgpiod driver
 /// itself is tested against the real library (`Tests/AubadeHardwareTests`) and gpio-sim (`hardware/hil`).
 public final class FakeOutputs: OutputSwitches {
