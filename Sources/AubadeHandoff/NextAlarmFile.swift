@@ -71,6 +71,7 @@ public struct OutputLine: Equatable, Sendable {
 ///     button <stop|snooze> <GPIO line: a name, or chip:offset>          (one per button, at most 6)
 ///     output <shaker|lamp> <active-low 1|0> <on ms> <off ms> <GPIO line>  (one per output, at most 2; on 0: steady)
 ///     entry <alarm> <occurrence> <round> <due> <volume> <duration s> <snooze s> <max snoozes> <classic|chime|rising> <name>
+///     ladder <step s> <louder dB> <rounds> <gap s>                      (the entry above climbs; absent: it lasts its duration)
 ///     …
 ///     end
 ///
@@ -171,7 +172,11 @@ public struct NextAlarmFile: Sendable {
         activeLow = true
         bias.removeAll()
         guard HandoffLine.isComplete(text, magic: NextAlarmFile.magic) else { return false }
+        // A ladder line belongs to the entry line just above it, when that one was kept.
+        var lastKept = false
         HandoffLine.forEach(in: text) { line in
+            let afterKeptEntry = lastKept
+            lastKept = false
             if line.isKey("daemon"), let pid = line.int(0), let start = line.int(1) {
                 daemon = ProcessIdentity(pid: Int32(truncatingIfNeeded: pid), startTicks: UInt64(max(0, start)))
             } else if line.isKey("written"), let ms = line.int(0) {
@@ -200,8 +205,13 @@ public struct NextAlarmFile: Sendable {
                         OutputLine(
                             name: name, line: lineName, activeLow: activeLow != 0, onMilliseconds: on, offMilliseconds: off))
                 }
-            } else if line.isKey("entry"), let e = HandoffEntry(line), entries.count < NextAlarmFile.maxEntries {
-                entries.append(e)
+            } else if line.isKey("entry") {
+                if let e = HandoffEntry(line), entries.count < NextAlarmFile.maxEntries {
+                    entries.append(e)
+                    lastKept = true
+                }
+            } else if line.isKey("ladder"), afterKeptEntry, let ladder = HandoffLadder(line) {
+                entries[entries.count - 1].ladder = ladder
             }
             return true
         }

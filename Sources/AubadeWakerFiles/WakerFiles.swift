@@ -174,7 +174,11 @@ public final class WakerFiles: WakerLink {
         return HandoffEntry(
             alarm: e.alarm, occurrence: ms(e.occurrence), round: e.round, due: ms(e.due), volume: e.volume,
             durationSeconds: e.durationSeconds, snoozeSeconds: e.snoozeSeconds, maxSnoozes: e.maxSnoozes, tone: tone,
-            name: ShortText(e.name))
+            name: ShortText(e.name),
+            ladder: e.ladder.enabled
+                ? HandoffLadder(
+                    stepSeconds: e.ladder.stepSeconds, louderDB: e.ladder.louderDB, rounds: e.ladder.rounds,
+                    gapSeconds: e.ladder.gapSeconds) : .none)
     }
 
     static func ring(_ r: AubadeHandoff.WakerRing) -> WakerReport.Ring {
@@ -183,6 +187,7 @@ public final class WakerFiles: WakerLink {
             case .stop: .stop
             case .snooze: .snooze
             case .duration: .duration
+            case .unanswered: .unanswered
             case .daemon: .daemon
             case .shutdown: .shutdown
             }

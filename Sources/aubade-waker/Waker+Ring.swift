@@ -54,10 +54,14 @@ extension Waker {
             return
         }
         if clock.now() >= r.ends {
-            endRing(.duration, by: .none)
+            endRing(r.entry.ladder.isOn ? .unanswered : .duration, by: .none)
             return
         }
         let nanos = WakerClock.monotonicNanos()
+        if let phase = r.entry.ladder.phase(afterMilliseconds: clock.now() - r.entry.ringsAt(grace: grace)) {
+            follow(phase, nanos)
+            if ring?.resting ?? true { return }
+        }
         if !sound.isOpen && nanos >= r.nextOpen { openDevice(nanos) }
         if buttons.pending && nanos >= (ring?.nextButtons ?? .max) { requestButtons(nanos) }
         if outputs.pending && nanos >= (ring?.nextOutputs ?? .max) { requestOutputs(nanos) }
@@ -76,12 +80,70 @@ extension Waker {
         }
     }
 
+    /// The ring's ladder (`HandoffLadder`): how long it rings unanswered before it rests, its rests and its
+    /// rounds. The waker's tone already climbs by itself, from the alarm's volume to full in 30 s, with the outputs
+    /// from the start: it rings only for a clock that failed, so it has everything on at once. What it takes from
+    /// the ladder is the timeline — a rest is silence with the card and the outputs let go (the buttons stay held,
+    /// so a Stop still ends it), each round rings again at full with the outputs, and after the last it ends
+    /// `unanswered` (the `ends` check) instead of after the alarm's duration.
+    private func follow(_ phase: HandoffLadder.Phase, _ nanos: Int64) {
+        guard let r = ring else { return }
+        switch phase {
+        case .over:
+            // Past the last round's end; `ends` ends it at the next turn.
+            return
+        case .resting(let before):
+            guard !r.resting else { return }
+            ring?.resting = true
+            sound.close()
+            outputs.releaseAll()
+            let until = r.entry.ringsAt(grace: grace) + restEnd(before: before, of: r.entry.ladder)
+            out.event("rested") { f in
+                f.int("alarm", r.entry.alarm)
+                f.int("round", Int64(before))
+                f.seconds("until", ms: until)
+            }
+            out.log(.notice) { w in
+                w.text("the ring of ")
+                w.alarm(r.entry)
+                w.text(" is unanswered: it rests, then rings again until ")
+                w.iso8601(milliseconds: until)
+            }
+        case .ringing(let round, _):
+            guard r.resting || round != r.round else { return }
+            ring?.resting = false
+            ring?.round = round
+            ring?.nextOpen = nanos
+            ring?.nextOutputs = nanos
+            ring?.reportedFailure = false
+            sound.synth.reset(r.entry.tone, volume: 100)
+            outputs.prepare(next, startNanos: nanos)
+            out.event("round") { f in
+                f.int("alarm", r.entry.alarm)
+                f.int("round", Int64(round))
+            }
+            out.log(.warning) { w in
+                w.text("the ring of ")
+                w.alarm(r.entry)
+                w.text(" rings again at full, round ")
+                w.int(Int64(round))
+            }
+        }
+    }
+
+    /// Ms after the ring began at which the rest before `round` ends.
+    private func restEnd(before round: Int, of ladder: HandoffLadder) -> Int64 {
+        let step = Int64(ladder.stepSeconds) * 1000
+        return step * Int64(HandoffLadder.climbSteps) + Int64(round) * (Int64(ladder.gapSeconds) * 1000 + step) - step
+    }
+
     /// How long `epoll_wait` may sleep during a ring: until the next chunk, device attempt or button attempt is
-    /// due, at most a second (the duration's end is checked each turn).
+    /// due, at most a second (the duration's end and the ladder's phase are checked each turn).
     func ringTimeoutMillis() -> Int32 {
         guard let r = ring else { return -1 }
         let nanos = WakerClock.monotonicNanos()
         var wait: Int64 = 1_000_000_000
+        if r.resting { return Int32(min(1000, max(0, r.ends - clock.now()))) }
         if sound.isOpen {
             wait = min(wait, sound.nanosUntilDue(nanos))
         } else {

@@ -33,6 +33,9 @@ final class Waker {
         var reportedFailure = false
         var killed: Int32 = 0
         var device = LongText()
+        /// Its ladder's round (0: the first climb), and whether it rests before the next.
+        var round = 0
+        var resting = false
     }
 
     static let retryWindow: Int64 = 2_000_000_000  // R19: retry the device for 2 s, then the alternate

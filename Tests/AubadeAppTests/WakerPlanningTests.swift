@@ -36,13 +36,28 @@ struct WakerPlanningTests {
         #expect(next.round == 1, "the round after the rest is not the round that was heard: \(resting)")
         #expect(next.due == wall.addingTimeInterval(300))
         #expect(next.maxSnoozes == 3 + 1, "the rest is not one of the person's snoozes")
+        #expect(
+            next.ladder.enabled && next.ladder.stepSeconds == 60 && next.ladder.rounds == 1, "the rounds left: \(next.ladder)")
+        let tomorrow = try #require(resting.first { $0.alarm == 1 && $0.round == 0 })
+        #expect(tomorrow.ladder == LadderPlan(stepSeconds: 60, rounds: 2, gapSeconds: 300), "a new occurrence climbs it all")
         advance(300)  // round 1 rings at the top
         #expect(WakerPlanning.heard(scheduler: scheduler, at: wall).map(\.round) == [1])
         advance(60)  // its step: the second rest
         let second = WakerPlanning.entries(scheduler: scheduler, settings: AppSettings(), now: wall)
-        #expect(second.first { $0.alarm == 1 && $0.occurrence == heard0[0].occurrence }?.round == 2)
+        let last = try #require(second.first { $0.alarm == 1 && $0.occurrence == heard0[0].occurrence })
+        #expect(last.round == 2 && last.ladder.rounds == 0, "the last round rings no more rounds after it")
         advance(300)  // round 2, the last
         advance(60)  // unanswered: over
         #expect(scheduler.state(of: 1).phase == .idle && scheduler.state(of: 1).restCount == 0)
+    }
+
+    /// An alarm whose ladder is off gives the waker none: its ring lasts the alarm's duration.
+    @Test func anAlarmWithItsLadderOffGivesTheWakerNone() {
+        let scheduler = AlarmScheduler(
+            alarms: [ClockRig.alarm(1, 7, 0, ladder: .own(.off)), ClockRig.alarm(2, 7, 0)], states: [],
+            settings: AppSettings(), defaultZone: Self.utc, ladder: .standard)
+        let entries = WakerPlanning.entries(scheduler: scheduler, settings: AppSettings(), now: ClockRig.at(6, 0))
+        #expect(entries.filter { $0.alarm == 1 }.allSatisfy { !$0.ladder.enabled })
+        #expect(entries.filter { $0.alarm == 2 }.allSatisfy { $0.ladder == .standard })
     }
 }

@@ -79,6 +79,48 @@ struct WakerEndToEndTests {
         #expect(await w.waitForExit() == 0)
     }
 
+    /// The waker's ring follows the alarm's ladder as the daemon wrote it: an alarm of a 2-minute duration whose
+    /// ladder climbs in 30-s steps and rings one more round after a 5-minute rest. The waker starts 4 s before that
+    /// rest ends (its clock says so): it rests — no card opened — then rings the round at full, on the card, and
+    /// ends it `unanswered` when the round is over, 7½ minutes after the alarm, not 2.
+    @Test func theWakersRingFollowsTheLadderRestsRingsARoundAndEndsUnanswered() async throws {
+        let rig = try WakerRig()
+        let add = try await rig.cli([
+            "alarm", "add", "--name", "Work", "--time", "08:00", "--days", "daily", "--source", "tone",
+            "--duration", "2m", "--ladder", "step=30s,rounds=1,gap=5m", "--json",
+        ])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(add.stdout.utf8)) as? [String: Any])
+        let id = try #require(object["id"] as? Int, "\(add.stderr)")
+        let d = try await rig.daemon(lead: 60)
+        _ = try #require(await d.wait(for: "ready"))
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0)
+        #expect(rig.handoff(".next-alarm").contains("\nladder 30 6 1 300\n"), "\(rig.handoff(".next-alarm"))")
+        // 4 × 30 s of climb, then the rest from 120 s to 420 s after the ring began, then the round to 450 s.
+        let w = try await rig.waker(at: rig.ringsAt + 416)
+        let ringing = try #require(await w.wait(for: "ringing"), "\(w.output.suffix(10)) \(w.errorOutput.suffix(2000))")
+        #expect(ringing["alarm"] as? Int == id)
+        let rested = try #require(await w.wait(for: "rested"))
+        #expect(rested["round"] as? Int == 1)
+        #expect(WakerRig.number(rested, "until") == rig.ringsAt + 420)
+        let round = try #require(await w.wait(for: "round"))
+        #expect(round["round"] as? Int == 1)
+        _ = try #require(await w.wait(for: "device"))
+        let (restAt, roundAt, deviceAt) = (
+            try #require(w.position(of: "rested")), try #require(w.position(of: "round")),
+            try #require(w.position(of: "device"))
+        )
+        #expect(restAt < roundAt && roundAt < deviceAt, "the card is opened only when the round rings: \(w.output)")
+        #expect(await rig.waitForCard(seconds: 2), "the card got \(rig.cardFrames) frames")
+        #expect(Signal.firstHeard(880, over: 440, in: rig.pcm()) != nil)
+        let stopped = try #require(await w.wait(for: "stopped"), "\(w.output.suffix(10))")
+        #expect(stopped["end"] as? String == "unanswered" && stopped["by"] as? String == "-", "\(stopped)")
+        #expect(WakerRig.number(stopped, "t").map { $0 >= rig.ringsAt + 450 } == true, "\(stopped)")
+        #expect(rig.handoff(".waker").contains(" unanswered "), "\(rig.handoff(".waker"))")
+        w.signal(SIGTERM)
+        #expect(await w.waitForExit() == 0)
+    }
+
     @Test func aDaemonCrashLoopingAtStartIsCoveredByTheWaker() async throws {
         let rig = try WakerRig()
         let id = try await rig.addAlarm()

@@ -11,14 +11,18 @@ enum WakerPlanning {
         var out: [WakerPlan.Entry] = []
         for (id, alarm) in scheduler.alarms where alarm.enabled {
             let state = scheduler.state(of: id)
+            let plan = alarm.ladder.plan(clock: scheduler.ladder)
             func entry(_ occurrence: Date, round: Int, due: Date) -> WakerPlan.Entry {
-                WakerPlan.Entry(
+                // A ring after its ladder's rests has only the rounds left to ring.
+                var ladder = plan
+                if round > 0 { ladder.rounds = max(0, plan.rounds - state.restCount) }
+                return WakerPlan.Entry(
                     alarm: id, occurrence: occurrence, round: round, due: due,
                     volume: max(alarm.volume, settings.toneVolume), durationSeconds: alarm.durationSeconds,
                     // Its ladder's rests count among the rings (`AlarmRunState.ring`), not among the person's snoozes.
                     snoozeSeconds: alarm.snoozeMinutes * 60, maxSnoozes: alarm.maxSnoozes + state.restCount,
                     tone: settings.fallbackTone,
-                    name: alarm.name)
+                    name: alarm.name, ladder: ladder)
             }
             switch state.phase {
             case .ringing:
@@ -82,7 +86,7 @@ enum WakerPlanning {
         guard let waker = report else { return states }
         var byID = Dictionary(states.map { ($0.alarmID, $0) }, uniquingKeysWith: { _, newer in newer })
         var latest: [Int64: WakerReport.Ring] = [:]
-        for ring in waker.rang where [.stop, .snooze, .duration].contains(ring.end) {
+        for ring in waker.rang where [.stop, .snooze, .duration, .unanswered].contains(ring.end) {
             if let seen = latest[ring.alarm], seen.ended > ring.ended { continue }
             latest[ring.alarm] = ring
         }
