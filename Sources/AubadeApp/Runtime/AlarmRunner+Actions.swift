@@ -38,11 +38,11 @@ extension AlarmRunner {
     }
 
     /// Switches every output this clock holds on for `alarm` (the ladder's top step) or off (nil), once per change;
-    /// the `outputs` line says which.
+    /// the `outputs` line says which (none on a clock without outputs).
     private mutating func switchOutputs(_ alarm: Int64?, _ c: inout ClockContext) {
         let was = outputsFor
         outputsFor = alarm
-        guard (was == nil) != (alarm == nil) else { return }
+        guard (was == nil) != (alarm == nil), !c.caps.outputs.isEmpty else { return }
         let on = alarm != nil
         for name in c.caps.outputs { c.effects.append(.output(name, on: on)) }
         c.effects.emit(

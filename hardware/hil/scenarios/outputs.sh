@@ -83,7 +83,8 @@ scenario_outputs() {
   # The shaker's pattern, read from the simulator; then SIGTERM.
   $tracing && outputs_trace_clear
   local ev=$OUT/outputs-test.jsonl pid samples
-  aub outputs test shaker --for 120s --json > "$ev" 2> "$ev.err" &
+  # The program itself in the background, not the aub function: its subshell would take the signals below.
+  "$AUBADE" outputs test --config "$CFG" --db "$DB" shaker --for 120s --json > "$ev" 2> "$ev.err" &
   pid=$!
   outputs_wait_event "$ev" on 30 || fail "aubade outputs test did not switch the shaker on within 30 s: $(cat "$ev.err")"
   check "while it buzzes, gpioinfo shows GPIO16 held as an output by aubade ($(outputs_holder 16))" [ "$(outputs_holder 16)" = "aubade output" ]
@@ -107,7 +108,7 @@ scenario_outputs() {
   # The lamp (active-low, steady): on is the line LOW; SIGTERM drives it back high before the release.
   $tracing && outputs_trace_clear
   ev=$OUT/outputs-lamp.jsonl
-  aub outputs test lamp --for 120s --json > "$ev" 2> "$ev.err" &
+  "$AUBADE" outputs test --config "$CFG" --db "$DB" lamp --for 120s --json > "$ev" 2> "$ev.err" &
   pid=$!
   outputs_wait_event "$ev" on 30 || fail "aubade outputs test did not switch the lamp on within 30 s: $(cat "$ev.err")"
   samples=$(outputs_sample 20 10)
@@ -124,7 +125,7 @@ scenario_outputs() {
   # SIGKILL while the shaker is active: what the kernel alone does, then `aubade outputs off`.
   $tracing && outputs_trace_clear
   ev=$OUT/outputs-kill.jsonl
-  aub outputs test shaker --for 120s --json > "$ev" 2> "$ev.err" &
+  "$AUBADE" outputs test --config "$CFG" --db "$DB" shaker --for 120s --json > "$ev" 2> "$ev.err" &
   pid=$!
   outputs_wait_event "$ev" on 30 || fail "aubade outputs test did not switch the shaker on within 30 s"
   local i; for i in $(seq 1 50); do [ "$(cat "$GPIOSIM_SYS/sim_gpio16/value")" = 1 ] && break; sleep 0.02; done
