@@ -34,6 +34,9 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
     // Schema version 9: the alarm's own ladder ("off", "step=2m,rounds=5"); NULL follows the clock's.
     var ladder: String?
     var wakeCheckSeconds: Int?
+    // Schema version 10: when its shaker and lamp come on ("now", "after:2m", "off"); NULL at its ladder's top.
+    var shaker: String?
+    var lamp: String?
 
     init(_ a: Alarm, createdAt: Date, updatedAt: Date) {
         clockId = a.id
@@ -61,6 +64,8 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
         sunriseSeconds = a.sunriseSeconds
         if case .own = a.ladder { ladder = a.ladder.description }
         wakeCheckSeconds = a.wakeCheckSeconds
+        shaker = a.shaker?.description
+        lamp = a.lamp?.description
     }
 
     func alarm() throws(StoreError) -> Alarm {
@@ -77,7 +82,9 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
                 skipDate: try skipNextDate.map { t throws(ValidationError) in try LocalDate(parsing: t) }, timeZoneID: timeZone,
                 skipDaysOff: skipDaysOff ?? false, programme: tie, sunriseSeconds: sunriseSeconds ?? 0,
                 ladder: try ladder.map { t throws(ValidationError) in try AlarmLadder(parsing: t) } ?? .clock,
-                wakeCheckSeconds: wakeCheckSeconds ?? 0)
+                wakeCheckSeconds: wakeCheckSeconds ?? 0,
+                shaker: try shaker.map { t throws(ValidationError) in try OutputTiming(parsing: t) },
+                lamp: try lamp.map { t throws(ValidationError) in try OutputTiming(parsing: t) })
             try alarm.validate()
             return alarm
         } catch {

@@ -50,6 +50,16 @@ struct AlarmFields: ParsableArguments {
         help: "Ask \"Are you up?\" this long after a Stop, e.g. 5m (0 or off: never); unanswered within a minute, it rings again."
     )
     var wakeCheck: String?
+    @Option(
+        help: ArgumentHelp(
+            "When the bed shaker comes on while it rings: ladder (at the ladder's top step, the default), now, after:2m, or off.",
+            valueName: "ladder|now|after:<d>|off"))
+    var shaker: String?
+    @Option(
+        help: ArgumentHelp(
+            "When the lamp comes on while it rings: ladder (at the ladder's top step, the default), now, after:2m, or off.",
+            valueName: "ladder|now|after:<d>|off"))
+    var lamp: String?
 
     /// The fields given, for the store to apply inside its write transaction (R26); a duration that is not one is
     /// refused here with AubadeCore's sentence.
@@ -71,6 +81,12 @@ struct AlarmFields: ParsableArguments {
             ladder: try ladder.map { t throws(AubadeCore.ValidationError) in try AlarmLadder(parsing: t).description },
             wakeCheckSeconds: try wakeCheck.map { t throws(AubadeCore.ValidationError) in
                 try AlarmPatch.wakeCheckSeconds(parsing: t)
+            },
+            shaker: try shaker.map { t throws(AubadeCore.ValidationError) in
+                OutputTiming.alarmText(try OutputTiming.alarmValue(parsing: t))
+            },
+            lamp: try lamp.map { t throws(AubadeCore.ValidationError) in
+                OutputTiming.alarmText(try OutputTiming.alarmValue(parsing: t))
             })
     }
 }
@@ -136,6 +152,14 @@ extension AlarmAdd {
         case .own: parts.append("its own ladder \(a.ladder)")
         }
         if a.wakeCheckSeconds > 0 { parts.append("a wake-up check \(DurationText.format(a.wakeCheckSeconds)) after Stop") }
+        for name in OutputName.allCases {
+            switch a.timing(of: name) {
+            case nil: break
+            case .off?: parts.append("no \(name)")
+            case .now?: parts.append("the \(name) from the start")
+            case .after(let seconds)?: parts.append("the \(name) after \(DurationText.format(seconds))")
+            }
+        }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: "; ")
     }
 }

@@ -239,6 +239,30 @@ struct AlarmRunTests {
         #expect(outputs.events.count == 6)
     }
 
+    /// A deaf sleeper's alarm: the shaker from the ring's start, the lamp two minutes in (the loop wakes for it),
+    /// both off at a Stop; another alarm that turns the shaker off keeps it off even at its ladder's top.
+    @Test func anAlarmTimesItsOwnOutputsFromTheRingsStartAndOffKeepsThemOffAtTheTop() async throws {
+        let outputs = FakeOutputs(available: [.shaker, .lamp])
+        var deaf = ClockRig.alarm(1, 7, 0)
+        (deaf.shaker, deaf.lamp) = (.now, .after(seconds: 120))
+        var partner = ClockRig.alarm(2, 8, 0)
+        partner.shaker = .off
+        let rig = ClockRig(alarms: [deaf, partner], outputs: outputs)
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 0))
+        #expect(outputs.events == [.set(.shaker, on: true)], "the shaker with the sound")
+        await rig.run(until: ClockRig.at(7, 1, 59))
+        #expect(!outputs.isOn(.lamp))
+        await rig.run(until: ClockRig.at(7, 2))
+        #expect(outputs.isOn(.lamp), "the lamp two minutes in")
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+        #expect(!outputs.isOn(.shaker) && !outputs.isOn(.lamp))
+        let afterFirst = outputs.events.count
+        await rig.run(until: ClockRig.at(8, 9))
+        #expect(rig.history.last == "escalated", "the partner's alarm at its top: \(rig.history)")
+        #expect(Array(outputs.events.dropFirst(afterFirst)) == [.set(.lamp, on: true)], "the lamp, never the shaker")
+    }
+
     @Test func aWakeUpCheckAfterAStopChimesAsksAndRingsAgainWhenNobodyAnswers() async throws {
         var alarm = ClockRig.alarm(1, 7, 0)
         alarm.wakeCheckSeconds = 300

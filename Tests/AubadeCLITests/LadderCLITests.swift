@@ -68,4 +68,34 @@ struct LadderCLITests {
         let off = try await cli.run(["alarm", "edit", "1", "--wake-check", "off", "--json"])
         #expect(try cli.json(off.stdout)["wakeCheckSeconds"] as? Int == 0, "\(off.stderr)")
     }
+
+    @Test func theShakerAndTheLampAreTimedPerAlarmStoredAndRefusedInOneSentence() async throws {
+        let cli = try CLIHarness()
+        let add = try await cli.run([
+            "alarm", "add", "--name", "Quiet", "--time", "06:45", "--days", "daily", "--shaker", "now", "--lamp", "after:2m",
+        ])
+        #expect(
+            add.status == 0
+                && add.stdout == "Added alarm 1: Quiet at 06:45, daily, the shaker from the start; the lamp after 2m.\n",
+            "\(add.stdout) \(add.stderr)")
+        let stored = try await DatabaseQueue(path: cli.db).read { db in
+            try Row.fetchOne(db, sql: "SELECT shaker, lamp FROM clocks").map { ($0["shaker"] as String?, $0["lamp"] as String?) }
+        }
+        #expect(stored?.0 == "now" && stored?.1 == "after:2m")
+        let bad = try await cli.run(["alarm", "edit", "1", "--shaker", "sometimes"])
+        #expect(
+            bad.status == 2
+                && bad.errorSentence
+                    == "An output comes on \"ladder\" (at the top step, the default), \"now\", \"after:<duration>\" (1s to 1h) or \"off\", not 'sometimes'.",
+            "\(bad.stderr)")
+        let long = try await cli.run(["alarm", "edit", "1", "--lamp", "after:2h"])
+        #expect(long.status == 2, "\(long.stderr)")
+        let edited = try await cli.run(["alarm", "edit", "1", "--shaker", "off", "--lamp", "ladder", "--json"])
+        let doc = try cli.json(edited.stdout)
+        #expect(doc["shaker"] as? String == "off" && doc["lamp"] as? String == "ladder", "\(edited.stderr)")
+        let back = try await DatabaseQueue(path: cli.db).read { db in
+            try Row.fetchOne(db, sql: "SELECT shaker, lamp FROM clocks").map { ($0["shaker"] as String?, $0["lamp"] as String?) }
+        }
+        #expect(back?.0 == "off" && back?.1 == nil, "at the ladder's top is NULL")
+    }
 }

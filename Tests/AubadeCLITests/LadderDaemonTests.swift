@@ -54,7 +54,9 @@ struct LadderDaemonTests {
         }
         let (own, louder, tone, top) = (window(5, 25), window(35, 55), window(65, 85), window(95, 115))
         let levels = [own, louder, tone, top].map { Signal.rmsDBFS($0) }
-        figure("ladder on the card: own, louder, tone, top (dBFS)", levels.map { String(format: "%.1f", $0) }.joined(separator: ", "))
+        figure(
+            "ladder on the card: own, louder, tone, top (dBFS)", levels.map { String(format: "%.1f", $0) }.joined(separator: ", ")
+        )
         #expect(Signal.isTone(440, over: 880, in: own) && Signal.isTone(440, over: 880, in: louder), "the station first")
         #expect(abs((levels[1] - levels[0]) - 6) < 1, "louder by \(levels[1] - levels[0]) dB")
         #expect(Signal.isTone(880, over: 440, in: tone) && Signal.isTone(880, over: 440, in: top), "then the tone")

@@ -203,7 +203,7 @@ struct ClockState {
     /// When the loop must come back, as of `now` (after a turn's effects ran): the earliest of the alarms' and the
     /// radio's next steps and a minute from now (so a wall-clock step is noticed, R5).
     func wakeTimes(_ now: SchedulerTime) -> [MonotonicInstant] {
-        var times = runner.nextWake(now) + [now.mono + AlarmScheduler.stepCheckInterval]
+        var times = runner.nextWake(now, outputs: context.caps.outputs) + [now.mono + AlarmScheduler.stepCheckInterval]
         if let next = reminders.next(after: now.wall, zone: runner.scheduler.defaultZone, context.catalogue) {
             times.append(now.mono(at: next))
         }

@@ -25,31 +25,40 @@ extension AlarmRunner {
             case .climb(let id, let step):
                 climb(id, to: step, now, &c)
             case .outputs(let id, let on):
-                switchOutputs(on ? id : nil, &c)
+                if on {
+                    ladderTop = id
+                } else if ladderTop == id {
+                    ladderTop = nil
+                }
             case .wakeCheck:
                 wakeCheckAsks(&c)
             case .wakeMe(let next):
                 wake = next
             }
         }
-        // The outputs are a level, not only an edge: whatever ended the ring (a person, an edit, a removal, the
-        // last round), nothing shakes once no alarm sounds.
-        if outputsFor != nil, !isRinging { switchOutputs(nil, &c) }
+        outputsFollow(now, &c)
     }
 
-    /// Switches every output this clock holds on for `alarm` (the ladder's top step) or off (nil), once per change;
-    /// the `outputs` line says which (none on a clock without outputs).
-    private mutating func switchOutputs(_ alarm: Int64?, _ c: inout ClockContext) {
-        let was = outputsFor
-        outputsFor = alarm
-        guard (was == nil) != (alarm == nil), !c.caps.outputs.isEmpty else { return }
-        let on = alarm != nil
-        for name in c.caps.outputs { c.effects.append(.output(name, on: on)) }
+    /// Switches the outputs this clock holds to what the sounding alarm wants now (`Alarm.outputsOn`: each by its
+    /// timing from the ring's start, and at its ladder's top every one it does not turn off), once per change; the
+    /// `outputs` line says which are on. A level, not only an edge: whatever ended the ring (a person, a rest, an
+    /// edit, a removal, the last round), nothing shakes once no alarm sounds.
+    mutating func outputsFollow(_ now: SchedulerTime, _ c: inout ClockContext) {
+        var want: Set<OutputName> = []
+        if let r = ringing, let alarm = scheduler.alarms[r.alarmID] {
+            want = alarm.outputsOn(c.caps.outputs, after: now.mono - r.startedAt, atTop: ladderTop != nil)
+        }
+        if ringing == nil { ladderTop = nil }
+        guard want != outputsOn else { return }
+        for name in c.caps.outputs where want.contains(name) != outputsOn.contains(name) {
+            c.effects.append(.output(name, on: want.contains(name)))
+        }
+        outputsOn = want
         c.effects.emit(
             "outputs",
             [
-                "alarm": alarm ?? was, "on": on,
-                "outputs": c.caps.outputs.map(\.rawValue).joined(separator: ","),
+                "alarm": ringing?.alarmID,
+                "on": c.caps.outputs.filter { want.contains($0) }.map(\.rawValue).joined(separator: ","),
             ])
     }
 

@@ -77,8 +77,10 @@ struct AlarmRunner {
     /// The next occurrence each enabled alarm acts on, computed once per turn (`refresh`).
     private(set) var upcoming: [(id: Int64, occurrence: Occurrence)] = []
     var wake = WakeUp(wall: nil, mono: nil)
-    /// The alarm whose ladder switched the outputs on (the bed shaker, the lamp), while they are on.
-    var outputsFor: Int64?
+    /// The alarm whose ladder is at its top step (every output it does not turn off is on), while it is.
+    var ladderTop: Int64?
+    /// The outputs (the bed shaker, the lamp) switched on now.
+    var outputsOn: Set<OutputName> = []
     /// The waker's rings already in the history (their keys), once read from it.
     var wakerRingsAbsorbed: Set<String>?
 
@@ -134,8 +136,9 @@ struct AlarmRunner {
         upcoming.min { $0.occurrence.instant < $1.occurrence.instant }.map { ($0.id, $0.occurrence.instant) }
     }
 
-    /// When the runner next needs a turn: the engine's wake-up, the next pre-check or pre-roll.
-    func nextWake(_ now: SchedulerTime) -> [MonotonicInstant] {
+    /// When the runner next needs a turn: the engine's wake-up, the next pre-check or pre-roll, the next of
+    /// `outputNames` whose time comes while an alarm rings.
+    func nextWake(_ now: SchedulerTime, outputs outputNames: [OutputName] = []) -> [MonotonicInstant] {
         var times: [MonotonicInstant] = []
         if let wall = wake.wall { times.append(now.mono(at: wall)) }
         if let mono = wake.mono { times.append(mono) }
@@ -147,6 +150,12 @@ struct AlarmRunner {
                 if lead == AlarmRunner.precheckLead && prechecks[id]?.occurrence == instant { continue }
                 times.append(now.mono(at: at))
             }
+        }
+        // An output whose time comes while the alarm rings (`--shaker after:2m`).
+        if let r = ringing, let alarm = scheduler.alarms[r.alarmID],
+            let next = alarm.nextOutputTime(outputNames, after: now.mono - r.startedAt)
+        {
+            times.append(r.startedAt + next)
         }
         for p in prepared.values where p.occurrence.addingTimeInterval(-AlarmRunner.stepRecheckLead) > now.wall {
             times.append(now.mono(at: p.occurrence.addingTimeInterval(-AlarmRunner.stepRecheckLead)))

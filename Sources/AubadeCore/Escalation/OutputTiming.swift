@@ -53,6 +53,50 @@ public enum OutputTiming: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+extension OutputTiming {
+    /// An alarm's text for an output: "ladder" (nil: at its ladder's top step only, the default), "now",
+    /// "after:<duration>" or "off" (never for this alarm, its ladder's top included).
+    public static func alarmText(_ timing: OutputTiming?) -> String { timing?.description ?? "ladder" }
+
+    /// Reads `alarmText`'s words; anything else is refused in one sentence.
+    public static func alarmValue(parsing text: String) throws(ValidationError) -> OutputTiming? {
+        if text.trimmingSpaces.lowercased() == "ladder" { return nil }
+        do throws(ValidationError) {
+            return try OutputTiming(parsing: text)
+        } catch {
+            throw ValidationError(
+                "An output comes on \"ladder\" (at the top step, the default), \"now\", \"after:<duration>\" (1s to 1h) or \"off\", not '\(text)'."
+            )
+        }
+    }
+}
+
+extension Alarm {
+    /// What this alarm says of `name`: nil — at its ladder's top step only.
+    public func timing(of name: OutputName) -> OutputTiming? {
+        switch name {
+        case .shaker: shaker
+        case .lamp: lamp
+        }
+    }
+
+    /// The outputs among `available` that are on `elapsed` after its ring began: those whose timing has come, and
+    /// at its ladder's top (`atTop`) every one it does not turn `off`.
+    public func outputsOn(_ available: [OutputName], after elapsed: Duration, atTop: Bool) -> Set<OutputName> {
+        Set(
+            available.filter { name in
+                let t = timing(of: name)
+                return (t?.isOn(after: elapsed) ?? false) || (atTop && t != .off)
+            })
+    }
+
+    /// How long after its ring began the next of `available` comes on by its timing, later than `elapsed`; nil
+    /// when none will.
+    public func nextOutputTime(_ available: [OutputName], after elapsed: Duration) -> Duration? {
+        available.compactMap { timing(of: $0)?.delay }.filter { $0 > elapsed }.min()
+    }
+}
+
 /// "Vibrate first, sound after" (`alarm add/edit --sound-after 1m`): how long an alarm stays silent after its
 /// time, its outputs alone waking the sleeper, before its sound starts. `0s` (the default) sounds at once.
 /// Text: a duration from 0s to 30m ("1m", "90s"), or "now" for 0s.
@@ -91,4 +135,21 @@ public struct SoundAfter: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the sound plays `elapsed` after the alarm's start.
     public func sounds(after elapsed: Duration) -> Bool { elapsed >= .seconds(seconds) }
+}
+
+extension OutputTiming: Codable {
+    /// As its text ("now", "after:2m", "off").
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do throws(ValidationError) {
+            self = try OutputTiming(parsing: text)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
 }

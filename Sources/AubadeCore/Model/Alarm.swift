@@ -44,15 +44,20 @@ public struct Alarm: Hashable, Sendable, Codable {
     public var ladder: AlarmLadder
     /// How long after a Stop it asks "Are you up?" (`WakeCheck`), in seconds; 0: it does not ask.
     public var wakeCheckSeconds: Int
+    /// When the bed shaker and the lamp come on while it rings (`OutputTiming`); nil: at its ladder's top step only.
+    public var shaker: OutputTiming?
+    public var lamp: OutputTiming?
 
     public init(
         id: Int64? = nil, name: String, time: LocalTime, recurrence: Recurrence, durationSeconds: Int = 900,
         shakeToStop: Bool = false, enabled: Bool = true, sound: SoundSource = .tone, volume: Int = 60,
         fadeInSeconds: Int = 30, snoozeMinutes: Int = 9, maxSnoozes: Int = 3, skipDate: LocalDate? = nil,
         timeZoneID: String? = nil, skipDaysOff: Bool = false, programme: ProgrammeTie? = nil, sunriseSeconds: Int = 0,
-        ladder: AlarmLadder = .clock, wakeCheckSeconds: Int = 0
+        ladder: AlarmLadder = .clock, wakeCheckSeconds: Int = 0, shaker: OutputTiming? = nil, lamp: OutputTiming? = nil
     ) {
         self.wakeCheckSeconds = wakeCheckSeconds
+        self.shaker = shaker
+        self.lamp = lamp
         self.id = id
         self.name = name
         self.time = time

@@ -28,6 +28,8 @@ public import Foundation
 ///   rings for its duration and falls silent), or its own steps such as "step=2m,louder=9dB,rounds=5,gap=10m".
 /// - `wakeCheckSeconds` ↔ `--wake-check`: seconds after a Stop it asks "Are you up?", 60–3600, or 0 for none (the CLI
 ///   takes "5m", or "0" / "off").
+/// - `shaker`, `lamp` ↔ `--shaker`, `--lamp`: when that output comes on while it rings — "ladder" (at its ladder's
+///   top step, the default), "now", "after:<duration>" (1s to 1h, like "after:2m") or "off" (never for this alarm).
 /// - `atProgramme` ↔ `--at-programme`: a programme's id — the alarm then rings when that programme starts and
 ///   follows it when an import moves it (its time, days and zone come from it) — or "none" to untie it (it
 ///   keeps the last time it had).
@@ -52,15 +54,19 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     public var sunriseSeconds: Int?
     public var ladder: String?
     public var wakeCheckSeconds: Int?
+    public var shaker: String?
+    public var lamp: String?
 
     public init(
         name: String? = nil, time: String? = nil, days: String? = nil, date: String? = nil, source: String? = nil,
         durationSeconds: Int? = nil, volume: Int? = nil, fadeInSeconds: Int? = nil, snoozeMinutes: Int? = nil,
         maxSnoozes: Int? = nil, shake: Bool? = nil, tz: String? = nil, enabled: Bool? = nil,
         skipDaysOff: Bool? = nil, atProgramme: String? = nil, sunriseSeconds: Int? = nil,
-        ladder: String? = nil, wakeCheckSeconds: Int? = nil
+        ladder: String? = nil, wakeCheckSeconds: Int? = nil, shaker: String? = nil, lamp: String? = nil
     ) {
         self.wakeCheckSeconds = wakeCheckSeconds
+        self.shaker = shaker
+        self.lamp = lamp
         self.name = name
         self.time = time
         self.days = days
@@ -171,6 +177,13 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
             }
         }
         if let wakeCheckSeconds { alarm.wakeCheckSeconds = wakeCheckSeconds }
+        // As the ladder: any text is the document's string, one it cannot use is unprocessable (422).
+        do throws(ValidationError) {
+            if let shaker { alarm.shaker = try OutputTiming.alarmValue(parsing: shaker) }
+            if let lamp { alarm.lamp = try OutputTiming.alarmValue(parsing: lamp) }
+        } catch {
+            throw ValidationError(error.message, kind: .unprocessable)
+        }
         try alarm.validate()
     }
 
@@ -239,7 +252,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz
         case enabled
-        case skipDaysOff, atProgramme, sunriseSeconds, ladder, wakeCheckSeconds
+        case skipDaysOff, atProgramme, sunriseSeconds, ladder, wakeCheckSeconds, shaker, lamp
     }
 
     public init(from decoder: any Decoder) throws {
@@ -260,7 +273,8 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
             atProgramme: try AlarmPatch.decodeProgramme(c),
             sunriseSeconds: try c.decodeIfPresent(Int.self, forKey: .sunriseSeconds),
             ladder: try c.decodeIfPresent(String.self, forKey: .ladder),
-            wakeCheckSeconds: try c.decodeIfPresent(Int.self, forKey: .wakeCheckSeconds))
+            wakeCheckSeconds: try c.decodeIfPresent(Int.self, forKey: .wakeCheckSeconds),
+            shaker: try c.decodeIfPresent(String.self, forKey: .shaker), lamp: try c.decodeIfPresent(String.self, forKey: .lamp))
     }
 
     /// `atProgramme` as a number or as text ("none").

@@ -202,6 +202,12 @@ function renderAlarms(alarms) {
     if (alarm.ladder === "off") summary.push("silent after its duration");
     else if (alarm.ladder && alarm.ladder !== "default") summary.push(`ladder ${alarm.ladder}`);
     if (alarm.wakeCheckSeconds > 0) summary.push(`asks "are you up?" ${Math.round(alarm.wakeCheckSeconds / 60)} min after Stop`);
+    for (const output of ["shaker", "lamp"]) {
+      const timing = alarm[output];
+      if (timing === "off") summary.push(`no ${output}`);
+      else if (timing === "now") summary.push(`${output} from the start`);
+      else if (timing && timing.startsWith("after:")) summary.push(`${output} ${timing.slice(6)} in`);
+    }
     if (alarm.timeZone) summary.push(alarm.timeZone);
     const toggle = el("input", {
       type: "checkbox", checked: alarm.enabled, "aria-label": `${alarm.name} enabled`,
@@ -294,6 +300,7 @@ function openEditor(alarm) {
     tz: alarm.timeZone ?? "", skipDaysOff: alarm.skipDaysOff, sunrise: String((alarm.sunriseSeconds ?? 0) / 60),
     ladder: alarm.ladder ?? "default",
     wakeCheck: alarm.wakeCheckSeconds ? String(alarm.wakeCheckSeconds / 60) : "",
+    shaker: alarm.shaker ?? "ladder", lamp: alarm.lamp ?? "ladder",
   } : {
     name: "", time: "", repeat: "days", days: "mon,tue,wed,thu,fri", date: "", sourceChoice: "tone", url: "",
     volume: defaults.defaultVolume ?? 60, duration: (defaults.alarmDuration ?? 900) / 60, fadeIn: defaults.fadeIn ?? 30,
@@ -302,6 +309,7 @@ function openEditor(alarm) {
     sunrise: "", // empty: the clock's [display] sunrise
     ladder: "default", // the clock's [alarm] ladder
     wakeCheck: "", // none
+    shaker: "ladder", lamp: "ladder", // the outputs at the ladder's top step
   };
   $("f-name").value = v.name;
   $("f-time").value = v.time;
@@ -323,6 +331,8 @@ function openEditor(alarm) {
   $("f-sunrise").value = v.sunrise;
   $("f-ladder").value = v.ladder;
   $("f-wake-check").value = v.wakeCheck;
+  $("f-shaker").value = v.shaker;
+  $("f-lamp").value = v.lamp;
   skipDaysOffTouched = Boolean(alarm);
   showRepeat();
   showSource();
@@ -403,6 +413,8 @@ function readForm() {
     sunrise: $("f-sunrise").value,
     ladder: $("f-ladder").value.trim() || "default",
     wakeCheck: $("f-wake-check").value,
+    shaker: $("f-shaker").value.trim() || "ladder",
+    lamp: $("f-lamp").value.trim() || "ladder",
   };
 }
 
@@ -443,6 +455,9 @@ function alarmPatch(form, before, isNew) {
   if (changed("sunrise") && form.sunrise !== "") patch.sunriseSeconds = Math.round(Number(form.sunrise) * 60);
   if (changed("ladder") && !(isNew && form.ladder === "default")) patch.ladder = form.ladder;
   if (changed("wakeCheck") && !(isNew && form.wakeCheck === "")) patch.wakeCheckSeconds = Math.round(Number(form.wakeCheck || 0) * 60);
+  for (const output of ["shaker", "lamp"]) {
+    if (changed(output) && !(isNew && form[output] === "ladder")) patch[output] = form[output];
+  }
   return patch;
 }
 
