@@ -299,6 +299,36 @@ struct AlarmRunTests {
         #expect(try await rig.status().ringing == nil)
     }
 
+    /// A client's Stop or Snooze with nothing ringing that answers a wake-up check says so, rather than "Stopped."
+    /// or the refusal a Snooze with nothing to do gets.
+    @Test func aClientsSnoozeOrStopThatAnswersAWakeUpCheckSaysSo() async throws {
+        var alarm = ClockRig.alarm(1, 7, 0)
+        alarm.wakeCheckSeconds = 60
+        let rig = ClockRig(alarms: [alarm])
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 0, 30))
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .api))
+        await rig.run(until: ClockRig.at(7, 1, 30))
+        #expect(rig.history.last == "wake-check")
+        guard case .done(let said) = try await rig.clock.handle(.snooze(alarm: nil, by: .api)) else {
+            Issue.record("no sentence")
+            return
+        }
+        #expect(said == "You are up: the wake-up check is answered.")
+        #expect(rig.history.last == "woke")
+        await #expect(throws: ClockError(.refused, "No alarm can be snoozed now.")) {
+            try await rig.clock.handle(.snooze(alarm: nil, by: .api))
+        }
+        await rig.run(until: ClockRig.at(7, 0, 30, day: 1))
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .api))
+        await rig.run(until: ClockRig.at(7, 1, 30, day: 1))
+        guard case .done(let stopSaid) = try await rig.clock.handle(.stop(alarm: nil, by: .api)) else {
+            Issue.record("no sentence")
+            return
+        }
+        #expect(stopSaid == "You are up: the wake-up check is answered.", "\(rig.history)")
+    }
+
     @Test func theStopButtonEndsALaddersRestAndAnswersAWakeUpCheckThoughNothingRings() async throws {
         var alarm = ClockRig.alarm(1, 7, 0)
         alarm.wakeCheckSeconds = 60

@@ -114,6 +114,9 @@ extension ClockState {
         _ intent: DismissIntent, alarm: Int64?, by: DismissInput, pressedAt: MonotonicInstant?, idle: WhenIdle
     ) throws(ClockError) -> ClockReply {
         if alarm == nil, !runner.isRinging, stopRingTest() { return .done("The ring test is stopped.") }
+        // With nothing ringing, a Stop or Snooze that answers a wake-up check's question says so.
+        let answers = alarm == nil && !runner.isRinging && runner.asking
+        let answered = ClockReply.done("You are up: the wake-up check is answered.")
         switch intent {
         case .stop:
             // With nothing ringing, a Stop still ends a ladder's rest or answers a wake-up check's question.
@@ -122,12 +125,15 @@ extension ClockState {
                 if idle == .stopRadio { radio.cancel(reason: "stop button", now, &context) }
                 if !ends { return .done("Stopped.") }
             }
-            guard runner.stop(by: by, alarmID: alarm, pressedAt: pressedAt, now, &context) || ends || idle != .refuse else {
+            let stopped = runner.stop(by: by, alarmID: alarm, pressedAt: pressedAt, now, &context)
+            guard stopped || ends || idle != .refuse else {
                 throw ClockError(.refused, alarm.map { "Alarm \($0) is neither ringing nor snoozed." } ?? "No alarm is ringing.")
             }
-            return .done("Stopped.")
+            return answers && !stopped && !runner.asking ? answered : .done("Stopped.")
         case .snooze:
-            guard runner.snooze(by: by, alarmID: alarm, pressedAt: pressedAt, now, &context) || idle != .refuse else {
+            let snoozed = runner.snooze(by: by, alarmID: alarm, pressedAt: pressedAt, now, &context)
+            if !snoozed, answers, !runner.asking { return answered }
+            guard snoozed || idle != .refuse else {
                 throw ClockError(.refused, "No alarm can be snoozed now.")
             }
             return .done("Snoozed.")

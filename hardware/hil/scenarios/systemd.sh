@@ -241,6 +241,14 @@ systemd_doctor() {
   check "...and the next alarm would be heard" $heard_ok
 }
 
+# What a unit that does not come back is doing, for the results folder: its status, its processes and their states,
+# the journal's last lines with their monotonic times.
+systemd_stuck() {
+  { systemctl status $SD --no-pager -l 2>&1; echo; ps -eo pid,ppid,stat,etimes,wchan:32,cmd 2>&1 | grep -E 'aubade|PID' | grep -v grep
+    echo; journalctl -u $SD -o short-monotonic --no-pager 2>&1 | tail -60; } > "$1"
+  note "the unit's state is in $(basename "$1"): $(grep -m3 -E 'Active:|ExecStopPost|Process:' "$1" | tr -s ' ' | tr '\n' ';')"
+}
+
 # The watchdog (WatchdogSec=20): a stopped daemon stops pinging, systemd kills and restarts it.
 systemd_watchdog() {
   local pid restarts start
@@ -252,6 +260,7 @@ systemd_watchdog() {
     pass "after SIGSTOP the watchdog had it restarted: pid $pid -> $(sd_prop MainPID), NRestarts $(sd_prop NRestarts), active again $(since "$start") s after the SIGSTOP"
   else
     fail "no restart within 120 s of SIGSTOP (state $(sd_prop ActiveState)/$(sd_prop SubState), result $(sd_prop Result))"
+    systemd_stuck "$OUT/systemd-stuck-sigstop.txt"
   fi
   check "the journal says why: $(journalctl -u $SD -o cat --no-pager | grep -m1 -i watchdog)" \
     eval 'journalctl -u $SD -o cat --no-pager | grep -qi "watchdog timeout"'
@@ -272,6 +281,7 @@ systemd_kill9() {
     pass "after kill -9 systemd started it again (Restart=always): active $(since "$start") s later"
   else
     fail "not back within 60 s of kill -9 ($(sd_prop ActiveState)/$(sd_prop SubState))"
+    systemd_stuck "$OUT/systemd-stuck-kill9.txt"
   fi
   after=$(offs)
   check "ExecStopPost ran aubade outputs off after the kill -9: the journal says the shaker is inactive and released ($before -> $after)" \
