@@ -263,6 +263,40 @@ struct AlarmRunTests {
         #expect(Array(outputs.events.dropFirst(afterFirst)) == [.set(.lamp, on: true)], "the lamp, never the shaker")
     }
 
+    /// The switches (the kiosk, the phone page, Home Assistant): the lamp on by hand stays on until an alarm rings,
+    /// which then decides; the shaker off by hand while an alarm shakes it stays off for that ring only; a clock
+    /// without an output says so.
+    @Test func anOutputSwitchedByHandHoldsUntilARingStartsOrEnds() async throws {
+        let outputs = FakeOutputs(available: [.shaker, .lamp])
+        var deaf = ClockRig.alarm(1, 7, 0)
+        deaf.shaker = .now
+        let rig = ClockRig(alarms: [deaf], start: ClockRig.at(6, 50), outputs: outputs)
+        await rig.start()
+        guard case .done(let said) = try await rig.clock.handle(.output(.lamp, on: true)) else {
+            Issue.record("no sentence")
+            return
+        }
+        #expect(said == "The lamp is on." && outputs.isOn(.lamp))
+        #expect(await rig.live().outputs.map { "\($0.name)=\($0.on)" } == ["shaker=false", "lamp=true"])
+        await rig.run(until: ClockRig.at(6, 59))
+        #expect(outputs.isOn(.lamp), "by hand, until a ring")
+        await rig.run(until: ClockRig.at(7, 0))
+        #expect(outputs.isOn(.shaker) && !outputs.isOn(.lamp), "the ring decides: its shaker, not the lamp")
+        _ = try await rig.clock.handle(.output(.shaker, on: false))
+        #expect(!outputs.isOn(.shaker), "a person turned it off")
+        await rig.run(until: ClockRig.at(7, 5))
+        #expect(!outputs.isOn(.shaker), "for the rest of this ring")
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+        await rig.run(until: ClockRig.at(7, 0, day: 1))
+        #expect(outputs.isOn(.shaker), "the next ring is not silenced by it")
+
+        let bare = ClockRig(alarms: [])
+        await bare.start()
+        await #expect(throws: ClockError(.notFound, "This clock has no shaker: set [outputs.shaker] line in the config.")) {
+            try await bare.clock.handle(.output(.shaker, on: true))
+        }
+    }
+
     @Test func aWakeUpCheckAfterAStopChimesAsksAndRingsAgainWhenNobodyAnswers() async throws {
         var alarm = ClockRig.alarm(1, 7, 0)
         alarm.wakeCheckSeconds = 300

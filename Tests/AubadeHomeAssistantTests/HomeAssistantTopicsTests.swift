@@ -42,6 +42,11 @@ struct HomeAssistantTopicsTests {
         #expect(playing["aubade/t/volume"] == "25" && playing["aubade/t/sleep"] == "14")
         #expect(playing["aubade/t/now_playing"] == "FIP — Blue in Green")
         #expect(Set(HomeState.Activity.allCases.map(\.rawValue)) == Set(HomeAssistantDiscovery.states))
+        #expect(idle.keys.allSatisfy { !$0.contains("/output/") }, "no output, no output's state")
+        var withOutputs = Self.state()
+        withOutputs.outputs = [HomeState.OutputState(name: .shaker, on: true), HomeState.OutputState(name: .lamp, on: false)]
+        let outputs = Self.topics.states(withOutputs)
+        #expect(outputs["aubade/t/output/shaker"] == "ON" && outputs["aubade/t/output/lamp"] == "OFF")
     }
 
     @Test func eventsNameWhatHappenedAndHow() throws {
@@ -156,6 +161,12 @@ struct HomeAssistantTopicsTests {
             try t.command(topic: "aubade/t/sleep/set", payload: "30", state: Self.state(radioOn: true))?.get()
                 == .sleep(seconds: 1800, source: "FIP"))
         #expect(t.command(topic: "aubade/t/sleep/set", payload: "-5", state: nil)?.isFailure == true)
+        #expect(
+            try t.command(topic: "aubade/t/output/shaker/set", payload: "ON", state: nil)?.get() == .output(.shaker, on: true))
+        #expect(try t.command(topic: "aubade/t/output/lamp/set", payload: "off", state: nil)?.get() == .output(.lamp, on: false))
+        #expect(t.command(topic: "aubade/t/output/fan/set", payload: "ON", state: nil)?.isFailure == true)
+        #expect(t.command(topic: "aubade/t/output/lamp/set", payload: "bright", state: nil)?.isFailure == true)
+        #expect(Self.topics.subscriptions.contains("aubade/t/output/+/set"))
         // Not the clock's command topics: nothing.
         #expect(t.command(topic: "aubade/t/next_alarm", payload: "x", state: nil) == nil)
         #expect(t.command(topic: "aubade/other/cmd", payload: "stop", state: nil) == nil)

@@ -204,6 +204,26 @@ struct APIRouteTests {
         }
     }
 
+    /// `POST /outputs/{name}` on a clock that holds none: 404 with the config's line named, whatever is asked;
+    /// a name that is no output and a body without `on` are refused in a sentence; without a token, 401.
+    @Test func theOutputSwitchSaysWhatTheClockLacks() async throws {
+        let rig = try await APIRig()
+        try await rig.app.test(.live) { client in
+            func post(_ name: String, _ body: String?, headers: HTTPFields? = nil) async throws -> TestResponse {
+                try await client.execute(
+                    uri: "/api/v1/outputs/\(name)", method: .post, headers: headers ?? rig.auth,
+                    body: body.map { ByteBuffer(json: $0) })
+            }
+            let none = try await post("shaker", #"{"on":true}"#)
+            #expect(none.status == .notFound, "\(none.text)")
+            #expect(none.error?.message == "This clock has no shaker: set [outputs.shaker] line in the config.")
+            #expect(try await post("shaker", #"{"on":true}"#, headers: APIRig.json).status == .unauthorized)
+            let noBody = try await post("lamp", #"{}"#)
+            #expect(noBody.status == .badRequest && noBody.error?.message == "Give 'on', true or false.", "\(noBody.text)")
+            #expect(try await post("lamp", #"{"on":"yes"}"#).status == .badRequest)
+        }
+    }
+
     @Test func playerSleepRingAndTheAlarmButtons() async throws {
         let rig = try await APIRig()
         try await rig.app.test(.live) { client in

@@ -94,6 +94,12 @@ extension ClockState {
             // A person at the kiosk: an alarm's ladder goes back to its own sound; a wake-up check is answered.
             runner.personActed(now, by: .api, &context)
             return .display(dimmed: display.dimmed)
+        case .output(let name, let on):
+            guard context.caps.outputs.contains(name) else {
+                throw ClockError(.notFound, "This clock has no \(name): set [outputs.\(name)] line in the config.")
+            }
+            runner.switchByHand(name, on: on, now, &context)
+            return .done("The \(name) is \(on ? "on" : "off").")
         }
     }
 

@@ -39,6 +39,14 @@ extension AlarmRunner {
         outputsFollow(now, &c)
     }
 
+    /// A person switched `name` by hand: it holds until an alarm starts or stops ringing. Off while an alarm rings
+    /// silences that output for the rest of this ring only, never the next alarm's.
+    mutating func switchByHand(_ name: OutputName, on: Bool, _ now: SchedulerTime, _ c: inout ClockContext) {
+        outputsFollow(now, &c)  // a ring's start or end first clears what was set by hand before it
+        outputsByHand[name] = on
+        outputsFollow(now, &c)
+    }
+
     /// Switches the outputs this clock holds to what the sounding alarm wants now (`Alarm.outputsOn`: each by its
     /// timing from the ring's start, and at its ladder's top every one it does not turn off), once per change; the
     /// `outputs` line says which are on. A level, not only an edge: whatever ended the ring (a person, a rest, an
@@ -49,6 +57,13 @@ extension AlarmRunner {
             want = alarm.outputsOn(c.caps.outputs, after: now.mono - r.startedAt, atTop: ladderTop != nil)
         }
         if ringing == nil { ladderTop = nil }
+        if (ringing != nil) != outputsByHandWhileRinging {
+            outputsByHand.removeAll()
+            outputsByHandWhileRinging = ringing != nil
+        }
+        for (name, on) in outputsByHand where c.caps.outputs.contains(name) {
+            if on { want.insert(name) } else { want.remove(name) }
+        }
         guard want != outputsOn else { return }
         for name in c.caps.outputs where want.contains(name) != outputsOn.contains(name) {
             c.effects.append(.output(name, on: want.contains(name)))

@@ -81,6 +81,10 @@ struct AlarmRunner {
     var ladderTop: Int64?
     /// The outputs (the bed shaker, the lamp) switched on now.
     var outputsOn: Set<OutputName> = []
+    /// What a person switched by hand (the kiosk, the phone page, Home Assistant) since an alarm last started or
+    /// stopped ringing, and whether one rang then: a ring's start or end decides again.
+    var outputsByHand: [OutputName: Bool] = [:]
+    var outputsByHandWhileRinging = false
     /// The waker's rings already in the history (their keys), once read from it.
     var wakerRingsAbsorbed: Set<String>?
 
