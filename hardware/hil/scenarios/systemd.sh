@@ -241,6 +241,29 @@ systemd_doctor() {
   check "...and the next alarm would be heard" $heard_ok
 }
 
+# The shaker's switch (the phone page's, Home Assistant's) through the API of the clock under its unit: on by hand,
+# the gpio-sim line follows the 400/400 pattern; off, it is inactive again and the clock still holds it.
+systemd_switch() {
+  local token on off samples i
+  token=$(aubade token new --name hil-switch --json 2> "$OUT/systemd-token.err" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+  # The clock takes a new token when it next looks at its store: asked again until it has.
+  for i in $(seq 1 30); do
+    on=$(curl -s -m 10 -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d '{"on":true}' \
+      http://127.0.0.1:8080/api/v1/outputs/shaker)
+    [[ "$on" == *'The shaker is on.'* ]] && break
+    sleep 1
+  done
+  samples=""
+  for i in $(seq 1 30); do samples=$samples$(cat "$GPIOSIM_SYS/sim_gpio16/value"); sleep 0.1; done
+  check "POST /outputs/shaker {on:true} switches the clock's shaker on ($on): GPIO16 follows its pattern ($samples)" \
+    bash -c "[[ '$on' == *'The shaker is on.'* ]] && [[ '$samples' =~ 1+0+1+ ]]"
+  off=$(curl -s -m 10 -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d '{"on":false}' \
+    http://127.0.0.1:8080/api/v1/outputs/shaker)
+  sleep 0.5
+  check "...and {on:false} off: inactive ($(cat "$GPIOSIM_SYS/sim_gpio16/value")), still held by the clock ($off)" \
+    eval '[ "$(cat "$GPIOSIM_SYS/sim_gpio16/value")" = 0 ] && gpioinfo "$GPIOSIM_CHIP" | grep "\"GPIO16\"" | grep -q "\"aubade\" *output"'
+}
+
 # What a unit that does not come back is doing, for the results folder: its status, its processes and their states,
 # the journal's last lines with their monotonic times.
 systemd_stuck() {
@@ -321,6 +344,7 @@ scenario_systemd() {
   systemd_button
   systemd_alarm
   systemd_doctor
+  systemd_switch
   systemd_watchdog
   systemd_kill9
   systemd_upgrade

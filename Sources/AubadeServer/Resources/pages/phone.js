@@ -553,6 +553,7 @@ function onState(state) {
   live = state;
   offset = state.now - Date.now() / 1000;
   renderRinging(state.ringing);
+  renderOutputs(state.outputs ?? []);
   fill($("warnings"), (state.warnings ?? []).map((w) => el("li", {}, w)));
   renderPlayer(state.radio);
   renderStationTest(state.radio);
@@ -569,6 +570,24 @@ function renderRinging(ringing) {
   const names = ringing.alarms.map((a) => a.name).join(" and ");
   $("ringing-text").textContent = ringing.test ? "A ring test is sounding." : `${names || "An alarm"} is ringing.`;
   $("ring-snooze").hidden = Boolean(ringing.test);
+}
+
+/** The clock's outputs (the bed shaker, the lamp), one switch each; only on a clock that holds some. */
+function renderOutputs(outputs) {
+  $("outputs-card").hidden = outputs.length === 0;
+  const shown = [...$("outputs").querySelectorAll("input")].map((box) => `${box.name}=${box.checked}`).join();
+  if (shown === outputs.map((o) => `${o.name}=${o.on}`).join()) return;
+  fill($("outputs"), outputs.map((o) => {
+    const box = el("input", { type: "checkbox", name: o.name, checked: o.on, on: { change: (event) => switchOutput(o.name, event.target) } });
+    return el("label", { class: "switch-field" }, box, el("span", {}, o.name === "shaker" ? "Bed shaker" : "Lamp"));
+  }));
+}
+
+async function switchOutput(name, box) {
+  const wanted = box.checked;
+  box.disabled = true;
+  if (await act($("outputs-error"), () => client.post(`/outputs/${name}`, { on: wanted })) === null) box.checked = !wanted;
+  box.disabled = false;
 }
 
 async function dismiss(what) {
