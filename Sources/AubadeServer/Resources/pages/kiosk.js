@@ -140,11 +140,23 @@ function render() {
   renderPlayingLogo(radio);
   if (ringing || (state?.dimmed && !ringing)) $("picker").hidden = true;
   renderOnAir();
+  renderOutputs(state?.outputs ?? []);
   if (pairingShown && state) {
     // Ended once the clock no longer holds the code it showed (the phone traded it, or it ran out).
     if (state.pairing?.code === pairingShown.code) pairingShown.seen = true;
     else if (pairingShown.seen) pairingEnded();
   }
+}
+
+/** The clock's outputs (the bed shaker, the lamp): one toggle each, pressed while on; only on a clock that holds some. */
+function renderOutputs(outputs) {
+  $("outputs").hidden = outputs.length === 0;
+  const shown = [...$("outputs").querySelectorAll("button")].map((b) => `${b.dataset.output}=${b.getAttribute("aria-pressed")}`).join();
+  if (shown === outputs.map((o) => `${o.name}=${o.on}`).join()) return;
+  fill($("outputs"), outputs.map((o) => el("button", {
+    type: "button", dataset: { output: o.name }, "aria-pressed": String(o.on),
+    on: { click: () => act($("message"), "POST", `/outputs/${o.name}`, { on: !o.on }) },
+  }, o.name === "shaker" ? "Shaker" : "Lamp")));
 }
 
 /** Every second: the time, the date, the next alarm's "tomorrow 06:45", the countdowns. */
