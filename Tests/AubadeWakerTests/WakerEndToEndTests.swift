@@ -230,6 +230,20 @@ struct WakerEndToEndTests {
         #expect(WakerRig.number(object, "at") == rig.ringsAt)
     }
 
+    /// `--outputs-off` (the clock's unit's ExecStopPost): with no next-alarm file there is nothing to do; with one
+    /// that lists a shaker, on this machine without GPIO, the real libgpiod's failure is named and the exit is 1.
+    /// (Driving a real line inactive after a SIGKILL is the HIL's: scenarios/systemd.sh.)
+    @Test func outputsOffDrivesWhatTheDaemonListedAndSaysWhatItCouldNot() async throws {
+        let rig = try WakerRig()
+        let none = try await ProcessRunner.run(rig.wakerBinary, ["--outputs-off", "--db", rig.db])
+        #expect(none.status == 0 && none.stdout.contains("the daemon drove no output"), "\(none.stdout) \(none.stderr)")
+        try "aubade-next-alarm 1\ndaemon 1 1\nwritten 5\noutput shaker 0 400 400 GPIO16\nend\n"
+            .write(toFile: rig.db + ".next-alarm", atomically: true, encoding: .utf8)
+        let listed = try await ProcessRunner.run(rig.wakerBinary, ["--outputs-off", "--db", rig.db])
+        #expect(listed.status == 1, "\(listed.stdout) \(listed.stderr)")
+        #expect(listed.stdout.hasPrefix("Output GPIO16 (shaker) could not be driven inactive: "), "\(listed.stdout)")
+    }
+
     static let badInput: [([String], String)] = [
         (["--grace", "0s"], "--grace '0s' must be a duration from 1s to 30m"),
         (["--grace", "soon"], "--grace 'soon' must be a duration"),

@@ -290,7 +290,7 @@ systemd_watchdog() {
   kill -CONT "$pid" 2>/dev/null
 }
 
-# After kill -9 the unit's ExecStopPost= runs `aubade outputs off` (the config has a shaker on GPIO16): the journal
+# After kill -9 the unit's ExecStopPost= runs `aubade-waker --outputs-off` (the config has a shaker on GPIO16): the journal
 # has its sentence once more than before, and the restarted clock holds the line again.
 systemd_kill9() {
   local pid start offs before after
@@ -307,7 +307,7 @@ systemd_kill9() {
     systemd_stuck "$OUT/systemd-stuck-kill9.txt"
   fi
   after=$(offs)
-  check "ExecStopPost ran aubade outputs off after the kill -9: the journal says the shaker is inactive and released ($before -> $after)" \
+  check "ExecStopPost ran aubade-waker --outputs-off after the kill -9: the journal says the shaker is inactive and released ($before -> $after)" \
     [ "$after" -gt "$before" ]
 }
 
