@@ -11,7 +11,7 @@ import Glibc
 /// held down when the ring began does nothing until it is let go and pressed again (R15), and the bounce of a
 /// release is not a press. A line another process holds (a frozen daemon) is busy: the caller retries.
 final class WakerButtons {
-    struct Line {
+    struct Line: RequestedLine {
         var name = LongText()
         var duty = ButtonDuty.stop
         var line: OpaquePointer?
@@ -55,16 +55,10 @@ final class WakerButtons {
     }
 
     /// Whether some line is still to be requested (busy, or not tried).
-    var pending: Bool {
-        for l in lines where l.line == nil && !l.given { return true }
-        return false
-    }
+    var pending: Bool { lines.pending }
 
     /// Whether some line was refused because another process holds it.
-    var busy: Bool {
-        for l in lines where l.line == nil && !l.given && l.failure == EBUSY { return true }
-        return false
-    }
+    var busy: Bool { lines.busy }
 
     /// Requests every line not yet held; each one it gets is added to `epoll`. `report` is told of a line
     /// given up for good (index, errno).

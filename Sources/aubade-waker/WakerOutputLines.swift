@@ -9,7 +9,7 @@ import Glibc
 /// ring ends, and when the waker stops, each is driven inactive and released. A line another process holds (a
 /// frozen daemon) is busy: the caller retries and, past the retry window, ends that daemon.
 final class WakerOutputLines {
-    struct Line {
+    struct Line: RequestedLine {
         var spec = OutputLine(name: LongText(), line: LongText(), activeLow: false, onMilliseconds: 0, offMilliseconds: 0)
         var line: OpaquePointer?
         var failure: Int32 = 0
@@ -39,15 +39,8 @@ final class WakerOutputLines {
         startNanos = nanos
     }
 
-    var pending: Bool {
-        for l in lines where l.line == nil && !l.given { return true }
-        return false
-    }
-
-    var busy: Bool {
-        for l in lines where l.line == nil && !l.given && l.failure == EBUSY { return true }
-        return false
-    }
+    var pending: Bool { lines.pending }
+    var busy: Bool { lines.busy }
 
     /// Requests every output not yet held, inactive; `report` is told of one given up for good (index, errno)
     /// and of one requested (index, 0).
@@ -129,5 +122,26 @@ final class WakerOutputLines {
         let line = gpiod_chip_get_line(chip, offset)
         if line == nil { gpiod_chip_close(chip) }
         return line
+    }
+}
+
+/// A GPIO line the waker requests for a ring (a button, an output): held, refused with an errno, or given up.
+protocol RequestedLine {
+    var line: OpaquePointer? { get }
+    var failure: Int32 { get }
+    var given: Bool { get }
+}
+
+extension Array where Element: RequestedLine {
+    /// Whether some line is still to be requested (busy, or not tried).
+    var pending: Bool {
+        for l in self where l.line == nil && !l.given { return true }
+        return false
+    }
+
+    /// Whether some line was refused because another process holds it.
+    var busy: Bool {
+        for l in self where l.line == nil && !l.given && l.failure == EBUSY { return true }
+        return false
     }
 }
