@@ -34,10 +34,11 @@ struct LadderDaemonTests {
         #expect(climbs.count == 3)
         _ = try #require(await d.wait(for: "escalated"))
         let end = try #require(await d.wait(for: "unanswered", timeout: Self.patience), "\(d.output.suffix(10))")
-        // Not after the alarm's 1-minute duration: after the four steps of its climb.
+        // Not at the end of the alarm's 1-minute duration: after the steps of its climb (four of 30 s, on the
+        // daemon's clock; how close to 120 s is not this test's business).
         let rang = try #require(DaemonTests.number(ringing, "t"))
         let ended = try #require(DaemonTests.number(end, "t"))
-        #expect(ended - rang >= 120, "ended \(ended - rang) s after it rang")
+        #expect(ended - rang > 90, "ended \(ended - rang) s after it rang")
         #expect(d.position(of: "auto-silenced") == nil)
         #expect(try DaemonTests.position(d, "escalated") < DaemonTests.position(d, "unanswered"))
         let stopped = try #require(await d.wait(for: "stopped"))
