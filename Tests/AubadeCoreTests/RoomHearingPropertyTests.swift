@@ -1,4 +1,5 @@
 import AubadeCore
+import Foundation
 import PropertyBased
 import Testing
 
@@ -139,7 +140,8 @@ struct RoomHearingPropertyTests {
             var random = S.Random(state: input.seed)
             let phase = random.uniform(0...(2 * .pi))
             let noise = S.noise(.white, level: amplitude * noiseShare, count: S.block, random: &random)
-            let tone = (0..<S.block).map { i in Float(amplitude * sin(2 * .pi * f * Double(i) / Double(S.rate) + phase)) }
+            let step: Double = 2 * Double.pi * f / Double(S.rate)
+            let tone: [Float] = (0..<S.block).map { (i: Int) -> Float in Float(amplitude * sin(step * Double(i) + phase)) }
             let both = zip(tone, noise).map { $0 + $1 }
             let found = goertzel.amplitude(of: f, in: both, rate: S.rate)
             #expect(abs(found - amplitude) < 0.25 * amplitude, "f \(f) a \(amplitude) noise \(noiseShare): read \(found)")

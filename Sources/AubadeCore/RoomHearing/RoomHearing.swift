@@ -41,7 +41,8 @@ public struct RoomHearing: Sendable {
 
         public var blockFrames: Int { max(16, Int((Double(sampleRate) * blockSeconds).rounded())) }
         var blockDuration: Double { Double(blockFrames) / Double(sampleRate) }
-        var decisionBlocks: Int { Int((decisionSeconds / blockDuration).rounded(.up)) }
+        /// Blocks of the ring after which it has decided.
+        public var decisionBlocks: Int { Int((decisionSeconds / blockDuration).rounded(.up)) }
         var maxLagBlocks: Int { Int((maxLagSeconds / blockDuration).rounded(.up)) }
         var leadBlocks: Int { Int((leadSeconds / blockDuration).rounded()) }
     }
