@@ -12,6 +12,7 @@ struct EngineLoop {
     let context: VoiceContext
     let logger: Logger?
     let prerollCap: Duration
+    let tap: PlaybackTap
     private var device: OutputDevice
     private var voices: [SoundID: any Voice] = [:]
     private var preparedAt: [SoundID: MonotonicInstant] = [:]
@@ -46,8 +47,9 @@ struct EngineLoop {
 
     init(
         mailbox: EngineMailbox, state: EngineState, options: SinkOptions, context: VoiceContext,
-        prerollCap: Duration, logger: Logger?
+        prerollCap: Duration, tap: PlaybackTap, logger: Logger?
     ) {
+        self.tap = tap
         self.mailbox = mailbox
         self.state = state
         self.context = context
@@ -431,10 +433,23 @@ struct EngineLoop {
         if let problem { return deviceFailed(problem) }
         tookAudio(t)
         producedLastTurn = true
+        publishChunk(frames, tone: sounding.first?.toneFrequencies ?? .none)
         for voice in sounding {
             voice.wrote(endingAt: device.written)
             if announcedOpen { voice.observe(played: device.played, now: t) }
         }
+    }
+
+    /// Tells the room check what was just written: its level, its tone, and when its first frame is heard.
+    private func publishChunk(_ frames: Int, tone: ToneFrequencies) {
+        let position = device.written - Int64(frames)
+        let rms = out.withUnsafeBufferPointer { PlaybackTap.rms(UnsafeBufferPointer(rebasing: $0[0..<(2 * frames)])) }
+        let heardAt = device.timeline().map {
+            DeviceClock.heard(position: position, timeline: $0, rate: context.rate).sinceOrigin
+        }
+        tap.publish(
+            position: position, frames: frames, rate: context.rate, heardAt: heardAt ?? Monotonic.now(),
+            block: PlayedBlock(rms: rms, tone: tone))
     }
 
     /// How long the thread may wait for a command before its next turn.

@@ -49,6 +49,8 @@ final class ToneVoice: Voice {
         announced = false
     }
 
+    var toneFrequencies: ToneFrequencies { generator.frequencies(overLast: lastRender) }
+
     func setVolume(_ volume: Int) { gain.ramp(to: volume, over: context.rate / 20) }
 
     func stop() {}

@@ -32,6 +32,9 @@ protocol Voice: AnyObject {
     func setVolume(_ volume: Int)
     /// Releases its network side; it reports nothing afterwards. Idempotent.
     func stop()
+    /// The built-in tone's frequencies in what the last `render` produced (`.none` for anything else), published
+    /// with the chunk for the room check.
+    var toneFrequencies: ToneFrequencies { get }
 }
 
 /// What voices need from the engine.
@@ -47,6 +50,7 @@ struct VoiceContext: Sendable {
 
 extension Voice {
     var finished: Bool { false }
+    var toneFrequencies: ToneFrequencies { .none }
 }
 
 extension FeedSource {

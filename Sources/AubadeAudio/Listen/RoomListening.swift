@@ -1,0 +1,108 @@
+public import AubadeCore
+
+/// The room check's bookkeeping, with no thread and no device: the capture as it comes (each read with when its
+/// first sample was captured), what the engine played (its tap's chunks), and the decision. From `listen(since:)` it
+/// finds the first audible frame the engine wrote after that instant, takes the 1.5 s captured before it as the room's
+/// noise, and feeds `RoomHearing` block by block — each block of capture with what was played in the same span of
+/// time — until it decides. Time is one scale for both (the monotonic clock in the daemon; in a test, any).
+public struct RoomListening: Sendable {
+    public let rate: Int
+    /// How much capture is kept while no ring is listened to, and how much noise is taken before one.
+    public static let keep: Duration = .seconds(3)
+    public static let noise: Duration = .milliseconds(1500)
+    /// No audible frame this long after `since`: nothing was played, and that is the verdict.
+    public static let firstAudibleLimit: Duration = .seconds(25)
+
+    private var history: [Float] = []
+    private var historyStart: Duration = .zero
+    private var timeline = PlayedTimeline()
+    private var since: Duration?
+    private var start: Duration?
+    private var hearing: RoomHearing?
+    private var nextBlock: Duration = .zero
+    private let settings: RoomHearing.Settings
+    private let blockLength: Duration
+
+    public init(rate: Int) {
+        self.rate = rate
+        settings = RoomHearing.Settings(sampleRate: rate)
+        blockLength = .nanoseconds(Int64(settings.blockFrames) * 1_000_000_000 / Int64(rate))
+    }
+
+    /// The end of the capture so far.
+    public var capturedUntil: Duration { historyStart + frames(history.count) }
+    public var listening: Bool { since != nil }
+    /// The ring's first audible frame, once found.
+    public var firstAudible: Duration? { start }
+
+    /// Samples captured, the first at `firstAt`.
+    public mutating func captured(_ samples: [Float], firstAt: Duration) {
+        historyStart = firstAt - frames(history.count)
+        history.append(contentsOf: samples)
+        // While a ring is listened to, everything from the noise before it on; else the last few seconds.
+        let keepFrom = since.map { (start ?? $0) - RoomListening.noise } ?? (capturedUntil - RoomListening.keep)
+        let drop = min(history.count, max(0, index(of: keepFrom)))
+        if drop > rate / 2 {
+            history.removeFirst(drop)
+            historyStart += frames(drop)
+        }
+    }
+
+    /// Chunks the engine wrote.
+    public mutating func played(_ chunks: [PlaybackTap.Chunk]) {
+        for c in chunks {
+            timeline.append(
+                .init(
+                    start: c.heardAt, length: .nanoseconds(Int64(c.frames) * 1_000_000_000 / Int64(max(1, c.rate))),
+                    block: c.block))
+        }
+        timeline.forget(before: capturedUntil - RoomListening.keep - .seconds(2))
+    }
+
+    /// Listens for a ring whose sound begins at `since` (its first audible frame is looked for from there).
+    public mutating func listen(since instant: Duration) {
+        since = instant
+        start = nil
+        hearing = nil
+    }
+
+    /// Feeds every block now complete; returns the verdict once there is one (and then listens no more).
+    public mutating func step() -> RoomVerdict? {
+        guard let since else { return nil }
+        if start == nil {
+            guard let first = timeline.firstAudible(from: since) else {
+                guard capturedUntil - since > RoomListening.firstAudibleLimit else { return nil }
+                return finish(.notHeard(RoomEvidence(basis: .nothingPlayed, listenedSeconds: 0)))
+            }
+            start = first
+            let from = max(0, index(of: first - RoomListening.noise))
+            let to = max(from, min(history.count, index(of: first)))
+            hearing = RoomHearing(settings: settings, before: Array(history[from..<to]))
+            nextBlock = first
+        }
+        guard var hearing else { return nil }
+        defer { self.hearing = hearing }
+        while capturedUntil >= nextBlock + blockLength {
+            let end = nextBlock + blockLength
+            // What was played there must be known, unless the engine has written nothing for a second past it.
+            guard (timeline.knownUntil ?? .zero) >= end || capturedUntil > end + .seconds(1) else { break }
+            let i = max(0, index(of: nextBlock))
+            let slice = Array(history[min(i, history.count)..<min(i + settings.blockFrames, history.count)])
+            let verdict = hearing.feed(slice, played: timeline.played(from: nextBlock, to: end))
+            nextBlock = end
+            if verdict != .listening { return finish(verdict) }
+        }
+        return nil
+    }
+
+    private mutating func finish(_ verdict: RoomVerdict) -> RoomVerdict {
+        since = nil
+        start = nil
+        hearing = nil
+        return verdict
+    }
+
+    private func frames(_ n: Int) -> Duration { .nanoseconds(Int64(n) * 1_000_000_000 / Int64(rate)) }
+
+    private func index(of instant: Duration) -> Int { Int(((instant - historyStart).inSeconds * Double(rate)).rounded()) }
+}
