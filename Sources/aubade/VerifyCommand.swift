@@ -24,7 +24,7 @@ struct VerifyMicrophone: AsyncParsableCommand {
     @Option(
         help: "chirp (the daily self-test's: a quiet chime), tone, tone:chime, tone:rising, or an http(s) stream URL.")
     var play = "chirp"
-    @Option(help: "Volume 1-100 (default: 30 for the chirp, 90 for a tone, 60 for a stream).") var volume: Int?
+    @Option(help: "Volume 1-100 (default: 40 for the chirp, 90 for a tone, 60 for a stream).") var volume: Int?
     @Flag(name: .customLong("allow-local"), help: "Allow stream addresses on this machine.") var allowLocal = false
 
     func run() async throws {
@@ -35,6 +35,11 @@ struct VerifyMicrophone: AsyncParsableCommand {
         }
         let request = try soundRequest()
         let engine = SoundSession.engine(context)
+        // The engine opens its device first, as in the clock, where it holds it for its whole life: a loopback
+        // card's capture must follow its playback's format.
+        for _ in 0..<50 where !engine.device.isOpen && engine.device.problem == nil {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
         let check = RoomCheck(microphone: microphone, playback: engine.playback)
         check.arm()
         // The room's noise is what the microphone hears before the sound: 1.6 s of it.
@@ -57,7 +62,7 @@ struct VerifyMicrophone: AsyncParsableCommand {
         if let volume, !(1...100).contains(volume) { throw CLIError.badInput("Volume \(volume) is out of range; use 1 to 100.") }
         let limit = Duration.seconds(8)
         switch play {
-        case "chirp": return .tone(.chime, priority: .radio, volume: volume ?? 30, limit: limit)
+        case "chirp": return .tone(.chime, priority: .radio, volume: volume ?? 40, limit: limit)
         case "tone", "tone:classic": return .tone(.classic, priority: .radio, volume: volume ?? 90, limit: limit)
         case "tone:chime": return .tone(.chime, priority: .radio, volume: volume ?? 90, limit: limit)
         case "tone:rising": return .tone(.rising, priority: .radio, volume: volume ?? 90, limit: limit)

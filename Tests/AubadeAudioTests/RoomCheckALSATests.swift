@@ -91,6 +91,20 @@ struct RoomCheckALSATests {
         print("room check, tone: \(verdict!) after \(verdict!.evidence!.listenedSeconds) s of the ring")
     }
 
+    @Test func theTapSaysWhatReachedTheCardChunkByChunk() async throws {
+        let dir = try TemporaryDirectory("room")
+        let (card, chunks) = await Self.played(.classic, volume: 50, in: dir)
+        let pcm = try SinkAndDecoderTests.samples(card)
+        #expect(!chunks.isEmpty)
+        #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.position + Int64($0.frames) == $1.position }, "contiguous")
+        #expect(chunks.last.map { Int($0.position) + $0.frames } == pcm.count / 2, "every frame on the card is in a chunk")
+        for c in chunks {
+            let frames = pcm[(2 * Int(c.position))..<(2 * (Int(c.position) + c.frames))]
+            let rms = (frames.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(frames.count)).squareRoot() / 32768
+            #expect(abs(Double(c.block.rms) - rms) < 1e-4, "chunk at \(c.position): \(c.block.rms) vs \(rms) on the card")
+        }
+    }
+
     @Test func theRisingToneIsHeardByItsSweepAndLevel() async throws {
         let dir = try TemporaryDirectory("room")
         let (card, chunks) = await Self.played(.rising, volume: 90, in: dir)

@@ -99,6 +99,8 @@ final class RoomCheckWorker: @unchecked Sendable {
     private var lastProblem: String?
     private var seen: Int64 = 0
     private var samples: [Float] = []
+    /// Whether the capture was opened again after a failure during the current ring.
+    private var reopened = false
 
     init(
         microphone: String, definition: String?, playback: PlaybackTap, commands: BlockingQueue<RoomCheck.Command>,
@@ -114,7 +116,9 @@ final class RoomCheckWorker: @unchecked Sendable {
     func run() {
         while true {
             let wanted = armed || pending != nil
-            for command in commands.take(waitingAtMost: wanted && capture != nil ? .zero : nil) {
+            // Nothing to listen for: the device is closed before the thread waits for the next command.
+            if !wanted { close() }
+            for command in commands.take(waitingAtMost: wanted ? .zero : nil) {
                 switch command {
                 case .arm: armed = true
                 case .disarm: armed = false
@@ -125,14 +129,12 @@ final class RoomCheckWorker: @unchecked Sendable {
                 case .listen(let since, let report):
                     pending?(.superseded)
                     pending = report
+                    reopened = false
                     listening?.listen(since: since)
                     startAt = since
                 }
             }
-            guard armed || pending != nil else {
-                close()
-                continue
-            }
+            guard armed || pending != nil else { continue }
             if capture == nil, !open() { continue }
             turn()
         }
@@ -170,10 +172,18 @@ final class RoomCheckWorker: @unchecked Sendable {
             let firstAt = try capture.read(frames: capture.rate / 50, into: &samples)
             l.captured(samples, firstAt: firstAt)
         } catch {
+            close()
+            // A capture can fail once as the card's other side changes (a loopback's playback reconfigured): it is
+            // opened again once for the same ring before the ring is told there is no microphone.
+            if pending != nil, !reopened {
+                reopened = true
+                logger?.notice("\(error.description) Opening it again.")
+                return
+            }
             logger?.warning("\(error.description)")
             pending?(.unavailable(error.description))
             pending = nil
-            close()
+            armed = false
             return
         }
         let chunks = playback.chunks(after: seen)

@@ -83,6 +83,10 @@ extension RoomHearing {
         guard ringBlocks >= first, (ringBlocks - first) % every == 0 || ringBlocks >= settings.decisionBlocks else {
             return nil
         }
+        // The tone has a test of its own, far more particular than a level that rises and falls: while it is what
+        // sounds, its frequencies decide.
+        let sounding = played[lead...].filter(\.audible)
+        guard sounding.filter({ !$0.tone.isNone }).count * 2 < sounding.count else { return nil }
         guard let best = bestCorrelation(), best.r >= settings.correlation else { return nil }
         // The onset alone must not decide: noise that happens to swell as the ring begins follows a step too. Where
         // the played level moves during the ring, the capture must follow it there as well.

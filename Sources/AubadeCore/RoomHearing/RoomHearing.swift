@@ -7,7 +7,8 @@ import Foundation
 /// Heard: the tone's frequencies are in the capture (Goertzel, well above both the room's noise at that
 /// frequency and the capture's own level a few semitones away), or the captured level follows the played level
 /// (Pearson correlation of the two envelopes, the capture allowed to lag by up to `maxLagSeconds`: the card's and
-/// the microphone's latency) while standing above the noise measured before the ring by a margin. The blocks
+/// the microphone's latency) while standing above the noise measured before the ring by a margin — asked only when
+/// the tone is not what mostly sounded (the tone's own test is the more particular one). The blocks
 /// captured just before the ring (nothing played) go in front of the envelopes, so the sound's onset is part of
 /// what must be followed. Not heard: `decisionSeconds` of the ring fed without either. It decides by then at the
 /// latest, whatever it is fed.
@@ -19,12 +20,14 @@ public struct RoomHearing: Sendable {
         public var blockSeconds = 0.025
         /// A verdict by this much of the ring's capture: 3 s.
         public var decisionSeconds = 3.0
-        /// How late the microphone may hear what was played: the card's buffer plus the capture's.
-        public var maxLagSeconds = 0.3
+        /// How late the microphone may hear what was played, beyond the card's own delay (already counted in when a
+        /// chunk is heard): the capture's buffer, a USB microphone's latency, a loaded machine (snd-aloop in QEMU
+        /// measured 100–275 ms).
+        public var maxLagSeconds = 0.5
         /// How much of the capture before the ring goes in front of the envelopes.
         public var leadSeconds = 0.5
         /// The envelopes are first compared after this much of the ring, then every 0.2 s.
-        public var firstLookSeconds = 1.0
+        public var firstLookSeconds = 1.5
         /// The correlation that counts as following (the blocks before the ring included), and the one asked of
         /// the ring's blocks alone where the played level moves in them.
         public var correlation = 0.6

@@ -10,8 +10,11 @@ verify() {
   started=$(now)
   aub verify microphone "$@" --json > "$OUT/$name.jsonl" 2> "$OUT/$name.err"
   VERIFY_RC=$?
-  jset "$OUT/$name.jsonl" heard="d[0]['heard'] if d else 'none'" reason="d[0]['reason'] if d else open('$OUT/$name.err').read()" \
-    basis="d[0].get('basis') if d else ''" listened="d[0].get('listened_s') if d else ''" lag="d[0].get('lag_s') if d else ''"
+  # One JSON object: `d` is it (a dict), or nothing when the command printed none.
+  jset "$OUT/$name.jsonl" heard="(d if isinstance(d, dict) else {}).get('heard', 'none')" \
+    reason="(d if isinstance(d, dict) else {}).get('reason') or open('$OUT/$name.err').read().strip()" \
+    basis="(d if isinstance(d, dict) else {}).get('basis', '')" listened="(d if isinstance(d, dict) else {}).get('listened_s', '')" \
+    lag="(d if isinstance(d, dict) else {}).get('lag_s', '')"
   figure "$name: exit $VERIFY_RC in $(ms_between "$started" "$(now)") ms; $reason (decided after $listened s of the sound, lag $lag s)"
 }
 
