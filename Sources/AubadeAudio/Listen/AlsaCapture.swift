@@ -65,7 +65,8 @@ public final class AlsaCapture {
         defer { snd_pcm_hw_params_free(hw) }
         var r = UInt32(wanted)
         var c: UInt32 = 1
-        var buffer = snd_pcm_uframes_t(wanted / 5)  // 200 ms
+        // Half a second: a thread held up (a loaded machine) loses nothing before it reads again.
+        var buffer = snd_pcm_uframes_t(wanted / 2)
         var period = snd_pcm_uframes_t(wanted / 50)  // 20 ms
         var dir: Int32 = 0
         let steps: [(String, () -> Int32)] = [

@@ -12,6 +12,8 @@ public struct RoomListening: Sendable {
     public static let noise: Duration = .milliseconds(1500)
     /// No audible frame this long after `since`: nothing was played, and that is the verdict.
     public static let firstAudibleLimit: Duration = .seconds(25)
+    /// How far a read's stamp may stray from where the stream says it is before it is believed.
+    public static let jitter: Duration = .milliseconds(30)
 
     private var history: [Float] = []
     private var historyStart: Duration = .zero
@@ -35,9 +37,21 @@ public struct RoomListening: Sendable {
     /// The ring's first audible frame, once found.
     public var firstAudible: Duration? { start }
 
-    /// Samples captured, the first at `firstAt`.
+    /// Samples captured, the first at `firstAt`. The capture is one stream: a read's stamp only corrects it when it
+    /// is more than `jitter` away — later (samples lost to an overrun: silence stands in for them, so what came
+    /// before keeps its time) or earlier (the stamps' clock and the card's drifted: everything moves).
     public mutating func captured(_ samples: [Float], firstAt: Duration) {
-        historyStart = firstAt - frames(history.count)
+        if history.isEmpty {
+            historyStart = firstAt
+        } else {
+            let gap = firstAt - capturedUntil
+            if gap > RoomListening.jitter {
+                let missing = min(Int((gap.inSeconds * Double(rate)).rounded()), rate * 10)
+                history.append(contentsOf: repeatElement(0, count: missing))
+            } else if gap < .zero - RoomListening.jitter {
+                historyStart += gap
+            }
+        }
         history.append(contentsOf: samples)
         // While a ring is listened to, everything from the noise before it on; else the last few seconds.
         let keepFrom = since.map { (start ?? $0) - RoomListening.noise } ?? (capturedUntil - RoomListening.keep)
