@@ -440,16 +440,16 @@ struct EngineLoop {
         }
     }
 
-    /// Tells the room check what was just written: its level, its tone, and when its first frame is heard.
+    /// Tells the room check what was just written: its level, its tone, when its first frame is heard and whether the
+    /// device was running then.
     private func publishChunk(_ frames: Int, tone: ToneFrequencies) {
         let position = device.written - Int64(frames)
         let rms = out.withUnsafeBufferPointer { PlaybackTap.rms(UnsafeBufferPointer(rebasing: $0[0..<(2 * frames)])) }
-        let heardAt = device.timeline().map {
-            DeviceClock.heard(position: position, timeline: $0, rate: context.rate).sinceOrigin
-        }
+        let timeline = device.timeline()
+        let heardAt = timeline.map { DeviceClock.heard(position: position, timeline: $0, rate: context.rate).sinceOrigin }
         tap.publish(
             position: position, frames: frames, rate: context.rate, heardAt: heardAt ?? Monotonic.now(),
-            block: PlayedBlock(rms: rms, tone: tone))
+            running: timeline?.running ?? true, block: PlayedBlock(rms: rms, tone: tone))
     }
 
     /// How long the thread may wait for a command before its next turn.

@@ -20,6 +20,9 @@ public final class PlaybackTap: Sendable {
         /// When its first frame is heard (`CLOCK_MONOTONIC`), from the device's reading; when the device cannot say
         /// (an unpaced plugin), when it was written.
         public var heardAt: Duration
+        /// Whether that reading was of a running device. False while the device waits to start (its buffer filling,
+        /// or after an underrun stopped it): the chunk is heard once it starts, later than `heardAt` says.
+        public var running: Bool
         public var block: PlayedBlock
     }
 
@@ -33,16 +36,17 @@ public final class PlaybackTap: Sendable {
     private let ring: Mutex<Ring>
 
     public init() {
-        let empty = Chunk(sequence: 0, position: 0, frames: 0, rate: 1, heardAt: .zero, block: .silence)
+        let empty = Chunk(sequence: 0, position: 0, frames: 0, rate: 1, heardAt: .zero, running: true, block: .silence)
         ring = Mutex(Ring(chunks: Array(repeating: empty, count: PlaybackTap.capacity)))
     }
 
     /// The audio thread's side: one chunk written.
-    func publish(position: Int64, frames: Int, rate: Int, heardAt: Duration, block: PlayedBlock) {
+    func publish(position: Int64, frames: Int, rate: Int, heardAt: Duration, running: Bool, block: PlayedBlock) {
         ring.withLock { r in
             r.published += 1
             r.chunks[Int(r.published % Int64(PlaybackTap.capacity))] = Chunk(
-                sequence: r.published, position: position, frames: frames, rate: rate, heardAt: heardAt, block: block)
+                sequence: r.published, position: position, frames: frames, rate: rate, heardAt: heardAt, running: running,
+                block: block)
         }
     }
 

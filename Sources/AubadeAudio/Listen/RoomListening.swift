@@ -1,10 +1,11 @@
 public import AubadeCore
 
 /// The room check's bookkeeping, with no thread and no device: the capture as it comes (each read with when its
-/// first sample was captured), what the engine played (its tap's chunks), and the decision. From `listen(since:)` it
-/// finds the first audible frame the engine wrote after that instant, takes the 1.5 s captured before it as the room's
-/// noise, and feeds `RoomHearing` block by block — each block of capture with what was played in the same span of
-/// time — until it decides. Time is one scale for both (the monotonic clock in the daemon; in a test, any).
+/// first sample was captured), what the engine played (its tap's chunks, placed as one stream: `PlayedTimeline`),
+/// and the decision. From `listen(since:)` it finds the first audible frame the engine wrote after that instant,
+/// takes the 1.5 s captured before it as the room's noise, and feeds `RoomHearing` block by block — each block of
+/// capture with what was played in the same span of time — until it decides. Time is one scale for both (the
+/// monotonic clock in the daemon; in a test, any).
 public struct RoomListening: Sendable {
     public let rate: Int
     /// How much capture is kept while no ring is listened to, and how much noise is taken before one.
@@ -66,9 +67,7 @@ public struct RoomListening: Sendable {
     public mutating func played(_ chunks: [PlaybackTap.Chunk]) {
         for c in chunks {
             timeline.append(
-                .init(
-                    start: c.heardAt, length: .nanoseconds(Int64(c.frames) * 1_000_000_000 / Int64(max(1, c.rate))),
-                    block: c.block))
+                position: c.position, frames: c.frames, rate: c.rate, heardAt: c.heardAt, running: c.running, block: c.block)
         }
         timeline.forget(before: capturedUntil - RoomListening.keep - .seconds(2))
     }
@@ -88,6 +87,8 @@ public struct RoomListening: Sendable {
                 guard capturedUntil - since > RoomListening.firstAudibleLimit else { return nil }
                 return finish(.notHeard(RoomEvidence(basis: .nothingPlayed, listenedSeconds: 0)))
             }
+            // Where it is placed for good (not while the device has yet to start), unless that takes a second.
+            guard (timeline.settledUntil ?? .zero) > first || capturedUntil > first + .seconds(1) else { return nil }
             start = first
             let from = max(0, index(of: first - RoomListening.noise))
             let to = max(from, min(history.count, index(of: first)))
@@ -98,8 +99,9 @@ public struct RoomListening: Sendable {
         defer { self.hearing = hearing }
         while capturedUntil >= nextBlock + blockLength {
             let end = nextBlock + blockLength
-            // What was played there must be known, unless the engine has written nothing for a second past it.
-            guard (timeline.knownUntil ?? .zero) >= end || capturedUntil > end + .seconds(1) else { break }
+            // What was played there must be placed for good, unless the engine has written nothing for a second
+            // past it.
+            guard (timeline.settledUntil ?? .zero) >= end || capturedUntil > end + .seconds(1) else { break }
             let i = max(0, index(of: nextBlock))
             let slice = Array(history[min(i, history.count)..<min(i + settings.blockFrames, history.count)])
             let verdict = hearing.feed(slice, played: timeline.played(from: nextBlock, to: end))
