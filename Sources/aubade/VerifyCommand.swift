@@ -85,6 +85,7 @@ struct VerifyMicrophone: AsyncParsableCommand {
             if let e = v.evidence {
                 object["basis"] = e.basis.rawValue
                 object["listened_s"] = e.listenedSeconds
+                object["lost_s"] = e.lostSeconds
                 if let c = e.correlation { object["correlation"] = c }
                 if let l = e.lagSeconds { object["lag_s"] = l }
                 if let d = e.aboveNoiseDB, d.isFinite { object["above_noise_db"] = d }

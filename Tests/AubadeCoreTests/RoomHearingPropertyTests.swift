@@ -5,8 +5,8 @@ import Testing
 
 /// The room check's decision as properties, on signals made at random (`RoomSignals`): what was played, delayed by up
 /// to 450 ms and attenuated, over a room's noise, is heard; silence and noise that has nothing to do with what was
-/// played — however loud — are not; every input is decided by 3 s of the ring; and the Goertzel finds a tone among
-/// noise and not where it is absent.
+/// played — however loud — are not; blocks the capture lost are evidence neither way; every input is decided by 3 s
+/// of the ring; and the Goertzel finds a tone among noise and not where it is absent.
 @Suite("Room check: heard or not heard in the room, as properties")
 struct RoomHearingPropertyTests {
     typealias S = RoomSignals
@@ -104,6 +104,35 @@ struct RoomHearingPropertyTests {
         }
     }
 
+    @Test("blocks the capture lost are no evidence: what was played is still heard, unrelated noise still not, by 3 s")
+    func blocksTheCaptureLostAreNoEvidence() async {
+        await propertyCheck(count: 150, input: Self.cases(signalOverNoiseDB: 6...30)) { c in
+            var random = S.Random(state: c.seed)
+            let before = S.noise(c.noise, level: c.noiseLevel, count: S.rate * 3 / 2, random: &random)
+            let (signal, blocks) = Self.played(c, &random)
+            let noise = S.noise(c.noise, level: c.noiseLevel, count: signal.count, random: &random)
+            let lost = S.lostSpans(random: &random)
+            // Silence stands in for what was lost, as the capture's history keeps it.
+            var capture = S.room(signal, delay: c.delay, gain: c.gain, noise: noise)
+            for k in lost { for i in (k * S.block)..<((k + 1) * S.block) { capture[i] = 0 } }
+            let (heard, fed) = S.decide(before: before, capture: capture, played: blocks, lost: lost)
+            #expect(heard.heard == true, "\(c), lost \(lost.sorted()): \(heard)")
+            #expect(fed <= 120, "decided within 3 s")
+            // The same room without the sound: steady noise, or silence.
+            var quiet = c
+            if quiet.noise == .bursts { quiet.noise = c.seed % 2 == 0 ? .white : .pink }
+            let level = c.seed % 5 == 0 ? 0 : c.noiseLevel
+            var room = S.noise(quiet.noise, level: level, count: signal.count, random: &random)
+            for k in lost { for i in (k * S.block)..<((k + 1) * S.block) { room[i] = 0 } }
+            let (notHeard, all) = S.decide(
+                before: S.noise(quiet.noise, level: level, count: S.rate * 3 / 2, random: &random), capture: room,
+                played: blocks, lost: lost)
+            #expect(notHeard.heard == false, "\(c) without the sound, lost \(lost.sorted()): \(notHeard)")
+            #expect(all == 120, "not heard exactly at 3 s of the ring")
+            #expect(notHeard.evidence.map { abs($0.lostSeconds - Double(lost.count) * 0.025) < 1e-9 } == true)
+        }
+    }
+
     @Test("any input is decided by 3 s of the ring, and a verdict never changes")
     func everyInputIsDecidedByThreeSeconds() async {
         let gen = Generator<UInt64, Shrink.None<UInt64>> { rng in UInt64.random(in: 0...UInt64.max, using: &rng) }
@@ -120,7 +149,8 @@ struct RoomHearingPropertyTests {
                     Float(random.uniform(-1...1) * random.unit())
                 }
                 let tone = random.unit() < 0.3 ? ToneFrequencies(Float(random.uniform(100...3000))) : .none
-                let v = hearing.feed(samples, played: PlayedBlock(rms: Float(random.unit() * 0.5), tone: tone))
+                let block = PlayedBlock(rms: Float(random.unit() * 0.5), tone: tone)
+                let v = random.unit() < 0.2 ? hearing.skip(played: block) : hearing.feed(samples, played: block)
                 if let f = first { #expect(v == f, "a verdict never changes") } else if v != .listening { first = v }
                 if k + 1 >= hearing.settings.decisionBlocks { #expect(v != .listening, "decided by 3 s (rate \(rate))") }
             }

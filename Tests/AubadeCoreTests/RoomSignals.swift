@@ -118,15 +118,29 @@ struct RoomSignals {
     }
 
     /// Feeds `capture` block by block with `played` until a verdict (or the blocks run out); returns it and the
-    /// number of blocks fed.
-    static func decide(before: [Float], capture: [Float], played: [PlayedBlock]) -> (RoomVerdict, blocks: Int) {
+    /// number of blocks fed. The blocks in `lost` are fed as lost by the capture.
+    static func decide(
+        before: [Float], capture: [Float], played: [PlayedBlock], lost: Set<Int> = []
+    ) -> (RoomVerdict, blocks: Int) {
         var hearing = RoomHearing(settings: .init(sampleRate: rate), before: before)
         var fed = 0
         for (k, p) in played.enumerated() where (k + 1) * block <= capture.count {
             fed += 1
-            let v = hearing.feed(Array(capture[(k * block)..<((k + 1) * block)]), played: p)
+            let v =
+                lost.contains(k)
+                ? hearing.skip(played: p) : hearing.feed(Array(capture[(k * block)..<((k + 1) * block)]), played: p)
             if v != .listening { return (v, fed) }
         }
         return (hearing.verdict, fed)
+    }
+
+    /// Blocks of the ring the capture lost: one to three spans of 4 to 16 blocks (0.1 to 0.4 s) in its first 2.5 s.
+    static func lostSpans(random: inout Random) -> Set<Int> {
+        var lost: Set<Int> = []
+        for _ in 0..<(1 + Int(random.unit() * 3)) {
+            let start = Int(random.uniform(0...84))
+            lost.formUnion(start..<(start + 4 + Int(random.unit() * 13)))
+        }
+        return lost
     }
 }

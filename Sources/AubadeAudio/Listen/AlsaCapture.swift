@@ -65,8 +65,9 @@ public final class AlsaCapture {
         defer { snd_pcm_hw_params_free(hw) }
         var r = UInt32(wanted)
         var c: UInt32 = 1
-        // Half a second: a thread held up (a loaded machine) loses nothing before it reads again.
-        var buffer = snd_pcm_uframes_t(wanted / 2)
+        // Two seconds: a thread held up (a loaded machine; the HIL's debug build under emulation was held up past
+        // half a second, several times a ring) loses nothing before it reads again. 176 kB at 44.1 kHz, mono.
+        var buffer = snd_pcm_uframes_t(wanted * 2)
         var period = snd_pcm_uframes_t(wanted / 50)  // 20 ms
         var dir: Int32 = 0
         let steps: [(String, () -> Int32)] = [
@@ -86,6 +87,13 @@ public final class AlsaCapture {
         }
         rate = Int(r)
         channels = Int(max(1, c))
+    }
+
+    /// Frames captured and not yet read (`snd_pcm_avail`): what a thread that fell behind may read at once. 0 when
+    /// the device cannot say (the next `read` meets its error).
+    public var available: Int {
+        guard let pcm else { return 0 }
+        return max(0, Int(snd_pcm_avail(pcm)))
     }
 
     /// Reads `frames` frames into `out` as mono samples (−1…1), replacing its contents; blocks until they are there.

@@ -85,7 +85,8 @@ public final class RoomCheck: Sendable {
     }
 }
 
-/// The microphone's thread: open when armed or listening, a read every 20 ms, the listening fed.
+/// The microphone's thread: open when armed or listening, a read every 20 ms (all that waits when it fell behind),
+/// the listening fed.
 final class RoomCheckWorker: @unchecked Sendable {
     let microphone: String
     let definition: String?
@@ -169,7 +170,10 @@ final class RoomCheckWorker: @unchecked Sendable {
     private func turn() {
         guard let capture, var l = listening else { return }
         do throws(AudioError) {
-            let firstAt = try capture.read(frames: capture.rate / 50, into: &samples)
+            // 20 ms, or all that waits (up to a quarter of a second) when the thread fell behind: it catches up in
+            // fewer turns.
+            let frames = min(max(capture.rate / 50, capture.available), capture.rate / 4)
+            let firstAt = try capture.read(frames: frames, into: &samples)
             l.captured(samples, firstAt: firstAt)
         } catch {
             close()

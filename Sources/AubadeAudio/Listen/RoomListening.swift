@@ -4,8 +4,8 @@ public import AubadeCore
 /// first sample was captured), what the engine played (its tap's chunks, placed as one stream: `PlayedTimeline`),
 /// and the decision. From `listen(since:)` it finds the first audible frame the engine wrote after that instant,
 /// takes the 1.5 s captured before it as the room's noise, and feeds `RoomHearing` block by block — each block of
-/// capture with what was played in the same span of time — until it decides. Time is one scale for both (the
-/// monotonic clock in the daemon; in a test, any).
+/// capture with what was played in the same span of time, or, where the capture lost samples, the block as lost —
+/// until it decides. Time is one scale for both (the monotonic clock in the daemon; in a test, any).
 public struct RoomListening: Sendable {
     public let rate: Int
     /// How much capture is kept while no ring is listened to, and how much noise is taken before one.
@@ -18,6 +18,8 @@ public struct RoomListening: Sendable {
 
     private var history: [Float] = []
     private var historyStart: Duration = .zero
+    /// The spans of `history` (sample indices) the capture lost: silence stands in for them, and they are no evidence.
+    private var lost: [Range<Int>] = []
     private var timeline = PlayedTimeline()
     private var since: Duration?
     private var start: Duration?
@@ -40,7 +42,8 @@ public struct RoomListening: Sendable {
 
     /// Samples captured, the first at `firstAt`. The capture is one stream: a read's stamp only corrects it when it
     /// is more than `jitter` away — later (samples lost to an overrun: silence stands in for them, so what came
-    /// before keeps its time) or earlier (the stamps' clock and the card's drifted: everything moves).
+    /// before keeps its time, and they are marked lost) or earlier (the stamps' clock and the card's drifted:
+    /// everything moves).
     public mutating func captured(_ samples: [Float], firstAt: Duration) {
         if history.isEmpty {
             historyStart = firstAt
@@ -48,6 +51,7 @@ public struct RoomListening: Sendable {
             let gap = firstAt - capturedUntil
             if gap > RoomListening.jitter {
                 let missing = min(Int((gap.inSeconds * Double(rate)).rounded()), rate * 10)
+                lost.append(history.count..<(history.count + missing))
                 history.append(contentsOf: repeatElement(0, count: missing))
             } else if gap < .zero - RoomListening.jitter {
                 historyStart += gap
@@ -60,6 +64,7 @@ public struct RoomListening: Sendable {
         if drop > rate / 2 {
             history.removeFirst(drop)
             historyStart += frames(drop)
+            lost = lost.compactMap { r in r.upperBound > drop ? max(0, r.lowerBound - drop)..<(r.upperBound - drop) : nil }
         }
     }
 
@@ -92,7 +97,10 @@ public struct RoomListening: Sendable {
             start = first
             let from = max(0, index(of: first - RoomListening.noise))
             let to = max(from, min(history.count, index(of: first)))
-            hearing = RoomHearing(settings: settings, before: Array(history[from..<to]))
+            let lostBefore = lost.compactMap { r in
+                r.overlaps(from..<to) ? (max(r.lowerBound, from) - from)..<(min(r.upperBound, to) - from) : nil
+            }
+            hearing = RoomHearing(settings: settings, before: Array(history[from..<to]), lost: lostBefore)
             nextBlock = first
         }
         guard var hearing else { return nil }
@@ -102,9 +110,12 @@ public struct RoomListening: Sendable {
             // What was played there must be placed for good, unless the engine has written nothing for a second
             // past it.
             guard (timeline.settledUntil ?? .zero) >= end || capturedUntil > end + .seconds(1) else { break }
+            let played = timeline.played(from: nextBlock, to: end)
             let i = max(0, index(of: nextBlock))
-            let slice = Array(history[min(i, history.count)..<min(i + settings.blockFrames, history.count)])
-            let verdict = hearing.feed(slice, played: timeline.played(from: nextBlock, to: end))
+            let range = min(i, history.count)..<min(i + settings.blockFrames, history.count)
+            let verdict =
+                lost.contains(where: { $0.overlaps(range) })
+                ? hearing.skip(played: played) : hearing.feed(Array(history[range]), played: played)
             nextBlock = end
             if verdict != .listening { return finish(verdict) }
         }

@@ -44,15 +44,14 @@ extension RoomHearing {
     mutating func noiseAmplitude(at f: Double) -> Double {
         if let a = noiseAt[f] { return a }
         let n = settings.blockFrames
-        let blocks = before.count / n
         var sum = 0.0
         before.withUnsafeBufferPointer { all in
-            for b in 0..<blocks {
+            for start in noiseBlocks {
                 sum += goertzel.amplitude(
-                    of: f, in: UnsafeBufferPointer(rebasing: all[(b * n)..<((b + 1) * n)]), rate: settings.sampleRate)
+                    of: f, in: UnsafeBufferPointer(rebasing: all[start..<(start + n)]), rate: settings.sampleRate)
             }
         }
-        let a = blocks > 0 ? sum / Double(blocks) : 0
+        let a = noiseBlocks.isEmpty ? 0 : sum / Double(noiseBlocks.count)
         noiseAt[f] = a
         return a
     }
@@ -106,11 +105,17 @@ extension RoomHearing {
         return best
     }
 
-    /// The correlation of the captured level from block `from + lag` on with the played level `lag` blocks before.
+    /// The correlation of the captured level from block `from + lag` on with the played level `lag` blocks before,
+    /// over the blocks the capture did not lose.
     func correlation(lag: Int, from: Int) -> Double? {
-        guard captured.count - from - lag >= 8 else { return nil }
-        let x = Array(captured[(from + lag)...])
-        let y = played[from..<(played.count - lag)].map { Double($0.rms) }
+        var x: [Double] = []
+        var y: [Double] = []
+        for i in (from + lag)..<max(from + lag, captured.count) {
+            guard let level = captured[i] else { continue }
+            x.append(level)
+            y.append(Double(played[i - lag].rms))
+        }
+        guard x.count >= 8 else { return nil }
         return Self.pearson(x, y)
     }
 
@@ -120,8 +125,9 @@ extension RoomHearing {
         guard let noisePower else { return nil }
         var sum = 0.0
         var count = 0
-        for i in max(lead, lag)..<captured.count where played[i - lag].audible {
-            sum += captured[i] * captured[i]
+        for i in max(lead, lag)..<max(lead, lag, captured.count) where played[i - lag].audible {
+            guard let level = captured[i] else { continue }
+            sum += level * level
             count += 1
         }
         guard count > 0 else { return nil }
@@ -155,6 +161,7 @@ extension RoomHearing {
         return RoomEvidence(
             basis: basis, correlation: corr?.r, lagSeconds: lag.map { Double($0) * settings.blockDuration },
             aboveNoiseDB: aboveNoise(lag: lag ?? 0), toneFound: toneLag.map { toneFound[$0] } ?? 0,
-            toneBlocks: toneLag.map { toneBlocks[$0] } ?? 0, listenedSeconds: listenedSeconds)
+            toneBlocks: toneLag.map { toneBlocks[$0] } ?? 0, listenedSeconds: listenedSeconds,
+            lostSeconds: Double(lostBlocks) * settings.blockDuration)
     }
 }

@@ -12,6 +12,10 @@ import Foundation
 /// captured just before the ring (nothing played) go in front of the envelopes, so the sound's onset is part of
 /// what must be followed. Not heard: `decisionSeconds` of the ring fed without either. It decides by then at the
 /// latest, whatever it is fed.
+///
+/// A block the capture lost (an overrun: the microphone's thread held up longer than its buffer lasts) is fed as
+/// lost (`skip`): its time passes, but it is no evidence either way — it was not heard as silence, it was not heard
+/// at all. Nor does a lost span before the ring count in the room's noise.
 public struct RoomHearing: Sendable {
     public struct Settings: Sendable, Equatable {
         /// The capture's rate, samples per second (mono).
@@ -53,12 +57,14 @@ public struct RoomHearing: Sendable {
     public let settings: Settings
     public private(set) var verdict: RoomVerdict = .listening
     let goertzel: Goertzel
-    /// The capture before the ring (the room's noise), its mean power (nil: none was captured).
+    /// The capture before the ring (the room's noise), the blocks of it that were captured (not lost), its mean
+    /// power (nil: none was captured).
     let before: [Float]
+    let noiseBlocks: [Int]
     let noisePower: Double?
     var noiseAt: [Double: Double] = [:]
-    /// Per block, lead first: the captured RMS and what was played.
-    var captured: [Double] = []
+    /// Per block, lead first: the captured RMS (nil: the capture lost it) and what was played.
+    var captured: [Double?] = []
     var played: [PlayedBlock] = []
     let lead: Int
     /// Per lag (in blocks): the tone's blocks and those in which it was found.
@@ -66,26 +72,41 @@ public struct RoomHearing: Sendable {
     var toneFound: [Int]
 
     /// `before`: what the microphone captured just before the ring's first audible frame (mono, −1…1, at the
-    /// settings' rate; a second or two). Empty when there was none: then no noise level is asked for and no onset
-    /// is compared.
-    public init(settings: Settings, before: [Float]) {
+    /// settings' rate; a second or two), its last sample just before that frame. Empty when there was none: then no
+    /// noise level is asked for and no onset is compared. `lost`: the spans of `before` (sample indices) that the
+    /// capture lost, silence standing in for them.
+    public init(settings: Settings, before: [Float], lost: [Range<Int>] = []) {
         self.settings = settings
         goertzel = Goertzel(blockFrames: settings.blockFrames)
         self.before = before
-        noisePower = before.isEmpty ? nil : before.reduce(0) { $0 + Double($1) * Double($1) } / Double(before.count)
         let n = settings.blockFrames
         let whole = before.count / n
+        // Blocks counted from the end, so that the last one ends at the ring's first audible frame.
+        let skipped = before.count - whole * n
+        let kept = (0..<whole).filter { b in
+            let range = (skipped + b * n)..<(skipped + (b + 1) * n)
+            return !lost.contains { $0.overlaps(range) }
+        }
+        noiseBlocks = kept.map { skipped + $0 * n }
+        var power = 0.0
+        for start in noiseBlocks {
+            for x in before[start..<(start + n)] { power += Double(x) * Double(x) }
+        }
+        noisePower = noiseBlocks.isEmpty ? nil : power / Double(noiseBlocks.count * n)
         lead = min(whole, settings.leadBlocks)
         for b in (whole - lead)..<whole {
-            captured.append(Self.rms(before[(b * n)..<((b + 1) * n)]))
+            let start = skipped + b * n
+            captured.append(noiseBlocks.contains(start) ? Self.rms(before[start..<(start + n)]) : nil)
             played.append(.silence)
         }
         toneBlocks = Array(repeating: 0, count: settings.maxLagBlocks + 1)
         toneFound = toneBlocks
     }
 
-    /// Blocks of the ring fed so far.
+    /// Blocks of the ring fed so far (lost ones included: the ring's time).
     public var ringBlocks: Int { captured.count - lead }
+    /// Blocks of the ring the capture lost.
+    public private(set) var lostBlocks = 0
     /// Seconds of the ring fed so far.
     public var listenedSeconds: Double { Double(ringBlocks) * settings.blockDuration }
 
@@ -97,6 +118,21 @@ public struct RoomHearing: Sendable {
         captured.append(Self.rms(samples))
         played.append(block)
         lookForTone(samples)
+        return decide()
+    }
+
+    /// Feeds one block of the ring that the capture lost, and what was played meanwhile: the ring's time passes,
+    /// nothing is learnt. Returns the verdict, as `feed`.
+    @discardableResult
+    public mutating func skip(played block: PlayedBlock) -> RoomVerdict {
+        guard verdict == .listening else { return verdict }
+        captured.append(nil)
+        played.append(block)
+        lostBlocks += 1
+        return decide()
+    }
+
+    private mutating func decide() -> RoomVerdict {
         if let found = toneVerdict() ?? envelopeVerdict() {
             verdict = found
         } else if ringBlocks >= settings.decisionBlocks {

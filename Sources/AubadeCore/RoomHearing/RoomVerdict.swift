@@ -59,10 +59,12 @@ public struct RoomEvidence: Sendable, Equatable, CustomStringConvertible {
     public var toneBlocks: Int
     /// Seconds of the ring's capture the decision saw.
     public var listenedSeconds: Double
+    /// Of those, the seconds the capture lost (overruns): no evidence either way.
+    public var lostSeconds: Double
 
     public init(
         basis: Basis, correlation: Double? = nil, lagSeconds: Double? = nil, aboveNoiseDB: Double? = nil,
-        toneFound: Int = 0, toneBlocks: Int = 0, listenedSeconds: Double
+        toneFound: Int = 0, toneBlocks: Int = 0, listenedSeconds: Double, lostSeconds: Double = 0
     ) {
         self.basis = basis
         self.correlation = correlation
@@ -71,6 +73,7 @@ public struct RoomEvidence: Sendable, Equatable, CustomStringConvertible {
         self.toneFound = toneFound
         self.toneBlocks = toneBlocks
         self.listenedSeconds = listenedSeconds
+        self.lostSeconds = lostSeconds
     }
 
     public var description: String {
@@ -91,6 +94,7 @@ public struct RoomEvidence: Sendable, Equatable, CustomStringConvertible {
             parts.append("\(Int((lagSeconds * 1000).rounded())) ms late")
         }
         if let aboveNoiseDB { parts.append("\(Self.format(aboveNoiseDB)) dB above the room's noise") }
+        if lostSeconds > 0 { parts.append("\(Self.format(lostSeconds)) s of the capture lost") }
         return parts.joined(separator: ", ")
     }
 
