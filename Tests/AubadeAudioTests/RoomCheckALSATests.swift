@@ -98,11 +98,20 @@ struct RoomCheckALSATests {
         #expect(!chunks.isEmpty)
         #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.position + Int64($0.frames) == $1.position }, "contiguous")
         #expect(chunks.last.map { Int($0.position) + $0.frames } == pcm.count / 2, "every frame on the card is in a chunk")
+        #expect(chunks.allSatisfy { $0.frames <= PlaybackTap.pieceFrames }, "pieces finer than the room check's blocks")
         for c in chunks {
             let frames = pcm[(2 * Int(c.position))..<(2 * (Int(c.position) + c.frames))]
             let rms = (frames.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(frames.count)).squareRoot() / 32768
             #expect(abs(Double(c.block.rms) - rms) < 1e-4, "chunk at \(c.position): \(c.block.rms) vs \(rms) on the card")
+            // The classic's frequencies where its beep sounds in the piece's middle, none between its beeps.
+            let beeping = frames.contains { $0 != 0 }
+            if c.block.tone == ToneFrequencies(880, 1760) {
+                #expect(beeping, "a tone said where the card is silent at \(c.position)")
+            }
+            if !beeping { #expect(c.block.tone.isNone, "chunk at \(c.position)") }
         }
+        #expect(
+            chunks.contains { $0.block.tone.isNone } && chunks.contains { !$0.block.tone.isNone }, "beeps and gaps told apart")
     }
 
     @Test func theRisingToneIsHeardByItsSweepAndLevel() async throws {

@@ -7,7 +7,10 @@ import Synchronization
 /// fixed ring, under a lock held for a copy of one small value: no allocation, no wait on a reader — and read by
 /// whoever listens (`RoomCheck`), who keeps its own place by sequence number.
 ///
-/// Contract: thread-safe. Holds the last `capacity` chunks (about 23 s of alarm chunks); a reader that falls
+/// A write is published in pieces of at most `pieceFrames` (23 ms at 44.1 kHz), finer than the room check's 25 ms
+/// blocks: a tone's beeps and the gaps between them are told apart, as the decision expects.
+///
+/// Contract: thread-safe. Holds the last `capacity` chunks (about 47 s of audio at 44.1 kHz); a reader that falls
 /// further behind loses the oldest and is told so by the sequence numbers.
 public final class PlaybackTap: Sendable {
     public struct Chunk: Sendable, Equatable {
@@ -26,7 +29,8 @@ public final class PlaybackTap: Sendable {
         public var block: PlayedBlock
     }
 
-    public static let capacity = 1024
+    public static let capacity = 2048
+    public static let pieceFrames = 1024
 
     private struct Ring {
         var chunks: [Chunk]

@@ -151,7 +151,7 @@ final class RoomCheckWorker: @unchecked Sendable {
             var l = RoomListening(rate: c.rate)
             if let startAt, pending != nil { l.listen(since: startAt) }
             listening = l
-            seen = playback.newest - 64  // the chunks written just before: they may be heard now
+            seen = playback.newest - 256  // what was written in the seconds before: it may be heard now
             lastProblem = nil
             logger?.info("microphone \(microphone) open: \(c.rate) Hz, \(c.channels) channel(s)")
             return true

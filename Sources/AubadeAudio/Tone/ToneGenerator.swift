@@ -32,9 +32,10 @@ public struct ToneGenerator: Sendable {
         synth.render(into: base, frames: frames, peak: peak)
     }
 
-    /// The tone's frequencies in the middle of the last `frames` rendered: what a microphone should hear of them.
-    public func frequencies(overLast frames: Int) -> ToneFrequencies {
-        let (a, b, c) = synth.partials(atFrame: synth.framesRendered - frames / 2)
+    /// The tone's frequencies `offset` frames into the last `frames` rendered: what a microphone should hear of
+    /// them there.
+    public func frequencies(lastRendered frames: Int, at offset: Int) -> ToneFrequencies {
+        let (a, b, c) = synth.partials(atFrame: synth.framesRendered - frames + offset)
         return ToneFrequencies(Float(a), Float(b), Float(c))
     }
 

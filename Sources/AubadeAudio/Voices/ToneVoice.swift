@@ -49,7 +49,9 @@ final class ToneVoice: Voice {
         announced = false
     }
 
-    var toneFrequencies: ToneFrequencies { generator.frequencies(overLast: lastRender) }
+    func toneFrequencies(atFrame offset: Int) -> ToneFrequencies {
+        generator.frequencies(lastRendered: lastRender, at: offset)
+    }
 
     func setVolume(_ volume: Int) { gain.ramp(to: volume, over: context.rate / 20) }
 
