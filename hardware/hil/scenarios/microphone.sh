@@ -1,8 +1,8 @@
 # Microphone (issue 37, part 4): `aubade verify microphone` plays through the one sound engine into snd-aloop's
 # playback (plughw:Loopback,0,0) and listens on a capture subdevice. The loopback's matching capture
-# (hw:Loopback,1,0) is fed by that playback: heard. hw:Loopback,0,0's capture is fed only by hw:Loopback,1,0's
+# (hw:Loopback,1,0) is fed by that playback: the tone, the chirp and a station are heard. hw:Loopback,0,0's capture is fed only by hw:Loopback,1,0's
 # playback, which the clock does not use: silence — or pink noise that aplay plays into it, a loud room that has
-# nothing to do with the alarm — not heard.
+# nothing to do with the alarm — the tone (and, in the noise, the station) not heard.
 
 # verify NAME ARGS...: runs `aubade verify microphone ARGS... --json`; leaves NAME.jsonl, VERIFY_RC and the fields.
 verify() {
@@ -14,8 +14,8 @@ verify() {
   jset "$OUT/$name.jsonl" heard="(d if isinstance(d, dict) else {}).get('heard', 'none')" \
     reason="(d if isinstance(d, dict) else {}).get('reason') or open('$OUT/$name.err').read().strip()" \
     basis="(d if isinstance(d, dict) else {}).get('basis', '')" listened="(d if isinstance(d, dict) else {}).get('listened_s', '')" \
-    lag="(d if isinstance(d, dict) else {}).get('lag_s', '')"
-  figure "$name: exit $VERIFY_RC in $(ms_between "$started" "$(now)") ms; $reason (decided after $listened s of the sound, lag $lag s)"
+    lag="(d if isinstance(d, dict) else {}).get('lag_s', '')" lost="(d if isinstance(d, dict) else {}).get('lost_s', '')"
+  figure "$name: exit $VERIFY_RC in $(ms_between "$started" "$(now)") ms; $reason (decided after $listened s of the sound, lag $lag s, $lost s of the capture lost)"
 }
 
 scenario_microphone() {
@@ -39,13 +39,17 @@ scenario_microphone() {
   check "on a capture the playback does not feed (silence) the tone is not heard (exit $VERIFY_RC)" \
     eval "[ $VERIFY_RC = 1 ] && [ '$heard' = false ]"
   local noise
-  sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 30 pinknoise vol 0.5 2> /dev/null | aplay -q -D hw:Loopback,1,0 - 2> "$OUT/mic-noise.err" &
+  sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 60 pinknoise vol 0.5 2> /dev/null | aplay -q -D hw:Loopback,1,0 - 2> "$OUT/mic-noise.err" &
   noise=$!
   sleep 0.5
   verify mic_noise --device hw:Loopback,0,0 --play tone
-  kill "$noise" 2> /dev/null; pkill -P "$noise" 2> /dev/null; wait "$noise" 2> /dev/null
   check "with loud pink noise in that capture instead, the tone is still not heard (exit $VERIFY_RC)" \
     eval "[ $VERIFY_RC = 1 ] && [ '$heard' = false ]"
+  if [ -n "${STREAM_URL:-}" ]; then
+    verify mic_noise_stream --device hw:Loopback,0,0 --play "$STREAM_URL" --allow-local
+    check "nor is the station, by its level, with that noise (exit $VERIFY_RC)" eval "[ $VERIFY_RC = 1 ] && [ '$heard' = false ]"
+  fi
+  kill "$noise" 2> /dev/null; pkill -P "$noise" 2> /dev/null; wait "$noise" 2> /dev/null
 
   printf '[verify]\nmicrophone = "hw:Loopback,1,0"\n' >> "$CFG"
   aub doctor --json > "$OUT/mic-doctor.json" 2> "$OUT/mic-doctor.err"
