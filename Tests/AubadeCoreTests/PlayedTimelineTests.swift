@@ -45,15 +45,20 @@ struct PlayedTimelineTests {
             })
         let levels = Self.levels(t, from: 1025, to: 1975)
         #expect(levels.allSatisfy { abs($0 - 0.5) < 1e-6 }, "one level throughout: \(levels)")
+        #expect(!t.unknown(from: .zero, to: Self.ms(3000)), "no underrun")
     }
 
-    @Test func anUnderrunIsSilenceInTheRoomAndWhatWaitedIsHeardAfterIt() {
+    @Test func anUnderrunLeavesASpanNobodyCanSpeakForAndWhatWaitedIsHeardAfterIt() {
         var t = Self.stream([(0, 1000, true), (100, 1100, true), (200, 1200, true), (300, 1300, false)])
         #expect(t.settledUntil == Self.ms(1300), "the chunk written into the stopped device may still move")
         // The device restarted 200 ms late: the chunk that waited is heard from 1500 ms, the next from 1600 ms.
         t.append(position: 400, frames: 100, rate: 1000, heardAt: Self.ms(1600), running: true, block: Self.loud)
         #expect(Self.levels(t, from: 1000, to: 1300).allSatisfy { abs($0 - 0.5) < 1e-6 }, "what played before keeps its time")
-        #expect(Self.levels(t, from: 1300, to: 1500).allSatisfy { $0 == 0 }, "the room heard silence")
+        #expect(Self.levels(t, from: 1300, to: 1500).allSatisfy { $0 == 0 }, "nothing was written for it")
+        #expect(
+            t.unknown(from: Self.ms(1300), to: Self.ms(1325)) && t.unknown(from: Self.ms(1475), to: Self.ms(1500)),
+            "silence, or the card's old buffer played again: the engine cannot say")
+        #expect(!t.unknown(from: Self.ms(1275), to: Self.ms(1300)) && !t.unknown(from: Self.ms(1500), to: Self.ms(1525)))
         #expect(
             Self.levels(t, from: 1500, to: 1700).allSatisfy { abs($0 - 0.5) < 1e-6 }, "\(Self.levels(t, from: 1500, to: 1700))")
         #expect(t.settledUntil == Self.ms(1700))
@@ -64,6 +69,7 @@ struct PlayedTimelineTests {
         t.append(position: 0, frames: 100, rate: 1000, heardAt: Self.ms(3000), running: true, block: Self.loud)
         #expect(Self.levels(t, from: 1200, to: 3000).allSatisfy { $0 == 0 })
         #expect(Self.levels(t, from: 3000, to: 3100).allSatisfy { abs($0 - 0.5) < 1e-6 })
+        #expect(!t.unknown(from: .zero, to: Self.ms(4000)), "a device reopened was silent meanwhile")
     }
 
     @Test func forgettingTheOldKeepsTheStreamsPlace() {

@@ -4,8 +4,9 @@ public import AubadeCore
 /// first sample was captured), what the engine played (its tap's chunks, placed as one stream: `PlayedTimeline`),
 /// and the decision. From `listen(since:)` it finds the first audible frame the engine wrote after that instant,
 /// takes the 1.5 s captured before it as the room's noise, and feeds `RoomHearing` block by block — each block of
-/// capture with what was played in the same span of time, or, where the capture lost samples, the block as lost —
-/// until it decides. Time is one scale for both (the monotonic clock in the daemon; in a test, any).
+/// capture with what was played in the same span of time, or, where the capture lost samples or the card underran,
+/// the block as lost — until it decides. Time is one scale for both (the monotonic clock in the daemon; in a test,
+/// any).
 public struct RoomListening: Sendable {
     public let rate: Int
     /// How much capture is kept while no ring is listened to, and how much noise is taken before one.
@@ -94,6 +95,8 @@ public struct RoomListening: Sendable {
             }
             // Where it is placed for good (not while the device has yet to start), unless that takes a second.
             guard (timeline.settledUntil ?? .zero) > first || capturedUntil > first + .seconds(1) else { return nil }
+            // The engine writes ahead of the card: the noise is all that was captured up to that frame, once it is.
+            guard capturedUntil >= first else { return nil }
             start = first
             let from = max(0, index(of: first - RoomListening.noise))
             let to = max(from, min(history.count, index(of: first)))
@@ -110,7 +113,8 @@ public struct RoomListening: Sendable {
             // What was played there must be placed for good, unless the engine has written nothing for a second
             // past it.
             guard (timeline.settledUntil ?? .zero) >= end || capturedUntil > end + .seconds(1) else { break }
-            let played = timeline.played(from: nextBlock, to: end)
+            // Not known where the card underran (it may have gone on playing); lost where the capture lost samples.
+            let played = timeline.unknown(from: nextBlock, to: end) ? nil : timeline.played(from: nextBlock, to: end)
             let i = max(0, index(of: nextBlock))
             let range = min(i, history.count)..<min(i + settings.blockFrames, history.count)
             let verdict =

@@ -9,6 +9,11 @@
 /// gaps or overlaps the card never played. A reading moves the anchor only when it strays more than `jitter` from
 /// it, and only a reading of a running device settles it: what is written before the device starts (and after an
 /// underrun stopped it) is heard once it starts, later than any estimate made while it waited.
+///
+/// An underrun — a reading later than the anchor — leaves a span between what played before and what plays after
+/// that the engine cannot speak for: a card stopped by it plays silence, but one whose buffer went on playing (a
+/// DMA ring replayed, snd-aloop's loop after the machine stalled) played old sound. That span is `unknown`, and the
+/// room check takes it as no evidence.
 public struct PlayedTimeline: Sendable {
     public struct Chunk: Sendable, Equatable {
         /// When its first frame is heard, and how long it lasts.
@@ -32,12 +37,15 @@ public struct PlayedTimeline: Sendable {
     public static let jitter: Duration = .milliseconds(30)
 
     private var chunks: [Chunk] = []
+    /// The spans an underrun left, in order.
+    private var gaps: [Range<Duration>] = []
     /// The stream being placed: when its frame 0 is heard, whether a running device said so, the position after its
     /// last chunk, and the index of the first chunk placed since the last running device's reading (nil: none).
     private var anchor: Duration = .zero
     private var settled = false
     private var nextPosition: Int64?
     private var provisional: Int?
+    private var underrun = false
 
     public init() {}
 
@@ -65,9 +73,10 @@ public struct PlayedTimeline: Sendable {
             settled = running
             provisional = nil
         } else if running, !settled || abs((own - anchor).inSeconds) > Self.jitter.inSeconds {
-            // The first running reading, or one beyond the jitter: later after an underrun (the room heard silence
-            // meanwhile), earlier when the device's clock and ours drifted. The chunks written while the device
-            // waited are heard from it on; those placed by a running reading keep their place.
+            // The first running reading, or one beyond the jitter: later after an underrun, earlier when the device's
+            // clock and ours drifted. The chunks written while the device waited are heard from it on; those placed
+            // by a running reading keep their place.
+            underrun = settled && own > anchor
             anchor = own
             settled = true
         }
@@ -77,6 +86,10 @@ public struct PlayedTimeline: Sendable {
         for i in from..<chunks.count {
             chunks[i].start = anchor + Self.duration(frames: chunks[i].position, rate: chunks[i].rate)
         }
+        if underrun, from > 0, chunks[from - 1].end < chunks[from].start {
+            gaps.append(chunks[from - 1].end..<chunks[from].start)
+        }
+        underrun = false
         if running { provisional = nil }
         nextPosition = position + Int64(frames)
     }
@@ -88,6 +101,11 @@ public struct PlayedTimeline: Sendable {
     public var settledUntil: Duration? {
         guard let provisional else { return knownUntil }
         return provisional > 0 ? chunks[provisional - 1].end : nil
+    }
+
+    /// Whether [from, to) meets a span an underrun left: what the room heard there, the engine cannot say.
+    public func unknown(from: Duration, to: Duration) -> Bool {
+        gaps.contains { $0.lowerBound < to && $0.upperBound > from }
     }
 
     /// The first chunk at or after `instant` whose level is audible: the ring's first audible frame.
@@ -116,6 +134,7 @@ public struct PlayedTimeline: Sendable {
 
     /// Forgets chunks that ended before `instant` (the stream being placed keeps its anchor).
     public mutating func forget(before instant: Duration) {
+        gaps.removeAll { $0.upperBound < instant }
         let keep = chunks.firstIndex(where: { $0.end >= instant }) ?? chunks.count
         guard keep > 0 else { return }
         chunks.removeFirst(keep)

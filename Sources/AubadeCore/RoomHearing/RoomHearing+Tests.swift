@@ -9,9 +9,9 @@ extension RoomHearing {
         var amplitudes: [Double: Double] = [:]
         for lag in 0...settings.maxLagBlocks {
             let j = i - lag
-            guard j >= lead, played[j].audible, !played[j].tone.isNone else { continue }
+            guard j >= lead, let block = played[j], block.audible, !block.tone.isNone else { continue }
             toneBlocks[lag] += 1
-            let partials = played[j].tone.hertz
+            let partials = block.tone.hertz
             let found = partials.contains { f in
                 let a = amplitude(f, samples, &amplitudes)
                 let beside = references(of: f, avoiding: partials).map { amplitude($0, samples, &amplitudes) }.max() ?? 0
@@ -84,7 +84,7 @@ extension RoomHearing {
         }
         // The tone has a test of its own, far more particular than a level that rises and falls: while it is what
         // sounds, its frequencies decide.
-        let sounding = played[lead...].filter(\.audible)
+        let sounding = played[lead...].compactMap { $0 }.filter(\.audible)
         guard sounding.filter({ !$0.tone.isNone }).count * 2 < sounding.count else { return nil }
         guard let best = bestCorrelation(), best.r >= settings.correlation else { return nil }
         // The onset alone must not decide: noise that happens to swell as the ring begins follows a step too. Where
@@ -111,9 +111,9 @@ extension RoomHearing {
         var x: [Double] = []
         var y: [Double] = []
         for i in (from + lag)..<max(from + lag, captured.count) {
-            guard let level = captured[i] else { continue }
+            guard let level = captured[i], let block = played[i - lag] else { continue }
             x.append(level)
-            y.append(Double(played[i - lag].rms))
+            y.append(Double(block.rms))
         }
         guard x.count >= 8 else { return nil }
         return Self.pearson(x, y)
@@ -125,7 +125,7 @@ extension RoomHearing {
         guard let noisePower else { return nil }
         var sum = 0.0
         var count = 0
-        for i in max(lead, lag)..<max(lead, lag, captured.count) where played[i - lag].audible {
+        for i in max(lead, lag)..<max(lead, lag, captured.count) where played[i - lag]?.audible ?? false {
             guard let level = captured[i] else { continue }
             sum += level * level
             count += 1

@@ -15,7 +15,8 @@ import Foundation
 ///
 /// A block the capture lost (an overrun: the microphone's thread held up longer than its buffer lasts) is fed as
 /// lost (`skip`): its time passes, but it is no evidence either way — it was not heard as silence, it was not heard
-/// at all. Nor does a lost span before the ring count in the room's noise.
+/// at all. So is what was played over the card's underrun, fed as not known (nil): the room may have heard silence
+/// or the card's old buffer played again. Nor does a lost span before the ring count in the room's noise.
 public struct RoomHearing: Sendable {
     public struct Settings: Sendable, Equatable {
         /// The capture's rate, samples per second (mono).
@@ -63,9 +64,10 @@ public struct RoomHearing: Sendable {
     let noiseBlocks: [Int]
     let noisePower: Double?
     var noiseAt: [Double: Double] = [:]
-    /// Per block, lead first: the captured RMS (nil: the capture lost it) and what was played.
+    /// Per block, lead first: the captured RMS (nil: the capture lost it) and what was played (nil: not known, the
+    /// card underran).
     var captured: [Double?] = []
-    var played: [PlayedBlock] = []
+    var played: [PlayedBlock?] = []
     let lead: Int
     /// Per lag (in blocks): the tone's blocks and those in which it was found.
     var toneBlocks: [Int]
@@ -105,26 +107,29 @@ public struct RoomHearing: Sendable {
 
     /// Blocks of the ring fed so far (lost ones included: the ring's time).
     public var ringBlocks: Int { captured.count - lead }
-    /// Blocks of the ring the capture lost.
+    /// Blocks of the ring that were no evidence: lost by the capture, or over an underrun.
     public private(set) var lostBlocks = 0
     /// Seconds of the ring fed so far.
     public var listenedSeconds: Double { Double(ringBlocks) * settings.blockDuration }
 
     /// Feeds one block: `settings.blockFrames` captured samples (fewer or more are read as they are) and what was
-    /// played meanwhile. Returns the verdict, which once decided never changes.
+    /// played meanwhile — nil when that is not known (the card underran: the room may have heard silence or the
+    /// card's old buffer played again), and then the block is no evidence for what was played there. Returns the
+    /// verdict, which once decided never changes.
     @discardableResult
-    public mutating func feed(_ samples: UnsafeBufferPointer<Float>, played block: PlayedBlock) -> RoomVerdict {
+    public mutating func feed(_ samples: UnsafeBufferPointer<Float>, played block: PlayedBlock?) -> RoomVerdict {
         guard verdict == .listening else { return verdict }
         captured.append(Self.rms(samples))
         played.append(block)
+        if block == nil { lostBlocks += 1 }
         lookForTone(samples)
         return decide()
     }
 
-    /// Feeds one block of the ring that the capture lost, and what was played meanwhile: the ring's time passes,
-    /// nothing is learnt. Returns the verdict, as `feed`.
+    /// Feeds one block of the ring that the capture lost, and what was played meanwhile (nil: not known either): the
+    /// ring's time passes, nothing is learnt. Returns the verdict, as `feed`.
     @discardableResult
-    public mutating func skip(played block: PlayedBlock) -> RoomVerdict {
+    public mutating func skip(played block: PlayedBlock?) -> RoomVerdict {
         guard verdict == .listening else { return verdict }
         captured.append(nil)
         played.append(block)
@@ -136,13 +141,14 @@ public struct RoomHearing: Sendable {
         if let found = toneVerdict() ?? envelopeVerdict() {
             verdict = found
         } else if ringBlocks >= settings.decisionBlocks {
-            verdict = .notHeard(evidence(basis: played[lead...].contains(where: \.audible) ? .neither : .nothingPlayed))
+            let audible = played[lead...].contains { $0?.audible ?? false }
+            verdict = .notHeard(evidence(basis: audible ? .neither : .nothingPlayed))
         }
         return verdict
     }
 
     @discardableResult
-    public mutating func feed(_ samples: [Float], played block: PlayedBlock) -> RoomVerdict {
+    public mutating func feed(_ samples: [Float], played block: PlayedBlock?) -> RoomVerdict {
         samples.withUnsafeBufferPointer { feed($0, played: block) }
     }
 

@@ -59,7 +59,8 @@ public struct RoomEvidence: Sendable, Equatable, CustomStringConvertible {
     public var toneBlocks: Int
     /// Seconds of the ring's capture the decision saw.
     public var listenedSeconds: Double
-    /// Of those, the seconds the capture lost (overruns): no evidence either way.
+    /// Of those, the seconds that were no evidence either way: lost by the capture (an overrun), or by the card (an
+    /// underrun, when the room may have heard silence or the card's old buffer).
     public var lostSeconds: Double
 
     public init(
@@ -94,7 +95,7 @@ public struct RoomEvidence: Sendable, Equatable, CustomStringConvertible {
             parts.append("\(Int((lagSeconds * 1000).rounded())) ms late")
         }
         if let aboveNoiseDB { parts.append("\(Self.format(aboveNoiseDB)) dB above the room's noise") }
-        if lostSeconds > 0 { parts.append("\(Self.format(lostSeconds)) s of the capture lost") }
+        if lostSeconds > 0 { parts.append("\(Self.format(lostSeconds)) s of it no evidence (lost, or the card underran)") }
         return parts.joined(separator: ", ")
     }
 

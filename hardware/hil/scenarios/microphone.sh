@@ -15,7 +15,7 @@ verify() {
     reason="(d if isinstance(d, dict) else {}).get('reason') or open('$OUT/$name.err').read().strip()" \
     basis="(d if isinstance(d, dict) else {}).get('basis', '')" listened="(d if isinstance(d, dict) else {}).get('listened_s', '')" \
     lag="(d if isinstance(d, dict) else {}).get('lag_s', '')" lost="(d if isinstance(d, dict) else {}).get('lost_s', '')"
-  figure "$name: exit $VERIFY_RC in $(ms_between "$started" "$(now)") ms; $reason (decided after $listened s of the sound, lag $lag s, $lost s of the capture lost)"
+  figure "$name: exit $VERIFY_RC in $(ms_between "$started" "$(now)") ms; $reason (decided after $listened s of the sound, lag $lag s, $lost s no evidence)"
 }
 
 scenario_microphone() {
