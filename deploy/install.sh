@@ -147,7 +147,7 @@ sed "s#^ExecStart=/usr/lib/aubade/#ExecStart=$LIB/#" "$REPO/deploy/kiosk/aubade-
 put "$W/kiosk.service" "$KIOSK_UNIT" 0644 || true
 
 # The unit, with ExecStart naming this prefix.
-sed "s#^ExecStart=/usr/bin/aubade #ExecStart=$PREFIX/bin/aubade #" "$REPO/deploy/aubade.service" > "$W/aubade.service"
+sed -e "s#^ExecStart=/usr/bin/aubade #ExecStart=$PREFIX/bin/aubade #" -e "s#^ExecStopPost=-/usr/bin/aubade #ExecStopPost=-$PREFIX/bin/aubade #" "$REPO/deploy/aubade.service" > "$W/aubade.service"
 grep -q "^ExecStart=$PREFIX/bin/aubade " "$W/aubade.service" || die "deploy/aubade.service has no ExecStart=/usr/bin/aubade line to point at $PREFIX."
 put "$W/aubade.service" "$UNIT" 0644 && changed=true
 while read -r name exe; do

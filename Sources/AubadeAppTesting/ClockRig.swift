@@ -23,6 +23,8 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
     public let lines: Lines
     public let ready: Lines
     public let ringingChanges: Lines
+    /// The GPIO outputs, when the test gives the clock some.
+    public let outputs: FakeOutputs?
     public let clock: RunningClock
 
     /// The clock over `store`, at `time`, with the options of a test clock: UTC, loopback streams allowed, the
@@ -33,8 +35,10 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
         synchronised: Bool = true, calendars: CalendarOptions = CalendarOptions(),
         fetcher: (any CalendarFetcher)? = nil, preAlarmLeads: [Int] = [],
         directory: (any StationDirectory)? = nil, logos: (any StationLogoStore)? = nil,
-        podcasts: (any PodcastFetcher)? = nil, podcastRefresh: Duration = .seconds(21_600)
+        podcasts: (any PodcastFetcher)? = nil, podcastRefresh: Duration = .seconds(21_600),
+        outputs: FakeOutputs? = nil
     ) throws(StoreError) {
+        self.outputs = outputs
         self.journal = journal
         self.store = store
         self.time = time
@@ -51,7 +55,7 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
             store: store, sound: sound, time: time, jobs: jobs, precheck: precheck,
             network: self.network, output: output, isClockSynchronised: { synchronised },
             systemZone: { utc }, logger: Logger(label: "test"), backlight: backlight,
-            calendars: fetcher, podcasts: podcasts, directory: directory, logos: logos)
+            calendars: fetcher, podcasts: podcasts, directory: directory, logos: logos, outputs: outputs)
         clock = RunningClock(
             loaded: try store.load(), deps: deps,
             options: ClockOptions(
@@ -143,7 +147,7 @@ extension RunningClockRig where Backing == RigStore {
         device: DeviceStatus? = nil, network: NetworkSnapshot = rigWifi,
         backlight: any Backlight = NullBacklight(), synchronised: Bool = true,
         calendars: CalendarOptions = CalendarOptions(), fetcher: (any CalendarFetcher)? = nil,
-        preAlarmLeads: [Int] = []
+        preAlarmLeads: [Int] = [], outputs: FakeOutputs? = nil
     ) {
         let journal = Journal()
         let time = ManualClock(wall: start)
@@ -154,7 +158,7 @@ extension RunningClockRig where Backing == RigStore {
             self = try RunningClockRig(
                 store: store, journal: journal, time: time, device: device, network: network,
                 backlight: backlight, synchronised: synchronised, calendars: calendars,
-                fetcher: fetcher, preAlarmLeads: preAlarmLeads)
+                fetcher: fetcher, preAlarmLeads: preAlarmLeads, outputs: outputs)
         } catch {
             // No test can go on without its rig: a temporary file that cannot be made, a seed the store refuses.
             preconditionFailure("The rig's store cannot be set up: \(error)")
@@ -182,11 +186,11 @@ extension RunningClockRig {
 
     public static func alarm(
         _ id: Int64, _ hour: Int, _ minute: Int, sound: SoundSource = .tone, duration: Int = 900,
-        shake: Bool = false, maxSnoozes: Int = 3
+        shake: Bool = false, maxSnoozes: Int = 3, ladder: AlarmLadder = .clock
     ) -> Alarm {
         Alarm(
             id: id, name: "Alarm \(id)", time: try! LocalTime(hour: hour, minute: minute), recurrence: .weekly(.all),
-            durationSeconds: duration, shakeToStop: shake, sound: sound, maxSnoozes: maxSnoozes)
+            durationSeconds: duration, shakeToStop: shake, sound: sound, maxSnoozes: maxSnoozes, ladder: ladder)
     }
 
     public static func station(_ id: Int64, _ name: String = "FIP") -> Station {

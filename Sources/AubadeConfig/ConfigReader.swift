@@ -65,8 +65,22 @@ struct ConfigReader {
             }
         }
 
+        c.alarm.ladder = checked("alarm", "ladder", c.alarm.ladder) { v in
+            Self.text(v).flatMap { text in
+                do throws(ValidationError) {
+                    return .success(try LadderPlan(parsing: text))
+                } catch {
+                    return .failure(
+                        Rejection(
+                            "must be \"default\", \"off\" or steps like \"step=2m,rounds=5\": \(error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message)"
+                        ))
+                }
+            }
+        }
+
         readButtons(&c.buttons)
         readShake(&c.shake)
+        readOutputs(&c.outputs, buttons: c.buttons)
         c.display.backlight = string("display", "backlight", c.display.backlight, nonEmpty: true)
         c.display.sunriseSeconds = checked("display", "sunrise", c.display.sunriseSeconds) { v in
             Self.text(v).flatMap { text in
@@ -200,6 +214,60 @@ struct ConfigReader {
         s.response.otherwise = shakeAction("shake", "on_other_alarm", s.response.otherwise)
     }
 
+    /// `[outputs.shaker]` and `[outputs.lamp]`, each a table (`line`, `active_low`, `pattern`) or, shorter, the line
+    /// alone (`[outputs] shaker = "GPIO16"`). Every key of `[outputs]` names an output, so a misspelt one is a
+    /// problem, not an unknown-key warning (an output its owner meant to wire would silently stay off). A line
+    /// that cannot be used, or that a button or the other output already uses, leaves that output off: a clock
+    /// never drives a line it reads a button from.
+    private mutating func readOutputs(_ o: inout Configuration.Outputs, buttons: Configuration.Buttons) {
+        guard let section = subtable("outputs") else { return }
+        for key in section.keys.sorted() where OutputName(rawValue: key) == nil {
+            consumed.insert("outputs.\(key)")
+            let names = OutputName.allCases.map(\.rawValue).joined(separator: " and ")
+            report("outputs", key, "is not an output; the outputs are \(names)", fallback: "this entry is ignored")
+        }
+        var taken: [(GPIOLineSpec, String)] = [
+            (buttons.snooze, "snooze"), (buttons.stop, "stop"), (buttons.playPause, "play_pause"),
+            (buttons.sleep, "sleep"), (buttons.volumeUp, "volume_up"), (buttons.volumeDown, "volume_down"),
+        ].compactMap { text, key in GPIOLineSpec(text).flatMap { $0 == .none ? nil : ($0, "the \(key) button's") } }
+        for name in OutputName.allCases {
+            let s = "outputs.\(name.rawValue)"
+            let key: String?  // nil: the shorthand
+            if let shorthand = section[name.rawValue], shorthand.table == nil {
+                consumed.insert(s)
+                key = nil
+                switch Self.text(shorthand).flatMap(Self.gpioLine) {
+                case .success(let text): o[name].line = text
+                case .failure(let r): report("outputs", name.rawValue, r.reason, fallback: "the output is off")
+                }
+            } else {
+                key = "line"
+                let line = checked(s, "line", o[name].line) { v in Self.text(v).flatMap(Self.gpioLine) }
+                o[name].line = line
+                o[name].activeLow = bool(s, "active_low", o[name].activeLow)
+                let pattern = checked(s, "pattern", o[name].pattern.description) { v in
+                    Self.text(v).flatMap { text in
+                        (try? OutputPattern(parsing: text)) != nil
+                            ? .success(text)
+                            : .failure(
+                                Rejection(
+                                    "must be \"steady\" or on/off milliseconds from \(OutputPattern.halfRange.lowerBound) to \(OutputPattern.halfRange.upperBound), like \"500/500\""
+                                ))
+                    }
+                }
+                o[name].pattern = (try? OutputPattern(parsing: pattern)) ?? o[name].pattern
+            }
+            guard let spec = GPIOLineSpec(o[name].line), spec != .none else { continue }
+            if let owner = taken.first(where: { $0.0 == spec }) {
+                let (section, k) = key == nil ? ("outputs", name.rawValue) : (s, "line")
+                report(section, k, "is \(owner.1) line", fallback: "the output is off")
+                o[name].line = ""
+            } else {
+                taken.append((spec, "the \(name.rawValue)'s"))
+            }
+        }
+    }
+
     /// A `[buttons.short_press]`-style table: each key a button (named as in `[buttons]`), each value an
     /// action; buttons not listed keep `defaults`. With `unsetting`, "" removes a button's entry (a long press
     /// then does what the short press does). Every key here names a button, so an unknown one is a problem
@@ -271,7 +339,7 @@ struct ConfigReader {
             if let sub = t[key]?.table {
                 if ConfigReader.sections.contains(full) {
                     collectUnknown(in: sub, path: path + [key], into: &out)
-                } else {
+                } else if !consumed.contains(full) {
                     out.append(unknown("[\(full)]", lines.line(path: path + [key])))
                 }
             } else if !consumed.contains(full) {
@@ -281,9 +349,9 @@ struct ConfigReader {
     }
 
     private static let sections: Set<String> = [
-        "paths", "http", "audio", "clock", "buttons", "buttons.short_press",
+        "paths", "http", "audio", "clock", "alarm", "buttons", "buttons.short_press",
         "buttons.long_press", "shake", "display", "calendars", "mqtt", "directory", "podcasts",
-        "verify",
+        "outputs", "outputs.shaker", "outputs.lamp", "verify",
     ]
 
     /// A refresh period: a duration from 15 minutes to 30 days.

@@ -34,6 +34,11 @@ public struct Configuration: Equatable, Sendable {
         public var timeZone = ""
     }
 
+    public struct AlarmDefaults: Equatable, Sendable {
+        /// How an unanswered alarm climbs, unless it has its own (`alarm add/edit --ladder`): on by default.
+        public var ladder = LadderPlan.standard
+    }
+
     public struct Buttons: Equatable, Sendable {
         /// Each: a line name as `gpiofind` resolves it ("GPIO17"), "chip:offset" ("gpiochip0:17"), or "" for none.
         public var snooze = "GPIO17"
@@ -119,6 +124,42 @@ public struct Configuration: Equatable, Sendable {
         public var servers: [String] = []
     }
 
+    /// `[outputs.shaker]`, `[outputs.lamp]`: GPIO output lines the alarms switch. Off ("") unless configured:
+    /// a clock never drives a pin nobody wired.
+    public struct Outputs: Equatable, Sendable {
+        public struct Line: Equatable, Sendable {
+            /// A line name ("GPIO16"), "chip:offset", or "" for none.
+            public var line = ""
+            /// On pulls the line low.
+            public var activeLow = false
+            public var pattern: OutputPattern
+
+            public init(line: String = "", activeLow: Bool = false, pattern: OutputPattern) {
+                self.line = line
+                self.activeLow = activeLow
+                self.pattern = pattern
+            }
+        }
+
+        public var shaker = Line(pattern: .pulse(onMilliseconds: 500, offMilliseconds: 500))
+        public var lamp = Line(pattern: .steady)
+
+        public subscript(name: OutputName) -> Line {
+            get {
+                switch name {
+                case .shaker: shaker
+                case .lamp: lamp
+                }
+            }
+            set {
+                switch name {
+                case .shaker: shaker = newValue
+                case .lamp: lamp = newValue
+                }
+            }
+        }
+    }
+
     /// The microphone that proves the room heard an alarm, and its daily self-test: off while `microphone` is empty.
     public struct Verify: Equatable, Sendable {
         /// The ALSA capture device ("hw:1,0", "plughw:CARD=Mic"); empty: no microphone, no room check.
@@ -131,6 +172,7 @@ public struct Configuration: Equatable, Sendable {
     public var http = HTTP()
     public var audio = Audio()
     public var clock = Clock()
+    public var alarm = AlarmDefaults()
     public var buttons = Buttons()
     public var shake = Shake()
     public var display = Display()
@@ -138,6 +180,7 @@ public struct Configuration: Equatable, Sendable {
     public var mqtt = MQTT()
     public var directory = Directory()
     public var podcasts = Podcasts()
+    public var outputs = Outputs()
     public var verify = Verify()
 
     public init() {}

@@ -44,6 +44,9 @@ public enum Daemon {
         public var directory: (any StationDirectory)?
         /// The highest bandwidth of an HLS station's variant, bits per second (`[audio] hls_max_kbps`).
         public var hlsBandwidthCap = HLSPlaylist.defaultBandwidthCap
+        /// The `[outputs]` lines (a bed shaker, a lamp), held inactive from the start and released at the end by
+        /// `OutputService`. Not switched by the clock yet.
+        public var outputs: any OutputSwitches = NullOutputs()
 
         public init(
             databasePath: String, configPath: String?, options: ClockOptions, sink: SinkOptions, json: Bool,
@@ -127,7 +130,7 @@ public enum Daemon {
             network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
             systemZone: SystemZone.current, logger: logger, backlight: parts.backlight.0,
             calendars: calendars, podcasts: podcasts, directory: parts.directory,
-            logos: store is SQLiteClockStore ? StationLogos(databasePath: parts.databasePath) : nil)
+            logos: store is SQLiteClockStore ? StationLogos(databasePath: parts.databasePath) : nil, outputs: parts.outputs)
         let clock = RunningClock(loaded: loaded, deps: deps, options: parts.options, fault: fault)
         for (i, warning) in parts.configWarnings.enumerated() {
             _ = try? await clock.send(.warning(key: "config-\(i)", text: warning, announce: false))
@@ -166,6 +169,7 @@ public enum Daemon {
 
         let services: [any Service] =
             [
+                OutputService(outputs: parts.outputs),
                 SoundEventService(clock: clock, engine: engine),
                 work,
                 SchedulerService(clock: clock, waker: clock.waker, notifier: notifier),

@@ -34,11 +34,15 @@ public struct HandoffEntry: Equatable, Sendable {
     public var tone: HandoffTone
     /// The alarm's name, for the log.
     public var name: ShortText
+    /// How the ring climbs, rests and rings again while unanswered (`none`: it lasts `durationSeconds`).
+    public var ladder: HandoffLadder
 
     public init(
         alarm: Int64, occurrence: Int64, round: Int = 0, due: Int64, volume: Int, durationSeconds: Int,
-        snoozeSeconds: Int = 540, maxSnoozes: Int = 3, tone: HandoffTone = .classic, name: ShortText = ShortText()
+        snoozeSeconds: Int = 540, maxSnoozes: Int = 3, tone: HandoffTone = .classic, name: ShortText = ShortText(),
+        ladder: HandoffLadder = .none
     ) {
+        self.ladder = ladder
         self.alarm = alarm
         self.occurrence = occurrence
         self.round = round
@@ -59,8 +63,11 @@ public struct HandoffEntry: Equatable, Sendable {
     /// When the waker rings it unless the daemon has handled it: `due` plus the grace.
     public func ringsAt(grace: Int64) -> Int64 { due + grace }
 
-    /// When the waker's ring of it ends by itself: the alarm's duration after it started.
-    public func endsAt(grace: Int64) -> Int64 { due + grace + Int64(durationSeconds) * 1000 }
+    /// When the waker's ring of it ends by itself: its ladder's last round after it started, or without a ladder
+    /// the alarm's duration.
+    public func endsAt(grace: Int64) -> Int64 {
+        due + grace + (ladder.totalMilliseconds ?? Int64(durationSeconds) * 1000)
+    }
 
     /// The ring after a snooze of this one pressed on the waker at `now`: the next round, which the waker
     /// sounds a snooze length later (its `due` is set a grace earlier, since the waker rings at due + grace).
@@ -74,7 +81,8 @@ public struct HandoffEntry: Equatable, Sendable {
     /// Whether a snooze is still allowed in this round.
     public var maySnooze: Bool { round < maxSnoozes }
 
-    /// "<key> <alarm> <occurrence> <round> <due> <volume> <duration s> <snooze s> <max snoozes> <tone> <name>".
+    /// "<key> <alarm> <occurrence> <round> <due> <volume> <duration s> <snooze s> <max snoozes> <tone> <name>",
+    /// then its ladder's line when it has one (a reader that knows no `ladder` lines skips it).
     func write(to w: TextWriter, key: StaticString = "entry") {
         w.text(key)
         w.byte(UInt8(ascii: " "))
@@ -98,6 +106,7 @@ public struct HandoffEntry: Equatable, Sendable {
         w.byte(UInt8(ascii: " "))
         w.text(name)
         w.byte(UInt8(ascii: "\n"))
+        if ladder.isOn { ladder.write(to: w) }
     }
 
     /// The entry on an "entry" (or "snoozed") line, or nil when a field is missing or out of range.

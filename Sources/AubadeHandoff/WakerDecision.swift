@@ -6,11 +6,12 @@
 /// - the heartbeat has no record handling it (`HeartbeatRecord.handles`: this round or a later one heard or
 ///   snoozed, the occurrence stopped or skipped, or a later occurrence handled);
 /// - the waker did not end it already (a `rang` line for the same alarm and occurrence that ended the
-///   occurrence — stop, duration — or this round or a later one — snooze, daemon; one ended by a shutdown of
+///   occurrence — stop, duration, unanswered — or this round or a later one — snooze, daemon; one ended by a shutdown of
 ///   the waker is not over, so a waker started again resumes it);
 /// - no person stopped or snoozed the waker at or after the moment it rings (`quietThrough`: a person's stop
 ///   covers every ring due by then, as a stop covers the daemon's whole ringing group);
-/// - its time is not over: it rings at due + grace and ends a duration later.
+/// - its time is not over: it rings at due + grace and ends after its ladder's last round, or without a ladder a
+///   duration later.
 ///
 /// The waker's own snoozed ring (a person snoozed the waker) is one more, unless the next-alarm file lists that
 /// same ring: a daemon back in the meantime took the snooze over, and its entry carries the grace.
@@ -58,7 +59,7 @@ public enum WakerDecision {
             if r.occurrence > e.occurrence { return false }
             guard r.occurrence == e.occurrence else { continue }
             switch r.end {
-            case .stop, .duration: return false
+            case .stop, .duration, .unanswered: return false
             case .snooze, .daemon: if r.round >= e.round { return false }
             case .shutdown: continue
             }

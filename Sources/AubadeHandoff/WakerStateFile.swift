@@ -10,6 +10,8 @@ public enum WakerEnd: UInt8, Sendable, HandoffWord {
     case daemon
     /// The waker itself was stopped (SIGTERM): the ring is not over, a waker started again resumes it.
     case shutdown
+    /// Its ladder's last round rang unanswered: the occurrence is over.
+    case unanswered
 
     public var word: StaticString {
         switch self {
@@ -18,6 +20,7 @@ public enum WakerEnd: UInt8, Sendable, HandoffWord {
         case .duration: "duration"
         case .daemon: "daemon"
         case .shutdown: "shutdown"
+        case .unanswered: "unanswered"
         }
     }
 
@@ -90,6 +93,7 @@ public struct WakerRing: Equatable, Sendable {
 ///     armed <alarm> <occurrence> <round> <rings at ms> <name>          (absent when it guards nothing)
 ///     ringing <alarm> <occurrence> <round> <since ms> <device>         (absent unless it rings)
 ///     snoozed <the entry fields of its own snoozed ring, as in next-alarm>   (absent unless a person snoozed it)
+///     ladder <step s> <louder dB> <rounds> <gap s>                         (the snoozed ring's ladder, if any)
 ///     quiet-through <ms>       (a person's stop or snooze covers every ring due by then; 0 when none)
 ///     rang <alarm> <occurrence> <round> <started> <ended> <stop|snooze|duration|daemon|shutdown> <button|cli|-> <killed daemon pid or 0> <device>
 ///     problem <one sentence>                                           (absent when there is none)
@@ -211,7 +215,11 @@ public struct WakerStateFile: Sendable {
         rang.removeAll(keepingCapacity: true)
         problem.removeAll()
         guard HandoffLine.isComplete(text, magic: WakerStateFile.magic) else { return false }
+        // A ladder line belongs to the snoozed line just above it.
+        var snoozedLine = false
         HandoffLine.forEach(in: text) { line in
+            let afterSnoozed = snoozedLine
+            snoozedLine = line.isKey("snoozed")
             if line.isKey("waker"), let pid = line.int(0), let start = line.int(1) {
                 waker = ProcessIdentity(pid: Int32(truncatingIfNeeded: pid), startTicks: UInt64(max(0, start)))
             } else if line.isKey("grace"), let ms = line.int(0) {
@@ -235,6 +243,8 @@ public struct WakerStateFile: Sendable {
                 ringing = WakerRing(alarm: alarm, occurrence: occurrence, round: Int(round), started: since, device: device)
             } else if line.isKey("snoozed"), let entry = HandoffEntry(line) {
                 snoozed = entry
+            } else if line.isKey("ladder"), afterSnoozed, let ladder = HandoffLadder(line) {
+                snoozed?.ladder = ladder
             } else if line.isKey("quiet-through"), let ms = line.int(0) {
                 quietThrough = ms
             } else if line.isKey("rang"), let alarm = line.int(0), let occurrence = line.int(1), let round = line.int(2),

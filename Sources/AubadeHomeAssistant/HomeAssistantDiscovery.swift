@@ -1,3 +1,4 @@
+public import AubadeCore
 public import Foundation
 
 /// The clock as one Home Assistant device over MQTT discovery (device-based, Home Assistant 2024.11 and later):
@@ -31,7 +32,7 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
     /// The `event` entity's event types.
     public static let eventTypes = [
         "pre_alarm", "sunrise", "ringing", "audible", "fallback", "snoozed", "dismissed", "skipped", "missed",
-        "unanswered",
+        "unanswered", "wake_check",
     ]
     /// The `select` station's choice that stops the radio.
     public static let stationOff = "off"
@@ -53,7 +54,9 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
 
     /// The document for a clock with `alarms` (id and name) and saved `stations` (names), as compact JSON with
     /// sorted keys; the alarms in `removed` are there as their components' platforms alone (what removes them).
-    public func document(alarms: [(id: Int64, name: String)], stations: [String], removed: Set<Int64> = []) -> Data {
+    public func document(
+        alarms: [(id: Int64, name: String)], stations: [String], outputs: [OutputName] = [], removed: Set<Int64> = []
+    ) -> Data {
         var components: [String: [String: Any]] = [:]
         func add(_ key: String, _ platform: String, _ name: String, _ fields: [String: Any]) {
             var component = fields
@@ -121,6 +124,12 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
         add(
             "sunrise", "sensor", "Sunrise",
             ["state_topic": "\(p)/sunrise", "unit_of_measurement": "%", "json_attributes_topic": "\(p)/sunrise/attributes"])
+        // The outputs the clock holds, each a switch (the bed shaker, the lamp).
+        for output in outputs {
+            add(
+                "output_\(output)", "switch", output == .shaker ? "Bed shaker" : "Lamp",
+                ["state_topic": "\(p)/output/\(output)", "command_topic": "\(p)/output/\(output)/set"])
+        }
         add("alarm_event", "event", "Alarm", ["state_topic": "\(p)/event", "event_types": HomeAssistantDiscovery.eventTypes])
         let document: [String: Any] = [
             "device": ["identifiers": [node], "name": name, "manufacturer": "Aubade", "model": "Aubade", "sw_version": version],

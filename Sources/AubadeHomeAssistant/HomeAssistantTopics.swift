@@ -26,7 +26,8 @@ public struct HomeAssistantTopics: Sendable {
     public var subscriptions: [String] {
         [
             discovery.commands, "\(prefix)/alarm/+/enabled/set", "\(prefix)/alarm/+/time/set", "\(prefix)/alarm/+/days/set",
-            "\(prefix)/volume/set", "\(prefix)/station/set", "\(prefix)/sleep/set", homeAssistantStatus,
+            "\(prefix)/volume/set", "\(prefix)/station/set", "\(prefix)/sleep/set", "\(prefix)/output/+/set",
+            homeAssistantStatus,
         ]
     }
 
@@ -52,6 +53,9 @@ public struct HomeAssistantTopics: Sendable {
                     ]
                 } ?? [:]),
         ]
+        for output in state.outputs {
+            topics["\(prefix)/output/\(output.name)"] = output.on ? "ON" : "OFF"
+        }
         for alarm in state.alarms {
             let base = "\(prefix)/alarm/\(alarm.id)"
             topics["\(base)/enabled"] = alarm.enabled ? "ON" : "OFF"
@@ -72,7 +76,9 @@ public struct HomeAssistantTopics: Sendable {
 
     /// The discovery document for `state`'s alarms and stations.
     public func document(_ state: HomeState, removed: Set<Int64>) -> Data {
-        discovery.document(alarms: state.alarms.map { ($0.id, $0.name) }, stations: state.stations, removed: removed)
+        discovery.document(
+            alarms: state.alarms.map { ($0.id, $0.name) }, stations: state.stations, outputs: state.outputs.map(\.name),
+            removed: removed)
     }
 
     /// The event entity's payload for `event` (nil: not an event Home Assistant is told of). `names` gives an
@@ -120,6 +126,13 @@ public struct HomeAssistantTopics: Sendable {
                 fields = ["event_type": "unanswered", "round": HistoryDetail.round(in: line.detail).map(String.init) ?? ""]
             case .unanswered:
                 fields = ["event_type": "dismissed", "how": "unanswered"]
+            case .wakeCheck:
+                fields = ["event_type": "wake_check", "answer": "asked"]
+            case .woke:
+                fields = ["event_type": "wake_check", "answer": "woke"]
+            case .fellBackAsleep:
+                // Nobody answered "Are you up?": it rings again.
+                fields = ["event_type": "wake_check", "answer": "fell_back_asleep"]
             case .skipped:
                 let reason: SkipReason = HistoryDetail.dayOff(in: line.detail).map(SkipReason.dayOff) ?? .skipNext
                 fields = ["event_type": "skipped", "why": PreAlarms.why(reason)]
@@ -180,6 +193,15 @@ public struct HomeAssistantTopics: Sendable {
             }
             if minutes == 0 { return .success(.sleepCancel) }
             return .success(.sleep(seconds: minutes * 60, source: state?.station))
+        case 3 where parts[0] == "output":
+            guard let name = OutputName(rawValue: String(parts[1])) else {
+                return .failure(Refusal("\(Self.quoted(String(parts[1]))) in \(Self.quoted(topic)) is not an output."))
+            }
+            switch text.uppercased() {
+            case "ON": return .success(.output(name, on: true))
+            case "OFF": return .success(.output(name, on: false))
+            default: return .failure(Refusal("\(Self.quoted(text)) on \(topic) is neither ON nor OFF."))
+            }
         case 4 where parts[0] == "alarm":
             guard let id = Int64(parts[1]) else {
                 return .failure(Refusal("\(Self.quoted(String(parts[1]))) in \(Self.quoted(topic)) is not an alarm's id."))

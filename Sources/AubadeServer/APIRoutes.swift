@@ -156,6 +156,13 @@ struct APIRoutes {
             guard case .display(let dimmed) = try await ask(.displayWake) else { throw unexpected() }
             return JSONResponse.make(Answers.Display(dimmed: dimmed))
         }
+        book.add(.post, p + "/outputs/:name", .change) { _, context in
+            let text = try context.text("name")
+            guard let name = OutputName(rawValue: text) else {
+                throw APIError(.notFound, "'\(text)' is not an output; the outputs are shaker and lamp.")
+            }
+            return try await done(.output(name, on: try context.decode(Bodies.Output.self).on))
+        }
         book.add(.post, p + "/alarm/snooze", .change) { _, context in
             try await done(.snooze(alarm: try context.decode(Bodies.Dismiss.self).alarm, by: .api))
         }

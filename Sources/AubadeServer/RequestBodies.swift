@@ -119,6 +119,18 @@ enum Bodies {
         }
     }
 
+    /// `POST /outputs/{name}`: `on`, true or false.
+    struct Output: Decodable {
+        var on: Bool
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.refuseUnknown(in: decoder, known: ["on"], what: "field")
+            guard let on = try decoder.container(keyedBy: Key.self).decodeIfPresent(Bool.self, forKey: Key("on")) else {
+                throw ValidationError("Give 'on', true or false.")
+            }
+            self.on = on
+        }
+    }
+
     struct Dismiss: Decodable {
         var alarm: Int64?
         init(from decoder: any Decoder) throws {

@@ -31,6 +31,12 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
     var programGone: Bool?
     // Schema version 8; optional so that a backup copy written before it still reads.
     var sunriseSeconds: Int?
+    // Schema version 9: the alarm's own ladder ("off", "step=2m,rounds=5"); NULL follows the clock's.
+    var ladder: String?
+    var wakeCheckSeconds: Int?
+    // Schema version 10: when its shaker and lamp come on ("now", "after:2m", "off"); NULL at its ladder's top.
+    var shaker: String?
+    var lamp: String?
 
     init(_ a: Alarm, createdAt: Date, updatedAt: Date) {
         clockId = a.id
@@ -56,6 +62,10 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
         programName = a.programme?.name
         programGone = a.programme?.gone ?? false
         sunriseSeconds = a.sunriseSeconds
+        if case .own = a.ladder { ladder = a.ladder.description }
+        wakeCheckSeconds = a.wakeCheckSeconds
+        shaker = a.shaker?.description
+        lamp = a.lamp?.description
     }
 
     func alarm() throws(StoreError) -> Alarm {
@@ -70,7 +80,11 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
                 sound: try SoundSource(storageText: clockMusic), volume: volume, fadeInSeconds: fadeInSeconds,
                 snoozeMinutes: snoozeMinutes, maxSnoozes: maxSnoozes,
                 skipDate: try skipNextDate.map { t throws(ValidationError) in try LocalDate(parsing: t) }, timeZoneID: timeZone,
-                skipDaysOff: skipDaysOff ?? false, programme: tie, sunriseSeconds: sunriseSeconds ?? 0)
+                skipDaysOff: skipDaysOff ?? false, programme: tie, sunriseSeconds: sunriseSeconds ?? 0,
+                ladder: try ladder.map { t throws(ValidationError) in try AlarmLadder(parsing: t) } ?? .clock,
+                wakeCheckSeconds: wakeCheckSeconds ?? 0,
+                shaker: try shaker.map { t throws(ValidationError) in try OutputTiming(parsing: t) },
+                lamp: try lamp.map { t throws(ValidationError) in try OutputTiming(parsing: t) })
             try alarm.validate()
             return alarm
         } catch {
@@ -275,6 +289,8 @@ struct AlarmStateRow: Codable, FetchableRecord, PersistableRecord {
     var snoozeCount: Int
     var lastHandled: Date?
     var updatedAt: Date
+    // Schema version 9; optional so that a row written before it still reads.
+    var restCount: Int?
 
     func runState() throws(StoreError) -> AlarmRunState {
         guard let phase = AlarmRunState.Phase(rawValue: self.phase) else {
@@ -282,7 +298,8 @@ struct AlarmStateRow: Codable, FetchableRecord, PersistableRecord {
         }
         return AlarmRunState(
             alarmID: clockId, phase: phase, occurrence: occurrence, ringingSince: ringingSince,
-            snoozedUntil: snoozedUntil, snoozeCount: snoozeCount, lastHandledOccurrence: lastHandled)
+            snoozedUntil: snoozedUntil, snoozeCount: snoozeCount, lastHandledOccurrence: lastHandled,
+            restCount: restCount ?? 0)
     }
 }
 

@@ -7,7 +7,7 @@ enum Schema {
     static let latestVersion = steps.count
 
     static let steps: [@Sendable (Database) throws -> Void] = [
-        version1, version2, version3, version4, version5, version6, version7, version8,
+        version1, version2, version3, version4, version5, version6, version7, version8, version9, version10,
     ]
 
     /// The file's `user_version`: 0 for a new or empty file.
@@ -252,6 +252,29 @@ enum Schema {
             sql: """
                 ALTER TABLE clocks ADD COLUMN sunriseSeconds INTEGER NOT NULL DEFAULT 0
                     CHECK (sunriseSeconds BETWEEN 0 AND 7200);
+                """)
+    }
+
+    /// Version 9: an alarm's own ladder, how it climbs when nobody answers (`AlarmLadder`'s text; NULL follows the
+    /// clock's `[alarm] ladder`), its wake-up check's delay after a Stop (0: none), and the rests its ladder took in the
+    /// occurrence being handled.
+    static func version9(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE clocks ADD COLUMN ladder TEXT CHECK (ladder IS NULL OR length(ladder) BETWEEN 1 AND 80);
+                ALTER TABLE clocks ADD COLUMN wakeCheckSeconds INTEGER NOT NULL DEFAULT 0
+                    CHECK (wakeCheckSeconds = 0 OR wakeCheckSeconds BETWEEN 60 AND 3600);
+                ALTER TABLE alarmState ADD COLUMN restCount INTEGER NOT NULL DEFAULT 0 CHECK (restCount BETWEEN 0 AND 1000);
+                """)
+    }
+
+    /// Version 10: when an alarm's bed shaker and lamp come on while it rings (`OutputTiming`'s text: "now",
+    /// "after:2m", "off"; NULL: at its ladder's top step only).
+    static func version10(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE clocks ADD COLUMN shaker TEXT CHECK (shaker IS NULL OR length(shaker) BETWEEN 2 AND 20);
+                ALTER TABLE clocks ADD COLUMN lamp TEXT CHECK (lamp IS NULL OR length(lamp) BETWEEN 2 AND 20);
                 """)
     }
 }

@@ -216,7 +216,7 @@ extension Store {
         try db.execute(
             sql: """
                 UPDATE alarmState SET phase = 'idle', occurrence = NULL, ringingSince = NULL, snoozedUntil = NULL,
-                    snoozeCount = 0, updatedAt = ? WHERE clockId = ? AND phase != 'idle'
+                    snoozeCount = 0, restCount = 0, updatedAt = ? WHERE clockId = ? AND phase != 'idle'
                 """, arguments: [stamp, id])
     }
 

@@ -89,6 +89,20 @@ public final class EventProcess: Sendable {
         await wait(after: 0, timeout: timeout) { $0["event"] as? String == name && match($0) }
     }
 
+    /// Waits until `count` lines named `name` came and returns the first `count` of them, in order; nil as for
+    /// `wait(for:)`.
+    public func wait(for name: String, count: Int, timeout: Duration = EventProcess.watchdog) async -> [[String: Any]]? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let seen = changes.generation
+            let ended = outputEnded.withLock { $0 }
+            let matches = events.filter { $0["event"] as? String == name }
+            if matches.count >= count { return Array(matches.prefix(count)) }
+            if ended || ContinuousClock.now >= deadline || Task.isCancelled { return nil }
+            await changes.wait(past: seen, until: deadline)
+        }
+    }
+
     /// Waits until a line at or after position `after` among `events` matches `match` (of any name) and returns
     /// it; nil as for `wait(for:)`.
     public func wait(

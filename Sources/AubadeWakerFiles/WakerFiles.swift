@@ -18,14 +18,34 @@ public struct WakerSetup: Sendable, Hashable {
         }
     }
 
+    /// An output the waker drives while it rings (`[outputs]`): its pattern as on/off ms, on 0 for steady.
+    public struct Output: Sendable, Hashable {
+        public var name: OutputName
+        public var line: String
+        public var activeLow: Bool
+        public var pattern: OutputPattern
+
+        public init(name: OutputName, line: String, activeLow: Bool, pattern: OutputPattern) {
+            self.name = name
+            self.line = line
+            self.activeLow = activeLow
+            self.pattern = pattern
+        }
+    }
+
     public var databasePath: String
     public var device: String
     public var alternate: String
     public var buttons: [Button]
     public var activeLow: Bool
     public var bias: String
+    public var outputs: [Output]
 
-    public init(databasePath: String, device: String, alternate: String, buttons: [Button], activeLow: Bool, bias: String) {
+    public init(
+        databasePath: String, device: String, alternate: String, buttons: [Button], activeLow: Bool, bias: String,
+        outputs: [Output] = []
+    ) {
+        self.outputs = outputs
         self.databasePath = databasePath
         self.device = device
         self.alternate = alternate
@@ -78,6 +98,16 @@ public final class WakerFiles: WakerLink {
         file.bias = LongText(setup.bias)
         file.buttons = setup.buttons.prefix(NextAlarmFile.maxButtons).map {
             ButtonLine(duty: $0.snoozes ? .snooze : .stop, line: LongText($0.line))
+        }
+        file.outputs = setup.outputs.prefix(NextAlarmFile.maxOutputs).map { o in
+            let (on, off): (Int, Int) =
+                switch o.pattern {
+                case .steady: (0, 0)
+                case .pulse(let on, let off): (on, off)
+                }
+            return OutputLine(
+                name: LongText(o.name.rawValue), line: LongText(o.line), activeLow: o.activeLow, onMilliseconds: Int64(on),
+                offMilliseconds: Int64(off))
         }
         file.entries = plan.prefix(NextAlarmFile.maxEntries).map(WakerFiles.entry)
         if let written, written.sameContent(as: file) { return }
@@ -144,7 +174,11 @@ public final class WakerFiles: WakerLink {
         return HandoffEntry(
             alarm: e.alarm, occurrence: ms(e.occurrence), round: e.round, due: ms(e.due), volume: e.volume,
             durationSeconds: e.durationSeconds, snoozeSeconds: e.snoozeSeconds, maxSnoozes: e.maxSnoozes, tone: tone,
-            name: ShortText(e.name))
+            name: ShortText(e.name),
+            ladder: e.ladder.enabled
+                ? HandoffLadder(
+                    stepSeconds: e.ladder.stepSeconds, louderDB: e.ladder.louderDB, rounds: e.ladder.rounds,
+                    gapSeconds: e.ladder.gapSeconds) : .none)
     }
 
     static func ring(_ r: AubadeHandoff.WakerRing) -> WakerReport.Ring {
@@ -153,6 +187,7 @@ public final class WakerFiles: WakerLink {
             case .stop: .stop
             case .snooze: .snooze
             case .duration: .duration
+            case .unanswered: .unanswered
             case .daemon: .daemon
             case .shutdown: .shutdown
             }

@@ -4,7 +4,8 @@ import Glibc
 
 extension Waker {
     /// Rings `entry`: its state written first (so `aubade status` and `stop` see it), then the card and the
-    /// buttons — the device (retried for 2 s, R19), then its alternate, then both every second.
+    /// buttons and the outputs (a bed shaker, a lamp: on with the ring, following their patterns) — the device
+    /// (retried for 2 s, R19), then its alternate, then both every second.
     func startRing(_ entry: HandoffEntry, now: Int64) {
         clock.arm(timerFD, at: nil)
         state.armed = nil
@@ -34,6 +35,7 @@ extension Waker {
         notifier.send("STATUS=ringing alarm ", composedIn: notice) { $0.int(entry.alarm) }
         sound.synth.reset(entry.tone, volume: entry.volume)
         buttons.prepare(next)
+        outputs.prepare(next, startNanos: nanos)
         serviceRing()
     }
 
@@ -52,12 +54,18 @@ extension Waker {
             return
         }
         if clock.now() >= r.ends {
-            endRing(.duration, by: .none)
+            endRing(r.entry.ladder.isOn ? .unanswered : .duration, by: .none)
             return
         }
         let nanos = WakerClock.monotonicNanos()
+        if let phase = r.entry.ladder.phase(afterMilliseconds: clock.now() - r.entry.ringsAt(grace: grace)) {
+            follow(phase, nanos)
+            if ring?.resting ?? true { return }
+        }
         if !sound.isOpen && nanos >= r.nextOpen { openDevice(nanos) }
         if buttons.pending && nanos >= (ring?.nextButtons ?? .max) { requestButtons(nanos) }
+        if outputs.pending && nanos >= (ring?.nextOutputs ?? .max) { requestOutputs(nanos) }
+        outputs.drive(WakerClock.monotonicNanos())
         guard sound.isOpen else { return }
         // A card blocks each write until it has room: one chunk a turn, so events are seen every 23 ms. A
         // device the waker paces takes what is due.
@@ -72,18 +80,78 @@ extension Waker {
         }
     }
 
+    /// The ring's ladder (`HandoffLadder`): how long it rings unanswered before it rests, its rests and its
+    /// rounds. The waker's tone already climbs by itself, from the alarm's volume to full in 30 s, with the outputs
+    /// from the start: it rings only for a clock that failed, so it has everything on at once. What it takes from
+    /// the ladder is the timeline — a rest is silence with the card and the outputs let go (the buttons stay held,
+    /// so a Stop still ends it), each round rings again at full with the outputs, and after the last it ends
+    /// `unanswered` (the `ends` check) instead of after the alarm's duration.
+    private func follow(_ phase: HandoffLadder.Phase, _ nanos: Int64) {
+        guard let r = ring else { return }
+        switch phase {
+        case .over:
+            // Past the last round's end; `ends` ends it at the next turn.
+            return
+        case .resting(let before):
+            guard !r.resting else { return }
+            ring?.resting = true
+            sound.close()
+            outputs.releaseAll()
+            let until = r.entry.ringsAt(grace: grace) + restEnd(before: before, of: r.entry.ladder)
+            out.event("rested") { f in
+                f.int("alarm", r.entry.alarm)
+                f.int("round", Int64(before))
+                f.seconds("until", ms: until)
+            }
+            out.log(.notice) { w in
+                w.text("the ring of ")
+                w.alarm(r.entry)
+                w.text(" is unanswered: it rests, then rings again until ")
+                w.iso8601(milliseconds: until)
+            }
+        case .ringing(let round, _):
+            guard r.resting || round != r.round else { return }
+            ring?.resting = false
+            ring?.round = round
+            ring?.nextOpen = nanos
+            ring?.nextOutputs = nanos
+            ring?.reportedFailure = false
+            sound.synth.reset(r.entry.tone, volume: 100)
+            outputs.prepare(next, startNanos: nanos)
+            out.event("round") { f in
+                f.int("alarm", r.entry.alarm)
+                f.int("round", Int64(round))
+            }
+            out.log(.warning) { w in
+                w.text("the ring of ")
+                w.alarm(r.entry)
+                w.text(" rings again at full, round ")
+                w.int(Int64(round))
+            }
+        }
+    }
+
+    /// Ms after the ring began at which the rest before `round` ends.
+    private func restEnd(before round: Int, of ladder: HandoffLadder) -> Int64 {
+        let step = Int64(ladder.stepSeconds) * 1000
+        return step * Int64(HandoffLadder.climbSteps) + Int64(round) * (Int64(ladder.gapSeconds) * 1000 + step) - step
+    }
+
     /// How long `epoll_wait` may sleep during a ring: until the next chunk, device attempt or button attempt is
-    /// due, at most a second (the duration's end is checked each turn).
+    /// due, at most a second (the duration's end and the ladder's phase are checked each turn).
     func ringTimeoutMillis() -> Int32 {
         guard let r = ring else { return -1 }
         let nanos = WakerClock.monotonicNanos()
         var wait: Int64 = 1_000_000_000
+        if r.resting { return Int32(min(1000, max(0, r.ends - clock.now()))) }
         if sound.isOpen {
             wait = min(wait, sound.nanosUntilDue(nanos))
         } else {
             wait = min(wait, max(0, r.nextOpen - nanos))
         }
         if buttons.pending { wait = min(wait, max(0, r.nextButtons - nanos)) }
+        if outputs.pending { wait = min(wait, max(0, r.nextOutputs - nanos)) }
+        if let change = outputs.nanosUntilChange(nanos) { wait = min(wait, change) }
         wait = min(wait, max(0, (r.ends - clock.now()) * 1_000_000))
         return Int32((wait + 999_999) / 1_000_000)
     }
@@ -178,6 +246,41 @@ extension Waker {
         }
     }
 
+    private func requestOutputs(_ nanos: Int64) {
+        guard let r = ring else { return }
+        outputs.request { i, code in
+            let o = outputs.lines[i].spec
+            if code == 0 {
+                out.event("output") { f in
+                    f.text("output", o.name)
+                    f.text("line", o.line)
+                }
+                out.log(.notice) { w in
+                    w.text("the ")
+                    w.text(o.name)
+                    w.text(" on ")
+                    w.text(o.line)
+                    w.text(" is on")
+                }
+                return
+            }
+            out.log(.warning) { w in
+                w.text("the ")
+                w.text(o.name)
+                w.text(" line ")
+                w.text(o.line)
+                w.text(" cannot be driven (")
+                w.errorText(code)
+                w.text("); this ring goes without it")
+            }
+        }
+        guard outputs.pending else { return }
+        ring?.nextOutputs = nanos + Waker.slowRetry
+        if outputs.busy && nanos - r.startNanos >= Waker.retryWindow && stopDaemon(because: "it holds the output lines") {
+            ring?.nextOutputs = nanos + Waker.quickRetry
+        }
+    }
+
     /// Stops the daemon that failed this ring and holds what it needs; once per ring. True when it did.
     private func stopDaemon(because reason: StaticString) -> Bool {
         guard let r = ring, r.killed == 0, DaemonLink.stopUnresponsive(next.daemon) else { return false }
@@ -217,6 +320,7 @@ extension Waker {
         guard let r = ring else { return }
         sound.close()
         buttons.releaseAll(epoll: epollFD)
+        outputs.releaseAll()
         let now = clock.now()
         state.remember(
             WakerRing(

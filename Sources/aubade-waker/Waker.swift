@@ -28,9 +28,14 @@ final class Waker {
         var startNanos: Int64
         var nextOpen: Int64
         var nextButtons: Int64
+        /// Monotonic ns of the next attempt at the outputs' lines.
+        var nextOutputs: Int64 = 0
         var reportedFailure = false
         var killed: Int32 = 0
         var device = LongText()
+        /// Its ladder's round (0: the first climb), and whether it rests before the next.
+        var round = 0
+        var resting = false
     }
 
     static let retryWindow: Int64 = 2_000_000_000  // R19: retry the device for 2 s, then the alternate
@@ -43,6 +48,7 @@ final class Waker {
     let files: HandoffFiles
     let sound = WakerSound()
     let buttons = WakerButtons()
+    let outputs = WakerOutputLines()
     let notifier = SystemdNotifier()
     /// Where a status line for systemd is composed.
     let notice = TextWriter(capacity: 512)

@@ -12,6 +12,7 @@ struct WakerOptions {
     var fakeStart: Int64?
     var json = false
     var check = false
+    var outputsOff = false
 
     static let defaultDatabase = "/var/lib/aubade/aubade.sqlite"
     static let defaultConfig = "/etc/aubade/aubade.toml"
@@ -20,6 +21,7 @@ struct WakerOptions {
 
     static let usage = """
         usage: aubade-waker [--db <path>] [--config <path>] [--grace 60s] [--fake-time <ISO-8601>] [--json] [--check]
+               aubade-waker --outputs-off [--db <path>] [--config <path>]
 
         The second waker (R35): it sounds the built-in tone when the clock's daemon has not made an alarm heard
         within the grace after its time. It reads <db>.next-alarm and <db>.heartbeat, which the daemon writes.
@@ -30,6 +32,9 @@ struct WakerOptions {
           --fake-time <ISO>    start the waker's wall clock at this instant, as `aubade run --fake-time` (tests)
           --json               one JSON event per line on stdout (armed, ringing, stopped, ...)
           --check              print what it would do now and exit (1 when there is no next-alarm file to read)
+          --outputs-off        drive the outputs the daemon lists in <db>.next-alarm (a bed shaker, a lamp) to
+                               their inactive level, release them and exit (1 when one could not be): the clock's
+                               unit runs it after the daemon ends in any way
         Signals: SIGUSR1 stops a ring (`aubade stop` sends it), SIGUSR2 snoozes it (`aubade snooze`).
         """
 
@@ -66,6 +71,7 @@ struct WakerOptions {
                 o.fakeStart = ms
             case "--json": o.json = true
             case "--check": o.check = true
+            case "--outputs-off": o.outputsOff = true
             case "-h", "--help":
                 print(usage)
                 exit(0)

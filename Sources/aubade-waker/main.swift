@@ -16,6 +16,7 @@ do throws(WakerOptions.Bad) {
     fail(error.sentence, code: 2)
 }
 if options.check { exit(WakerCheck.run(options)) }
+if options.outputsOff { exit(WakerOutputsOff.run(options)) }
 let waker: Waker
 do throws(Waker.StartFailure) {
     waker = try Waker(options)

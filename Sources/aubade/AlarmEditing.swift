@@ -16,7 +16,7 @@ struct AlarmFields: ParsableArguments {
     @Option(help: "With --days once: the date, YYYY-MM-DD (default: the next time the alarm's time comes).")
     var date: String?
     @Option(help: "tone, a saved station's name, or an http(s) stream URL.") var source: String?
-    @Option(help: "How long it rings before silencing itself, e.g. 15m.") var duration: String?
+    @Option(help: "How long it rings before silencing itself when its ladder is off, e.g. 15m.") var duration: String?
     @Option(help: "Volume, 10-100.") var volume: Int?
     @Option(name: .customLong("fade-in"), help: "Fade-in time, e.g. 30s (0s for none).") var fadeIn: String?
     @Option(help: "Snooze length, e.g. 9m.") var snooze: String?
@@ -38,6 +38,28 @@ struct AlarmFields: ParsableArguments {
             "Light the kiosk's screen as a sunrise this long before the alarm, e.g. 20m (0 for none; default: [display] sunrise)."
     )
     var sunrise: String?
+    @Option(
+        help: ArgumentHelp(
+            "When nobody answers: default ([alarm] ladder), off (ring for --duration, then silence), or its own steps.",
+            discussion:
+                "Steps: step=2m,louder=9dB,rounds=5,gap=10m (each optional): its sound, louder, the tone at full, the outputs and the unanswered event, then rest and ring again.",
+            valueName: "default|off|steps"))
+    var ladder: String?
+    @Option(
+        name: .customLong("wake-check"),
+        help: "Ask \"Are you up?\" this long after a Stop, e.g. 5m (0 or off: never); unanswered within a minute, it rings again."
+    )
+    var wakeCheck: String?
+    @Option(
+        help: ArgumentHelp(
+            "When the bed shaker comes on while it rings: ladder (at the ladder's top step, the default), now, after:2m, or off.",
+            valueName: "ladder|now|after:<d>|off"))
+    var shaker: String?
+    @Option(
+        help: ArgumentHelp(
+            "When the lamp comes on while it rings: ladder (at the ladder's top step, the default), now, after:2m, or off.",
+            valueName: "ladder|now|after:<d>|off"))
+    var lamp: String?
 
     /// The fields given, for the store to apply inside its write transaction (R26); a duration that is not one is
     /// refused here with AubadeCore's sentence.
@@ -55,7 +77,17 @@ struct AlarmFields: ParsableArguments {
                 try DurationText.wholeMinutes(parsing: t, field: "Snooze length")
             },
             maxSnoozes: maxSnoozes, shake: shake, tz: tz, skipDaysOff: skipDaysOff, atProgramme: atProgramme,
-            sunriseSeconds: try sunrise.map { t throws(AubadeCore.ValidationError) in try AlarmPatch.sunriseSeconds(parsing: t) })
+            sunriseSeconds: try sunrise.map { t throws(AubadeCore.ValidationError) in try AlarmPatch.sunriseSeconds(parsing: t) },
+            ladder: try ladder.map { t throws(AubadeCore.ValidationError) in try AlarmLadder(parsing: t).description },
+            wakeCheckSeconds: try wakeCheck.map { t throws(AubadeCore.ValidationError) in
+                try AlarmPatch.wakeCheckSeconds(parsing: t)
+            },
+            shaker: try shaker.map { t throws(AubadeCore.ValidationError) in
+                OutputTiming.alarmText(try OutputTiming.alarmValue(parsing: t))
+            },
+            lamp: try lamp.map { t throws(AubadeCore.ValidationError) in
+                OutputTiming.alarmText(try OutputTiming.alarmValue(parsing: t))
+            })
     }
 }
 
@@ -113,6 +145,21 @@ extension AlarmAdd {
         if let tie = a.programme { parts.append("following programme \(tie.id) (\(tie.name))") }
         if a.skipDaysOff, a.recurrence.onceDate == nil { parts.append("not on days off") }
         if a.sunriseSeconds > 0 { parts.append("a sunrise \(DurationText.format(a.sunriseSeconds)) before") }
+        switch a.ladder {
+        case .clock: break
+        case .own(let plan) where !plan.enabled:
+            parts.append("no ladder (silent after \(DurationText.format(a.durationSeconds)))")
+        case .own: parts.append("its own ladder \(a.ladder)")
+        }
+        if a.wakeCheckSeconds > 0 { parts.append("a wake-up check \(DurationText.format(a.wakeCheckSeconds)) after Stop") }
+        for name in OutputName.allCases {
+            switch a.timing(of: name) {
+            case nil: break
+            case .off?: parts.append("no \(name)")
+            case .now?: parts.append("the \(name) from the start")
+            case .after(let seconds)?: parts.append("the \(name) after \(DurationText.format(seconds))")
+            }
+        }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: "; ")
     }
 }

@@ -17,7 +17,8 @@ struct Aubade: ParsableCommand {
         subcommands: [
             RunCommand.self, PlayCommand.self, RingCommand.self, AlarmCommand.self, StationCommand.self, PodcastCommand.self,
             ProgramCommand.self, DaysOffCommand.self, SettingsCommand.self, SleepCommand.self, StatusCommand.self,
-            StopCommand.self, SnoozeCommand.self, TokenCommand.self, DoctorCommand.self, VerifyCommand.self,
+            StopCommand.self, SnoozeCommand.self, TokenCommand.self, DoctorCommand.self, OutputsCommand.self,
+            VerifyCommand.self,
             VersionCommand.self,
         ])
 

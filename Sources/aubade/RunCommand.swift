@@ -78,7 +78,8 @@ struct RunCommand: AsyncParsableCommand {
                 refresh: .seconds(config.calendars.refreshSeconds),
                 horizonDays: config.calendars.horizonDays),
             preAlarmLeads: homeAssistant == nil ? [] : config.mqtt.preAlarmSeconds,
-            podcastRefresh: .seconds(config.podcasts.refreshSeconds), sunriseSeconds: config.display.sunriseSeconds)
+            podcastRefresh: .seconds(config.podcasts.refreshSeconds), sunriseSeconds: config.display.sunriseSeconds,
+            ladder: config.alarm.ladder)
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
         let shake = config.shake.sensor(gpio: gpio, logger: logger)
@@ -100,6 +101,9 @@ struct RunCommand: AsyncParsableCommand {
             homeAssistant: homeAssistant,
             directory: StationDirectoryFromConfig.make(config, allowLocal: false))
         parts.hlsBandwidthCap = config.audio.hlsMaxKbps * 1000
+        let outputs = await GPIOOutputs.open(config.outputs.requests(), logger: logger)
+        parts.outputs = outputs
+        parts.configWarnings += outputs.problems.sorted { $0.key < $1.key }.map { "Output \($0.key) is off: \($0.value)" }
         do {
             try await Daemon.run(parts, logger: logger)
         } catch let failure as Daemon.StartFailure {

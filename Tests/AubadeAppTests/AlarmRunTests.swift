@@ -169,8 +169,8 @@ struct AlarmRunTests {
         #expect(rig.history.contains("snooze-ended"))
     }
 
-    @Test func anAlarmAutoSilencesAfterItsDuration() async throws {
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, duration: 120)])
+    @Test func anAlarmWhoseLadderIsOffAutoSilencesAfterItsDuration() async throws {
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, duration: 120, ladder: .own(.off))])
         await rig.start()
         await rig.run(until: ClockRig.at(7, 1, 59))
         let id = try #require(rig.lastPlayed?.id)
@@ -178,6 +178,210 @@ struct AlarmRunTests {
         await rig.run(until: ClockRig.at(7, 2))
         #expect(rig.sound.calls.last == .stop(id))
         #expect(rig.history.contains("auto-silenced"))
+    }
+
+    @Test func anUnansweredAlarmClimbsTheClocksLadderAndEndsUnansweredInsteadOfFallingSilent() async throws {
+        // The clock's ladder (on unless turned off): 3 minutes a step, 6 dB louder, the tone, the outputs; then it
+        // rests 5 minutes and rings again at the top, 3 more rounds.
+        let outputs = FakeOutputs(available: [.shaker, .lamp])
+        let rig = ClockRig(
+            alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 1), duration: 120)], stations: [ClockRig.station(1)],
+            outputs: outputs)
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 2, 59))
+        let own = try #require(rig.lastPlayed?.id)
+        #expect(!rig.sound.calls.contains(.stop(own)), "its duration (2 min) does not silence an alarm that climbs")
+        await rig.run(until: ClockRig.at(7, 3))
+        #expect(rig.sound.calls.last == .volume(own, 75), "a step later, its own sound 6 dB louder")
+        await rig.run(until: ClockRig.at(7, 6))
+        let tone = try #require(rig.lastPlayed)
+        #expect(tone.id != own && tone.request.volume == 100 && tone.request.priority == .alarm, "then the tone at full")
+        await rig.run(until: ClockRig.at(7, 9))
+        #expect(rig.history.suffix(2) == ["climbed", "escalated"], "then the outputs and the unanswered notice")
+        #expect(outputs.events == [.set(.shaker, on: true), .set(.lamp, on: true)], "the shaker and the lamp at the top")
+        await rig.run(until: ClockRig.at(9, 0))
+        let kinds = rig.history
+        #expect(!kinds.contains("auto-silenced"))
+        #expect(kinds.filter { $0 == "rested" }.count == 3, "three rests between four rounds: \(kinds)")
+        #expect(kinds.last == "unanswered", "\(kinds)")
+        let round: [FakeOutputs.Event] = [
+            .set(.shaker, on: true), .set(.lamp, on: true), .set(.shaker, on: false), .set(.lamp, on: false),
+        ]
+        #expect(
+            outputs.events == Array(repeating: round, count: 4).flatMap { $0 },
+            "on at each round's top, off in each rest and at the end")
+        #expect(!outputs.isOn(.shaker) && !outputs.isOn(.lamp))
+        #expect(try await rig.status().ringing == nil)
+        #expect(rig.store.data.states.first?.phase != .ringing)
+    }
+
+    @Test func theOutputsAtTheTopGoOffForATouchAndForAStopAndAnEditThatEndsTheRing() async throws {
+        let outputs = FakeOutputs(available: [.shaker])
+        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0), ClockRig.alarm(2, 8, 0)], outputs: outputs)
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 9))
+        #expect(outputs.isOn(.shaker), "the top step: \(rig.history)")
+        // A touch of the kiosk: a person is awake, the climb starts again from the alarm's own sound, nothing shakes.
+        _ = try await rig.clock.handle(.displayWake)
+        #expect(outputs.events == [.set(.shaker, on: true), .set(.shaker, on: false)])
+        #expect(rig.events.contains("outputs"))
+        await rig.run(until: ClockRig.at(7, 18))
+        #expect(outputs.isOn(.shaker), "unanswered again, the top again")
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+        #expect(!outputs.isOn(.shaker), "a Stop")
+
+        // The next alarm at the top is removed by a phone: the ring ends, and so does the shaking.
+        await rig.run(until: ClockRig.at(8, 9))
+        #expect(outputs.isOn(.shaker))
+        try await rig.edit(.removeAlarm(id: 2))
+        #expect(!outputs.isOn(.shaker))
+        #expect(try await rig.status().ringing == nil)
+        #expect(outputs.events.count == 6)
+    }
+
+    /// A deaf sleeper's alarm: the shaker from the ring's start, the lamp two minutes in (the loop wakes for it),
+    /// both off at a Stop; another alarm that turns the shaker off keeps it off even at its ladder's top.
+    @Test func anAlarmTimesItsOwnOutputsFromTheRingsStartAndOffKeepsThemOffAtTheTop() async throws {
+        let outputs = FakeOutputs(available: [.shaker, .lamp])
+        var deaf = ClockRig.alarm(1, 7, 0)
+        (deaf.shaker, deaf.lamp) = (.now, .after(seconds: 120))
+        var partner = ClockRig.alarm(2, 8, 0)
+        partner.shaker = .off
+        let rig = ClockRig(alarms: [deaf, partner], outputs: outputs)
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 0))
+        #expect(outputs.events == [.set(.shaker, on: true)], "the shaker with the sound")
+        await rig.run(until: ClockRig.at(7, 1, 59))
+        #expect(!outputs.isOn(.lamp))
+        await rig.run(until: ClockRig.at(7, 2))
+        #expect(outputs.isOn(.lamp), "the lamp two minutes in")
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+        #expect(!outputs.isOn(.shaker) && !outputs.isOn(.lamp))
+        let afterFirst = outputs.events.count
+        await rig.run(until: ClockRig.at(8, 9))
+        #expect(rig.history.last == "escalated", "the partner's alarm at its top: \(rig.history)")
+        #expect(Array(outputs.events.dropFirst(afterFirst)) == [.set(.lamp, on: true)], "the lamp, never the shaker")
+    }
+
+    /// The switches (the kiosk, the phone page, Home Assistant): the lamp on by hand stays on until an alarm rings,
+    /// which then decides; the shaker off by hand while an alarm shakes it stays off for that ring only; a clock
+    /// without an output says so.
+    @Test func anOutputSwitchedByHandHoldsUntilARingStartsOrEnds() async throws {
+        let outputs = FakeOutputs(available: [.shaker, .lamp])
+        var deaf = ClockRig.alarm(1, 7, 0)
+        deaf.shaker = .now
+        let rig = ClockRig(alarms: [deaf], start: ClockRig.at(6, 50), outputs: outputs)
+        await rig.start()
+        guard case .done(let said) = try await rig.clock.handle(.output(.lamp, on: true)) else {
+            Issue.record("no sentence")
+            return
+        }
+        #expect(said == "The lamp is on." && outputs.isOn(.lamp))
+        #expect(await rig.live().outputs.map { "\($0.name)=\($0.on)" } == ["shaker=false", "lamp=true"])
+        await rig.run(until: ClockRig.at(6, 59))
+        #expect(outputs.isOn(.lamp), "by hand, until a ring")
+        await rig.run(until: ClockRig.at(7, 0))
+        #expect(outputs.isOn(.shaker) && !outputs.isOn(.lamp), "the ring decides: its shaker, not the lamp")
+        _ = try await rig.clock.handle(.output(.shaker, on: false))
+        #expect(!outputs.isOn(.shaker), "a person turned it off")
+        await rig.run(until: ClockRig.at(7, 5))
+        #expect(!outputs.isOn(.shaker), "for the rest of this ring")
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+        await rig.run(until: ClockRig.at(7, 0, day: 1))
+        #expect(outputs.isOn(.shaker), "the next ring is not silenced by it")
+
+        let bare = ClockRig(alarms: [])
+        await bare.start()
+        await #expect(throws: ClockError(.notFound, "This clock has no shaker: set [outputs.shaker] line in the config.")) {
+            try await bare.clock.handle(.output(.shaker, on: true))
+        }
+    }
+
+    @Test func aWakeUpCheckAfterAStopChimesAsksAndRingsAgainWhenNobodyAnswers() async throws {
+        var alarm = ClockRig.alarm(1, 7, 0)
+        alarm.wakeCheckSeconds = 300
+        let rig = ClockRig(alarms: [alarm])
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 0, 30))
+        let first = try #require(rig.lastPlayed)
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+        #expect(rig.sound.calls.last == .stop(first.id))
+        await rig.run(until: ClockRig.at(7, 5, 29))
+        #expect(!rig.history.contains("wake-check"))
+        await rig.run(until: ClockRig.at(7, 5, 30))
+        let chime = try #require(rig.lastPlayed)
+        #expect(chime.request.priority == .chime && chime.request.limit == .seconds(3), "a soft chime, not the alarm")
+        #expect(rig.history.last == "wake-check" && rig.events.last == "wake-check")
+        #expect(await rig.live().wakeCheck?.id == 1, "the kiosk's question")
+        await rig.run(until: ClockRig.at(7, 6, 29))
+        #expect(rig.lastPlayed?.id == chime.id, "nothing rings while the question waits")
+        await rig.run(until: ClockRig.at(7, 6, 30))
+        let again = try #require(rig.lastPlayed)
+        #expect(again.request.priority == .alarm && again.id != first.id)
+        #expect(rig.history.contains("fell-back-asleep"))
+        #expect(try await rig.status().ringing?.id == 1)
+
+        // Stopped again, the next question is answered by a touch of the kiosk: it says woke and rings no more.
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .api))
+        await rig.run(until: ClockRig.at(7, 11, 40))
+        #expect(rig.history.last == "wake-check")
+        _ = try await rig.clock.handle(.displayWake)
+        #expect(rig.history.last == "woke")
+        #expect(await rig.live().wakeCheck == nil, "answered, the question is gone")
+        await rig.run(until: ClockRig.at(8, 0))
+        #expect(rig.sound.played.filter { $0.request.priority == .alarm }.count == 2)
+        #expect(try await rig.status().ringing == nil)
+    }
+
+    /// A client's Stop or Snooze with nothing ringing that answers a wake-up check says so, rather than "Stopped."
+    /// or the refusal a Snooze with nothing to do gets.
+    @Test func aClientsSnoozeOrStopThatAnswersAWakeUpCheckSaysSo() async throws {
+        var alarm = ClockRig.alarm(1, 7, 0)
+        alarm.wakeCheckSeconds = 60
+        let rig = ClockRig(alarms: [alarm])
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 0, 30))
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .api))
+        await rig.run(until: ClockRig.at(7, 1, 30))
+        #expect(rig.history.last == "wake-check")
+        guard case .done(let said) = try await rig.clock.handle(.snooze(alarm: nil, by: .api)) else {
+            Issue.record("no sentence")
+            return
+        }
+        #expect(said == "You are up: the wake-up check is answered.")
+        #expect(rig.history.last == "woke")
+        await #expect(throws: ClockError(.refused, "No alarm can be snoozed now.")) {
+            try await rig.clock.handle(.snooze(alarm: nil, by: .api))
+        }
+        await rig.run(until: ClockRig.at(7, 0, 30, day: 1))
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .api))
+        await rig.run(until: ClockRig.at(7, 1, 30, day: 1))
+        guard case .done(let stopSaid) = try await rig.clock.handle(.stop(alarm: nil, by: .api)) else {
+            Issue.record("no sentence")
+            return
+        }
+        #expect(stopSaid == "You are up: the wake-up check is answered.", "\(rig.history)")
+    }
+
+    @Test func theStopButtonEndsALaddersRestAndAnswersAWakeUpCheckThoughNothingRings() async throws {
+        var alarm = ClockRig.alarm(1, 7, 0)
+        alarm.wakeCheckSeconds = 60
+        let rig = ClockRig(alarms: [alarm])
+        let stopButton = ButtonPanel.Command(role: .stop, kind: .short, action: .stop, time: .seconds(1))
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 12, 30))  // own, louder, tone, everything: then the rest
+        #expect(rig.history.last == "rested")
+        let alarmSounds = rig.sound.played.filter { $0.request.priority == .alarm }.count
+        await rig.clock.button(stopButton)
+        #expect(rig.history.last == "dismissed", "a Stop during the rest ends it: \(rig.history)")
+        await rig.run(until: ClockRig.at(7, 13, 30))
+        #expect(rig.history.last == "wake-check")
+        await rig.clock.button(stopButton)
+        #expect(rig.store.history.last?.kind == "woke" && rig.store.history.last?.detail == "by=button")
+        await rig.run(until: ClockRig.at(8, 0))
+        #expect(
+            rig.sound.played.filter { $0.request.priority == .alarm }.count == alarmSounds, "it rang no more after the Stop")
+        #expect(!rig.history.contains("fell-back-asleep") && !rig.history.contains("snooze-ended"))
     }
 
     @Test func anEditByAnotherProcessIsPickedUpAndDropsAStalePreRoll() async throws {
@@ -200,7 +404,9 @@ struct AlarmRunTests {
 @Suite("Daemon decisions: alarms that ring together")
 struct RingingGroupTests {
     @Test func aShorterAlarmThatJoinsNeverSilencesTheLongerOne() async throws {
-        let rig = ClockRig(alarms: [ClockRig.alarm(1, 7, 0, duration: 300), ClockRig.alarm(2, 7, 0, duration: 60)])
+        let rig = ClockRig(alarms: [
+            ClockRig.alarm(1, 7, 0, duration: 300, ladder: .own(.off)), ClockRig.alarm(2, 7, 0, duration: 60, ladder: .own(.off)),
+        ])
         await rig.start()
         await rig.run(until: ClockRig.at(7, 0))
         let sounds = rig.sound.calls.compactMap { call -> SoundID? in

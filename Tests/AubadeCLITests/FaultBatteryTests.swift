@@ -99,8 +99,9 @@ struct FaultBatteryTests {
 
     @Test func aShorterAlarmThatJoinsALongerOneLeavesNoSilenceWhenItEnds() async throws {
         let c = try Clock()
-        let long = try await c.addAlarm(["--source", "tone", "--duration", "2m", "--fade-in", "0s"])
-        let short = try await c.addAlarm(["--source", "tone", "--duration", "1m", "--fade-in", "0s"])
+        // Their ladders off: each rings for its duration and falls silent (R12), as before the ladder.
+        let long = try await c.addAlarm(["--source", "tone", "--duration", "2m", "--fade-in", "0s", "--ladder", "off"])
+        let short = try await c.addAlarm(["--source", "tone", "--duration", "1m", "--fade-in", "0s", "--ladder", "off"])
         let d = try await c.daemon(lead: 2)
         _ = try #require(await d.wait(for: "ringing") { $0["alarm"] as? Int == Int(short) })
         // One minute in, the shorter alarm auto-silences — and the sound plays on for the longer one.

@@ -1,4 +1,5 @@
 import AubadeConfig
+import AubadeCore
 import AubadeTesting
 import Foundation
 import Testing
@@ -72,6 +73,20 @@ struct ConfigLoaderTests {
         #expect(c.shake.source == "evdev" && c.shake.threshold == 3.0 && c.shake.sustainSeconds == 2.5)
         #expect(GPIOLineSpec(c.buttons.snooze) == .chipOffset(chip: "gpiochip1", offset: 5))
         #expect(loaded.warnings.isEmpty)
+    }
+
+    @Test func theAlarmsLadderIsOnByDefaultAndReadAsOffOrSteps() throws {
+        #expect(Configuration().alarm.ladder == .standard && Configuration().alarm.ladder.enabled)
+        let off = try ConfigLoader.parse("[alarm]\nladder = \"off\"\n", name: "t.toml")
+        #expect(off.configuration.alarm.ladder == .off && off.warnings.isEmpty)
+        let own = try ConfigLoader.parse("[alarm]\nladder = \"step=2m,rounds=5\"\n", name: "t.toml")
+        #expect(own.configuration.alarm.ladder == LadderPlan(stepSeconds: 120, rounds: 5))
+        // A ladder that cannot be used is one problem with its line; the default (on) is kept.
+        let bad = try ConfigLoader.parse("[alarm]\n\nladder = \"step=10s\"\n", name: "t.toml", mode: .lenient)
+        #expect(bad.configuration.alarm.ladder == .standard)
+        #expect(bad.problems.count == 1, "\(bad.problems)")
+        let sentence = bad.problemMessages.first ?? ""
+        #expect(sentence.contains("ladder") && sentence.contains("line 3") && sentence.contains("30s"), "\(sentence)")
     }
 
     @Test func unknownKeysAreWarningsWithLines() throws {

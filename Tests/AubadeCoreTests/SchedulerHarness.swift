@@ -139,7 +139,7 @@ struct SchedulerHarness {
             case .ring(let request): sounding = request.alarmID
             case .stopRinging(let stop): if stop.silencesPlayer { sounding = nil }
             case .wakeMe(let w): wake = w
-            case .record, .snoozeRefused, .climb, .outputs: break
+            case .record, .snoozeRefused, .climb, .outputs, .wakeCheck: break
             }
         }
         if wasSounding, sounding == nil {
@@ -162,7 +162,7 @@ struct SchedulerHarness {
             switch a {
             case .persist, .saveAlarm: 0
             case .record: 1
-            case .ring, .climb, .outputs: 2
+            case .ring, .climb, .outputs, .wakeCheck: 2
             case .stopRinging: 3
             case .snoozeRefused: 4
             case .wakeMe: 5

@@ -13,10 +13,11 @@ struct SchedulerLadderTests {
     /// 2026-11-24 06:59:00 UTC.
     static let start = Date(timeIntervalSince1970: 1_795_503_540)
 
-    static func alarm(duration: Int = 900) -> Alarm {
+    static func alarm(duration: Int = 900, ladder: AlarmLadder = .clock, wakeCheck: Int = 0) -> Alarm {
         Alarm(
             id: 1, name: "Wake", time: try! LocalTime(hour: 7, minute: 0), recurrence: .weekly(.all),
-            durationSeconds: duration, shakeToStop: false, sound: .tone, maxSnoozes: 3)
+            durationSeconds: duration, shakeToStop: false, sound: .tone, maxSnoozes: 3, ladder: ladder,
+            wakeCheckSeconds: wakeCheck)
     }
 
     /// Drives one scheduler on one clock and keeps what it did.
@@ -28,10 +29,13 @@ struct SchedulerLadderTests {
         var climbs: [LadderStep] = []
         var outputs: Bool = false
         var sounding = false
+        var rings: [RingRequest] = []
+        /// Whether a wake-up check asks now.
+        var asking: Bool { !scheduler.askingWakeChecks.isEmpty }
 
-        init(plan: LadderPlan) {
+        init(plan: LadderPlan, alarm: Alarm = SchedulerLadderTests.alarm()) {
             scheduler = AlarmScheduler(
-                alarms: [SchedulerLadderTests.alarm()], states: [], settings: AppSettings(),
+                alarms: [alarm], states: [], settings: AppSettings(),
                 defaultZone: SchedulerLadderTests.utc, ladder: plan)
             wall = SchedulerLadderTests.start
             mono = MonotonicInstant(seconds: 1000)
@@ -50,11 +54,13 @@ struct SchedulerLadderTests {
             for action in actions {
                 switch action {
                 case .record(let e): history.append(e)
-                case .ring: sounding = true
+                case .ring(let r):
+                    sounding = true
+                    rings.append(r)
                 case .stopRinging(let s): if s.silencesPlayer { sounding = false }
                 case .climb(_, let step): climbs.append(step)
                 case .outputs(_, let on): outputs = on
-                case .persist, .saveAlarm, .snoozeRefused, .wakeMe: break
+                case .persist, .saveAlarm, .snoozeRefused, .wakeMe, .wakeCheck: break
                 }
             }
         }
@@ -115,6 +121,38 @@ struct SchedulerLadderTests {
         d.advance(60)
         d.advance(900)
         #expect(d.kinds(.autoSilenced).count == 1 && d.climbs.isEmpty && d.kinds(.unanswered).isEmpty)
+    }
+
+    @Test func anAlarmsOwnLadderOverridesTheClocksEitherWay() {
+        // The clock climbs; this alarm's ladder is off: it rings its duration and falls silent.
+        var off = Drive(plan: .standard, alarm: Self.alarm(duration: 120, ladder: .own(.off)))
+        off.advance(60)
+        off.advance(120)
+        #expect(off.kinds(.autoSilenced).count == 1 && off.climbs.isEmpty && !off.sounding)
+        // The clock's ladder is off; this alarm has its own, a minute a step: it climbs by its own.
+        var own = Drive(plan: .off, alarm: Self.alarm(ladder: .own(LadderPlan(stepSeconds: 60, rounds: 0))))
+        own.advance(60)
+        own.advance(60)
+        #expect(own.climbs == [.louder])
+        #expect(own.scheduler.climb(of: 1)?.plan.stepSeconds == 60)
+        own.advance(60 * 3)
+        #expect(own.kinds(.unanswered).count == 1 && own.kinds(.autoSilenced).isEmpty && !own.sounding)
+    }
+
+    @Test func anAlarmsLadderReadsBackWhatItWrites() throws {
+        #expect(try AlarmLadder(parsing: "default") == .clock)
+        #expect(try AlarmLadder(parsing: "") == .clock)
+        #expect(try AlarmLadder(parsing: " OFF ") == .own(.off))
+        #expect(try AlarmLadder(parsing: "step=2m,rounds=5") == .own(LadderPlan(stepSeconds: 120, rounds: 5)))
+        // Its own plan equal to the standard one is written so that it stays its own.
+        #expect(AlarmLadder.own(.standard).description == "step=3m")
+        for ladder in [AlarmLadder.clock, .own(.off), .own(.standard), .own(LadderPlan(louderDB: 9, gapSeconds: 600))] {
+            #expect(try AlarmLadder(parsing: ladder.description) == ladder, "\(ladder)")
+            let json = try JSONEncoder().encode(ladder)
+            #expect(try JSONDecoder().decode(AlarmLadder.self, from: json) == ladder)
+        }
+        #expect(throws: ValidationError.self) { try AlarmLadder(parsing: "step=10s") }
+        #expect(throws: ValidationError.self) { try AlarmLadder(parsing: "loudest") }
     }
 
     @Test("random mornings: never silent before the last round unless stopped, snoozed or resting; ends unanswered once")

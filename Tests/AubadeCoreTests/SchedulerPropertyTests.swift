@@ -294,7 +294,7 @@ struct SimulationRun {
                         with: HistoryDetail.ringingWith(in: event.detail)))
                 checkRing(event)
             case .wakeMe(let w): wake = w
-            case .snoozeRefused, .climb, .outputs: break
+            case .snoozeRefused, .climb, .outputs, .wakeCheck: break
             }
         }
     }

@@ -18,13 +18,20 @@ struct HandoffFileTests {
         f.buttons = [
             ButtonLine(duty: .stop, line: LongText("GPIO27")), ButtonLine(duty: .snooze, line: LongText("gpiochip0:17")),
         ]
+        f.outputs = [
+            OutputLine(
+                name: LongText("shaker"), line: LongText("GPIO16"), activeLow: false, onMilliseconds: 500, offMilliseconds: 250),
+            OutputLine(
+                name: LongText("lamp"), line: LongText("gpiochip0:20"), activeLow: true, onMilliseconds: 0, offMilliseconds: 0),
+        ]
         f.entries = [
             HandoffEntry(
                 alarm: 1, occurrence: 1_764_057_600_000, due: 1_764_057_600_000, volume: 90, durationSeconds: 900,
                 snoozeSeconds: 540, maxSnoozes: 3, tone: .classic, name: ShortText("Work day")),
             HandoffEntry(
                 alarm: 7, occurrence: 1_764_050_400_000, round: 2, due: 1_764_051_480_000, volume: 55,
-                durationSeconds: 60, snoozeSeconds: 300, maxSnoozes: 5, tone: .rising, name: ShortText("Flight ✈ early")),
+                durationSeconds: 60, snoozeSeconds: 300, maxSnoozes: 5, tone: .rising, name: ShortText("Flight ✈ early"),
+                ladder: HandoffLadder(stepSeconds: 180, louderDB: 6, rounds: 3, gapSeconds: 300)),
         ]
         return f
     }
@@ -45,6 +52,26 @@ struct HandoffFileTests {
         #expect(back.sameContent(as: f))
         #expect(back.entries[1].name.string == "Flight ✈ early" && back.entries[1].tone == .rising)
         #expect(back.alternate.string == "file:'/tmp/a b.raw',raw")
+        #expect(back.outputs == f.outputs)
+        #expect(back.entries[0].ladder == .none && back.entries[1].ladder == f.entries[1].ladder)
+        #expect(Self.string(bytes).contains("✈ early\nladder 180 6 3 300\n"))
+        #expect(back.outputs.map { $0.line.string } == ["GPIO16", "gpiochip0:20"])
+    }
+
+    /// The waker's outputs follow the same pattern as the daemon's (`OutputPattern`): a pulse active `on` ms from
+    /// each period's start, inactive `off` ms; steady (on 0) always active; nothing before the switch-on.
+    @Test func anOutputLinesPatternFromTheRingsStart() {
+        let pulse = OutputLine(
+            name: LongText("shaker"), line: LongText("GPIO16"), activeLow: false, onMilliseconds: 400, offMilliseconds: 100)
+        #expect(
+            [0, 399, 400, 499, 500, 899, 900].map { pulse.isActive(afterMilliseconds: $0) } == [
+                true, true, false, false, true, true, false,
+            ])
+        #expect([0, 399, 400, 499, 500].map { pulse.nextChange(afterMilliseconds: $0) } == [400, 400, 500, 500, 900])
+        #expect(!pulse.isActive(afterMilliseconds: -1))
+        let steady = OutputLine(
+            name: LongText("lamp"), line: LongText("GPIO20"), activeLow: true, onMilliseconds: 0, offMilliseconds: 0)
+        #expect(steady.isActive(afterMilliseconds: 86_400_000) && steady.nextChange(afterMilliseconds: 5) == nil)
     }
 
     @Test func aFileCutShortAnywhereIsRefused() {
@@ -57,6 +84,33 @@ struct HandoffFileTests {
         }
         // Without its final newline it is still whole: the "end" line is there.
         #expect(bytes[0..<(bytes.count - 1)].withUnsafeBytes { back.read($0) })
+    }
+
+    static func string(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// A `ladder` line belongs to the entry line just above it: one after a dropped entry, or anywhere else, is
+    /// nobody's; an entry without one (a file of a daemon before ladders) rings for its duration.
+    @Test func aLadderLineBelongsToTheEntryAboveIt() {
+        let text = """
+            aubade-next-alarm 1
+            ladder 60 6 2 300
+            entry 1 1000 0 1000 90 600 540 3 classic Old style
+            entry 2 1000 0 1000 90 600 540 3 classic Climbs
+            ladder 60 6 2 300
+            entry 3 1000 0 1000 190 600 540 3 classic dropped
+            ladder 30 6 1 300
+            entry 4 1000 0 1000 90 600 540 3 classic Bad ladder
+            ladder 0 6 1 300
+            end
+
+            """
+        var f = NextAlarmFile()
+        #expect(Array(text.utf8).withUnsafeBytes { f.read($0) })
+        #expect(f.entries.map(\.alarm) == [1, 2, 4])
+        #expect(
+            f.entries.map(\.ladder) == [.none, HandoffLadder(stepSeconds: 60, louderDB: 6, rounds: 2, gapSeconds: 300), .none])
+        #expect(f.entries[0].endsAt(grace: 0) == 1000 + 600_000, "no ladder: its duration")
+        #expect(f.entries[1].endsAt(grace: 0) == 1000 + 960_000, "the climb, two rests and two rounds")
     }
 
     @Test func unknownLinesAreSkippedAndBadEntriesDropped() {
@@ -124,6 +178,7 @@ struct HandoffFileTests {
         #expect(back.waker == s.waker && back.graceMilliseconds == 5_000 && back.read == 777)
         #expect(back.armed?.alarm == 1 && back.armedAt == s.armedAt && back.armed?.name.string == "Work day")
         #expect(back.ringing == s.ringing && back.snoozed == s.snoozed && back.quietThrough == 30)
+        #expect(back.snoozed?.ladder.isOn == true, "the snoozed ring keeps its ladder")
         #expect(back.rang == s.rang && back.rang.count == WakerStateFile.maxRings && back.rang.first?.alarm == 2)
         #expect(back.rang.last?.killedDaemon == 4242 && back.rang.last?.by == .button)
         #expect(back.problem == s.problem)

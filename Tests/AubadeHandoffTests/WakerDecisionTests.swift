@@ -118,7 +118,7 @@ struct WakerDecisionTests {
     }
 
     static let ownEnds: [(end: WakerEnd, round: Int, open: Bool)] = [
-        (.stop, 0, false), (.duration, 0, false), (.snooze, 0, false), (.daemon, 0, false),
+        (.stop, 0, false), (.duration, 0, false), (.unanswered, 0, false), (.snooze, 0, false), (.daemon, 0, false),
         (.shutdown, 0, true),  // a waker stopped mid-ring resumes it when it starts again
         (.snooze, 1, true),  // a later round of a snoozed ring (checked with a round-1 entry below)
     ]
@@ -135,6 +135,36 @@ struct WakerDecisionTests {
             WakerDecision.isOpen(
                 entry, heartbeat: HeartbeatFile(), state: Self.state([ring]), now: now,
                 grace: Self.grace) == open)
+    }
+
+    /// With a ladder the ring is open until its last round is over, not its duration: 4 steps of 60 s, then 2
+    /// rounds of a 300-s rest and a 60-s step — 960 s after it rings.
+    @Test func aRingWithALadderIsOpenUntilItsLastRoundNotItsDuration() {
+        var entry = Self.work
+        entry.ladder = HandoffLadder(stepSeconds: 60, louderDB: 6, rounds: 2, gapSeconds: 300)
+        let rings = entry.ringsAt(grace: Self.grace)
+        #expect(entry.endsAt(grace: Self.grace) == rings + 960_000)
+        for (at, open) in [(rings + 600_000, true), (rings + 959_999, true), (rings + 960_000, false)] {
+            #expect(
+                WakerDecision.isOpen(entry, heartbeat: HeartbeatFile(), state: WakerStateFile(), now: at, grace: Self.grace)
+                    == open, "at +\(at - rings) ms")
+        }
+    }
+
+    /// Where a ring is on its ladder, by the ms since it began.
+    static let phases: [(Int64, HandoffLadder.Phase)] = [
+        (-5, .ringing(round: 0, step: 0)), (0, .ringing(round: 0, step: 0)), (59_999, .ringing(round: 0, step: 0)),
+        (60_000, .ringing(round: 0, step: 1)), (180_000, .ringing(round: 0, step: 3)), (239_999, .ringing(round: 0, step: 3)),
+        (240_000, .resting(before: 1)), (539_999, .resting(before: 1)), (540_000, .ringing(round: 1, step: 3)),
+        (600_000, .resting(before: 2)), (900_000, .ringing(round: 2, step: 3)), (959_999, .ringing(round: 2, step: 3)),
+        (960_000, .over), (10_000_000, .over),
+    ]
+
+    @Test(arguments: phases)
+    func theLaddersPhaseFollowsItsSteps(elapsed: Int64, phase: HandoffLadder.Phase) {
+        let ladder = HandoffLadder(stepSeconds: 60, louderDB: 6, rounds: 2, gapSeconds: 300)
+        #expect(ladder.phase(afterMilliseconds: elapsed) == phase)
+        #expect(HandoffLadder.none.phase(afterMilliseconds: elapsed) == nil)
     }
 
     @Test func aPersonsStopCoversEveryRingDueByThen() {

@@ -1,3 +1,4 @@
+import AubadeCore
 import AubadeHomeAssistant
 import Foundation
 import Testing
@@ -43,6 +44,18 @@ struct HomeAssistantDiscoveryTests {
         #expect(components["stop"]?["command_topic"] as? String == "aubade/bedroom/cmd")
         #expect(components["alarm_2"]?["name"] as? String == "Weekend")
         #expect(components["alarm_1_time"]?["pattern"] as? String == "^([01][0-9]|2[0-3]):[0-5][0-9]$")
+        #expect(components["output_shaker"] == nil, "a clock without outputs has no switch for them")
+    }
+
+    @Test func eachOutputTheClockHoldsIsASwitch() throws {
+        let components = try Self.components(
+            try Self.parse(Self.bedroom.document(alarms: [], stations: [], outputs: [.shaker, .lamp])))
+        #expect(components["output_shaker"]?["platform"] as? String == "switch")
+        #expect(components["output_shaker"]?["name"] as? String == "Bed shaker")
+        #expect(components["output_shaker"]?["state_topic"] as? String == "aubade/bedroom/output/shaker")
+        #expect(components["output_lamp"]?["command_topic"] as? String == "aubade/bedroom/output/lamp/set")
+        let one = try Self.components(try Self.parse(Self.bedroom.document(alarms: [], stations: [], outputs: [.lamp])))
+        #expect(one["output_shaker"] == nil && one["output_lamp"] != nil)
     }
 
     @Test func twoClocksOnOneBrokerShareNoIDAndNoTopic() throws {

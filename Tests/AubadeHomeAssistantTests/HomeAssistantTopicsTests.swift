@@ -42,6 +42,11 @@ struct HomeAssistantTopicsTests {
         #expect(playing["aubade/t/volume"] == "25" && playing["aubade/t/sleep"] == "14")
         #expect(playing["aubade/t/now_playing"] == "FIP — Blue in Green")
         #expect(Set(HomeState.Activity.allCases.map(\.rawValue)) == Set(HomeAssistantDiscovery.states))
+        #expect(idle.keys.allSatisfy { !$0.contains("/output/") }, "no output, no output's state")
+        var withOutputs = Self.state()
+        withOutputs.outputs = [HomeState.OutputState(name: .shaker, on: true), HomeState.OutputState(name: .lamp, on: false)]
+        let outputs = Self.topics.states(withOutputs)
+        #expect(outputs["aubade/t/output/shaker"] == "ON" && outputs["aubade/t/output/lamp"] == "OFF")
     }
 
     @Test func eventsNameWhatHappenedAndHow() throws {
@@ -64,6 +69,12 @@ struct HomeAssistantTopicsTests {
             top["event_type"] as? String == "unanswered" && top["round"] as? String == "1" && top["name"] as? String == "Work")
         #expect(try event(.unanswered, "after 4 round(s) of its ladder")["how"] as? String == "unanswered")
         #expect(HomeAssistantDiscovery.eventTypes.contains("unanswered"))
+        // The wake-up check after a Stop: asked, then woke or fell back asleep (it rings again).
+        #expect(try event(.wakeCheck, "are you up?")["event_type"] as? String == "wake_check")
+        #expect(try event(.wakeCheck, "are you up?")["answer"] as? String == "asked")
+        #expect(try event(.woke, "by=button")["answer"] as? String == "woke")
+        #expect(try event(.fellBackAsleep, "due 2026-11-24T07:00:00Z")["answer"] as? String == "fell_back_asleep")
+        #expect(HomeAssistantDiscovery.eventTypes.contains("wake_check"))
         let fallback = try event(.fallback, HistoryDetail.fallback(to: .tone, reason: "The station did not answer."))
         #expect(fallback["reason"] as? String == "The station did not answer." && fallback["to"] as? String == "tone")
         #expect(try event(.skipped, HistoryDetail.dayOff("Holiday"))["why"] as? String == "day off: Holiday")
@@ -150,6 +161,12 @@ struct HomeAssistantTopicsTests {
             try t.command(topic: "aubade/t/sleep/set", payload: "30", state: Self.state(radioOn: true))?.get()
                 == .sleep(seconds: 1800, source: "FIP"))
         #expect(t.command(topic: "aubade/t/sleep/set", payload: "-5", state: nil)?.isFailure == true)
+        #expect(
+            try t.command(topic: "aubade/t/output/shaker/set", payload: "ON", state: nil)?.get() == .output(.shaker, on: true))
+        #expect(try t.command(topic: "aubade/t/output/lamp/set", payload: "off", state: nil)?.get() == .output(.lamp, on: false))
+        #expect(t.command(topic: "aubade/t/output/fan/set", payload: "ON", state: nil)?.isFailure == true)
+        #expect(t.command(topic: "aubade/t/output/lamp/set", payload: "bright", state: nil)?.isFailure == true)
+        #expect(Self.topics.subscriptions.contains("aubade/t/output/+/set"))
         // Not the clock's command topics: nothing.
         #expect(t.command(topic: "aubade/t/next_alarm", payload: "x", state: nil) == nil)
         #expect(t.command(topic: "aubade/other/cmd", payload: "stop", state: nil) == nil)

@@ -107,7 +107,7 @@ struct APIRouteTests {
                     == "An alarm needs a time: add --time HH:MM, e.g. --time 06:45.")
             #expect(
                 try await post(#"{"name":"Work","time":"07:00","fadein":"5s"}"#).error?.message
-                    == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme, sunriseSeconds."
+                    == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme, sunriseSeconds, ladder, wakeCheckSeconds, shaker, lamp."
             )
             #expect(
                 try await post(#"{"name":"Work","time":"07:00","volume":"loud"}"#).error?.message
@@ -201,6 +201,26 @@ struct APIRouteTests {
             let woken = try await client.execute(uri: "/api/v1/display/wake", method: .post, headers: rig.auth)
             #expect(woken.status == .ok && woken.object["dimmed"] as? Bool == false, "\(woken.text)")
             #expect(await updates.next()?.dimmed == false)
+        }
+    }
+
+    /// `POST /outputs/{name}` on a clock that holds none: 404 with the config's line named, whatever is asked;
+    /// a name that is no output and a body without `on` are refused in a sentence; without a token, 401.
+    @Test func theOutputSwitchSaysWhatTheClockLacks() async throws {
+        let rig = try await APIRig()
+        try await rig.app.test(.live) { client in
+            func post(_ name: String, _ body: String?, headers: HTTPFields? = nil) async throws -> TestResponse {
+                try await client.execute(
+                    uri: "/api/v1/outputs/\(name)", method: .post, headers: headers ?? rig.auth,
+                    body: body.map { ByteBuffer(json: $0) })
+            }
+            let none = try await post("shaker", #"{"on":true}"#)
+            #expect(none.status == .notFound, "\(none.text)")
+            #expect(none.error?.message == "This clock has no shaker: set [outputs.shaker] line in the config.")
+            #expect(try await post("shaker", #"{"on":true}"#, headers: APIRig.json).status == .unauthorized)
+            let noBody = try await post("lamp", #"{}"#)
+            #expect(noBody.status == .badRequest && noBody.error?.message == "Give 'on', true or false.", "\(noBody.text)")
+            #expect(try await post("lamp", #"{"on":"yes"}"#).status == .badRequest)
         }
     }
 

@@ -18,13 +18,14 @@ struct WakerEndToEndTests {
         let id = try await rig.addAlarm()
         let d = try await rig.daemon(lead: 40)
         let clock = try await rig.clock(of: d)
+        // Ten seconds before the alarm by the daemon's clock: the daemon holds the card and answers nothing. Sent
+        // by a thread of its own, whatever this test is waiting for by then.
+        let freeze = rig.signal(SIGSTOP, to: d, beforeAlarm: 10, on: clock)
         let w = try await rig.waker(at: clock.now())
         let armed = try #require(await w.wait(for: "armed"))
         #expect(armed["alarm"] as? Int == Int(id) && armed["name"] as? String == "Work")
         try #require(WakerRig.number(armed, "at") == rig.ringsAt, "armed for \(armed), the alarm + grace is \(rig.ringsAt)")
-        try await rig.sleep(untilBeforeAlarm: 10, on: clock)
-        d.signal(SIGSTOP)  // ten seconds before the alarm: the daemon holds the card and answers nothing
-        let frozenAt = clock.now()
+        let frozenAt = await freeze.sent()
         try #require(
             frozenAt < rig.alarmInstant.timeIntervalSince1970 - 1,
             "the machine was too slow to freeze the daemon before its alarm")
@@ -34,6 +35,8 @@ struct WakerEndToEndTests {
             "the waker did not ring: its lines \(w.output.suffix(20)), its errors \(w.errorOutput.suffix(2000)), the daemon's last lines \(d.output.suffix(10))"
         )
         #expect(ringing["alarm"] as? Int == Int(id))
+        // Frozen before its alarm, the daemon never rang it.
+        #expect(d.position(of: "ringing") == nil, "the daemon rang before it was frozen: \(d.output.suffix(10))")
         let t = try #require(WakerRig.number(ringing, "t"))
         #expect(t >= rig.ringsAt, "rang \(rig.ringsAt - t) s before the grace was over")
         figure("waker: ring after the alarm + grace, on its clock (late_ms)", "\(ringing["late_ms"] ?? "?")")
@@ -72,6 +75,48 @@ struct WakerEndToEndTests {
         #expect((report["ringing"] as? [String: Any]) == nil, "\(report)")
         d.signal(SIGTERM)
         #expect(await d.waitForExit() == 0)
+        w.signal(SIGTERM)
+        #expect(await w.waitForExit() == 0)
+    }
+
+    /// The waker's ring follows the alarm's ladder as the daemon wrote it: an alarm of a 2-minute duration whose
+    /// ladder climbs in 30-s steps and rings one more round after a 5-minute rest. The waker starts 4 s before that
+    /// rest ends (its clock says so): it rests — no card opened — then rings the round at full, on the card, and
+    /// ends it `unanswered` when the round is over, 7½ minutes after the alarm, not 2.
+    @Test func theWakersRingFollowsTheLadderRestsRingsARoundAndEndsUnanswered() async throws {
+        let rig = try WakerRig()
+        let add = try await rig.cli([
+            "alarm", "add", "--name", "Work", "--time", "08:00", "--days", "daily", "--source", "tone",
+            "--duration", "2m", "--ladder", "step=30s,rounds=1,gap=5m", "--json",
+        ])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(add.stdout.utf8)) as? [String: Any])
+        let id = try #require(object["id"] as? Int, "\(add.stderr)")
+        let d = try await rig.daemon(lead: 60)
+        _ = try #require(await d.wait(for: "ready"))
+        d.signal(SIGTERM)
+        #expect(await d.waitForExit() == 0)
+        #expect(rig.handoff(".next-alarm").contains("\nladder 30 6 1 300\n"), "\(rig.handoff(".next-alarm"))")
+        // 4 × 30 s of climb, then the rest from 120 s to 420 s after the ring began, then the round to 450 s.
+        let w = try await rig.waker(at: rig.ringsAt + 416)
+        let ringing = try #require(await w.wait(for: "ringing"), "\(w.output.suffix(10)) \(w.errorOutput.suffix(2000))")
+        #expect(ringing["alarm"] as? Int == id)
+        let rested = try #require(await w.wait(for: "rested"))
+        #expect(rested["round"] as? Int == 1)
+        #expect(WakerRig.number(rested, "until") == rig.ringsAt + 420)
+        let round = try #require(await w.wait(for: "round"))
+        #expect(round["round"] as? Int == 1)
+        _ = try #require(await w.wait(for: "device"))
+        let (restAt, roundAt, deviceAt) = (
+            try #require(w.position(of: "rested")), try #require(w.position(of: "round")),
+            try #require(w.position(of: "device"))
+        )
+        #expect(restAt < roundAt && roundAt < deviceAt, "the card is opened only when the round rings: \(w.output)")
+        #expect(await rig.waitForCard(seconds: 2), "the card got \(rig.cardFrames) frames")
+        #expect(Signal.firstHeard(880, over: 440, in: rig.pcm()) != nil)
+        let stopped = try #require(await w.wait(for: "stopped"), "\(w.output.suffix(10))")
+        #expect(stopped["end"] as? String == "unanswered" && stopped["by"] as? String == "-", "\(stopped)")
+        #expect(WakerRig.number(stopped, "t").map { $0 >= rig.ringsAt + 450 } == true, "\(stopped)")
+        #expect(rig.handoff(".waker").contains(" unanswered "), "\(rig.handoff(".waker"))")
         w.signal(SIGTERM)
         #expect(await w.waitForExit() == 0)
     }
@@ -183,6 +228,20 @@ struct WakerEndToEndTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])
         #expect(object["would"] as? String == "ring" && object["alarm"] as? Int == Int(id), "\(object)")
         #expect(WakerRig.number(object, "at") == rig.ringsAt)
+    }
+
+    /// `--outputs-off` (the clock's unit's ExecStopPost): with no next-alarm file there is nothing to do; with one
+    /// that lists a shaker, on this machine without GPIO, the real libgpiod's failure is named and the exit is 1.
+    /// (Driving a real line inactive after a SIGKILL is the HIL's: scenarios/systemd.sh.)
+    @Test func outputsOffDrivesWhatTheDaemonListedAndSaysWhatItCouldNot() async throws {
+        let rig = try WakerRig()
+        let none = try await ProcessRunner.run(rig.wakerBinary, ["--outputs-off", "--db", rig.db])
+        #expect(none.status == 0 && none.stdout.contains("the daemon drove no output"), "\(none.stdout) \(none.stderr)")
+        try "aubade-next-alarm 1\ndaemon 1 1\nwritten 5\noutput shaker 0 400 400 GPIO16\nend\n"
+            .write(toFile: rig.db + ".next-alarm", atomically: true, encoding: .utf8)
+        let listed = try await ProcessRunner.run(rig.wakerBinary, ["--outputs-off", "--db", rig.db])
+        #expect(listed.status == 1, "\(listed.stdout) \(listed.stderr)")
+        #expect(listed.stdout.hasPrefix("Output GPIO16 (shaker) could not be driven inactive: "), "\(listed.stdout)")
     }
 
     static let badInput: [([String], String)] = [

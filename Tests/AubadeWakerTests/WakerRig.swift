@@ -1,5 +1,6 @@
 import AubadeTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// A clock folder for the second waker's end-to-end tests: a database with one tone alarm at tomorrow's 08:00
@@ -87,31 +88,47 @@ struct WakerRig {
             environment: environment)
     }
 
-    /// A daemon's wall clock as its `ready` line gave it, when that line arrived: a waker started later must start
-    /// on that clock as it reads *now* — on the daemon's start instant it would lag by the daemon's start-up,
-    /// which on a loaded machine can be longer than the lead before the alarm.
-    struct DaemonClock {
+    /// A daemon's wall clock, exactly: its `ready` line gives `t` and beside it `mono`, the machine's
+    /// CLOCK_MONOTONIC then; a daemon on `--fake-time` advances its wall clock with CLOCK_MONOTONIC, so at any
+    /// moment it reads `t + (CLOCK_MONOTONIC now − mono)` — however late this test got to read the line. (Anchored
+    /// on the moment the test read the line, it lagged the daemon by the test's own delay: in a loaded full run
+    /// the cooperative pool, held by other tests, resumed this one more than 10 s late, the daemon was frozen after
+    /// its alarm instead of before, and it had made the alarm heard — so the waker rightly stayed silent.)
+    /// `mono` is read a moment before `t`, so this clock may run ahead of the daemon's by that moment, never behind.
+    struct DaemonClock: Sendable {
         let wall: Double
-        let at: ContinuousClock.Instant
+        let mono: Double
 
-        func now() -> Double {
-            let elapsed = (ContinuousClock.now - at).components
-            return wall + Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-        }
+        func now() -> Double { wall + (WakerRig.monotonic() - mono) }
+
+        /// The CLOCK_MONOTONIC instant (seconds) at which the daemon's clock reads `instant` (Unix seconds).
+        func monotonic(at instant: Double) -> Double { mono + (instant - wall) }
     }
 
     /// Waits for the daemon's `ready` and reads its clock.
     func clock(of d: EventProcess) async throws -> DaemonClock {
-        guard let ready = await d.wait(for: "ready"), let wall = WakerRig.number(ready, "t") else {
+        guard let ready = await d.wait(for: "ready"), let wall = WakerRig.number(ready, "t"),
+            let mono = WakerRig.number(ready, "mono")
+        else {
             throw RigError("the daemon did not say ready: \(d.errorOutput)")
         }
-        return DaemonClock(wall: wall, at: .now)
+        let clock = DaemonClock(wall: wall, mono: mono)
+        figure("waker: the daemon's ready line read by the test after", seconds: clock.now() - wall)
+        return clock
     }
 
-    /// Sleeps until the daemon's clock reads `seconds` before the alarm (at once when it is past that).
-    func sleep(untilBeforeAlarm seconds: Double, on clock: DaemonClock) async throws {
-        let wait = alarmInstant.timeIntervalSince1970 - seconds - clock.now()
-        if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
+    /// Sends `sig` to `process` when the daemon's clock reads `seconds` before the alarm (at once when that is past),
+    /// from a thread of its own sleeping on CLOCK_MONOTONIC — a task may be resumed seconds late when other tests
+    /// hold the cooperative pool. Started at once; `sent()` gives the daemon's clock just after the signal went.
+    func signal(_ sig: Int32, to process: EventProcess, beforeAlarm seconds: Double, on clock: DaemonClock) -> TimedSignal {
+        TimedSignal(sig, to: process, atMonotonic: clock.monotonic(at: alarmInstant.timeIntervalSince1970 - seconds), on: clock)
+    }
+
+    /// CLOCK_MONOTONIC now, in seconds: the clock of the daemon's `mono` and of its fake wall clock.
+    static func monotonic() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// The alarm instant plus the grace, in Unix seconds: when the waker may ring.
@@ -146,6 +163,33 @@ struct WakerRig {
             let close = text.lastIndex(of: ")")
         else { return nil }
         return text[text.index(close, offsetBy: 2)...].split(separator: " ").first.map(String.init)
+    }
+}
+
+/// A signal sent at a CLOCK_MONOTONIC instant by a thread of its own (`WakerRig.signal`).
+final class TimedSignal: Sendable {
+    private let sentAt = Mutex<Double?>(nil)
+    private let changes = ChangeSignal()
+
+    init(_ sig: Int32, to process: EventProcess, atMonotonic target: Double, on clock: WakerRig.DaemonClock) {
+        let thread = Thread { [self] in
+            var ts = timespec(tv_sec: Int(target.rounded(.down)), tv_nsec: Int((target - target.rounded(.down)) * 1e9))
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+            process.signal(sig)
+            sentAt.withLock { $0 = clock.now() }
+            changes.bump()
+        }
+        thread.name = "aubade-test-signal"
+        thread.start()
+    }
+
+    /// The daemon's clock just after the signal was sent (an upper bound of when it arrived).
+    func sent() async -> Double {
+        while true {
+            let seen = changes.generation
+            if let at = sentAt.withLock({ $0 }) { return at }
+            await changes.wait(past: seen, until: .now + EventProcess.watchdog)
+        }
     }
 }
 

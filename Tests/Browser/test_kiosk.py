@@ -115,6 +115,41 @@ class KioskTests(BrowserTest):
         self.assertGreater(max(abs(s) for s in last_two_seconds), 10000, "the tone was loud in the 2 s before the stop")
         self.assert_no_script_errors(kiosk)
 
+    def test_the_wake_up_check_asks_are_you_up_and_a_touch_answers_it(self):
+        clock = Clock(self)
+        clock.cli("alarm", "add", "--name", "Work", "--time", "08:00", "--days", "daily", "--source", "tone",
+                  "--duration", "5m", "--wake-check", "1m")
+        clock.start(fake_time=tomorrow_at(8, 0, seconds_before=5))
+        kiosk = Browser(self, 800, 480)
+        self.open_kiosk(clock, kiosk)
+        clock.wait_for("ringing")
+        kiosk.wait_visible("#stop", "Stop while the alarm rings")
+        tapped = len(clock.events)
+        kiosk.click("#stop")
+        clock.wait_for("stopped", after=tapped)
+        kiosk.wait_visible("#clock", "the face after Stop")
+        self.assertFalse(kiosk.visible("#asking"), "no question before its minute")
+
+        # A minute after the Stop: the chime and the question, with one large button and nothing else.
+        asked = clock.wait_for("wake-check", timeout=120)
+        self.assertEqual(asked.get("alarm"), 1, asked)
+        kiosk.wait_visible("#up", "the question a minute after Stop")
+        self.assertIn("Are you up?", kiosk.text("#asking"))
+        shown = [css for css in FACE_PARTS if kiosk.visible(css)]
+        self.assertEqual(shown, [], "nothing but the question while it asks")
+        size = kiosk.find("#up").size
+        self.assertGreater(size["height"], 480 / 2, "the button is huge")
+        kiosk.screenshot("kiosk-are-you-up")
+
+        touched = len(clock.events)
+        kiosk.click("#up")
+        answered = clock.wait_for("woke", after=touched)
+        self.assertEqual(answered.get("detail"), "by=api", answered)
+        kiosk.wait_hidden("#asking", "the question gone once answered")
+        kiosk.wait_visible("#clock", "the face after the answer")
+        self.assertEqual(clock.kill(signal.SIGTERM), 0)
+        self.assert_no_script_errors(kiosk)
+
     def test_the_face_keeps_the_time_while_the_daemon_is_away(self):
         clock = Clock(self)
         clock.start(fake_time="2031-03-04T03:17:30Z")

@@ -28,6 +28,7 @@ done
 started=$(now)
 
 run_scenario gpio scenario_gpio
+run_scenario outputs scenario_outputs
 run_scenario shake scenario_shake
 run_scenario sound scenario_sound
 run_scenario microphone scenario_microphone

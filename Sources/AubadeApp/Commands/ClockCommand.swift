@@ -42,6 +42,9 @@ public enum ClockCommand: Sendable, Hashable, Codable {
     case pair(code: String, name: String)
     /// A touch on the kiosk: its screen is bright for a while, even inside the night-dimming hours.
     case displayWake
+    /// Switches an output (the bed shaker, the lamp) on or off by hand — the kiosk's, the phone page's or Home
+    /// Assistant's switch: it holds until an alarm starts or stops ringing, which then decides again.
+    case output(OutputName, on: Bool)
 }
 
 extension ClockCommand {

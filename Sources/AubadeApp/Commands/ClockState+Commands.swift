@@ -91,8 +91,15 @@ extension ClockState {
             return nil
         case .displayWake:
             display.touched(now, &context)
-            runner.personActed(now, &context)  // a person at the kiosk: an alarm's ladder goes back to its own sound
+            // A person at the kiosk: an alarm's ladder goes back to its own sound; a wake-up check is answered.
+            runner.personActed(now, by: .api, &context)
             return .display(dimmed: display.dimmed)
+        case .output(let name, let on):
+            guard context.caps.outputs.contains(name) else {
+                throw ClockError(.notFound, "This clock has no \(name): set [outputs.\(name)] line in the config.")
+            }
+            runner.switchByHand(name, on: on, now, &context)
+            return .done("The \(name) is \(on ? "on" : "off").")
         }
     }
 
@@ -113,18 +120,26 @@ extension ClockState {
         _ intent: DismissIntent, alarm: Int64?, by: DismissInput, pressedAt: MonotonicInstant?, idle: WhenIdle
     ) throws(ClockError) -> ClockReply {
         if alarm == nil, !runner.isRinging, stopRingTest() { return .done("The ring test is stopped.") }
+        // With nothing ringing, a Stop or Snooze that answers a wake-up check's question says so.
+        let answers = alarm == nil && !runner.isRinging && runner.asking
+        let answered = ClockReply.done("You are up: the wake-up check is answered.")
         switch intent {
         case .stop:
+            // With nothing ringing, a Stop still ends a ladder's rest or answers a wake-up check's question.
+            let ends = alarm == nil && runner.scheduler.stopEndsSomething
             if idle != .refuse, !runner.isRinging {  // a button, with nothing ringing: the radio, if it says so
                 if idle == .stopRadio { radio.cancel(reason: "stop button", now, &context) }
-                return .done("Stopped.")
+                if !ends { return .done("Stopped.") }
             }
-            guard runner.stop(by: by, alarmID: alarm, pressedAt: pressedAt, now, &context) || idle != .refuse else {
+            let stopped = runner.stop(by: by, alarmID: alarm, pressedAt: pressedAt, now, &context)
+            guard stopped || ends || idle != .refuse else {
                 throw ClockError(.refused, alarm.map { "Alarm \($0) is neither ringing nor snoozed." } ?? "No alarm is ringing.")
             }
-            return .done("Stopped.")
+            return answers && !stopped && !runner.asking ? answered : .done("Stopped.")
         case .snooze:
-            guard runner.snooze(by: by, alarmID: alarm, pressedAt: pressedAt, now, &context) || idle != .refuse else {
+            let snoozed = runner.snooze(by: by, alarmID: alarm, pressedAt: pressedAt, now, &context)
+            if !snoozed, answers, !runner.asking { return answered }
+            guard snoozed || idle != .refuse else {
                 throw ClockError(.refused, "No alarm can be snoozed now.")
             }
             return .done("Snoozed.")

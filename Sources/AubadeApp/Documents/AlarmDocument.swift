@@ -30,6 +30,14 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
     public var programmeGone: Bool?
     /// How long before it the kiosk's face starts its sunrise, in seconds (0: none).
     public var sunriseSeconds: Int
+    /// How it climbs when nobody answers: "default" (the clock's `[alarm] ladder`), "off", or its own steps.
+    public var ladder: String
+    /// How long after a Stop it asks "Are you up?", in seconds (0: it does not ask).
+    public var wakeCheckSeconds: Int
+    /// When the bed shaker and the lamp come on while it rings: "ladder" (at its ladder's top step), "now",
+    /// "after:2m" or "off".
+    public var shaker: String
+    public var lamp: String
     /// In `alarm list` and `alarm next`: its next ring, and the programme on air then on its station.
     public var nextRing: Date?
     public var onAir: String?
@@ -57,6 +65,10 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
         programmeName = a.programme?.name
         programmeGone = a.programme?.gone
         sunriseSeconds = a.sunriseSeconds
+        ladder = a.ladder.description
+        wakeCheckSeconds = a.wakeCheckSeconds
+        shaker = OutputTiming.alarmText(a.shaker)
+        lamp = OutputTiming.alarmText(a.lamp)
     }
 
     /// The document with the alarm's next ring (passing over skip-next and days off) and what is on air then.

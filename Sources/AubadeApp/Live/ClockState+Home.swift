@@ -58,7 +58,8 @@ extension ClockState {
                 HomeState.Sunrise(
                     alarmID: s.alarmID, at: s.alarmAt, progressPercent: s.permille / 10,
                     backlightPercent: display.backlightPercent, color: s.sky)
-            })
+            },
+            outputs: context.caps.outputs.map { HomeState.OutputState(name: $0, on: runner.outputsOn.contains($0)) })
     }
 
     /// Whether `alarm` is enabled and has an occurrence on `date` (in `zone`) that is not passed over.

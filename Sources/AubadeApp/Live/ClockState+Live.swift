@@ -51,7 +51,9 @@ extension ClockState {
                     alarmId: s.alarmID, at: s.alarmAt, startedAt: s.startsAt, permille: s.permille, sky: s.sky, ink: s.ink,
                     backlight: display.backlightPercent)
             },
-            pairing: pairing.valid(at: now.wall))
+            pairing: pairing.valid(at: now.wall),
+            wakeCheck: scheduler.askingWakeChecks.first.map { LiveState.AlarmRef(id: $0, name: name($0)) },
+            outputs: context.caps.outputs.map { LiveState.Output(name: $0.rawValue, on: runner.outputsOn.contains($0)) })
     }
 
     /// The saved station the radio plays: the radio is labelled with a station's name (names are unique, and none

@@ -61,6 +61,13 @@ public struct HomeState: Sendable, Hashable {
     public var nowPlaying: String?
     /// The sunrise on the kiosk's face, if one runs.
     public var sunrise: Sunrise?
+    /// The outputs this clock holds (the bed shaker, the lamp), in that order, and whether each is on.
+    public var outputs: [OutputState] = []
+
+    public struct OutputState: Sendable, Hashable {
+        public var name: OutputName
+        public var on: Bool
+    }
 
     /// A sunrise as Home Assistant is shown it: the alarm, its time, how far it has come and the screen's level.
     public struct Sunrise: Sendable, Hashable {

@@ -58,6 +58,15 @@ public struct LiveState: Codable, Sendable, Hashable {
     public var sunrise: Sunrise?
     /// The pairing code being shown — sent only to the clock's own machine (the kiosk).
     public var pairing: PairingCode?
+    /// The alarm whose wake-up check asks "Are you up?" now (the kiosk shows the question).
+    public var wakeCheck: AlarmRef? = nil
+    /// The outputs this clock holds (the bed shaker, the lamp), in that order, and whether each is on.
+    public var outputs: [Output] = []
+
+    public struct Output: Codable, Sendable, Hashable {
+        public var name: String
+        public var on: Bool
+    }
 
     /// An alarm's sunrise on the kiosk's face: the alarm, its time, when the sunrise began, how far it has come
     /// (0…1000), the page's background and digits ("#rrggbb") and the backlight's level.

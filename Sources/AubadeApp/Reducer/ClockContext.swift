@@ -36,6 +36,8 @@ struct ClockCapabilities: Sendable {
     var directory: Bool
     var logos: Bool
     var waker: Bool
+    /// The outputs this clock holds (a bed shaker, a lamp), in `OutputName` order.
+    var outputs: [OutputName] = []
     /// Why the store keeps no calendars, feeds or logos (the backup copy), if so.
     var readOnlyReason: String?
 

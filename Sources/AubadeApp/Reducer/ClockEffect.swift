@@ -36,6 +36,8 @@ enum ClockEffect {
     case ringingChanged(Bool)
     /// The sound device opened and took a test write (R34): READY, with the summary line.
     case ready(String)
+    /// Switches a GPIO output (the bed shaker, the lamp) on, with its pattern, or to its inactive level.
+    case output(OutputName, on: Bool)
     /// The screen's backlight to this level, in percent (on its own thread).
     case backlight(Int)
     /// The screen's backlight put back as it was found (shutdown).

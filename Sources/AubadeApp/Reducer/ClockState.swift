@@ -43,7 +43,7 @@ struct ClockState {
         context = ClockContext(options: options, caps: caps, world: world, catalogue: Catalogue(loaded))
         let scheduler = AlarmScheduler(
             alarms: loaded.alarms, states: states, settings: loaded.settings, defaultZone: options.defaultZone,
-            alarmsUpdatedAt: loaded.alarmUpdateTimes, daysOff: DaysOff(loaded.daysOff))
+            alarmsUpdatedAt: loaded.alarmUpdateTimes, daysOff: DaysOff(loaded.daysOff), ladder: options.ladder)
         runner = AlarmRunner(scheduler: scheduler)
         preAlarms = PreAlarmWatch(leadSeconds: options.preAlarmLeads)
         display = KioskDisplay(settings: loaded.settings.nightDimming, zone: options.defaultZone)
@@ -203,7 +203,7 @@ struct ClockState {
     /// When the loop must come back, as of `now` (after a turn's effects ran): the earliest of the alarms' and the
     /// radio's next steps and a minute from now (so a wall-clock step is noticed, R5).
     func wakeTimes(_ now: SchedulerTime) -> [MonotonicInstant] {
-        var times = runner.nextWake(now) + [now.mono + AlarmScheduler.stepCheckInterval]
+        var times = runner.nextWake(now, outputs: context.caps.outputs) + [now.mono + AlarmScheduler.stepCheckInterval]
         if let next = reminders.next(after: now.wall, zone: runner.scheduler.defaultZone, context.catalogue) {
             times.append(now.mono(at: next))
         }
@@ -234,28 +234,32 @@ struct ClockState {
                 "action": command.action.name,
             ])
         let pressedAt = MonotonicInstant(command.pressedAt)
+        // Any button answers a wake-up check's "Are you up?": a Stop or Snooze in the scheduler, the others here.
         switch command.action {
         case .none:
-            break
+            if runner.asking { runner.personActed(now, by: .button, &context) }
         case .snooze:
             _ = try? dismiss(.snooze, alarm: nil, by: .button, pressedAt: pressedAt, idle: .nothing)
         case .stop:
             _ = try? dismiss(.stop, alarm: nil, by: .button, pressedAt: pressedAt, idle: .stopRadio)
         case .playPause:
-            guard !runner.isRinging else { return runner.personActed(now, &context) }  // an alarm is not paused by accident
+            runner.personActed(now, by: .button, &context)
+            guard !runner.isRinging else { return }  // an alarm is not paused by accident
             if !radio.cancel(reason: "play/pause button", now, &context) {
                 _ = try? radio.startSleep(duration: nil, source: nil, alarmSounding: false, now, &context)
             }
         case .sleep(let minutes):
-            if runner.isRinging { return runner.personActed(now, &context) }
+            runner.personActed(now, by: .button, &context)
+            if runner.isRinging { return }
             radio.extendSleep(minutes: minutes, now, &context)
         case .sleepCancel:
-            if runner.isRinging { runner.personActed(now, &context) }
+            runner.personActed(now, by: .button, &context)
             radio.cancel(reason: "sleep-cancel button", now, &context)
         case .volumeUp, .volumeDown:
             // While an alarm rings, a button that does not stop or snooze it is a person awake: its ladder goes
             // back to its own sound (the alarm keeps its own level, R14, R18).
-            if runner.isRinging { return runner.personActed(now, &context) }
+            runner.personActed(now, by: .button, &context)
+            if runner.isRinging { return }
             radio.adjustVolume(up: command.action == .volumeUp, &context)
         }
     }

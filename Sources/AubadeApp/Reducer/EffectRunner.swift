@@ -21,6 +21,7 @@ final class EffectRunner {
     let backlight: BacklightWriter
     let tokens: TokenRegistry
     let waker: LoopWaker
+    let outputs: (any OutputSwitches)?
     /// Where the clock's events go as they are carried out (every history line, and `tell`'s): its followers.
     var onEvent: (ClockEvent) -> Void = { _ in }
     /// Where a background check reports when it is done: the clock, as an input.
@@ -51,8 +52,10 @@ final class EffectRunner {
 
     init(
         worker: StoreWorker, sound: any SoundPort, output: DaemonOutput, time: any ClockTime, jobs: any BackgroundJobs,
-        handoff: (any WakerLink)?, checks: ClockChecks, backlight: BacklightWriter, tokens: TokenRegistry, waker: LoopWaker
+        handoff: (any WakerLink)?, checks: ClockChecks, backlight: BacklightWriter, tokens: TokenRegistry, waker: LoopWaker,
+        outputs: (any OutputSwitches)?
     ) {
+        self.outputs = outputs
         self.worker = worker
         self.sound = sound
         self.output = output
@@ -165,6 +168,9 @@ final class EffectRunner {
             backlight.set(percent: percent)
         case .restoreBacklight:
             backlight.restore()
+        case .output(let name, let on):
+            // A message to the outputs' own thread: nothing here waits for a line.
+            outputs?.set(name, on: on)
         case .save, .update, .tokenUsed, .sound, .ringingChanged:
             break
         }

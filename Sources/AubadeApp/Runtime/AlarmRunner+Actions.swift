@@ -25,12 +25,56 @@ extension AlarmRunner {
             case .climb(let id, let step):
                 climb(id, to: step, now, &c)
             case .outputs(let id, let on):
-                // The bed shaker and the lamp on GPIO outputs are not built yet (issue 37): the step is said, not done.
-                c.effects.emit("outputs", ["alarm": id, "on": on])
+                if on {
+                    ladderTop = id
+                } else if ladderTop == id {
+                    ladderTop = nil
+                }
+            case .wakeCheck:
+                wakeCheckAsks(&c)
             case .wakeMe(let next):
                 wake = next
             }
         }
+        outputsFollow(now, &c)
+    }
+
+    /// A person switched `name` by hand: it holds until an alarm starts or stops ringing. Off while an alarm rings
+    /// silences that output for the rest of this ring only, never the next alarm's.
+    mutating func switchByHand(_ name: OutputName, on: Bool, _ now: SchedulerTime, _ c: inout ClockContext) {
+        outputsFollow(now, &c)  // a ring's start or end first clears what was set by hand before it
+        outputsByHand[name] = on
+        outputsFollow(now, &c)
+    }
+
+    /// Switches the outputs this clock holds to what the sounding alarm wants now (`Alarm.outputsOn`: each by its
+    /// timing from the ring's start, and at its ladder's top every one it does not turn off), once per change; the
+    /// `outputs` line says which are on. A level, not only an edge: whatever ended the ring (a person, a rest, an
+    /// edit, a removal, the last round), nothing shakes once no alarm sounds.
+    mutating func outputsFollow(_ now: SchedulerTime, _ c: inout ClockContext) {
+        var want: Set<OutputName> = []
+        if let r = ringing, let alarm = scheduler.alarms[r.alarmID] {
+            want = alarm.outputsOn(c.caps.outputs, after: now.mono - r.startedAt, atTop: ladderTop != nil)
+        }
+        if ringing == nil { ladderTop = nil }
+        if (ringing != nil) != outputsByHandWhileRinging {
+            outputsByHand.removeAll()
+            outputsByHandWhileRinging = ringing != nil
+        }
+        for (name, on) in outputsByHand where c.caps.outputs.contains(name) {
+            if on { want.insert(name) } else { want.remove(name) }
+        }
+        guard want != outputsOn else { return }
+        for name in c.caps.outputs where want.contains(name) != outputsOn.contains(name) {
+            c.effects.append(.output(name, on: want.contains(name)))
+        }
+        outputsOn = want
+        c.effects.emit(
+            "outputs",
+            [
+                "alarm": ringing?.alarmID,
+                "on": c.caps.outputs.filter { want.contains($0) }.map(\.rawValue).joined(separator: ","),
+            ])
     }
 
     /// Appends to the history and prints it (a snooze with its end).
@@ -124,7 +168,8 @@ extension AlarmRunner {
         guard let current = ringing, current.alarmID == id, let alarm = scheduler.alarms[id] else { return }
         let was = current.step
         ringing?.step = step
-        let volume = step == .louder ? scheduler.ladder.louder(alarm.volume) : alarm.volume
+        let plan = scheduler.climb(of: id)?.plan ?? alarm.ladder.plan(clock: scheduler.ladder)
+        let volume = step == .louder ? plan.louder(alarm.volume) : alarm.volume
         // The two steps of its own sound differ only in level; the two of the tone only in the outputs (their own action).
         switch (was >= .tone, step >= .tone) {
         case (true, true):
@@ -140,6 +185,14 @@ extension AlarmRunner {
             ringing?.sound = c.effects.play(plan.request)
             ringing?.source = plan.description
         }
+    }
+
+    /// The wake-up check's question after a Stop: a soft chime (three seconds at the sleep volume, unless an alarm
+    /// rings). The question itself is the history's `wake-check` line (its event for the CLI's followers, Home
+    /// Assistant's `wake_check`) and the live state's `wakeCheck` for the kiosk; `woke` or `fell-back-asleep` ends it.
+    private func wakeCheckAsks(_ c: inout ClockContext) {
+        guard !isRinging else { return }
+        _ = c.effects.play(.tone(.chime, priority: .chime, volume: c.catalogue.settings.sleepVolume, limit: .seconds(3)))
     }
 
     /// The plan of an alarm's sound, with a failed pre-check of this occurrence as its known failure, and the
@@ -185,11 +238,11 @@ extension AlarmRunner {
         return actions.contains { if case .persist = $0 { true } else { false } }
     }
 
-    /// A person touched the kiosk or pressed a button that does not stop or snooze while an alarm rings: its
-    /// ladder, if it climbs, goes back to its own sound.
-    mutating func personActed(_ now: SchedulerTime, _ c: inout ClockContext) {
-        guard isRinging, scheduler.ladder.enabled else { return }
-        perform(scheduler.personActed(at: now), now, &c)
+    /// A person touched the kiosk or pressed a button that does not stop or snooze: while an alarm rings, its ladder,
+    /// if it climbs, goes back to its own sound; while a wake-up check asks "Are you up?", it is answered.
+    mutating func personActed(_ now: SchedulerTime, by input: DismissInput? = nil, _ c: inout ClockContext) {
+        guard (isRinging && scheduler.climbing) || asking else { return }
+        perform(scheduler.personActed(at: now, by: input), now, &c)
         refresh(now, &c)
     }
 

@@ -77,6 +77,14 @@ struct AlarmRunner {
     /// The next occurrence each enabled alarm acts on, computed once per turn (`refresh`).
     private(set) var upcoming: [(id: Int64, occurrence: Occurrence)] = []
     var wake = WakeUp(wall: nil, mono: nil)
+    /// The alarm whose ladder is at its top step (every output it does not turn off is on), while it is.
+    var ladderTop: Int64?
+    /// The outputs (the bed shaker, the lamp) switched on now.
+    var outputsOn: Set<OutputName> = []
+    /// What a person switched by hand (the kiosk, the phone page, Home Assistant) since an alarm last started or
+    /// stopped ringing, and whether one rang then: a ring's start or end decides again.
+    var outputsByHand: [OutputName: Bool] = [:]
+    var outputsByHandWhileRinging = false
     /// The waker's rings already in the history (their keys), once read from it.
     var wakerRingsAbsorbed: Set<String>?
 
@@ -85,6 +93,8 @@ struct AlarmRunner {
     }
 
     var isRinging: Bool { ringing != nil || !scheduler.ringingAlarmIDs.isEmpty }
+    /// Whether a wake-up check asks "Are you up?" now.
+    var asking: Bool { !scheduler.askingWakeChecks.isEmpty }
 
     /// Resumes a ringing alarm or a snooze (R9), catches up a recent missed one (R6).
     mutating func start(_ now: SchedulerTime, _ c: inout ClockContext) {
@@ -130,8 +140,9 @@ struct AlarmRunner {
         upcoming.min { $0.occurrence.instant < $1.occurrence.instant }.map { ($0.id, $0.occurrence.instant) }
     }
 
-    /// When the runner next needs a turn: the engine's wake-up, the next pre-check or pre-roll.
-    func nextWake(_ now: SchedulerTime) -> [MonotonicInstant] {
+    /// When the runner next needs a turn: the engine's wake-up, the next pre-check or pre-roll, the next of
+    /// `outputNames` whose time comes while an alarm rings.
+    func nextWake(_ now: SchedulerTime, outputs outputNames: [OutputName] = []) -> [MonotonicInstant] {
         var times: [MonotonicInstant] = []
         if let wall = wake.wall { times.append(now.mono(at: wall)) }
         if let mono = wake.mono { times.append(mono) }
@@ -143,6 +154,12 @@ struct AlarmRunner {
                 if lead == AlarmRunner.precheckLead && prechecks[id]?.occurrence == instant { continue }
                 times.append(now.mono(at: at))
             }
+        }
+        // An output whose time comes while the alarm rings (`--shaker after:2m`).
+        if let r = ringing, let alarm = scheduler.alarms[r.alarmID],
+            let next = alarm.nextOutputTime(outputNames, after: now.mono - r.startedAt)
+        {
+            times.append(r.startedAt + next)
         }
         for p in prepared.values where p.occurrence.addingTimeInterval(-AlarmRunner.stepRecheckLead) > now.wall {
             times.append(now.mono(at: p.occurrence.addingTimeInterval(-AlarmRunner.stepRecheckLead)))

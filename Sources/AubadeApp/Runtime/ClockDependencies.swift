@@ -30,6 +30,8 @@ public struct ClockDependencies: Sendable {
     public var directory: (any StationDirectory)?
     /// The saved stations' logos beside the database; nil where the store keeps none (the backup copy).
     public var logos: (any StationLogoStore)?
+    /// The GPIO outputs (a bed shaker, a lamp) the ladder's top step switches on; nil where there are none.
+    public var outputs: (any OutputSwitches)?
 
     public init(
         store: any ClockStore, sound: any SoundPort, time: any ClockTime, jobs: any BackgroundJobs,
@@ -37,8 +39,9 @@ public struct ClockDependencies: Sendable {
         isClockSynchronised: @escaping @Sendable () -> Bool, systemZone: @escaping @Sendable () -> TimeZone,
         logger: Logger, backlight: any Backlight = NullBacklight(), calendars: (any CalendarFetcher)? = nil,
         podcasts: (any PodcastFetcher)? = nil, directory: (any StationDirectory)? = nil,
-        logos: (any StationLogoStore)? = nil
+        logos: (any StationLogoStore)? = nil, outputs: (any OutputSwitches)? = nil
     ) {
+        self.outputs = outputs
         self.podcasts = podcasts
         self.store = store
         self.sound = sound
@@ -78,14 +81,18 @@ public struct ClockOptions: Sendable {
     public var podcastRefresh: Duration
     /// The sunrise of a new alarm that names none, in seconds (`[display] sunrise`; 0: none).
     public var sunriseSeconds: Int
+    /// How an unanswered alarm climbs unless it has its own ladder (`[alarm] ladder`; on by default, as in the
+    /// shipped configuration).
+    public var ladder: LadderPlan
 
     public init(
         allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,
         shakeResponse: ShakeResponse = ShakeResponse(), primaryDevice: String? = nil,
         waker: (@Sendable () -> any WakerLink)? = nil,
         calendars: CalendarOptions = CalendarOptions(), preAlarmLeads: [Int] = [],
-        podcastRefresh: Duration = .seconds(21_600), sunriseSeconds: Int = 0
+        podcastRefresh: Duration = .seconds(21_600), sunriseSeconds: Int = 0, ladder: LadderPlan = .standard
     ) {
+        self.ladder = ladder
         self.sunriseSeconds = sunriseSeconds
         self.podcastRefresh = podcastRefresh
         self.preAlarmLeads = preAlarmLeads

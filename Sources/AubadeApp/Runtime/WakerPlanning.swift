@@ -10,20 +10,28 @@ enum WakerPlanning {
     static func entries(scheduler: AlarmScheduler, settings: AppSettings, now: Date) -> [WakerPlan.Entry] {
         var out: [WakerPlan.Entry] = []
         for (id, alarm) in scheduler.alarms where alarm.enabled {
+            let state = scheduler.state(of: id)
+            let plan = alarm.ladder.plan(clock: scheduler.ladder)
             func entry(_ occurrence: Date, round: Int, due: Date) -> WakerPlan.Entry {
-                WakerPlan.Entry(
+                // A ring after its ladder's rests has only the rounds left to ring.
+                var ladder = plan
+                if round > 0 { ladder.rounds = max(0, plan.rounds - state.restCount) }
+                return WakerPlan.Entry(
                     alarm: id, occurrence: occurrence, round: round, due: due,
                     volume: max(alarm.volume, settings.toneVolume), durationSeconds: alarm.durationSeconds,
-                    snoozeSeconds: alarm.snoozeMinutes * 60, maxSnoozes: alarm.maxSnoozes, tone: settings.fallbackTone,
-                    name: alarm.name)
+                    // Its ladder's rests count among the rings (`AlarmRunState.ring`), not among the person's snoozes.
+                    snoozeSeconds: alarm.snoozeMinutes * 60, maxSnoozes: alarm.maxSnoozes + state.restCount,
+                    tone: settings.fallbackTone,
+                    name: alarm.name, ladder: ladder)
             }
-            let state = scheduler.state(of: id)
             switch state.phase {
             case .ringing:
-                if let o = state.occurrence { out.append(entry(o, round: state.snoozeCount, due: state.ringingSince ?? o)) }
+                if let o = state.occurrence { out.append(entry(o, round: state.ring, due: state.ringingSince ?? o)) }
             case .snoozed:
+                // A snooze's end, or the next round after its ladder's rest: a ring of its own, which the waker
+                // rings if the daemon has not made it heard (the round before it was, so the round must differ).
                 if let o = state.occurrence, let until = state.snoozedUntil {
-                    out.append(entry(o, round: state.snoozeCount, due: until))
+                    out.append(entry(o, round: state.ring, due: until))
                 }
             case .idle:
                 break
@@ -49,10 +57,10 @@ enum WakerPlanning {
         switch kind {
         case .snoozed:
             guard let o = state.occurrence else { return [] }
-            return [WakerPlan.Note(alarm: id, occurrence: o, round: max(0, state.snoozeCount - 1), state: .snoozed, at: at)]
-        case .dismissed, .autoSilenced, .cancelled:
+            return [WakerPlan.Note(alarm: id, occurrence: o, round: max(0, state.ring - 1), state: .snoozed, at: at)]
+        case .dismissed, .autoSilenced, .cancelled, .unanswered:
             guard let o = state.occurrence ?? state.lastHandledOccurrence else { return [] }
-            return [WakerPlan.Note(alarm: id, occurrence: o, round: state.snoozeCount, state: .stopped, at: at)]
+            return [WakerPlan.Note(alarm: id, occurrence: o, round: state.ring, state: .stopped, at: at)]
         case .skipped:
             guard let o = HistoryDetail.occurrence(in: event.detail) else { return [] }
             return [WakerPlan.Note(alarm: id, occurrence: o, round: 0, state: .skipped, at: at)]
@@ -66,7 +74,7 @@ enum WakerPlanning {
         scheduler.ringingAlarmIDs.compactMap { id in
             let state = scheduler.state(of: id)
             return state.occurrence.map {
-                WakerPlan.Note(alarm: id, occurrence: $0, round: state.snoozeCount, state: .audible, at: now)
+                WakerPlan.Note(alarm: id, occurrence: $0, round: state.ring, state: .audible, at: now)
             }
         }
     }
@@ -78,7 +86,7 @@ enum WakerPlanning {
         guard let waker = report else { return states }
         var byID = Dictionary(states.map { ($0.alarmID, $0) }, uniquingKeysWith: { _, newer in newer })
         var latest: [Int64: WakerReport.Ring] = [:]
-        for ring in waker.rang where [.stop, .snooze, .duration].contains(ring.end) {
+        for ring in waker.rang where [.stop, .snooze, .duration, .unanswered].contains(ring.end) {
             if let seen = latest[ring.alarm], seen.ended > ring.ended { continue }
             latest[ring.alarm] = ring
         }
@@ -93,12 +101,13 @@ enum WakerPlanning {
                 state.phase = .snoozed
                 state.occurrence = o
                 state.snoozedUntil = next.ringsAt
-                state.snoozeCount = next.round
+                state.snoozeCount = max(0, next.round - state.restCount)  // the waker's round counts the rests too
             } else {
                 state.phase = .idle
                 state.occurrence = nil
                 state.snoozedUntil = nil
                 state.snoozeCount = 0
+                state.restCount = 0
             }
             byID[id] = state
         }

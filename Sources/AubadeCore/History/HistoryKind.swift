@@ -70,6 +70,15 @@ public enum HistoryKind: String, CaseIterable, Sendable {
     case rested
     /// The last round of its ladder rang unanswered: it stopped. With the ladder off, `auto-silenced` instead.
     case unanswered
+
+    // The wake-up check after a Stop (`WakeCheck`).
+
+    /// "Are you up?" was asked (the soft chime, the kiosk's question, the `wake_check` event).
+    case wakeCheck = "wake-check"
+    /// The person answered the wake-up check; `detail` names the input ("by=button").
+    case woke
+    /// Nobody answered the wake-up check within a minute: the alarm rang again from its ladder's bottom.
+    case fellBackAsleep = "fell-back-asleep"
 }
 
 extension HistoryEvent {

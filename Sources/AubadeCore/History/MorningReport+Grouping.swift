@@ -158,6 +158,12 @@ struct RunGrouping {
         case .precheckFailed: run.precheck = .failed(detail)
         case .precheckPassed: if run.precheck == nil { run.precheck = .passed }
         case .secondWaker: noteSecondWaker(detail, &run)
+        case .wakeCheck: break
+        case .woke: run.wakeChecks.append("woke")
+        case .fellBackAsleep:
+            // It rings again: the run is not over until it ends again.
+            run.wakeChecks.append("fell back asleep")
+            run.end = nil
         case .clockStep, .timeZoneChanged, .reservationStarted, .sleepStarted, .sleepEnded: break
         }
         if isTerminal(kind) { run.inSnooze = false }

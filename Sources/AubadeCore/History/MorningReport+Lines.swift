@@ -46,6 +46,7 @@ extension MorningReport {
         if let step = run.climbedTo { out.append("unanswered, climbed to \(step)") }
         if run.rests > 0 { out.append("rang again after \(run.rests) rest(s)") }
         out.append(endPhrase(run))
+        for answer in run.wakeChecks { out.append("wake-up check: \(answer)") }
         return out
     }
 

@@ -90,6 +90,8 @@ extension MorningReport {
         /// The highest step its ladder climbed to unanswered, and the rounds it rested between.
         public var climbedTo: String?
         public var rests = 0
+        /// The wake-up checks after a Stop, in order: "woke" or "fell back asleep".
+        public var wakeChecks: [String] = []
         /// Whether its snooze is running, as of the last event.
         public var inSnooze = false
         /// Nil while it is not over (ringing, snoozed, or not due yet).

@@ -40,13 +40,24 @@ public struct Alarm: Hashable, Sendable, Codable {
     public var programme: ProgrammeTie?
     /// How long before the alarm the kiosk's face starts its sunrise, in seconds; 0 is none (`FacePlan`).
     public var sunriseSeconds: Int
+    /// How it climbs when nobody answers (`WakeLadder`): the clock's (`[alarm] ladder`) or its own.
+    public var ladder: AlarmLadder
+    /// How long after a Stop it asks "Are you up?" (`WakeCheck`), in seconds; 0: it does not ask.
+    public var wakeCheckSeconds: Int
+    /// When the bed shaker and the lamp come on while it rings (`OutputTiming`); nil: at its ladder's top step only.
+    public var shaker: OutputTiming?
+    public var lamp: OutputTiming?
 
     public init(
         id: Int64? = nil, name: String, time: LocalTime, recurrence: Recurrence, durationSeconds: Int = 900,
         shakeToStop: Bool = false, enabled: Bool = true, sound: SoundSource = .tone, volume: Int = 60,
         fadeInSeconds: Int = 30, snoozeMinutes: Int = 9, maxSnoozes: Int = 3, skipDate: LocalDate? = nil,
-        timeZoneID: String? = nil, skipDaysOff: Bool = false, programme: ProgrammeTie? = nil, sunriseSeconds: Int = 0
+        timeZoneID: String? = nil, skipDaysOff: Bool = false, programme: ProgrammeTie? = nil, sunriseSeconds: Int = 0,
+        ladder: AlarmLadder = .clock, wakeCheckSeconds: Int = 0, shaker: OutputTiming? = nil, lamp: OutputTiming? = nil
     ) {
+        self.wakeCheckSeconds = wakeCheckSeconds
+        self.shaker = shaker
+        self.lamp = lamp
         self.id = id
         self.name = name
         self.time = time
@@ -64,6 +75,7 @@ public struct Alarm: Hashable, Sendable, Codable {
         self.skipDaysOff = skipDaysOff
         self.programme = programme
         self.sunriseSeconds = sunriseSeconds
+        self.ladder = ladder
     }
 
     /// Checks every field; throws the first problem as one sentence. Trims the name.
@@ -75,6 +87,9 @@ public struct Alarm: Hashable, Sendable, Codable {
         try Alarm.check(snoozeMinutes, in: Alarm.snoozeMinutesRange, "Snooze length") { "\($0) min" }
         try Alarm.check(maxSnoozes, in: Alarm.maxSnoozesRange, "Maximum snoozes") { "\($0)" }
         try Alarm.check(sunriseSeconds, in: Alarm.sunriseRange, "Sunrise", DurationText.format)
+        if wakeCheckSeconds != 0 {
+            try Alarm.check(wakeCheckSeconds, in: WakeCheck.afterRange, "The wake-up check", DurationText.format)
+        }
         guard fadeInSeconds < durationSeconds else {
             throw ValidationError(
                 "Fade-in (\(DurationText.format(fadeInSeconds))) must be shorter than the duration (\(DurationText.format(durationSeconds))).",

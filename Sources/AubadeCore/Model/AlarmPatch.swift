@@ -24,6 +24,12 @@ public import Foundation
 ///   when it repeats on weekdays only, else false; one-shot alarms always ring).
 /// - `sunriseSeconds` ↔ `--sunrise`: seconds, 0–7200: how long before the alarm the kiosk's face starts its
 ///   sunrise, 0 for none (the CLI takes "20m", or "0" / "off"; a new alarm without it takes `[display] sunrise`).
+/// - `ladder` ↔ `--ladder`: how it climbs when nobody answers — "default" (as `[alarm] ladder` says), "off" (it
+///   rings for its duration and falls silent), or its own steps such as "step=2m,louder=9dB,rounds=5,gap=10m".
+/// - `wakeCheckSeconds` ↔ `--wake-check`: seconds after a Stop it asks "Are you up?", 60–3600, or 0 for none (the CLI
+///   takes "5m", or "0" / "off").
+/// - `shaker`, `lamp` ↔ `--shaker`, `--lamp`: when that output comes on while it rings — "ladder" (at its ladder's
+///   top step, the default), "now", "after:<duration>" (1s to 1h, like "after:2m") or "off" (never for this alarm).
 /// - `atProgramme` ↔ `--at-programme`: a programme's id — the alarm then rings when that programme starts and
 ///   follows it when an import moves it (its time, days and zone come from it) — or "none" to untie it (it
 ///   keeps the last time it had).
@@ -46,13 +52,21 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     public var skipDaysOff: Bool?
     public var atProgramme: String?
     public var sunriseSeconds: Int?
+    public var ladder: String?
+    public var wakeCheckSeconds: Int?
+    public var shaker: String?
+    public var lamp: String?
 
     public init(
         name: String? = nil, time: String? = nil, days: String? = nil, date: String? = nil, source: String? = nil,
         durationSeconds: Int? = nil, volume: Int? = nil, fadeInSeconds: Int? = nil, snoozeMinutes: Int? = nil,
         maxSnoozes: Int? = nil, shake: Bool? = nil, tz: String? = nil, enabled: Bool? = nil,
-        skipDaysOff: Bool? = nil, atProgramme: String? = nil, sunriseSeconds: Int? = nil
+        skipDaysOff: Bool? = nil, atProgramme: String? = nil, sunriseSeconds: Int? = nil,
+        ladder: String? = nil, wakeCheckSeconds: Int? = nil, shaker: String? = nil, lamp: String? = nil
     ) {
+        self.wakeCheckSeconds = wakeCheckSeconds
+        self.shaker = shaker
+        self.lamp = lamp
         self.name = name
         self.time = time
         self.days = days
@@ -69,6 +83,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         self.skipDaysOff = skipDaysOff
         self.atProgramme = atProgramme
         self.sunriseSeconds = sunriseSeconds
+        self.ladder = ladder
     }
 
     /// "20m", "1h", "90s" → seconds; "0" and "off" → 0 (no sunrise): the CLI's and the config's one reading.
@@ -76,6 +91,13 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         let t = text.trimmingSpaces.lowercased()
         if t == "0" || t == "off" { return 0 }
         return try DurationText.seconds(parsing: text, field: field)
+    }
+
+    /// "5m", "1h" → seconds, in range (one minute to an hour); "0" and "off" → 0 (no wake-up check).
+    public static func wakeCheckSeconds(parsing text: String) throws(ValidationError) -> Int {
+        let t = text.trimmingSpaces.lowercased()
+        if t == "0" || t == "off" { return 0 }
+        return try DurationText.seconds(parsing: text, field: "The wake-up check", in: WakeCheck.afterRange)
     }
 
     /// True when the patch names no field at all.
@@ -146,6 +168,22 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         if let enabled { alarm.enabled = enabled }
         if let skipDaysOff { alarm.skipDaysOff = skipDaysOff }
         if let sunriseSeconds { alarm.sunriseSeconds = sunriseSeconds }
+        if let ladder {
+            // Any text is the document's string: a ladder it cannot use is refused as unprocessable (422), not malformed.
+            do throws(ValidationError) {
+                alarm.ladder = try AlarmLadder(parsing: ladder)
+            } catch {
+                throw ValidationError(error.message, kind: .unprocessable)
+            }
+        }
+        if let wakeCheckSeconds { alarm.wakeCheckSeconds = wakeCheckSeconds }
+        // As the ladder: any text is the document's string, one it cannot use is unprocessable (422).
+        do throws(ValidationError) {
+            if let shaker { alarm.shaker = try OutputTiming.alarmValue(parsing: shaker) }
+            if let lamp { alarm.lamp = try OutputTiming.alarmValue(parsing: lamp) }
+        } catch {
+            throw ValidationError(error.message, kind: .unprocessable)
+        }
         try alarm.validate()
     }
 
@@ -214,7 +252,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz
         case enabled
-        case skipDaysOff, atProgramme, sunriseSeconds
+        case skipDaysOff, atProgramme, sunriseSeconds, ladder, wakeCheckSeconds, shaker, lamp
     }
 
     public init(from decoder: any Decoder) throws {
@@ -233,7 +271,10 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
             enabled: try c.decodeIfPresent(Bool.self, forKey: .enabled),
             skipDaysOff: try c.decodeIfPresent(Bool.self, forKey: .skipDaysOff),
             atProgramme: try AlarmPatch.decodeProgramme(c),
-            sunriseSeconds: try c.decodeIfPresent(Int.self, forKey: .sunriseSeconds))
+            sunriseSeconds: try c.decodeIfPresent(Int.self, forKey: .sunriseSeconds),
+            ladder: try c.decodeIfPresent(String.self, forKey: .ladder),
+            wakeCheckSeconds: try c.decodeIfPresent(Int.self, forKey: .wakeCheckSeconds),
+            shaker: try c.decodeIfPresent(String.self, forKey: .shaker), lamp: try c.decodeIfPresent(String.self, forKey: .lamp))
     }
 
     /// `atProgramme` as a number or as text ("none").

@@ -15,13 +15,17 @@ public struct AlarmRunState: Hashable, Sendable {
     /// Absolute snooze deadline, so a snooze survives a restart (R8).
     public var snoozedUntil: Date?
     public var snoozeCount: Int
+    /// The rests its ladder took in this occurrence (`WakeLadder`): not the person's snoozes, but rings of their own,
+    /// so the second waker counts each round after a rest as a new ring (`ring`).
+    public var restCount: Int
     /// The last occurrence that was rung, dismissed, skipped or reported missed: never rung again (R5, R6, R11).
     public var lastHandledOccurrence: Date?
 
     public init(
         alarmID: Int64, phase: Phase = .idle, occurrence: Date? = nil, ringingSince: Date? = nil,
-        snoozedUntil: Date? = nil, snoozeCount: Int = 0, lastHandledOccurrence: Date? = nil
+        snoozedUntil: Date? = nil, snoozeCount: Int = 0, lastHandledOccurrence: Date? = nil, restCount: Int = 0
     ) {
+        self.restCount = restCount
         self.alarmID = alarmID
         self.phase = phase
         self.occurrence = occurrence
@@ -30,6 +34,10 @@ public struct AlarmRunState: Hashable, Sendable {
         self.snoozeCount = snoozeCount
         self.lastHandledOccurrence = lastHandledOccurrence
     }
+
+    /// Which ring of its occurrence this is (0 for the first, one more after each snooze or ladder rest): the round
+    /// the second waker's files name (R35), never the same for two rings of one occurrence.
+    public var ring: Int { snoozeCount + restCount }
 }
 
 /// One line of the event history: what an alarm (or the clock as a whole, when `alarmID` is nil) did.

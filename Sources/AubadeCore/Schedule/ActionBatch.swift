@@ -6,7 +6,7 @@ struct ActionBatch {
     private var persists: [AlarmRunState] = []
     private var alarmSaves: [Alarm] = []
     private var records: [HistoryEvent] = []
-    private var ladderActions: [SchedulerAction] = []
+    private var afterRingActions: [SchedulerAction] = []
     /// Ring requests of alarms still ringing, in the order they were made; only the last one is sounded.
     private var ringRequests: [RingRequest] = []
     private var stops: [(id: Int64, reason: StopReason, by: DismissInput?)] = []
@@ -48,9 +48,10 @@ struct ActionBatch {
         stops.append((id, reason, input))
     }
 
-    /// A ladder's step or outputs (`.climb`, `.outputs`), carried out after the ring of this batch, in order.
-    mutating func ladder(_ action: SchedulerAction) {
-        ladderActions.append(action)
+    /// A ladder's step or outputs (`.climb`, `.outputs`) or a wake-up check's question (`.wakeCheck`), carried out
+    /// after the ring of this batch, in order.
+    mutating func afterRing(_ action: SchedulerAction) {
+        afterRingActions.append(action)
     }
 
     mutating func refuseSnooze(_ id: Int64) {
@@ -74,7 +75,7 @@ struct ActionBatch {
             request.replacing = soundingBefore == request.alarmID ? nil : soundingBefore
             out.append(.ring(request))
         }
-        out += ladderActions
+        out += afterRingActions
         for (index, stop) in stops.enumerated() {
             let later = stops[(index + 1)...].map(\.id)
             let others = Set(ringing + later).subtracting([stop.id]).sorted()

@@ -73,6 +73,9 @@ extension AlarmScheduler {
         for deadline in snoozeEnds.values {
             mono = min(mono ?? deadline, deadline)
         }
+        for deadline in wakeChecks.values.compactMap(\.check.nextChange) {
+            mono = min(mono ?? deadline, deadline)
+        }
         return WakeUp(wall: wall, mono: mono)
     }
 }

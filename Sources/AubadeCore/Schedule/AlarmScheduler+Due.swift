@@ -26,6 +26,12 @@ extension AlarmScheduler {
                     detail: "after \(DurationText.format(alarm.durationSeconds))")
             }
         }
+        for id in wakeChecks.keys.sorted() {
+            guard var pending = wakeChecks[id] else { continue }
+            let actions = pending.check.tick(at: now.mono)
+            wakeChecks[id] = pending
+            carryOut(actions, check: pending, of: id, by: nil, now, &batch)
+        }
         let ended = snoozeEnds.filter { now.mono >= $0.value }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
         for (id, deadline) in ended {
             let overdue = (now.mono - deadline).inSeconds

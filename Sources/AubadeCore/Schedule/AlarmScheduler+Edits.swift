@@ -73,6 +73,7 @@ extension AlarmScheduler {
             batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .cancelled, detail: StopReason.removed.rawValue))
         }
         if state(of: id).phase == .ringing { batch.stop(id, .removed) }
+        wakeChecks[id] = nil
         alarms[id] = nil
         states[id] = nil
         floors[id] = nil

@@ -13,6 +13,7 @@ extension AlarmScheduler {
     ) -> [SchedulerAction] {
         var batch = newBatch()
         prepare(now, &batch)
+        answerWakeChecks(by: input, now, &batch)
         for id in targets(alarmID, pressedAt) {
             guard let alarm = alarms[id] else { continue }
             if state(of: id).snoozeCount < alarm.maxSnoozes {
@@ -40,16 +41,20 @@ extension AlarmScheduler {
     ) -> [SchedulerAction] {
         var batch = newBatch()
         prepare(now, &batch)
+        answerWakeChecks(by: input, now, &batch)
         let by = input.map(HistoryDetail.dismissed(by:))
         for id in targets(alarmID, pressedAt) {
+            armWakeCheck(id, now)
             end(id, kind: .dismissed, stop: .dismissed, by: input, now, &batch, detail: by ?? "")
         }
         if let id = alarmID, state(of: id).phase == .snoozed {
+            armWakeCheck(id, now)
             end(id, kind: .dismissed, stop: nil, now, &batch, detail: "during its snooze" + (by.map { ", " + $0 } ?? ""))
         }
         // A Stop while nothing rings and an unanswered alarm rests between its ladder's rounds: the person is up.
         if alarmID == nil, ringOrder.isEmpty {
             for id in resting.sorted() {
+                armWakeCheck(id, now)
                 end(
                     id, kind: .dismissed, stop: nil, now, &batch,
                     detail: "during its ladder's rest" + (by.map { ", " + $0 } ?? ""))
@@ -60,9 +65,10 @@ extension AlarmScheduler {
 
     /// A person touched the kiosk, pressed a button that does not stop or snooze, or turned the volume down while
     /// alarms ring: each one's ladder goes back to its own sound (it never fights a person who is awake).
-    public mutating func personActed(at now: SchedulerTime) -> [SchedulerAction] {
+    public mutating func personActed(at now: SchedulerTime, by input: DismissInput? = nil) -> [SchedulerAction] {
         var batch = newBatch()
         prepare(now, &batch)
+        answerWakeChecks(by: input, now, &batch)
         for id in ringOrder {
             guard var running = ladders[id] else { continue }
             let actions = running.personActed(at: now.mono)
@@ -88,10 +94,12 @@ extension AlarmScheduler {
     {
         var batch = newBatch()
         prepare(now, &batch)
+        answerWakeChecks(by: .shake, now, &batch)
         for id in ringOrder {
             guard let alarm = alarms[id] else { continue }
             switch response.action(for: alarm) {
             case .stop:
+                armWakeCheck(id, now)
                 end(id, kind: .dismissed, stop: .dismissed, by: .shake, now, &batch, detail: DismissInput.shake.rawValue)
             case .snooze where state(of: id).snoozeCount < alarm.maxSnoozes:
                 snooze(id, by: .shake, now, &batch)
@@ -115,6 +123,56 @@ extension AlarmScheduler {
         return candidates.filter { id in
             guard let pressedAt, let start = ringStarts[id] else { return true }
             return pressedAt >= start
+        }
+    }
+
+    // MARK: The wake-up check
+
+    /// A person's Stop of alarm `id` (ringing, snoozed, or resting between its ladder's rounds): with a wake-up check
+    /// it asks "Are you up?" `wakeCheckSeconds` later. A Snooze arms none (it is not a Stop), nor does an end the
+    /// person did not make (auto-silence, unanswered, an edit).
+    mutating func armWakeCheck(_ id: Int64, _ now: SchedulerTime) {
+        guard let alarm = alarms[id], alarm.wakeCheckSeconds > 0, let occurrence = state(of: id).occurrence else { return }
+        wakeChecks[id] = PendingCheck(
+            check: WakeCheck(alarmID: id, after: .seconds(alarm.wakeCheckSeconds), stoppedAt: now.mono),
+            occurrence: occurrence)
+    }
+
+    /// Any input of a person answers every question asked now: the day's history says `woke`. One not asked yet is
+    /// not answered by it (a Stop's own press must not answer the check it arms).
+    mutating func answerWakeChecks(by input: DismissInput?, _ now: SchedulerTime, _ batch: inout ActionBatch) {
+        for id in wakeChecks.keys.sorted() {
+            guard var pending = wakeChecks[id] else { continue }
+            let actions = pending.check.answered(at: now.mono)
+            wakeChecks[id] = pending
+            carryOut(actions, check: pending, of: id, by: input, now, &batch)
+        }
+    }
+
+    /// What a wake-up check decided, carried out: the question, the answer, or the alarm ringing again from its
+    /// ladder's bottom (its occurrence again). The second waker does not cover that ring: the Stop told it the
+    /// occurrence is over.
+    mutating func carryOut(
+        _ actions: [WakeCheck.Action], check pending: PendingCheck, of id: Int64, by input: DismissInput?,
+        _ now: SchedulerTime, _ batch: inout ActionBatch
+    ) {
+        for action in actions {
+            switch action {
+            case .ask:
+                batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .wakeCheck, detail: "are you up?"))
+                batch.afterRing(.wakeCheck(alarmID: id))
+            case .woke:
+                wakeChecks[id] = nil
+                batch.record(
+                    HistoryEvent(
+                        at: now.wall, alarmID: id, kind: .woke, detail: input.map(HistoryDetail.dismissed(by:)) ?? ""))
+            case .ringAgain:
+                wakeChecks[id] = nil
+                // Its ring is recorded `fell-back-asleep` (with its occurrence, "due …") as it begins.
+                // (A one-shot alarm disabled itself at the Stop: it still rings again. A removed one does not.)
+                guard alarms[id] != nil else { continue }
+                sound(id, occurrence: pending.occurrence, startedAt: now.mono, cause: .wakeCheck, late: false, now, &batch)
+            }
         }
     }
 }

@@ -27,8 +27,12 @@ extension AlarmScheduler {
                     at: now.wall, alarmID: id, kind: .superseded,
                     detail: "its occurrence \(old.formatted(.iso8601)) gave way to the next"))
             state.snoozeCount = 0
+            state.restCount = 0
         }
-        if cause == .scheduled { state.snoozeCount = 0 }
+        if cause == .scheduled {
+            state.snoozeCount = 0
+            state.restCount = 0
+        }
         state.phase = .ringing
         state.occurrence = occurrence
         state.ringingSince = now.wall.addingTimeInterval(-(now.mono - startedAt).inSeconds)
@@ -54,12 +58,13 @@ extension AlarmScheduler {
     /// A ring starts its alarm's climb at its own sound — unless it ends the ladder's own rest: then the next round
     /// rings at the top.
     private mutating func climb(_ id: Int64, startedAt: MonotonicInstant, _ now: SchedulerTime, _ batch: inout ActionBatch) {
-        guard ladder.enabled else {
+        let plan = alarms[id]?.ladder.plan(clock: ladder) ?? ladder
+        guard plan.enabled else {
             ladders[id] = nil
             return
         }
         guard var running = ladders[id], running.resting, let until = running.nextChange else {
-            ladders[id] = WakeLadder(plan: ladder, start: startedAt)
+            ladders[id] = WakeLadder(plan: plan, start: startedAt)
             return
         }
         let actions = running.tick(at: until, throughRests: true)
@@ -77,9 +82,9 @@ extension AlarmScheduler {
                     HistoryEvent(
                         at: now.wall, alarmID: id, kind: .climbed,
                         detail: HistoryDetail.climbed(to: step, round: ladders[id]?.round ?? 0)))
-                batch.ladder(.climb(alarmID: id, step: step))
+                batch.afterRing(.climb(alarmID: id, step: step))
             case .outputs(let on):
-                batch.ladder(.outputs(alarmID: id, on: on))
+                batch.afterRing(.outputs(alarmID: id, on: on))
             case .unanswered(let round):
                 batch.record(
                     HistoryEvent(at: now.wall, alarmID: id, kind: .escalated, detail: HistoryDetail.escalated(round: round)))
@@ -103,6 +108,7 @@ extension AlarmScheduler {
         state.phase = .snoozed
         state.ringingSince = nil
         state.snoozedUntil = now.wall.addingTimeInterval((until - now.mono).inSeconds)
+        state.restCount += 1
         commit(state, &batch)
         ringStarts[id] = nil
         ringOrder.removeAll { $0 == id }
@@ -137,6 +143,7 @@ extension AlarmScheduler {
         state.ringingSince = nil
         state.snoozedUntil = nil
         state.snoozeCount = 0
+        state.restCount = 0
         commit(state, &batch)
         ringStarts[id] = nil
         ringOrder.removeAll { $0 == id }
@@ -177,7 +184,7 @@ extension AlarmScheduler {
 
     /// Forgets alarm `id`'s climb; the outputs go off if its top had them on.
     private mutating func dropLadder(_ id: Int64, _ batch: inout ActionBatch) {
-        if case .ringing(.everything, _)? = ladders[id]?.phase { batch.ladder(.outputs(alarmID: id, on: false)) }
+        if case .ringing(.everything, _)? = ladders[id]?.phase { batch.afterRing(.outputs(alarmID: id, on: false)) }
         ladders[id] = nil
     }
 
@@ -194,6 +201,7 @@ extension AlarmScheduler {
         case .scheduled: late ? .rangLate : .rang
         case .snoozeEnded: .snoozeEnded
         case .resumed: .resumed
+        case .wakeCheck: .fellBackAsleep
         }
     }
 

@@ -53,10 +53,33 @@ public struct AlarmScheduler: Sendable {
     var last: SchedulerTime?
     /// When each alarm was last changed while no engine ran (see `init`).
     var updatedAt: [Int64: Date]
-    /// How an unanswered alarm climbs (`[alarm] ladder`); `.off`: it auto-silences after its duration (R12).
+    /// How an unanswered alarm climbs unless it has a plan of its own (`[alarm] ladder`; `Alarm.ladder`); `.off`: it
+    /// auto-silences after its duration (R12).
     public internal(set) var ladder: LadderPlan
     /// Per ringing or resting alarm with a ladder: where its climb is (kept in memory: a restart climbs again).
     var ladders: [Int64: WakeLadder] = [:]
+
+    /// Per alarm stopped with a wake-up check: the check, and the occurrence it rings again if nobody answers (kept in
+    /// memory: a restart asks no more).
+    var wakeChecks: [Int64: PendingCheck] = [:]
+
+    struct PendingCheck: Hashable, Sendable {
+        var check: WakeCheck
+        let occurrence: Date
+    }
+
+    /// The alarms whose wake-up check asks "Are you up?" now, waiting for an answer.
+    public var askingWakeChecks: [Int64] {
+        wakeChecks.filter { if case .asking = $0.value.check.phase { true } else { false } }.keys.sorted()
+    }
+
+    /// Whether a Stop with nothing ringing still ends something: a ladder's rest, or a wake-up check's question.
+    public var stopEndsSomething: Bool { !resting.isEmpty || !askingWakeChecks.isEmpty }
+
+    /// Where alarm `id`'s climb is, while it rings or rests with a ladder.
+    public func climb(of id: Int64) -> WakeLadder? { ladders[id] }
+    /// Whether any alarm climbs a ladder now.
+    public var climbing: Bool { !ladders.isEmpty }
 
     /// A machine over stored data. Call `start(at:)` first; any other event starts it implicitly.
     /// - Parameters:

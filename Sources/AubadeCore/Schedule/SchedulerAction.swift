@@ -8,6 +8,8 @@ public enum RingCause: String, Hashable, Sendable {
     case snoozeEnded = "snooze-ended"
     /// The daemon restarted while it was ringing; it goes on for the rest of its duration (R9).
     case resumed
+    /// Nobody answered its wake-up check after a Stop: it rings again (`WakeCheck`).
+    case wakeCheck = "wake-check"
 }
 
 /// What the player must sound now. It replaces the sound that is playing, if any, without a silent moment
@@ -131,4 +133,7 @@ public enum SchedulerAction: Hashable, Sendable {
     case outputs(alarmID: Int64, on: Bool)
     /// Call `tick` again at this time (replaces any earlier request).
     case wakeMe(WakeUp)
+    /// Its wake-up check asks "Are you up?" now: the soft chime (the question itself is the history's `wake-check`
+    /// line and `AlarmScheduler.askingWakeChecks`, which the kiosk shows until it is answered or rings again).
+    case wakeCheck(alarmID: Int64)
 }

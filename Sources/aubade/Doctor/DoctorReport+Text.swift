@@ -36,6 +36,8 @@ extension DoctorReport {
             "Shake response: \(Self.verb(shake.response.shakeToStopAlarm)) an alarm with shake-to-stop on; "
                 + "\(Self.verb(shake.response.otherAlarm)) any other.")
         print("")
+        printOutputs()
+        print("")
         printNetwork()
     }
 

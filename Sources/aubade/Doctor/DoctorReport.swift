@@ -22,6 +22,8 @@ struct DoctorReport: Encodable {
     /// Every button's effective actions, wired or not: a long press with no entry of its own shows the short one.
     var mapping: [Mapping]
     var shake: Shake
+    /// The `[outputs]` lines, each tried as an output (`OutputProbe`).
+    var outputs: [OutputLine] = []
     var network: Network
     /// The routes the network line was made from (not printed: `network` shows them).
     var networkSnapshot = NetworkSnapshot()
@@ -53,6 +55,8 @@ struct DoctorReport: Encodable {
             )
         }
         var report = hardware.hardware
+        let outputs = config.outputs
+        report.outputs = await runBlocking("aubade.doctor") { DoctorReport.probeOutputs(outputs, gpio: LibGPIOD(), drive: true) }
         let targets = StationProbe.targets(alarms: storage.alarms, stations: storage.stations)
         let streaming = NetworkPolicy.streaming(wifiOnly: storage.settings?.isWifi ?? false, network: report.networkSnapshot)
         let stations = await StationProbe.tryAll(
@@ -71,6 +75,7 @@ struct DoctorReport: Encodable {
         checks += [
             report.buttonsCheck(daemonRunning: daemon.status != nil),
             report.shakeCheck(alarms: storage.alarms, daemonRunning: daemon.status != nil),
+            report.outputsCheck(daemonRunning: daemon.status != nil),
             report.networkCheck(), ClockProbe.synchronisation(synchronised: hardware.synchronised), hardware.rtc,
             storage.check, hardware.disk,
             Self.wakerCheck(hardware.waker, alarmsSet: alarmsSet),
@@ -98,6 +103,6 @@ struct DoctorReport: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case checks, heard, next, daemon, config, libgpiod, chips, buttons, mapping, shake, network
+        case checks, heard, next, daemon, config, libgpiod, chips, buttons, mapping, shake, outputs, network
     }
 }

@@ -121,7 +121,7 @@ systemd_install() {
 
 # The user's edits to the conffile: the loopback card, the Pi's buttons, the evdev accelerometer, a local station.
 systemd_configure() {
-  write_config /etc/aubade/aubade.toml
+  write_config /etc/aubade/aubade.toml outputs.shaker.line='"GPIO16"' outputs.shaker.pattern='"400/400"'
   echo "# edited by the HIL (must survive the upgrade)" >> /etc/aubade/aubade.toml
   local old; old=$(sd_prop MainPID)
   systemctl restart $SD
@@ -241,6 +241,37 @@ systemd_doctor() {
   check "...and the next alarm would be heard" $heard_ok
 }
 
+# The shaker's switch (the phone page's, Home Assistant's) through the API of the clock under its unit: on by hand,
+# the gpio-sim line follows the 400/400 pattern; off, it is inactive again and the clock still holds it.
+systemd_switch() {
+  local token on off samples i
+  token=$(aubade token new --name hil-switch --json 2> "$OUT/systemd-token.err" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+  # The clock takes a new token when it next looks at its store: asked again until it has.
+  for i in $(seq 1 30); do
+    on=$(curl -s -m 10 -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d '{"on":true}' \
+      http://127.0.0.1:8080/api/v1/outputs/shaker)
+    [[ "$on" == *'The shaker is on.'* ]] && break
+    sleep 1
+  done
+  samples=""
+  for i in $(seq 1 30); do samples=$samples$(cat "$GPIOSIM_SYS/sim_gpio16/value"); sleep 0.1; done
+  check "POST /outputs/shaker {on:true} switches the clock's shaker on ($on): GPIO16 follows its pattern ($samples)" \
+    bash -c "[[ '$on' == *'The shaker is on.'* ]] && [[ '$samples' =~ 1+0+1+ ]]"
+  off=$(curl -s -m 10 -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d '{"on":false}' \
+    http://127.0.0.1:8080/api/v1/outputs/shaker)
+  sleep 0.5
+  check "...and {on:false} off: inactive ($(cat "$GPIOSIM_SYS/sim_gpio16/value")), still held by the clock ($off)" \
+    eval '[ "$(cat "$GPIOSIM_SYS/sim_gpio16/value")" = 0 ] && gpioinfo "$GPIOSIM_CHIP" | grep "\"GPIO16\"" | grep -q "\"aubade\" *output"'
+}
+
+# What a unit that does not come back is doing, for the results folder: its status, its processes and their states,
+# the journal's last lines with their monotonic times.
+systemd_stuck() {
+  { systemctl status $SD --no-pager -l 2>&1; echo; ps -eo pid,ppid,stat,etimes,wchan:32,cmd 2>&1 | grep -E 'aubade|PID' | grep -v grep
+    echo; journalctl -u $SD -o short-monotonic --no-pager 2>&1 | tail -60; } > "$1"
+  note "the unit's state is in $(basename "$1"): $(grep -m3 -E 'Active:|ExecStopPost|Process:' "$1" | tr -s ' ' | tr '\n' ';')"
+}
+
 # The watchdog (WatchdogSec=20): a stopped daemon stops pinging, systemd kills and restarts it.
 systemd_watchdog() {
   local pid restarts start
@@ -252,21 +283,32 @@ systemd_watchdog() {
     pass "after SIGSTOP the watchdog had it restarted: pid $pid -> $(sd_prop MainPID), NRestarts $(sd_prop NRestarts), active again $(since "$start") s after the SIGSTOP"
   else
     fail "no restart within 120 s of SIGSTOP (state $(sd_prop ActiveState)/$(sd_prop SubState), result $(sd_prop Result))"
+    systemd_stuck "$OUT/systemd-stuck-sigstop.txt"
   fi
   check "the journal says why: $(journalctl -u $SD -o cat --no-pager | grep -m1 -i watchdog)" \
     eval 'journalctl -u $SD -o cat --no-pager | grep -qi "watchdog timeout"'
   kill -CONT "$pid" 2>/dev/null
 }
 
+# After kill -9 the unit's ExecStopPost= runs `aubade-waker --outputs-off` (the config has a shaker on GPIO16): the journal
+# has its sentence once more than before, and the restarted clock holds the line again.
 systemd_kill9() {
-  local pid start
+  local pid start offs before after
+  offs() { journalctl -u $SD -o cat --no-pager | grep -c 'Output GPIO16 (shaker) is inactive (low) and released.'; }
+  before=$(offs)
+  check "the running clock holds the shaker's line GPIO16 (gpioinfo: $(gpioinfo "$GPIOSIM_CHIP" | grep -m1 'GPIO16' | tr -s ' \t' ' '))" \
+    eval 'gpioinfo "$GPIOSIM_CHIP" | grep "\"GPIO16\"" | grep -q "\"aubade\" *output"'
   pid=$(sd_prop MainPID) start=$(now)
   kill -9 "$pid"
   if sd_wait_restart "$pid" 60; then
     pass "after kill -9 systemd started it again (Restart=always): active $(since "$start") s later"
   else
     fail "not back within 60 s of kill -9 ($(sd_prop ActiveState)/$(sd_prop SubState))"
+    systemd_stuck "$OUT/systemd-stuck-kill9.txt"
   fi
+  after=$(offs)
+  check "ExecStopPost ran aubade-waker --outputs-off after the kill -9: the journal says the shaker is inactive and released ($before -> $after)" \
+    [ "$after" -gt "$before" ]
 }
 
 systemd_upgrade() {
@@ -302,6 +344,7 @@ scenario_systemd() {
   systemd_button
   systemd_alarm
   systemd_doctor
+  systemd_switch
   systemd_watchdog
   systemd_kill9
   systemd_upgrade

@@ -4,6 +4,8 @@
 # which prints armed, ringing {alarm, late_ms}, device {device, alternate}, daemon-killed {pid, reason},
 # stopped {end, by} — finds the card and the button lines busy for its 2 s of retries, ends the frozen daemon
 # that holds them, plays the tone to the loopback, and a press of the stop button (GPIO27, now free) stops it.
+# The config has a bed shaker on GPIO16 (a gpio-sim output line, pattern 400/400): the waker drives it with the
+# ring (its level, read from the simulator, follows the pattern) and leaves it inactive and released at the stop.
 # Runs when run.sh copied aubade-waker beside aubade and the daemon has --fake-time.
 
 WAKER=$HIL_WORK/aubade-waker
@@ -37,7 +39,7 @@ scenario_waker() {
   daemon_available || { skip "aubade run is not the daemon yet (no --fake-time)"; return; }
   gpiosim_ready || { fail "the gpio-sim chip could not be made"; return; }
   CFG=$T/waker.toml
-  write_config "$CFG" shake.source='"none"'
+  write_config "$CFG" shake.source='"none"' outputs.shaker.line='"GPIO16"' outputs.shaker.pattern='"400/400"'
   alarm_db --source tone
   capture_start "$OUT/$SCENARIO.wav" || { fail "the loopback capture did not start"; return; }
   daemon_start "$SCENARIO" 45 || { capture_stop; return; }
@@ -67,11 +69,13 @@ scenario_waker() {
     fail "the waker did not ring on the card within 90 s of the freeze: $(tail -3 "$OUT/$SCENARIO-waker.err")"
     kill -KILL "$DAEMON_PID" 2>/dev/null; waker_stop; capture_stop; return
   fi
-  sleep 3
+  local shaker; shaker=$(outputs_sample 16 30)   # ~3 s of the ring
+  local shaker_holder; shaker_holder=$(outputs_holder 16)
   local pressed; pressed=$(now)
   press 27; sleep 0.3; release 27
   waker_wait stopped 10 || fail "the waker did not stop within 10 s of the stop press"
   sleep 1.5
+  local shaker_after; shaker_after=$(cat "$GPIOSIM_SYS/sim_gpio16/value")$(outputs_holder 16)
   waker_stop
   kill -KILL "$DAEMON_PID" 2>/dev/null
   wait "$DAEMON_PID" 2>/dev/null
@@ -82,7 +86,8 @@ scenario_waker() {
     ring_rt="ev('ringing')[0]['_rt']" late="ev('ringing')[0].get('late_ms')" \
     armed_ok="ev('armed')[0]['occurrence'] == $ALARM_AT and ev('armed')[0]['at'] == $ALARM_AT + 8" \
     ring_ok="len(ev('ringing')) == 1 and ev('ringing')[0]['t'] >= $ALARM_AT + 8" \
-    killed_ok="len(ev('daemon-killed')) == 1 and ev('daemon-killed')[0].get('reason') in ('it holds the sound device', 'it holds the button lines')" \
+    killed_ok="len(ev('daemon-killed')) == 1 and ev('daemon-killed')[0].get('reason') in ('it holds the sound device', 'it holds the button lines', 'it holds the output lines')" \
+    output_ok="[(e.get('output'), e.get('line')) for e in ev('output')] == [('shaker', 'GPIO16')]" \
     device_ok="ev('device')[0].get('device') == 'plughw:Loopback,0,0'" \
     button_ok="[(e.get('end'), e.get('by')) for e in ev('stopped')] == [('stop', 'button')]"
   check "the waker armed for the daemon's next alarm plus its grace of 8 s" $armed_ok
@@ -90,7 +95,12 @@ scenario_waker() {
   check "the waker ended the frozen daemon, which held the exclusive card and the buttons: $killed" $killed_ok
   check "and played on the daemon's device, the loopback card" $device_ok
   check "the loopback heard the tone: 880 Hz ($W_freq_hz Hz, $W_level_db dBFS)" within "$W_freq_hz" 871 889
+  check "the waker drove the shaker (an output event for GPIO16), held as $shaker_holder" bash -c "$output_ok && [ '$shaker_holder' = 'aubade-waker output' ]"
+  figure "shaker GPIO16 during the waker's ring, sampled every ~0.1 s: $shaker"
+  check "the shaker's level followed its 400/400 pattern during the waker's ring: on, off, on again ($shaker)" \
+    bash -c "[[ '$shaker' =~ 1+0+1+ ]] && [[ '$shaker' =~ 0+1+0+ ]]"
   check "a press of the stop button (gpio-sim) stopped the waker: $stopped" $button_ok
+  check "after the stop the shaker is inactive and released ($shaker_after)" [ "$shaker_after" = 0unused ]
   check "no sound more than 1.5 s after the press" \
     awk -v e="$W_end_s" -v c="$CAPTURE_T0" -v p="$pressed" 'BEGIN { exit !(e ~ /^[0-9.]+$/ && c + e < p + 1.5) }'
   figure "freeze -> waker's ring $(ms_diff "$ring_rt" "$frozen") ms (the alarm was ~10 s and the grace 8 s ahead); its late_ms $late; button -> silence $(ms_diff "$(capture_real "${W_end_s:-x}")" "$pressed") ms"

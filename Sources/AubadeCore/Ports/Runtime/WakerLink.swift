@@ -41,11 +41,15 @@ public enum WakerPlan {
         public var maxSnoozes: Int
         public var tone: ToneName
         public var name: String
+        /// How the waker's ring of it climbs, rests and rings again while unanswered (`off`: it lasts
+        /// `durationSeconds`); its rounds are those the occurrence has left.
+        public var ladder: LadderPlan
 
         public init(
             alarm: Int64, occurrence: Date, round: Int, due: Date, volume: Int, durationSeconds: Int, snoozeSeconds: Int,
-            maxSnoozes: Int, tone: ToneName, name: String
+            maxSnoozes: Int, tone: ToneName, name: String, ladder: LadderPlan = .off
         ) {
+            self.ladder = ladder
             self.alarm = alarm
             self.occurrence = occurrence
             self.round = round
@@ -94,6 +98,8 @@ public struct WakerReport: Sendable, Hashable {
         /// How it ended.
         public enum End: String, Sendable, Hashable {
             case stop, snooze, duration
+            /// Its ladder's last round rang unanswered.
+            case unanswered
             /// The daemon answered again and took the ring over.
             case daemon
             /// The waker was stopped (the machine shut down).

@@ -116,7 +116,10 @@ function render() {
   document.body.classList.toggle("ringing", Boolean(ringing));
   renderSunrise(ringing ? null : state?.sunrise);
   $("ring").hidden = !ringing;
-  $("face").hidden = Boolean(ringing);
+  // After a Stop, an alarm's wake-up check asks "Are you up?": one large button (any touch answers it).
+  const asking = !ringing && Boolean(state?.wakeCheck);
+  $("asking").hidden = !asking;
+  $("face").hidden = Boolean(ringing) || asking;
   if (ringing) {
     $("snooze").hidden = Boolean(ringing.test); // a ring test has nothing to snooze
     $("pairing").hidden = true;
@@ -137,11 +140,23 @@ function render() {
   renderPlayingLogo(radio);
   if (ringing || (state?.dimmed && !ringing)) $("picker").hidden = true;
   renderOnAir();
+  renderOutputs(state?.outputs ?? []);
   if (pairingShown && state) {
     // Ended once the clock no longer holds the code it showed (the phone traded it, or it ran out).
     if (state.pairing?.code === pairingShown.code) pairingShown.seen = true;
     else if (pairingShown.seen) pairingEnded();
   }
+}
+
+/** The clock's outputs (the bed shaker, the lamp): one toggle each, pressed while on; only on a clock that holds some. */
+function renderOutputs(outputs) {
+  $("outputs").hidden = outputs.length === 0;
+  const shown = [...$("outputs").querySelectorAll("button")].map((b) => `${b.dataset.output}=${b.getAttribute("aria-pressed")}`).join();
+  if (shown === outputs.map((o) => `${o.name}=${o.on}`).join()) return;
+  fill($("outputs"), outputs.map((o) => el("button", {
+    type: "button", dataset: { output: o.name }, "aria-pressed": String(o.on),
+    on: { click: () => act($("message"), "POST", `/outputs/${o.name}`, { on: !o.on }) },
+  }, o.name === "shaker" ? "Shaker" : "Lamp")));
 }
 
 /** Every second: the time, the date, the next alarm's "tomorrow 06:45", the countdowns. */
@@ -394,13 +409,26 @@ function renderSunrise(sunrise) {
 
 /** A touch on the dimmed face wakes it and does nothing else: the touch's click is swallowed. */
 function onPointerDown(event) {
-  if (!document.body.classList.contains("dimmed")) return;
+  if (!document.body.classList.contains("dimmed")) {
+    if (state?.wakeCheck && !state?.ringing) answerWakeCheck();
+    return;
+  }
   event.preventDefault();
   event.stopPropagation();
   wokenAt = performance.now();
   command("POST", "/display/wake").then((answer) => {
     if (answer && answer.dimmed === false && state) {
       state = { ...state, dimmed: false };
+      render();
+    }
+  }).catch(() => {});
+}
+
+/** "I'm up": a person at the kiosk answers the wake-up check (the clock counts any touch as the answer). */
+function answerWakeCheck() {
+  command("POST", "/display/wake").then(() => {
+    if (state) {
+      state = { ...state, wakeCheck: null };
       render();
     }
   }).catch(() => {});
@@ -422,6 +450,7 @@ function start() {
   window.addEventListener("click", onClick, true);
   $("snooze").addEventListener("click", () => act($("ring-message"), "POST", "/alarm/snooze", {}));
   $("stop").addEventListener("click", () => act($("ring-message"), "POST", "/alarm/stop", {}));
+  $("up").addEventListener("click", answerWakeCheck);
   $("play").addEventListener("click", playOrStop);
   $("stations").addEventListener("click", openPicker);
   $("picker-close").addEventListener("click", closePicker);

@@ -199,6 +199,15 @@ function renderAlarms(alarms) {
     if (alarm.skipDate) summary.push(`skips ${alarm.skipDate}`);
     if (alarm.skipDaysOff && alarm.days !== "once") summary.push("skips days off");
     if (alarm.sunriseSeconds > 0) summary.push(`sunrise ${Math.round(alarm.sunriseSeconds / 60)} min before`);
+    if (alarm.ladder === "off") summary.push("silent after its duration");
+    else if (alarm.ladder && alarm.ladder !== "default") summary.push(`ladder ${alarm.ladder}`);
+    if (alarm.wakeCheckSeconds > 0) summary.push(`asks "are you up?" ${Math.round(alarm.wakeCheckSeconds / 60)} min after Stop`);
+    for (const output of ["shaker", "lamp"]) {
+      const timing = alarm[output];
+      if (timing === "off") summary.push(`no ${output}`);
+      else if (timing === "now") summary.push(`${output} from the start`);
+      else if (timing && timing.startsWith("after:")) summary.push(`${output} ${timing.slice(6)} in`);
+    }
     if (alarm.timeZone) summary.push(alarm.timeZone);
     const toggle = el("input", {
       type: "checkbox", checked: alarm.enabled, "aria-label": `${alarm.name} enabled`,
@@ -289,12 +298,18 @@ function openEditor(alarm) {
     volume: alarm.volume, duration: alarm.durationSeconds / 60, fadeIn: alarm.fadeInSeconds,
     snooze: alarm.snoozeMinutes, maxSnoozes: alarm.maxSnoozes, shake: alarm.shakeToStop, enabled: alarm.enabled,
     tz: alarm.timeZone ?? "", skipDaysOff: alarm.skipDaysOff, sunrise: String((alarm.sunriseSeconds ?? 0) / 60),
+    ladder: alarm.ladder ?? "default",
+    wakeCheck: alarm.wakeCheckSeconds ? String(alarm.wakeCheckSeconds / 60) : "",
+    shaker: alarm.shaker ?? "ladder", lamp: alarm.lamp ?? "ladder",
   } : {
     name: "", time: "", repeat: "days", days: "mon,tue,wed,thu,fri", date: "", sourceChoice: "tone", url: "",
     volume: defaults.defaultVolume ?? 60, duration: (defaults.alarmDuration ?? 900) / 60, fadeIn: defaults.fadeIn ?? 30,
     snooze: defaults.snoozeMinutes ?? 9, maxSnoozes: defaults.maxSnoozes ?? 3, shake: false, enabled: true, tz: "",
     skipDaysOff: true, // as the clock does for a new alarm on weekdays only (followSkipDaysOff keeps it so)
     sunrise: "", // empty: the clock's [display] sunrise
+    ladder: "default", // the clock's [alarm] ladder
+    wakeCheck: "", // none
+    shaker: "ladder", lamp: "ladder", // the outputs at the ladder's top step
   };
   $("f-name").value = v.name;
   $("f-time").value = v.time;
@@ -314,6 +329,10 @@ function openEditor(alarm) {
   $("f-tz").value = v.tz;
   $("f-skip-days-off").checked = v.skipDaysOff;
   $("f-sunrise").value = v.sunrise;
+  $("f-ladder").value = v.ladder;
+  $("f-wake-check").value = v.wakeCheck;
+  $("f-shaker").value = v.shaker;
+  $("f-lamp").value = v.lamp;
   skipDaysOffTouched = Boolean(alarm);
   showRepeat();
   showSource();
@@ -392,6 +411,10 @@ function readForm() {
     tz: $("f-tz").value.trim(),
     skipDaysOff: $("f-skip-days-off").checked,
     sunrise: $("f-sunrise").value,
+    ladder: $("f-ladder").value.trim() || "default",
+    wakeCheck: $("f-wake-check").value,
+    shaker: $("f-shaker").value.trim() || "ladder",
+    lamp: $("f-lamp").value.trim() || "ladder",
   };
 }
 
@@ -430,6 +453,11 @@ function alarmPatch(form, before, isNew) {
   if (changed("tz") && !(isNew && form.tz === "")) patch.tz = form.tz;
   if (form.repeat === "days" && changed("skipDaysOff")) patch.skipDaysOff = form.skipDaysOff;
   if (changed("sunrise") && form.sunrise !== "") patch.sunriseSeconds = Math.round(Number(form.sunrise) * 60);
+  if (changed("ladder") && !(isNew && form.ladder === "default")) patch.ladder = form.ladder;
+  if (changed("wakeCheck") && !(isNew && form.wakeCheck === "")) patch.wakeCheckSeconds = Math.round(Number(form.wakeCheck || 0) * 60);
+  for (const output of ["shaker", "lamp"]) {
+    if (changed(output) && !(isNew && form[output] === "ladder")) patch[output] = form[output];
+  }
   return patch;
 }
 
@@ -525,6 +553,7 @@ function onState(state) {
   live = state;
   offset = state.now - Date.now() / 1000;
   renderRinging(state.ringing);
+  renderOutputs(state.outputs ?? []);
   fill($("warnings"), (state.warnings ?? []).map((w) => el("li", {}, w)));
   renderPlayer(state.radio);
   renderStationTest(state.radio);
@@ -541,6 +570,24 @@ function renderRinging(ringing) {
   const names = ringing.alarms.map((a) => a.name).join(" and ");
   $("ringing-text").textContent = ringing.test ? "A ring test is sounding." : `${names || "An alarm"} is ringing.`;
   $("ring-snooze").hidden = Boolean(ringing.test);
+}
+
+/** The clock's outputs (the bed shaker, the lamp), one switch each; only on a clock that holds some. */
+function renderOutputs(outputs) {
+  $("outputs-card").hidden = outputs.length === 0;
+  const shown = [...$("outputs").querySelectorAll("input")].map((box) => `${box.name}=${box.checked}`).join();
+  if (shown === outputs.map((o) => `${o.name}=${o.on}`).join()) return;
+  fill($("outputs"), outputs.map((o) => {
+    const box = el("input", { type: "checkbox", name: o.name, checked: o.on, on: { change: (event) => switchOutput(o.name, event.target) } });
+    return el("label", { class: "switch-field" }, box, el("span", {}, o.name === "shaker" ? "Bed shaker" : "Lamp"));
+  }));
+}
+
+async function switchOutput(name, box) {
+  const wanted = box.checked;
+  box.disabled = true;
+  if (await act($("outputs-error"), () => client.post(`/outputs/${name}`, { on: wanted })) === null) box.checked = !wanted;
+  box.disabled = false;
 }
 
 async function dismiss(what) {
