@@ -136,6 +136,7 @@ bench: deps-test
 	python3 bench/calendar_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/directory_bench.py --aubade $(BUILD_DIR)/release/aubade
 	python3 bench/waker_bench.py --aubade $(BUILD_DIR)/release/aubade --waker $(BUILD_DIR)/release/aubade-waker
+	SWIFTC="$$(dirname "$$(command -v $(SWIFT))")/swiftc" bench/room_check_bench.sh
 	python3 bench/api_fairness_bench.py --aubade $(BUILD_DIR)/release/aubade
 ifeq ($(BENCH_LONG),1)
 	python3 bench/long_listen_bench.py --aubade $(BUILD_DIR)/release/aubade

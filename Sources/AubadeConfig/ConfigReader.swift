@@ -94,6 +94,8 @@ struct ConfigReader {
         c.podcasts.refreshSeconds = checked("podcasts", "refresh", c.podcasts.refreshSeconds, Self.refreshPeriod)
         c.calendars.horizonDays = int("calendars", "horizon_days", c.calendars.horizonDays, in: 14...3660)
         readMQTT(&c.mqtt)
+        c.verify.microphone = string("verify", "microphone", c.verify.microphone)
+        c.verify.selfTestHour = int("verify", "self_test_hour", c.verify.selfTestHour, in: SelfTestSchedule.daytime)
         c.directory.enabled = bool("directory", "enabled", c.directory.enabled)
         c.directory.servers = checked("directory", "servers", c.directory.servers) { v in
             let form = "must be a list of http(s) server addresses, like [\"https://de2.api.radio-browser.info\"]"
@@ -349,7 +351,7 @@ struct ConfigReader {
     private static let sections: Set<String> = [
         "paths", "http", "audio", "clock", "alarm", "buttons", "buttons.short_press",
         "buttons.long_press", "shake", "display", "calendars", "mqtt", "directory", "podcasts",
-        "outputs", "outputs.shaker", "outputs.lamp",
+        "outputs", "outputs.shaker", "outputs.lamp", "verify",
     ]
 
     /// A refresh period: a duration from 15 minutes to 30 days.

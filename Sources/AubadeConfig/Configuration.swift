@@ -160,6 +160,14 @@ public struct Configuration: Equatable, Sendable {
         }
     }
 
+    /// The microphone that proves the room heard an alarm, and its daily self-test: off while `microphone` is empty.
+    public struct Verify: Equatable, Sendable {
+        /// The ALSA capture device ("hw:1,0", "plughw:CARD=Mic"); empty: no microphone, no room check.
+        public var microphone = ""
+        /// The local hour (8 to 20) from which the daily self-test — a short quiet chirp, listened for — runs.
+        public var selfTestHour = 14
+    }
+
     public var paths = Paths()
     public var http = HTTP()
     public var audio = Audio()
@@ -173,6 +181,7 @@ public struct Configuration: Equatable, Sendable {
     public var directory = Directory()
     public var podcasts = Podcasts()
     public var outputs = Outputs()
+    public var verify = Verify()
 
     public init() {}
 }

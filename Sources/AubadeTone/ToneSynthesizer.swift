@@ -42,6 +42,24 @@ public struct ToneSynthesizer: Sendable {
         }
     }
 
+    /// The frequencies sounding at `frame` (up to three; 0 where there is none), for a listener that looks for the
+    /// tone: the classic's 880 Hz and its octave while a beep sounds (none between its beeps), the chime's notes
+    /// begun in its period, the rising sweep's pitch.
+    public func partials(atFrame frame: Int) -> (Double, Double, Double) {
+        let t = Double(max(0, frame)) / Double(sampleRate)
+        switch shape {
+        case .classic:
+            let inPeriod = t.truncatingRemainder(dividingBy: 1.6)
+            guard inPeriod < 0.8, inPeriod.truncatingRemainder(dividingBy: 0.2) < 0.1 else { return (0, 0, 0) }
+            return (880, 1760, 0)
+        case .chime:
+            let inPeriod = t.truncatingRemainder(dividingBy: 2.0)
+            return (659.25, inPeriod >= 0.25 ? 783.99 : 0, inPeriod >= 0.5 ? 1046.50 : 0)
+        case .rising:
+            return (500 + 250 * t.truncatingRemainder(dividingBy: 2.0), 0, 0)
+        }
+    }
+
     /// The next sample of the tone, −1…1.
     public mutating func nextSample() -> Double {
         let t = Double(frame) / Double(sampleRate)

@@ -18,6 +18,7 @@ struct Aubade: ParsableCommand {
             RunCommand.self, PlayCommand.self, RingCommand.self, AlarmCommand.self, StationCommand.self, PodcastCommand.self,
             ProgramCommand.self, DaysOffCommand.self, SettingsCommand.self, SleepCommand.self, StatusCommand.self,
             StopCommand.self, SnoozeCommand.self, TokenCommand.self, DoctorCommand.self, OutputsCommand.self,
+            VerifyCommand.self,
             VersionCommand.self,
         ])
 

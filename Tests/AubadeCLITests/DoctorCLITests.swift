@@ -101,13 +101,13 @@ struct DoctorCLITests {
         #expect(
             checks.keys.sorted()
                 == [
-                    "alarm", "backlight", "buttons", "clock", "config", "daemon", "database", "disk", "mixer",
+                    "alarm", "backlight", "buttons", "clock", "config", "daemon", "database", "disk", "microphone", "mixer",
                     "network", "outputs", "play", "rtc", "shake", "sound", "station:Refused", "waker",
                 ].sorted(), "\(checks.keys)")
         for (name, status) in [
             ("daemon", "problem"), ("sound", "problem"), ("play", "problem"), ("alarm", "problem"),
             ("buttons", "warning"), ("shake", "warning"), ("station:Refused", "warning"), ("waker", "warning"),
-            ("config", "ok"), ("database", "ok"), ("outputs", "ok"),
+            ("config", "ok"), ("database", "ok"), ("microphone", "ok"), ("outputs", "ok"),
         ] {
             #expect(checks[name]?["status"] == status, "\(name): \(String(describing: checks[name]))")
         }

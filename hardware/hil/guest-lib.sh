@@ -94,7 +94,7 @@ within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v ~ /^-?[0-9.]+$/
 aub() {
   local cmd=$1; shift
   case "$cmd" in
-    alarm|settings|station|outputs) local sub=$1; shift; "$AUBADE" "$cmd" "$sub" --config "$CFG" --db "$DB" "$@" ;;
+    alarm|settings|station|outputs|verify) local sub=$1; shift; "$AUBADE" "$cmd" "$sub" --config "$CFG" --db "$DB" "$@" ;;
     *) "$AUBADE" "$cmd" --config "$CFG" --db "$DB" "$@" ;;
   esac
 }

@@ -31,6 +31,7 @@ run_scenario gpio scenario_gpio
 run_scenario outputs scenario_outputs
 run_scenario shake scenario_shake
 run_scenario sound scenario_sound
+run_scenario microphone scenario_microphone
 run_scenario wifi scenario_wifi
 run_scenario daemon scenario_daemon
 run_scenario waker scenario_waker

@@ -12,6 +12,7 @@ struct EngineLoop {
     let context: VoiceContext
     let logger: Logger?
     let prerollCap: Duration
+    let tap: PlaybackTap
     private var device: OutputDevice
     private var voices: [SoundID: any Voice] = [:]
     private var preparedAt: [SoundID: MonotonicInstant] = [:]
@@ -46,8 +47,9 @@ struct EngineLoop {
 
     init(
         mailbox: EngineMailbox, state: EngineState, options: SinkOptions, context: VoiceContext,
-        prerollCap: Duration, logger: Logger?
+        prerollCap: Duration, tap: PlaybackTap, logger: Logger?
     ) {
+        self.tap = tap
         self.mailbox = mailbox
         self.state = state
         self.context = context
@@ -431,9 +433,31 @@ struct EngineLoop {
         if let problem { return deviceFailed(problem) }
         tookAudio(t)
         producedLastTurn = true
+        publishChunk(frames, voice: sounding.first)
         for voice in sounding {
             voice.wrote(endingAt: device.written)
             if announcedOpen { voice.observe(played: device.played, now: t) }
+        }
+    }
+
+    /// Tells the room check what was just written, piece by piece (`PlaybackTap.pieceFrames`, finer than its
+    /// blocks): each piece's level, the tone sounding in its middle, when its first frame is heard and whether the
+    /// device was running then.
+    private func publishChunk(_ frames: Int, voice: (any Voice)?) {
+        let start = device.written - Int64(frames)
+        let timeline = device.timeline()
+        let now = Monotonic.now()
+        for offset in stride(from: 0, to: frames, by: PlaybackTap.pieceFrames) {
+            let count = min(PlaybackTap.pieceFrames, frames - offset)
+            let position = start + Int64(offset)
+            let rms = out.withUnsafeBufferPointer {
+                PlaybackTap.rms(UnsafeBufferPointer(rebasing: $0[(2 * offset)..<(2 * (offset + count))]))
+            }
+            let heardAt = timeline.map { DeviceClock.heard(position: position, timeline: $0, rate: context.rate).sinceOrigin }
+            let tone = voice?.toneFrequencies(atFrame: offset + count / 2) ?? .none
+            tap.publish(
+                position: position, frames: count, rate: context.rate, heardAt: heardAt ?? now,
+                running: timeline?.running ?? true, block: PlayedBlock(rms: rms, tone: tone))
         }
     }
 

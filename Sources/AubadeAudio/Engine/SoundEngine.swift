@@ -44,6 +44,9 @@ public final class SoundEngine: Sendable {
     private let finished = Mutex<[CheckedContinuation<Void, Never>]?>([])
     private let options: Options
     private let logger: Logger?
+    /// What the engine wrote to the card, chunk by chunk (level, tone, when heard): what the room check compares the
+    /// microphone with.
+    public let playback = PlaybackTap()
 
     public init(options: Options, logger: Logger? = nil) {
         self.options = options
@@ -57,11 +60,11 @@ public final class SoundEngine: Sendable {
         let continuation = self.continuation
         let context = VoiceContext(
             rate: SoundEngine.rate, hlsBandwidthCap: options.hlsBandwidthCap, emit: { continuation.yield($0) })
-        let mailbox = self.mailbox, state = self.state, options = self.options, logger = self.logger
+        let mailbox = self.mailbox, state = self.state, options = self.options, logger = self.logger, tap = playback
         NamedThread.start("aubade.audio", stackSize: 1 << 20) { [self] in
             var loop = EngineLoop(
                 mailbox: mailbox, state: state, options: options.sink, context: context,
-                prerollCap: options.prerollCap, logger: logger)
+                prerollCap: options.prerollCap, tap: tap, logger: logger)
             loop.run()
             continuation.finish()
             let waiters = finished.withLock { w -> [CheckedContinuation<Void, Never>] in

@@ -32,6 +32,13 @@ public struct ToneGenerator: Sendable {
         synth.render(into: base, frames: frames, peak: peak)
     }
 
+    /// The tone's frequencies `offset` frames into the last `frames` rendered: what a microphone should hear of
+    /// them there.
+    public func frequencies(lastRendered frames: Int, at offset: Int) -> ToneFrequencies {
+        let (a, b, c) = synth.partials(atFrame: synth.framesRendered - frames + offset)
+        return ToneFrequencies(Float(a), Float(b), Float(c))
+    }
+
     public mutating func render(frames: Int) -> [Int16] {
         var out = [Int16](repeating: 0, count: 2 * frames)
         out.withUnsafeMutableBufferPointer { render(into: $0, frames: frames) }

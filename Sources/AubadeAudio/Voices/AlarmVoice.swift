@@ -26,6 +26,8 @@ final class AlarmVoice: Voice {
     private(set) var begunAt: MonotonicInstant?
     private(set) var framesProduced: Int64 = 0
     var failure: String? { nil }  // an alarm never gives up: the tone is always there
+    /// The frames of the tone rendered in the last turn, nil on the station (for the room check).
+    private var toneRendered: Int?
     /// Chunks written but not yet consumed by the card.
     private var inFlight: [Written] = []
     private var lastTurn: Turn?
@@ -113,11 +115,16 @@ final class AlarmVoice: Voice {
             toneGain.apply(to: samples, channels: 2)
         }
         let onTone = supervisor.current == .tone
+        toneRendered = onTone ? frames : nil
         lastTurn = Turn(frames: frames, meanSquare: meanSquare, full: got == frames, tone: onTone)
         // On the tone, the station (fetched in the background) is judged on what arrives, not what is heard.
         if onTone { remember(meanSquare, full: got == frames) }
         framesProduced += Int64(frames)
         return frames
+    }
+
+    func toneFrequencies(atFrame offset: Int) -> ToneFrequencies {
+        toneRendered.map { tone.frequencies(lastRendered: $0, at: offset) } ?? .none
     }
 
     func wrote(endingAt end: Int64) {

@@ -49,6 +49,10 @@ final class ToneVoice: Voice {
         announced = false
     }
 
+    func toneFrequencies(atFrame offset: Int) -> ToneFrequencies {
+        generator.frequencies(lastRendered: lastRender, at: offset)
+    }
+
     func setVolume(_ volume: Int) { gain.ramp(to: volume, over: context.rate / 20) }
 
     func stop() {}

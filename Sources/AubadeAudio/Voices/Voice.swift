@@ -32,6 +32,9 @@ protocol Voice: AnyObject {
     func setVolume(_ volume: Int)
     /// Releases its network side; it reports nothing afterwards. Idempotent.
     func stop()
+    /// The built-in tone's frequencies `offset` frames into what the last `render` produced (`.none` for anything
+    /// else), published with what was written for the room check.
+    func toneFrequencies(atFrame offset: Int) -> ToneFrequencies
 }
 
 /// What voices need from the engine.
@@ -47,6 +50,7 @@ struct VoiceContext: Sendable {
 
 extension Voice {
     var finished: Bool { false }
+    func toneFrequencies(atFrame offset: Int) -> ToneFrequencies { .none }
 }
 
 extension FeedSource {

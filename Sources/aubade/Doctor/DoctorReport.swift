@@ -48,6 +48,7 @@ struct DoctorReport: Encodable {
             (
                 hardware: gatherHardware(context, settings: storage.settings, gpio: LibGPIOD(), network: SysfsNetworkStatus()),
                 sound: SoundProbe.device(config.audio, daemon: daemon), mixer: SoundProbe.mixer(config.audio),
+                microphone: MicrophoneProbe.check(config.verify),
                 disk: StorageProbe.disk(databasePath: database),
                 synchronised: ClockSync.isSynchronised(), rtc: ClockProbe.rtc(),
                 waker: DaemonStatus.Waker(SecondWaker.report(databasePath: database))
@@ -65,7 +66,7 @@ struct DoctorReport: Encodable {
         let alarmsSet = storage.alarms.contains(where: \.enabled)
         var checks = [
             report.configCheck(), daemon.check(databasePath: database, alarmsSet: alarmsSet),
-            hardware.sound, hardware.mixer,
+            hardware.sound, hardware.mixer, hardware.microphone,
         ]
         if play {
             let volume = storage.settings?.toneVolume ?? AppSettings().toneVolume
