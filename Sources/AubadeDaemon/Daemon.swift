@@ -47,6 +47,8 @@ public enum Daemon {
         /// The `[outputs]` lines (a bed shaker, a lamp), held inactive from the start and released at the end by
         /// `OutputService`. Not switched by the clock yet.
         public var outputs: any OutputSwitches = NullOutputs()
+        /// The microphone's ALSA capture device (`[verify] microphone`); nil: no room check.
+        public var microphone: String?
 
         public init(
             databasePath: String, configPath: String?, options: ClockOptions, sink: SinkOptions, json: Bool,
@@ -110,6 +112,9 @@ public enum Daemon {
         let engine = SoundEngine(
             options: SoundEngine.Options(sink: parts.sink, hlsBandwidthCap: parts.hlsBandwidthCap), logger: logger)
         engine.start()
+        // The room check listens to what this engine plays (its tap), on a thread of its own.
+        let roomCheck = parts.microphone.map { RoomCheck(microphone: $0, playback: engine.playback, logger: logger) }
+        defer { roomCheck?.shutdown() }
         let work = WorkService()
         // The calendars' cached copies live beside the database; the backup copy keeps none.
         let calendars: (any CalendarFetcher)? =
@@ -130,7 +135,8 @@ public enum Daemon {
             network: parts.network, output: output, isClockSynchronised: ClockSync.isSynchronised,
             systemZone: SystemZone.current, logger: logger, backlight: parts.backlight.0,
             calendars: calendars, podcasts: podcasts, directory: parts.directory,
-            logos: store is SQLiteClockStore ? StationLogos(databasePath: parts.databasePath) : nil, outputs: parts.outputs)
+            logos: store is SQLiteClockStore ? StationLogos(databasePath: parts.databasePath) : nil, outputs: parts.outputs,
+            room: roomCheck.map(RoomCheckListener.init))
         let clock = RunningClock(loaded: loaded, deps: deps, options: parts.options, fault: fault)
         for (i, warning) in parts.configWarnings.enumerated() {
             _ = try? await clock.send(.warning(key: "config-\(i)", text: warning, announce: false))

@@ -126,6 +126,9 @@ public struct HomeAssistantTopics: Sendable {
                 fields = ["event_type": "unanswered", "round": HistoryDetail.round(in: line.detail).map(String.init) ?? ""]
             case .unanswered:
                 fields = ["event_type": "dismissed", "how": "unanswered"]
+            case .notHeard:
+                // The microphone did not hear it in the room (an amplifier off, a speaker unplugged).
+                fields = ["event_type": "not_heard", "reason": line.detail]
             case .wakeCheck:
                 fields = ["event_type": "wake_check", "answer": "asked"]
             case .woke:

@@ -103,6 +103,7 @@ struct RunCommand: AsyncParsableCommand {
         parts.hlsBandwidthCap = config.audio.hlsMaxKbps * 1000
         let outputs = await GPIOOutputs.open(config.outputs.requests(), logger: logger)
         parts.outputs = outputs
+        parts.microphone = config.verify.microphone.isEmpty ? nil : config.verify.microphone
         parts.configWarnings += outputs.problems.sorted { $0.key < $1.key }.map { "Output \($0.key) is off: \($0.value)" }
         do {
             try await Daemon.run(parts, logger: logger)

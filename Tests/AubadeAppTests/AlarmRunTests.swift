@@ -297,6 +297,43 @@ struct AlarmRunTests {
         }
     }
 
+    /// The microphone: armed at the pre-roll, asked at the ring; "not heard in the room" climbs at once (not three
+    /// minutes later), says why in the history and the status, and the next step is listened to again; heard, the
+    /// warning goes; a verdict for a ring no longer sounding changes nothing; the Stop disarms it.
+    @Test func aRingNotHeardInTheRoomClimbsAtOnceAndSaysWhy() async throws {
+        let room = FakeRoomListener()
+        let rig = ClockRig(
+            alarms: [ClockRig.alarm(1, 7, 0, sound: .station(id: 1))], stations: [ClockRig.station(1)], room: room)
+        await rig.start()
+        await rig.run(until: ClockRig.at(6, 59, 50))
+        #expect(room.calls == [.arm], "armed at the pre-roll, before the ring")
+        await rig.run(until: ClockRig.at(7, 0))
+        let own = try #require(rig.lastPlayed?.id)
+        guard case .listen? = room.calls.last else {
+            Issue.record("not listened to at the ring: \(room.calls)")
+            return
+        }
+        let occurrence = ClockRig.at(7, 0)
+        _ = try await rig.clock.send(
+            .roomHeard(alarmID: 1, occurrence: occurrence, RoomReport(heard: false, reason: "nothing above the room's noise")))
+        #expect(rig.sound.calls.last == .volume(own, 75), "the next step at once, not at 07:03")
+        #expect(rig.history.suffix(2) == ["not-heard", "climbed"], "\(rig.history)")
+        #expect(
+            rig.store.history.last(where: { $0.kind == "not-heard" })?.detail
+                == "not heard in the room: nothing above the room's noise")
+        #expect(try await rig.status().warnings.contains("The alarm is not heard in the room: nothing above the room's noise"))
+        #expect(
+            room.calls.filter { if case .listen = $0 { true } else { false } }.count == 2, "the louder step listened to again")
+        _ = try await rig.clock.send(.roomHeard(alarmID: 1, occurrence: occurrence, RoomReport(heard: true, reason: "tone")))
+        #expect(try await rig.status().warnings.allSatisfy { !$0.contains("not heard in the room") })
+        // A late verdict for another occurrence is dropped.
+        _ = try await rig.clock.send(
+            .roomHeard(alarmID: 1, occurrence: ClockRig.at(7, 0, day: -1), RoomReport(heard: false, reason: "old")))
+        #expect(rig.history.filter { $0 == "not-heard" }.count == 1)
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+        #expect(room.calls.last == .disarm)
+    }
+
     @Test func aWakeUpCheckAfterAStopChimesAsksAndRingsAgainWhenNobodyAnswers() async throws {
         var alarm = ClockRig.alarm(1, 7, 0)
         alarm.wakeCheckSeconds = 300

@@ -116,6 +116,33 @@ struct SchedulerLadderTests {
         #expect(!d.sounding, "a rest that was stopped rings no more")
     }
 
+    /// "Not heard in the room" takes the next step at once, each time, up to the top and no further; the climb then
+    /// goes on from there; a verdict while nothing rings is nothing; with the ladder off it is only said.
+    @Test func notHeardInTheRoomTakesTheNextStepAtOnceUpToTheTop() {
+        var d = Drive(plan: LadderPlan(stepSeconds: 180, rounds: 1))
+        d.take(d.scheduler.notHeard(1, reason: "early", at: d.now))
+        #expect(d.kinds(.notHeard).isEmpty, "nothing rings yet")
+        d.advance(60)  // 07:00, its own sound
+        d.advance(3)
+        d.take(d.scheduler.notHeard(1, reason: "no tone", at: d.now))
+        #expect(d.climbs == [.louder] && d.kinds(.notHeard).map(\.detail) == ["not heard in the room: no tone"])
+        d.take(d.scheduler.notHeard(1, reason: "no tone", at: d.now))
+        d.take(d.scheduler.notHeard(1, reason: "no tone", at: d.now))
+        #expect(d.climbs == [.louder, .tone, .everything] && d.outputs, "the top within seconds")
+        #expect(d.kinds(.escalated).count == 1)
+        d.take(d.scheduler.notHeard(1, reason: "no tone", at: d.now))
+        #expect(d.climbs.count == 3, "the top has nothing more")
+        d.advance(179)
+        #expect(d.sounding, "the top rings its step from where it was reached")
+        d.advance(1)
+        #expect(!d.sounding && d.scheduler.state(of: 1).phase == .snoozed, "then its rest, as before")
+
+        var off = Drive(plan: .off)
+        off.advance(63)
+        off.take(off.scheduler.notHeard(1, reason: "no tone", at: off.now))
+        #expect(off.kinds(.notHeard).count == 1 && off.climbs.isEmpty && off.sounding)
+    }
+
     @Test func withTheLadderOffTheAlarmAutoSilencesAfterItsDurationAsBefore() {
         var d = Drive(plan: .off)
         d.advance(60)

@@ -38,6 +38,8 @@ struct ClockCapabilities: Sendable {
     var waker: Bool
     /// The outputs this clock holds (a bed shaker, a lamp), in `OutputName` order.
     var outputs: [OutputName] = []
+    /// Whether a microphone listens to the rings.
+    var room = false
     /// Why the store keeps no calendars, feeds or logos (the backup copy), if so.
     var readOnlyReason: String?
 

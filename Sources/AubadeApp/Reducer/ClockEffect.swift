@@ -38,6 +38,8 @@ enum ClockEffect {
     case ready(String)
     /// Switches a GPIO output (the bed shaker, the lamp) on, with its pattern, or to its inactive level.
     case output(OutputName, on: Bool)
+    /// Tells the microphone a ring is near, to listen to a sound that began, or that nothing is left to hear.
+    case room(RoomCommand)
     /// The screen's backlight to this level, in percent (on its own thread).
     case backlight(Int)
     /// The screen's backlight put back as it was found (shutdown).
@@ -131,4 +133,12 @@ struct Effects {
     mutating func record(_ kind: HistoryKind, at wall: Date, alarm: Int64? = nil, _ detail: String = "") {
         record(HistoryEvent(at: wall, alarmID: alarm, kind: kind.rawValue, detail: detail))
     }
+}
+
+/// What the clock tells the microphone (`RoomListener`).
+enum RoomCommand: Equatable {
+    case arm
+    /// Listen to alarm `alarmID`'s occurrence, whose sound (or ladder step) began at `since`.
+    case listen(alarmID: Int64, occurrence: Date, since: MonotonicInstant)
+    case disarm
 }

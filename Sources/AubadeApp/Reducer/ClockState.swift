@@ -153,6 +153,8 @@ struct ClockState {
             episodeChecked(check, id: id, occurrence: occurrence, result)
         case .network(let snapshot):
             networkChanged(snapshot)
+        case .roomHeard(let id, let occurrence, let found):
+            runner.roomHeard(id, occurrence: occurrence, found, now, &context)
         case .warning(let key, let text, let announce):
             context.warn(key, text, announce: announce)
         case .announce(let event, let fields):

@@ -22,6 +22,7 @@ final class EffectRunner {
     let tokens: TokenRegistry
     let waker: LoopWaker
     let outputs: (any OutputSwitches)?
+    let room: (any RoomListener)?
     /// Where the clock's events go as they are carried out (every history line, and `tell`'s): its followers.
     var onEvent: (ClockEvent) -> Void = { _ in }
     /// Where a background check reports when it is done: the clock, as an input.
@@ -53,9 +54,10 @@ final class EffectRunner {
     init(
         worker: StoreWorker, sound: any SoundPort, output: DaemonOutput, time: any ClockTime, jobs: any BackgroundJobs,
         handoff: (any WakerLink)?, checks: ClockChecks, backlight: BacklightWriter, tokens: TokenRegistry, waker: LoopWaker,
-        outputs: (any OutputSwitches)?
+        outputs: (any OutputSwitches)?, room: (any RoomListener)? = nil
     ) {
         self.outputs = outputs
+        self.room = room
         self.worker = worker
         self.sound = sound
         self.output = output
@@ -171,6 +173,16 @@ final class EffectRunner {
         case .output(let name, let on):
             // A message to the outputs' own thread: nothing here waits for a line.
             outputs?.set(name, on: on)
+        case .room(.arm):
+            room?.arm()
+        case .room(.disarm):
+            room?.disarm()
+        case .room(.listen(let id, let occurrence, let since)):
+            // The verdict comes back as an input of its own, from the microphone's thread.
+            let report = self.report
+            room?.listen(since: since) { found in
+                Task { await report(.roomHeard(alarmID: id, occurrence: occurrence, found)) }
+            }
         case .save, .update, .tokenUsed, .sound, .ringingChanged:
             break
         }

@@ -119,6 +119,7 @@ extension AlarmRunner {
                     cause: request.cause.rawValue, late: request.late,
                     due: request.cause == .scheduled ? request.occurrence : nil)))
         if let silent = ringing?.silentBecause { notAudible(request.alarmID, silent, now, &c) }
+        listenInTheRoom(now, &c)
         noteAlternate(device.name, alarm: request.alarmID, now, &c)
         // Its own sound cannot play at all (a station removed, an episode that could not be downloaded): the tone
         // is its fallback from the first frame, in the history like any fallback.
@@ -157,6 +158,8 @@ extension AlarmRunner {
             c.effects.stop(ringing.sound)
             self.ringing = nil
             c.effects.append(.ringingChanged(false))
+            if c.caps.room { c.effects.append(.room(.disarm)) }
+            c.warn(AlarmRunner.notHeardKey, nil)
         }
         c.effects.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who])
     }
@@ -184,6 +187,35 @@ extension AlarmRunner {
                 sound: alarm.sound, volume: volume, fadeInSeconds: 0, alarmID: id, occurrence: current.occurrence, c)
             ringing?.sound = c.effects.play(plan.request)
             ringing?.source = plan.description
+        }
+        // Each step that sounds different is listened to again: not heard, the next comes at once.
+        if was != step, step != .everything { listenInTheRoom(now, &c) }
+    }
+
+    static let notHeardKey = "room"
+
+    /// Asks the microphone, if there is one, whether the room hears the sound that begins now.
+    private func listenInTheRoom(_ now: SchedulerTime, _ c: inout ClockContext) {
+        guard c.caps.room, let r = ringing else { return }
+        c.effects.append(.room(.listen(alarmID: r.alarmID, occurrence: r.occurrence, since: now.mono)))
+    }
+
+    /// What the microphone found of the ring it listened to (a verdict for an occurrence no longer sounding is
+    /// dropped). Not heard: the history says so with the reason, the status warns, and the ladder takes its next
+    /// step at once; heard: the warning goes; could not tell: a line, nothing else.
+    mutating func roomHeard(
+        _ id: Int64, occurrence: Date, _ found: RoomReport, _ now: SchedulerTime, _ c: inout ClockContext
+    ) {
+        guard let r = ringing, r.alarmID == id, r.occurrence == occurrence else { return }
+        c.effects.emit("room-check", ["alarm": id, "heard": found.heard, "reason": found.reason])
+        switch found.heard {
+        case false?:
+            c.warn(AlarmRunner.notHeardKey, "The alarm is not heard in the room: \(found.reason)")
+            perform(scheduler.notHeard(id, reason: found.reason, at: now), now, &c)
+        case true?:
+            c.warn(AlarmRunner.notHeardKey, nil)
+        case nil:
+            break
         }
     }
 

@@ -118,6 +118,8 @@ extension AlarmRunner {
             }
             if occurrence.timeIntervalSince(now.wall) <= AlarmRunner.prerollLead, prepared[id]?.occurrence != occurrence {
                 preroll(alarm, id: id, occurrence: occurrence, now, &c)
+                // The microphone measures the room's noise before the ring.
+                if c.caps.room { c.effects.append(.room(.arm)) }
             }
         }
         for (id, p) in prepared {

@@ -32,6 +32,8 @@ public struct ClockDependencies: Sendable {
     public var logos: (any StationLogoStore)?
     /// The GPIO outputs (a bed shaker, a lamp) the ladder's top step switches on; nil where there are none.
     public var outputs: (any OutputSwitches)?
+    /// The microphone that proves the room heard a ring (`[verify] microphone`); nil where there is none.
+    public var room: (any RoomListener)?
 
     public init(
         store: any ClockStore, sound: any SoundPort, time: any ClockTime, jobs: any BackgroundJobs,
@@ -39,8 +41,9 @@ public struct ClockDependencies: Sendable {
         isClockSynchronised: @escaping @Sendable () -> Bool, systemZone: @escaping @Sendable () -> TimeZone,
         logger: Logger, backlight: any Backlight = NullBacklight(), calendars: (any CalendarFetcher)? = nil,
         podcasts: (any PodcastFetcher)? = nil, directory: (any StationDirectory)? = nil,
-        logos: (any StationLogoStore)? = nil, outputs: (any OutputSwitches)? = nil
+        logos: (any StationLogoStore)? = nil, outputs: (any OutputSwitches)? = nil, room: (any RoomListener)? = nil
     ) {
+        self.room = room
         self.outputs = outputs
         self.podcasts = podcasts
         self.store = store

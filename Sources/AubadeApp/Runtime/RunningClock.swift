@@ -48,7 +48,7 @@ public actor RunningClock {
         self.handoff = handoff
         let caps = ClockCapabilities(
             calendars: deps.calendars != nil, podcasts: deps.podcasts != nil, directory: deps.directory != nil,
-            logos: deps.logos != nil, waker: handoff != nil, outputs: deps.outputs?.available ?? [],
+            logos: deps.logos != nil, waker: handoff != nil, outputs: deps.outputs?.available ?? [], room: deps.room != nil,
             readOnlyReason: deps.store.readOnlyReason)
         workRunner = WorkRunner(
             worker: worker, calendars: deps.calendars, podcasts: deps.podcasts, directory: deps.directory, logos: deps.logos,
@@ -61,7 +61,7 @@ public actor RunningClock {
         effectRunner = EffectRunner(
             worker: worker, sound: deps.sound, output: deps.output, time: deps.time, jobs: deps.jobs, handoff: handoff,
             checks: ClockChecks(precheck: deps.precheck, podcasts: deps.podcasts, directory: deps.directory, logger: deps.logger),
-            backlight: backlight, tokens: tokens, waker: waker, outputs: deps.outputs)
+            backlight: backlight, tokens: tokens, waker: waker, outputs: deps.outputs, room: deps.room)
         effectRunner.onEvent = { [subscriptions] in subscriptions.tell($0) }
         effectRunner.report = { [weak self] input in _ = try? await self?.send(input) }
     }

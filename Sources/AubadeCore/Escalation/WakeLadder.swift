@@ -101,6 +101,15 @@ public struct WakeLadder: Hashable, Sendable {
         return due + (current == .everything ? [.outputs(on: false)] : []) + [.sound(.own)]
     }
 
+    /// The microphone did not hear the alarm in the room at `now` (an amplifier off, a speaker unplugged): after what
+    /// was due, the next step at once, from `now` — a sleeper who cannot hear it gets the next thing the clock has
+    /// sooner. At the top, while it rests, or once it is over, nothing: the top already has everything.
+    public mutating func notHeard(at now: MonotonicInstant) -> [LadderAction] {
+        let due = tick(at: now)
+        guard plan.enabled, case .ringing(let current, _) = phase, current < .everything else { return due }
+        return due + advance(at: now)
+    }
+
     /// Whether the alarm should be sounding now (false while it rests and once it is over).
     public var sounding: Bool {
         if case .ringing = phase { return true }

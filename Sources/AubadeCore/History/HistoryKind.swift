@@ -64,6 +64,8 @@ public enum HistoryKind: String, CaseIterable, Sendable {
 
     /// It climbed a step; `detail` is "to=louder round=0" (`HistoryDetail.climbed(to:round:)`).
     case climbed
+    /// The microphone did not hear it in the room; `detail` says why ("not heard in the room: …").
+    case notHeard = "not-heard"
     /// The top of its ladder rang unanswered: the outputs on, the `unanswered` notice; `detail` "round=0".
     case escalated
     /// It rested between rounds of its ladder; `detail` "round 1 in 5m".

@@ -154,7 +154,7 @@ struct RunGrouping {
             let parsed = HistoryDetail.fallback(in: detail)
             run.fallbacks.append(.init(target: parsed.target, reason: parsed.reason))
         case .recovered: run.recoveries += 1
-        case .warning: run.warnings.append(detail)
+        case .warning, .notHeard: run.warnings.append(detail)
         case .precheckFailed: run.precheck = .failed(detail)
         case .precheckPassed: if run.precheck == nil { run.precheck = .passed }
         case .secondWaker: noteSecondWaker(detail, &run)

@@ -78,6 +78,22 @@ extension AlarmScheduler {
         return finish(batch, now)
     }
 
+    /// The microphone did not hear alarm `id` in the room (`reason`: what it measured): the history says so, and
+    /// its ladder, if it climbs and is not at its top, takes its next step at once. The clock never waits for the
+    /// microphone to ring: this only makes it climb sooner.
+    public mutating func notHeard(_ id: Int64, reason: String, at now: SchedulerTime) -> [SchedulerAction] {
+        var batch = newBatch()
+        prepare(now, &batch)
+        guard ringingAlarmIDs.contains(id) else { return finish(batch, now) }
+        batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .notHeard, detail: "not heard in the room: \(reason)"))
+        if var running = ladders[id] {
+            let actions = running.notHeard(at: now.mono)
+            ladders[id] = running
+            carryOut(actions, of: id, now, &batch)
+        }
+        return finish(batch, now)
+    }
+
     /// The alarms resting between their ladder's rounds.
     var resting: [Int64] {
         ladders.filter(\.value.resting).map(\.key)
