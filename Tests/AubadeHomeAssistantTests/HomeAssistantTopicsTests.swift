@@ -75,6 +75,11 @@ struct HomeAssistantTopicsTests {
         #expect(try event(.woke, "by=button")["answer"] as? String == "woke")
         #expect(try event(.fellBackAsleep, "due 2026-11-24T07:00:00Z")["answer"] as? String == "fell_back_asleep")
         #expect(HomeAssistantDiscovery.eventTypes.contains("wake_check"))
+        // Not heard in the room (the microphone): the reason, for an automation to act on.
+        let unheard = try event(.notHeard, "not heard in the room: nothing above the room's noise")
+        #expect(unheard["event_type"] as? String == "not_heard")
+        #expect(unheard["reason"] as? String == "not heard in the room: nothing above the room's noise")
+        #expect(HomeAssistantDiscovery.eventTypes.contains("not_heard"))
         let fallback = try event(.fallback, HistoryDetail.fallback(to: .tone, reason: "The station did not answer."))
         #expect(fallback["reason"] as? String == "The station did not answer." && fallback["to"] as? String == "tone")
         #expect(try event(.skipped, HistoryDetail.dayOff("Holiday"))["why"] as? String == "day off: Holiday")
