@@ -47,6 +47,12 @@ public struct HandoffLadder: Equatable, Sendable {
             ? .resting(before: Int(k) + 1) : .ringing(round: Int(k) + 1, step: HandoffLadder.climbSteps - 1)
     }
 
+    /// Ms after the ring began at which the rest before `round` (1…`rounds`) ends: that round rings from then.
+    public func restEnds(before round: Int) -> Int64 {
+        let step = Int64(stepSeconds) * 1000
+        return step * Int64(HandoffLadder.climbSteps) + Int64(round) * (Int64(gapSeconds) * 1000 + step) - step
+    }
+
     /// How long a ring with this ladder lasts unanswered, in ms (nil: no ladder).
     public var totalMilliseconds: Int64? {
         guard isOn else { return nil }

@@ -97,7 +97,7 @@ extension Waker {
             ring?.resting = true
             sound.close()
             outputs.releaseAll()
-            let until = r.entry.ringsAt(grace: grace) + restEnd(before: before, of: r.entry.ladder)
+            let until = r.entry.ringsAt(grace: grace) + r.entry.ladder.restEnds(before: before)
             out.event("rested") { f in
                 f.int("alarm", r.entry.alarm)
                 f.int("round", Int64(before))
@@ -129,12 +129,6 @@ extension Waker {
                 w.int(Int64(round))
             }
         }
-    }
-
-    /// Ms after the ring began at which the rest before `round` ends.
-    private func restEnd(before round: Int, of ladder: HandoffLadder) -> Int64 {
-        let step = Int64(ladder.stepSeconds) * 1000
-        return step * Int64(HandoffLadder.climbSteps) + Int64(round) * (Int64(ladder.gapSeconds) * 1000 + step) - step
     }
 
     /// How long `epoll_wait` may sleep during a ring: until the next chunk, device attempt or button attempt is

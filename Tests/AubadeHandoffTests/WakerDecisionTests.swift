@@ -164,6 +164,7 @@ struct WakerDecisionTests {
     func theLaddersPhaseFollowsItsSteps(elapsed: Int64, phase: HandoffLadder.Phase) {
         let ladder = HandoffLadder(stepSeconds: 60, louderDB: 6, rounds: 2, gapSeconds: 300)
         #expect(ladder.phase(afterMilliseconds: elapsed) == phase)
+        #expect(ladder.restEnds(before: 1) == 540_000 && ladder.restEnds(before: 2) == 900_000, "where each round rings")
         #expect(HandoffLadder.none.phase(afterMilliseconds: elapsed) == nil)
     }
 
