@@ -328,5 +328,84 @@ class RingingTests(HomeAssistantTest):
         self.assertGreater(off, on)
 
 
+class EscalationTests(HomeAssistantTest):
+    """What nobody-sleeps-through-it tells Home Assistant, through its real event entity: the top of an unanswered
+    alarm's ladder (`unanswered`, which an automation can turn into a phone call) and its end, and a wake-up check
+    asked and answered by Home Assistant's own Stop button. Two clocks run at once, so the test waits once for the
+    ladder's climb (30-s steps) and the check's minute."""
+
+    def test_an_unanswered_climb_and_a_wake_up_check_reach_home_assistant_and_its_automations(self):
+        climb = self.clock("aubade-ha-climb", "Climb")
+        check = self.clock("aubade-ha-check", "Check")
+        steep = climb.cli_json("alarm", "add", "--name", "Deep sleep", "--time", "08:00", "--days", "daily",
+                               "--source", "tone", "--duration", "1m", "--fade-in", "0s",
+                               "--ladder", "step=30s,rounds=0")["id"]
+        work = check.cli_json("alarm", "add", "--name", "Work", "--time", "08:00", "--days", "daily",
+                              "--source", "tone", "--duration", "5m", "--fade-in", "0s",
+                              "--wake-check", "1m")["id"]
+        entities = {}
+        for clock in (climb, check):
+            clock.start_with(broker, fake_time=TUESDAY_NOON)
+            entities[clock.node] = self.entities(clock)
+            home.wait_state(entities[clock.node]["ringing"]["entity_id"], "off")
+            clock.stop()
+        climb_event = entities[climb.node]["alarm_event"]["entity_id"]
+        check_event = entities[check.node]["alarm_event"]["entity_id"]
+        # Home Assistant's part: when the climb reaches its top, an automation tells someone (here a topic the test
+        # reads, where a real one would call a phone); when the other clock asks "Are you up?", an automation
+        # presses its Stop button, which answers the check.
+        call = f"aubade-ha-test/{climb.node}/call-a-phone"
+        home.set_automations([
+            {"id": f"{climb.node}_call", "alias": "Call a phone when the alarm rings unanswered",
+             "triggers": [{"trigger": "state", "entity_id": climb_event}],
+             "conditions": [{"condition": "template",
+                             "value_template": "{{ trigger.to_state.attributes.event_type == 'unanswered' }}"}],
+             "actions": [{"action": "mqtt.publish", "data": {"topic": call, "payload": "call"}}]},
+            {"id": f"{check.node}_answer", "alias": "Answer the wake-up check",
+             "triggers": [{"trigger": "state", "entity_id": check_event}],
+             "conditions": [{"condition": "template",
+                             "value_template": "{{ trigger.to_state.attributes.event_type == 'wake_check' and "
+                                               "trigger.to_state.attributes.answer == 'asked' }}"}],
+             "actions": [{"action": "button.press",
+                          "target": {"entity_id": entities[check.node]["stop"]["entity_id"]}}]},
+        ])
+
+        mark, sent = home.mark(), watcher.mark()
+        climb.start_with(broker, fake_time="2031-03-05T07:59:57Z")
+        check.start_with(broker, fake_time="2031-03-05T07:59:57Z")
+        self.assertEqual(check.wait_for("ringing")["alarm"], work)
+        check.cli("stop")
+        self.assertEqual(check.wait_for("stopped").get("by"), "cli")
+
+        def event(kind, **fields):
+            return lambda state, attributes: attributes.get("event_type") == kind and all(
+                attributes.get(k) == v for k, v in fields.items())
+
+        # The check: dismissed by the CLI, asked a minute later, answered by Home Assistant's Stop.
+        dismissed = home.wait_state(check_event, event("dismissed", how="cli"), after=mark)
+        asked = home.wait_state(check_event, event("wake_check", answer="asked"), after=dismissed)
+        self.assertEqual(watcher.wait(check.topic("cmd"), after=sent), "stop")
+        woke = home.wait_state(check_event, event("wake_check", answer="woke"), after=asked)
+        self.assertGreater(woke, asked)
+        check.wait_for("woke")
+        self.assertEqual([k for k, _ in check.history() if k in ("dismissed", "wake-check", "woke", "fell-back-asleep")],
+                         ["dismissed", "wake-check", "woke"])
+
+        # The climb: ringing, then its top (unanswered, which the automation acted on), then its end.
+        self.assertEqual(climb.wait_for("ringing")["alarm"], steep)
+        rang = home.wait_state(climb_event, event("ringing"), after=mark)
+        top = home.wait_state(climb_event, event("unanswered"), after=rang)
+        self.assertEqual(watcher.wait(call, after=sent), "call")
+        ended = home.wait_state(climb_event, event("dismissed", how="unanswered"), after=top)
+        self.assertGreater(ended, top)
+        climb.wait_for("unanswered")
+        kinds = [k for k, _ in climb.history()]
+        self.assertIn("escalated", kinds)
+        self.assertLess(kinds.index("escalated"), kinds.index("unanswered"))
+        self.assertNotIn("auto-silenced", kinds)
+        for clock in (climb, check):
+            clock.stop()
+
+
 if __name__ == "__main__":
     unittest.main()
