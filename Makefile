@@ -9,7 +9,7 @@ HIL_DIR   ?= .build-hil-vm
 # Where `make deb` puts aubade_<version>-1_<arch>.deb.
 DIST      ?= dist
 
-.PHONY: run test build deps deps-test deps-deb release deb install bench clean hil hil-vm browser browser-run contract \
+.PHONY: run test build deps deps-test deps-deb release deb install bench clean hil hil-vm hil-setup browser browser-run contract \
 	contract-run
 
 ## Install what is missing, build, and start the clock on the default config and ./var/aubade.sqlite.
@@ -24,19 +24,20 @@ run: build
 
 ## Install what is missing, build, and run every test: swift test, the pages in a real browser, the API against its
 ## OpenAPI document (schemathesis), the MQTT face against a real Home Assistant, then the hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
+## The browser, API and Home Assistant suites (and the VM's set-up) run at the same time (Tests/Support/together.sh):
+## they mostly wait on the daemons' real clocks. The VM's two boots run beside each other (hardware/hil/run.sh).
 test: deps-test
 	@$(MAKE) --no-print-directory format-check check-docs
 	hardware/hil/test-kernel-version.sh
 	$(SWIFT) build --build-tests --scratch-path $(BUILD_DIR)
 	AUBADE_FDK_AAC=$(abspath $(BUILD_DIR))/fdk-aac $(SWIFT) test --scratch-path $(BUILD_DIR)
 	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test
-	@$(MAKE) --no-print-directory browser-run
-	@$(MAKE) --no-print-directory contract-run
-	@$(MAKE) --no-print-directory homeassistant-run
 	@if [ "$${AUBADE_SKIP_HIL:-}" = 1 ]; then \
+	  Tests/Support/together.sh $(BUILD_DIR)/artefacts/together browser-run contract-run homeassistant-run; \
 	  echo "AUBADE_SKIP_HIL=1: the hardware-in-the-loop VM is skipped (make hil runs it)."; \
 	else \
-	  $(MAKE) --no-print-directory hil-vm; \
+	  Tests/Support/together.sh $(BUILD_DIR)/artefacts/together browser-run contract-run homeassistant-run hil-setup && \
+	  hardware/hil/run.sh $(BIN) $(HIL_DIR); \
 	fi
 
 ## The browser tests alone (Tests/Browser/): the phone page and the kiosk face in headless Chromium against
@@ -78,9 +79,11 @@ homeassistant-run:
 ## scenarios against the built binary (hardware/hil/run.sh). See hardware/README.md.
 hil: build hil-vm
 
-hil-vm:
-	hardware/hil/setup.sh $(HIL_DIR)
+hil-vm: hil-setup
 	hardware/hil/run.sh $(BIN) $(HIL_DIR)
+
+hil-setup:
+	hardware/hil/setup.sh $(HIL_DIR)
 
 build: deps
 	$(SWIFT) build --scratch-path $(BUILD_DIR)

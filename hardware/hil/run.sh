@@ -16,9 +16,11 @@
 #
 # The systemd scenario (hardware/hil/scenarios/systemd.sh) needs systemd as PID 1, so it runs in a second boot
 # of the same guest (HIL_SYSTEMD=1 on the kernel command line; see init), with the Debian package made here from
-# the binary (deploy/make-deb.sh --test, as revision 1 and 2 for the upgrade) in WORKDIR/run/deb. Its console
-# is WORKDIR/run/console-systemd.log; HIL_SYSTEMD_TIMEOUT (seconds, default 900) bounds it. HIL_ONLY=systemd runs
-# that boot alone.
+# the binary (deploy/make-deb.sh --test, as revision 1 and 2 for the upgrade) in WORKDIR/run-systemd/deb. The two
+# boots share nothing (each has its own run folder: WORKDIR/run-systemd for the second) and run at the same time,
+# each guest mostly waiting on its own emulated clock; HIL_SERIAL=1 runs them one after the other. The second's
+# console is WORKDIR/run-systemd/console-systemd.log, printed when it ends; HIL_SYSTEMD_TIMEOUT (seconds, default
+# 900) bounds it. HIL_ONLY=systemd runs that boot alone.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -39,26 +41,33 @@ if ldd "$BIN" | grep -q 'not found'; then cant "$BIN needs libraries this machin
 
 W=$(cd "$W" && pwd)
 RUN=$W/run
-rm -rf "$RUN" && mkdir -p "$RUN/results" || cant "cannot create $RUN"
-cp "$BIN" "$RUN/aubade" && chmod 755 "$RUN/aubade"
-# The second waker, when it was built beside aubade (the waker scenario skips without it).
-[ -x "$(dirname "$BIN")/aubade-waker" ] && cp "$(dirname "$BIN")/aubade-waker" "$RUN/aubade-waker"
-[ -n "${HIL_ONLY:-}" ] && echo "$HIL_ONLY" > "$RUN/only"
-# Test media, made here at native speed (lame under TCG would take several seconds): 10 s of a 440 Hz sine at
-# half scale, stereo 44.1 kHz, as 128 kb/s MP3 with the ID3 tags ezstream turns into the ICY title.
-mkdir -p "$RUN/media"
-sox -D -n -r 44100 -c 2 -b 16 "$RUN/media/sine440.wav" synth 10 sine 440 vol 0.5 &&
-  lame --quiet -b 128 --ta HIL --tt "Sine 440" "$RUN/media/sine440.wav" "$RUN/media/sine440.mp3" ||
-  cant "could not make the test MP3 with sox and lame."
+SYSRUN=$W/run-systemd
+# run_folder DIR: a fresh run folder with the binaries under test and the test media.
+run_folder() {
+  local dir=$1
+  rm -rf "$dir" && mkdir -p "$dir/results" "$dir/media" || cant "cannot create $dir"
+  cp "$BIN" "$dir/aubade" && chmod 755 "$dir/aubade"
+  # The second waker, when it was built beside aubade (the waker scenario skips without it).
+  [ -x "$(dirname "$BIN")/aubade-waker" ] && cp "$(dirname "$BIN")/aubade-waker" "$dir/aubade-waker"
+  [ -n "${HIL_ONLY:-}" ] && echo "$HIL_ONLY" > "$dir/only"
+  # Test media, made here at native speed (lame under TCG would take several seconds): 10 s of a 440 Hz sine at
+  # half scale, stereo 44.1 kHz, as 128 kb/s MP3 with the ID3 tags ezstream turns into the ICY title.
+  sox -D -n -r 44100 -c 2 -b 16 "$dir/media/sine440.wav" synth 10 sine 440 vol 0.5 &&
+    lame --quiet -b 128 --ta HIL --tt "Sine 440" "$dir/media/sine440.wav" "$dir/media/sine440.mp3" ||
+    cant "could not make the test MP3 with sox and lame."
+}
+rm -rf "$SYSRUN"
+run_folder "$RUN"
 
 echo "hil-run: kernel $HIL_KV ($HIL_KVERSION), TCG, 2 vCPUs; binary $BIN"
 only=" ${HIL_ONLY:-} "
 wants() { [ -z "${HIL_ONLY:-}" ] || [[ "$only" == *" $1 "* ]]; }
-# boot NAME CONSOLE TIMEOUT [KERNEL PARAMETERS...]: one run of the VM; sets BOOT_RC (the guest's failures, 99 when the
-# VM did not finish).
+# boot NAME FOLDER CONSOLE TIMEOUT [KERNEL PARAMETERS...]: one run of the VM on run folder FOLDER; sets BOOT_RC (the
+# guest's failures, 99 when the VM did not finish) and writes it to FOLDER/boot-rc. The console goes to CONSOLE, and to
+# the standard output unless HIL_QUIET=1.
 boot() {
-  local name=$1 console=$2 limit=$3 start took qemu_rc why; shift 3
-  rm -f "$RUN/guest-rc"
+  local name=$1 RUN=$2 console=$3 limit=$4 start took qemu_rc why; shift 4
+  rm -f "$RUN/guest-rc" "$RUN/boot-rc"
   start=$(date +%s.%N)
   timeout --kill-after=10 "$limit" qemu-system-x86_64 \
     -M pc -accel tcg,thread=multi -smp 2 -m "${HIL_MEMORY:-2048}" \
@@ -67,33 +76,59 @@ boot() {
     -append "console=ttyS0 quiet loglevel=3 panic=-1 HIL_MODULES=$HIL_MODULES HIL_WORK=$RUN HIL_CMD=${HIL_GUEST_CMD:-$HERE/guest.sh} $*" \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     -virtfs "local,path=$RUN,mount_tag=work,security_model=none,multidevs=remap" \
-    < /dev/null 2>&1 | tr -d '\r' | tee "$console"
+    < /dev/null 2>&1 | tr -d '\r' | if [ "${HIL_QUIET:-}" = 1 ]; then cat > "$console"; else tee "$console"; fi
   qemu_rc=${PIPESTATUS[0]}
   took=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { printf "%.1f", a - b }')
   if [ ! -f "$RUN/guest-rc" ]; then
     [ "$qemu_rc" = 124 ] && why="timed out after $limit s" || why="stopped without a result (QEMU exit $qemu_rc)"
     echo "hil-run: FAIL: the VM ($name) $why; see $console" >&2
     BOOT_RC=99
+    echo "$BOOT_RC" > "$RUN/boot-rc"
     return
   fi
   BOOT_RC=$(cat "$RUN/guest-rc")
+  echo "$BOOT_RC" > "$RUN/boot-rc"
   echo "hil-run: VM boot + scenarios ($name) took $took s; $BOOT_RC check(s) failed"
 }
 
+# The systemd boot's folder and packages first, so that it can start beside the scenarios' boot.
+systemd_pid=
+if wants systemd && [ -z "${HIL_GUEST_CMD:-}" ]; then
+  run_folder "$SYSRUN"
+  mkdir -p "$SYSRUN/deb"
+  pkg_start=$(date +%s.%N)
+  for revision in 1 2; do
+    "$REPO/deploy/make-deb.sh" --test --fast --revision "$revision" "$BIN" "$SYSRUN/deb" > /dev/null 2> "$SYSRUN/deb/make-deb-$revision.log" ||
+      { cat "$SYSRUN/deb/make-deb-$revision.log" >&2; cant "could not package $BIN (deploy/make-deb.sh)."; }
+  done
+  echo "hil-run: packaged $BIN as $(cd "$SYSRUN/deb" && ls -- *.deb | tr '\n' ' ')in $(awk -v a="$(date +%s.%N)" -v b="$pkg_start" 'BEGIN { printf "%.1f", a - b }') s"
+  systemd_boot() {
+    boot "systemd" "$SYSRUN" "$SYSRUN/console-systemd.log" "${HIL_SYSTEMD_TIMEOUT:-900}" HIL_SYSTEMD=1 systemd.show_status=0 \
+      systemd.log_level=warning
+  }
+  if [ "${HIL_SERIAL:-}" != 1 ]; then
+    echo "hil-run: the systemd boot runs beside the scenarios' boot; its console follows when it ends"
+    HIL_QUIET=1 systemd_boot > "$SYSRUN/boot.out" 2>&1 &
+    systemd_pid=$!
+    trap 'pkill -TERM -P "$systemd_pid" 2>/dev/null; kill "$systemd_pid" 2>/dev/null' EXIT
+  fi
+fi
+
 rc=0
 if [ -z "${HIL_ONLY:-}" ] || [ "$(echo "$HIL_ONLY" | tr ' ' '\n' | grep -cvx 'systemd')" -gt 0 ]; then
-  boot "scenarios" "$RUN/console.log" "${HIL_VM_TIMEOUT:-720}"
+  boot "scenarios" "$RUN" "$RUN/console.log" "${HIL_VM_TIMEOUT:-720}"
   rc=$BOOT_RC
 fi
 if wants systemd && [ -z "${HIL_GUEST_CMD:-}" ]; then
-  mkdir -p "$RUN/deb"
-  pkg_start=$(date +%s.%N)
-  for revision in 1 2; do
-    "$REPO/deploy/make-deb.sh" --test --fast --revision "$revision" "$BIN" "$RUN/deb" > /dev/null 2> "$RUN/deb/make-deb-$revision.log" ||
-      { cat "$RUN/deb/make-deb-$revision.log" >&2; cant "could not package $BIN (deploy/make-deb.sh)."; }
-  done
-  echo "hil-run: packaged $BIN as $(cd "$RUN/deb" && ls -- *.deb | tr '\n' ' ')in $(awk -v a="$(date +%s.%N)" -v b="$pkg_start" 'BEGIN { printf "%.1f", a - b }') s"
-  boot "systemd" "$RUN/console-systemd.log" "${HIL_SYSTEMD_TIMEOUT:-900}" HIL_SYSTEMD=1 systemd.show_status=0 systemd.log_level=warning
+  if [ -n "$systemd_pid" ]; then
+    wait "$systemd_pid"
+    trap - EXIT
+    echo "--- the systemd boot's console ($SYSRUN/console-systemd.log)"
+    cat "$SYSRUN/console-systemd.log" "$SYSRUN/boot.out"
+    BOOT_RC=$(cat "$SYSRUN/boot-rc" 2>/dev/null || echo 99)
+  else
+    systemd_boot
+  fi
   [ "$BOOT_RC" = 99 ] && rc=99 || { [ "$rc" = 99 ] || rc=$((rc + BOOT_RC)); }
 fi
 exit "$rc"
