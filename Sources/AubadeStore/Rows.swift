@@ -291,6 +291,8 @@ struct AlarmStateRow: Codable, FetchableRecord, PersistableRecord {
     var updatedAt: Date
     // Schema version 9; optional so that a row written before it still reads.
     var restCount: Int?
+    // Schema version 11.
+    var wakeCheckAt: Date?
 
     func runState() throws(StoreError) -> AlarmRunState {
         guard let phase = AlarmRunState.Phase(rawValue: self.phase) else {
@@ -299,7 +301,7 @@ struct AlarmStateRow: Codable, FetchableRecord, PersistableRecord {
         return AlarmRunState(
             alarmID: clockId, phase: phase, occurrence: occurrence, ringingSince: ringingSince,
             snoozedUntil: snoozedUntil, snoozeCount: snoozeCount, lastHandledOccurrence: lastHandled,
-            restCount: restCount ?? 0)
+            restCount: restCount ?? 0, wakeCheckAt: wakeCheckAt)
     }
 }
 

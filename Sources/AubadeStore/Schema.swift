@@ -7,7 +7,7 @@ enum Schema {
     static let latestVersion = steps.count
 
     static let steps: [@Sendable (Database) throws -> Void] = [
-        version1, version2, version3, version4, version5, version6, version7, version8, version9, version10,
+        version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11,
     ]
 
     /// The file's `user_version`: 0 for a new or empty file.
@@ -276,5 +276,10 @@ enum Schema {
                 ALTER TABLE clocks ADD COLUMN shaker TEXT CHECK (shaker IS NULL OR length(shaker) BETWEEN 2 AND 20);
                 ALTER TABLE clocks ADD COLUMN lamp TEXT CHECK (lamp IS NULL OR length(lamp) BETWEEN 2 AND 20);
                 """)
+    }
+
+    /// Version 11: when a pending wake-up check asks "Are you up?" (NULL: none), so that it survives a restart.
+    static func version11(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE alarmState ADD COLUMN wakeCheckAt TEXT;")
     }
 }

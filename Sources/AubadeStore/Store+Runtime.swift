@@ -16,7 +16,8 @@ extension Store {
         let row = AlarmStateRow(
             clockId: state.alarmID, phase: state.phase.rawValue, occurrence: state.occurrence,
             ringingSince: state.ringingSince, snoozedUntil: state.snoozedUntil, snoozeCount: state.snoozeCount,
-            lastHandled: state.lastHandledOccurrence, updatedAt: now(), restCount: state.restCount)
+            lastHandled: state.lastHandledOccurrence, updatedAt: now(), restCount: state.restCount,
+            wakeCheckAt: state.wakeCheckAt)
         try write { db in
             guard try ClockRow.fetchOne(db, key: state.alarmID) != nil else {
                 throw StoreError.notFound(what: "alarm", id: state.alarmID)

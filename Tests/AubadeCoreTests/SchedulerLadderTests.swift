@@ -30,6 +30,8 @@ struct SchedulerLadderTests {
         var outputs: Bool = false
         var sounding = false
         var rings: [RingRequest] = []
+        /// The alarm states as the engine's `.persist` actions left them (what a restart reads).
+        var stored: [Int64: AlarmRunState] = [:]
         /// Whether a wake-up check asks now.
         var asking: Bool { !scheduler.askingWakeChecks.isEmpty }
 
@@ -60,7 +62,8 @@ struct SchedulerLadderTests {
                 case .stopRinging(let s): if s.silencesPlayer { sounding = false }
                 case .climb(_, let step): climbs.append(step)
                 case .outputs(_, let on): outputs = on
-                case .persist, .saveAlarm, .snoozeRefused, .wakeMe, .wakeCheck: break
+                case .persist(let state): stored[state.alarmID] = state
+                case .saveAlarm, .snoozeRefused, .wakeMe, .wakeCheck: break
                 }
             }
         }

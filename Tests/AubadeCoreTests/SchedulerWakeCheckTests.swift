@@ -104,4 +104,50 @@ struct SchedulerWakeCheckTests {
             }
         }
     }
+
+    // MARK: Across a restart (R8)
+
+    @Test func aCheckDueWhileTheClockWasDownIsAskedAtOnceWithItsWholeMinute() {
+        var d = Self.stopped(after: 300)
+        d.restart(after: 330, alarm: SchedulerLadderTests.alarm(wakeCheck: 300))
+        #expect(d.asking && d.kinds(.wakeCheck).count == 1, "its time passed while no engine ran: asked now")
+        d.advance(59)
+        #expect(!d.sounding)
+        d.advance(1)
+        #expect(d.sounding && d.kinds(.fellBackAsleep).count == 1 && d.rings.last?.cause == .wakeCheck)
+        #expect(d.stored[1]?.wakeCheckAt == nil)
+    }
+
+    @Test func aCheckLongOverdueAtARestartIsNotAskedAndTheHistorySaysSo() {
+        var d = Self.stopped(after: 300)
+        d.restart(after: 7200, alarm: SchedulerLadderTests.alarm(wakeCheck: 300))
+        d.advance(600)
+        #expect(!d.asking && !d.sounding && d.kinds(.wakeCheck).isEmpty)
+        #expect(d.kinds(.warning).map(\.detail).contains { $0.contains("wake-up check") && $0.contains("not asked") })
+        #expect(d.stored[1]?.wakeCheckAt == nil)
+    }
+
+    @Test func anAnsweredCheckIsForgottenSoARestartAsksNothing() {
+        var d = Self.stopped(after: 120)
+        #expect(d.stored[1]?.wakeCheckAt == SchedulerLadderTests.start.addingTimeInterval(90 + 120))
+        d.advance(120)
+        d.take(d.scheduler.personActed(at: d.now, by: .button))
+        #expect(d.stored[1]?.wakeCheckAt == nil)
+        d.restart(after: 10, alarm: SchedulerLadderTests.alarm(wakeCheck: 120))
+        d.advance(3600)
+        #expect(d.kinds(.wakeCheck).count == 1 && d.rings.count == 1)
+    }
+}
+
+extension SchedulerLadderTests.Drive {
+    /// A restart (a `kill -9`, a reboot) `down` seconds later on the wall clock: a new engine from the stored states,
+    /// on a new monotonic clock.
+    mutating func restart(after down: Int, plan: LadderPlan = .standard, alarm: Alarm) {
+        wall = wall.addingTimeInterval(TimeInterval(down))
+        mono = MonotonicInstant(seconds: 50)
+        scheduler = AlarmScheduler(
+            alarms: [alarm], states: Array(stored.values), settings: AppSettings(),
+            defaultZone: SchedulerLadderTests.utc, ladder: plan)
+        take(scheduler.start(at: now))
+    }
 }

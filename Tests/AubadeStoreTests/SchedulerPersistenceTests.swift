@@ -63,4 +63,39 @@ struct SchedulerPersistenceTests {
         let again = try apply(third.tick(at: SchedulerTime(wall: t0 + 390, mono: MonotonicInstant(seconds: 191))), reopened)
         #expect(again.map(\.cause) == [.snoozeEnded])
     }
+
+    /// A Stop's wake-up check through a real file: stored with the Stop, asked by an engine started after a
+    /// "kill -9" before its time, and forgotten once answered, so the next restart asks nothing.
+    @Test func aWakeUpCheckSurvivesARestartAndIsForgottenOnceAnswered() throws {
+        let dir = try TemporaryDirectory("persist-check")
+        let t0 = Date(timeIntervalSince1970: 1_800_003_600)  // 2027-01-15T09:00:00Z
+        let store = try Store.open(path: dir.file("a.sqlite"), now: { t0 - 86_400 })
+        var alarm = Alarm(
+            name: "Work", time: try LocalTime(parsing: "09:00"), recurrence: .weekly(.all),
+            durationSeconds: 900, snoozeMinutes: 5, timeZoneID: "UTC")
+        alarm.wakeCheckSeconds = 300
+        let id = try store.insert(alarm).id!
+
+        var first = try engine(store)
+        _ = try apply(first.start(at: SchedulerTime(wall: t0, mono: MonotonicInstant(seconds: 100))), store)
+        _ = try apply(first.stopPressed(at: SchedulerTime(wall: t0 + 30, mono: MonotonicInstant(seconds: 130)), by: .button), store)
+        #expect(try store.runStates().first?.wakeCheckAt == t0 + 330)
+
+        // Killed at once; a fresh engine from the file asks at 09:05:30 — the check's time, not its own start's.
+        var second = try engine(try Store.open(path: dir.file("a.sqlite")))
+        #expect(try apply(second.start(at: SchedulerTime(wall: t0 + 100, mono: MonotonicInstant(seconds: 7))), store).isEmpty)
+        _ = try apply(second.tick(at: SchedulerTime(wall: t0 + 329, mono: MonotonicInstant(seconds: 236))), store)
+        #expect(second.askingWakeChecks.isEmpty)
+        _ = try apply(second.tick(at: SchedulerTime(wall: t0 + 330, mono: MonotonicInstant(seconds: 237))), store)
+        #expect(second.askingWakeChecks == [id])
+        _ = try apply(second.personActed(at: SchedulerTime(wall: t0 + 340, mono: MonotonicInstant(seconds: 247)), by: .api), store)
+        #expect(try store.runStates().first?.wakeCheckAt == nil)
+        let kinds = try store.events().map(\.kind)
+        #expect(kinds.filter { ["wake-check", "woke"].contains($0) }.sorted() == ["wake-check", "woke"])
+
+        var third = try engine(try Store.open(path: dir.file("a.sqlite")))
+        _ = try apply(third.start(at: SchedulerTime(wall: t0 + 400, mono: MonotonicInstant(seconds: 3))), store)
+        _ = try apply(third.tick(at: SchedulerTime(wall: t0 + 4000, mono: MonotonicInstant(seconds: 3603))), store)
+        #expect(third.askingWakeChecks.isEmpty)
+    }
 }

@@ -20,12 +20,17 @@ public struct AlarmRunState: Hashable, Sendable {
     public var restCount: Int
     /// The last occurrence that was rung, dismissed, skipped or reported missed: never rung again (R5, R6, R11).
     public var lastHandledOccurrence: Date?
+    /// When the wake-up check a Stop armed asks "Are you up?" (wall clock), stored so that the check survives a
+    /// restart as a snooze does (R8); nil when none is pending.
+    public var wakeCheckAt: Date?
 
     public init(
         alarmID: Int64, phase: Phase = .idle, occurrence: Date? = nil, ringingSince: Date? = nil,
-        snoozedUntil: Date? = nil, snoozeCount: Int = 0, lastHandledOccurrence: Date? = nil, restCount: Int = 0
+        snoozedUntil: Date? = nil, snoozeCount: Int = 0, lastHandledOccurrence: Date? = nil, restCount: Int = 0,
+        wakeCheckAt: Date? = nil
     ) {
         self.restCount = restCount
+        self.wakeCheckAt = wakeCheckAt
         self.alarmID = alarmID
         self.phase = phase
         self.occurrence = occurrence

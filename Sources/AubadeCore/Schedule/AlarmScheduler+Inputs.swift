@@ -146,12 +146,22 @@ extension AlarmScheduler {
 
     /// A person's Stop of alarm `id` (ringing, snoozed, or resting between its ladder's rounds): with a wake-up check
     /// it asks "Are you up?" `wakeCheckSeconds` later. A Snooze arms none (it is not a Stop), nor does an end the
-    /// person did not make (auto-silence, unanswered, an edit).
+    /// person did not make (auto-silence, unanswered, an edit). The question's wall time goes into the alarm's state,
+    /// which the end that always follows commits, so that a restart before it asks still asks (R8).
     mutating func armWakeCheck(_ id: Int64, _ now: SchedulerTime) {
         guard let alarm = alarms[id], alarm.wakeCheckSeconds > 0, let occurrence = state(of: id).occurrence else { return }
         wakeChecks[id] = PendingCheck(
             check: WakeCheck(alarmID: id, after: .seconds(alarm.wakeCheckSeconds), stoppedAt: now.mono),
             occurrence: occurrence)
+        states[id]?.wakeCheckAt = now.wall.addingTimeInterval(TimeInterval(alarm.wakeCheckSeconds))
+    }
+
+    /// Forgets alarm `id`'s stored wake-up check once it is answered or rung again.
+    private mutating func settleWakeCheck(_ id: Int64, _ batch: inout ActionBatch) {
+        wakeChecks[id] = nil
+        guard states[id]?.wakeCheckAt != nil, var state = states[id] else { return }
+        state.wakeCheckAt = nil
+        commit(state, &batch)
     }
 
     /// Any input of a person answers every question asked now: the day's history says `woke`. One not asked yet is
@@ -178,12 +188,12 @@ extension AlarmScheduler {
                 batch.record(HistoryEvent(at: now.wall, alarmID: id, kind: .wakeCheck, detail: "are you up?"))
                 batch.afterRing(.wakeCheck(alarmID: id))
             case .woke:
-                wakeChecks[id] = nil
+                settleWakeCheck(id, &batch)
                 batch.record(
                     HistoryEvent(
                         at: now.wall, alarmID: id, kind: .woke, detail: input.map(HistoryDetail.dismissed(by:)) ?? ""))
             case .ringAgain:
-                wakeChecks[id] = nil
+                settleWakeCheck(id, &batch)
                 // Its ring is recorded `fell-back-asleep` (with its occurrence, "due …") as it begins.
                 // (A one-shot alarm disabled itself at the Stop: it still rings again. A removed one does not.)
                 guard alarms[id] != nil else { continue }

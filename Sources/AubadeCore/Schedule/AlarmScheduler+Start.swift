@@ -35,6 +35,7 @@ extension AlarmScheduler {
         ringOrder = []
         snoozeEnds = [:]
         ladders = [:]
+        wakeChecks = [:]
         // Every member of a ringing group resumes, in the order they began (ties by id), so that the latest
         // started is the one left sounding (R9, R38).
         let order = states.values.sorted {
@@ -42,6 +43,9 @@ extension AlarmScheduler {
         }
         for state in order {
             resume(state, now, &batch)
+        }
+        for state in states.values.sorted(by: { $0.alarmID < $1.alarmID }) where state.wakeCheckAt != nil {
+            resumeWakeCheck(state, now, &batch)
         }
         floors = [:]
         for (id, alarm) in alarms {
@@ -56,6 +60,35 @@ extension AlarmScheduler {
             floor = max(floor, changed.addingTimeInterval(-AlarmScheduler.lateAfter))
         }
         return max(floor, now.wall.addingTimeInterval(-AlarmScheduler.lookBack))
+    }
+
+    /// A wake-up check stored by a Stop before the restart: it asks at its time, or at once if that passed while no
+    /// engine ran (the person was not asked, so the question's minute starts now), at most the catch-up window late;
+    /// older, it is dropped and the history warns that it was not asked.
+    private mutating func resumeWakeCheck(_ saved: AlarmRunState, _ now: SchedulerTime, _ batch: inout ActionBatch) {
+        let id = saved.alarmID
+        guard let at = saved.wakeCheckAt, let alarm = alarms[id] else { return }
+        let remaining = at.timeIntervalSince(now.wall)
+        if saved.phase == .idle, let occurrence = saved.lastHandledOccurrence, alarm.wakeCheckSeconds > 0,
+            -remaining <= catchUpWindow
+        {
+            // Armed "after" before the question: `WakeCheck` counts from a Stop, so the Stop is placed that long before it.
+            let question = now.mono + .seconds(exactly: max(0, remaining))
+            wakeChecks[id] = PendingCheck(
+                check: WakeCheck(alarmID: id, after: .seconds(alarm.wakeCheckSeconds),
+                    stoppedAt: question - .seconds(alarm.wakeCheckSeconds)),
+                occurrence: occurrence)
+            return
+        }
+        var state = saved
+        state.wakeCheckAt = nil
+        commit(state, &batch)
+        if saved.phase == .idle {
+            batch.record(
+                HistoryEvent(
+                    at: now.wall, alarmID: id, kind: .warning,
+                    detail: "its wake-up check, due \(at.formatted(.iso8601)) while the clock was not running, was not asked"))
+        }
     }
 
     private mutating func resume(_ saved: AlarmRunState, _ now: SchedulerTime, _ batch: inout ActionBatch) {
