@@ -78,7 +78,8 @@ struct SchedulerPersistenceTests {
 
         var first = try engine(store)
         _ = try apply(first.start(at: SchedulerTime(wall: t0, mono: MonotonicInstant(seconds: 100))), store)
-        _ = try apply(first.stopPressed(at: SchedulerTime(wall: t0 + 30, mono: MonotonicInstant(seconds: 130)), by: .button), store)
+        _ = try apply(
+            first.stopPressed(at: SchedulerTime(wall: t0 + 30, mono: MonotonicInstant(seconds: 130)), by: .button), store)
         #expect(try store.runStates().first?.wakeCheckAt == t0 + 330)
 
         // Killed at once; a fresh engine from the file asks at 09:05:30 — the check's time, not its own start's.
@@ -88,7 +89,8 @@ struct SchedulerPersistenceTests {
         #expect(second.askingWakeChecks.isEmpty)
         _ = try apply(second.tick(at: SchedulerTime(wall: t0 + 330, mono: MonotonicInstant(seconds: 237))), store)
         #expect(second.askingWakeChecks == [id])
-        _ = try apply(second.personActed(at: SchedulerTime(wall: t0 + 340, mono: MonotonicInstant(seconds: 247)), by: .api), store)
+        _ = try apply(
+            second.personActed(at: SchedulerTime(wall: t0 + 340, mono: MonotonicInstant(seconds: 247)), by: .api), store)
         #expect(try store.runStates().first?.wakeCheckAt == nil)
         let kinds = try store.events().map(\.kind)
         #expect(kinds.filter { ["wake-check", "woke"].contains($0) }.sorted() == ["wake-check", "woke"])

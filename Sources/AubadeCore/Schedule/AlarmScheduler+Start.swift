@@ -75,7 +75,8 @@ extension AlarmScheduler {
             // Armed "after" before the question: `WakeCheck` counts from a Stop, so the Stop is placed that long before it.
             let question = now.mono + .seconds(exactly: max(0, remaining))
             wakeChecks[id] = PendingCheck(
-                check: WakeCheck(alarmID: id, after: .seconds(alarm.wakeCheckSeconds),
+                check: WakeCheck(
+                    alarmID: id, after: .seconds(alarm.wakeCheckSeconds),
                     stoppedAt: question - .seconds(alarm.wakeCheckSeconds)),
                 occurrence: occurrence)
             return
