@@ -8,6 +8,7 @@ enum Schema {
 
     static let steps: [@Sendable (Database) throws -> Void] = [
         version1, version2, version3, version4, version5, version6, version7, version8, version9, version10,
+        version11,
     ]
 
     /// The file's `user_version`: 0 for a new or empty file.
@@ -275,6 +276,15 @@ enum Schema {
             sql: """
                 ALTER TABLE clocks ADD COLUMN shaker TEXT CHECK (shaker IS NULL OR length(shaker) BETWEEN 2 AND 20);
                 ALTER TABLE clocks ADD COLUMN lamp TEXT CHECK (lamp IS NULL OR length(lamp) BETWEEN 2 AND 20);
+                """)
+    }
+
+    /// Version 11: "vibrate first, sound after" (`--sound-after`): how many seconds after its ring begins an alarm's
+    /// sound starts (1–600); NULL (every row before it): with the ring.
+    static func version11(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE clocks ADD COLUMN sound_after INTEGER CHECK (sound_after IS NULL OR sound_after BETWEEN 1 AND 600);
                 """)
     }
 }
