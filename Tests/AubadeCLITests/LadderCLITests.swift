@@ -124,7 +124,8 @@ struct LadderCLITests {
 
         let long = try await cli.run(["alarm", "edit", "1", "--sound-after", "11m"])
         #expect(
-            long.status == 2 && long.errorSentence == "--sound-after is a duration from 1s to 10m, like 1m, or \"off\", not '11m'.",
+            long.status == 2
+                && long.errorSentence == "--sound-after is a duration from 1s to 10m, like 1m, or \"off\", not '11m'.",
             "\(long.stderr)")
         let silent = try await cli.run(["alarm", "edit", "1", "--shaker", "off", "--lamp", "off"])
         #expect(
@@ -132,7 +133,9 @@ struct LadderCLITests {
                 && silent.errorSentence
                     == "--sound-after 30s needs the shaker or the lamp to come on before the sound, not both off or later.",
             "\(silent.stderr)")
-        let both = try await cli.run(["alarm", "add", "--name", "Mute", "--time", "07:00", "--shaker", "off", "--lamp", "off", "--sound-after", "1m"])
+        let both = try await cli.run([
+            "alarm", "add", "--name", "Mute", "--time", "07:00", "--shaker", "off", "--lamp", "off", "--sound-after", "1m",
+        ])
         #expect(both.status == 2, "\(both.stderr)")
         #expect(try await column() == 30, "nothing stored by a refused command")
 

@@ -166,7 +166,9 @@ struct SoundAfterTests {
             var lamp: OutputTiming?
             var late: Int
             var stopAfter: Int
-            var description: String { "N=\(seconds)s shaker=\(String(describing: shaker)) lamp=\(String(describing: lamp)) late=\(late)s stop=\(stopAfter)s" }
+            var description: String {
+                "N=\(seconds)s shaker=\(String(describing: shaker)) lamp=\(String(describing: lamp)) late=\(late)s stop=\(stopAfter)s"
+            }
         }
         let mornings = Generator<Morning, Shrink.None<Morning>> { rng in
             let n = Int.random(in: SoundAfter.range, using: &rng)

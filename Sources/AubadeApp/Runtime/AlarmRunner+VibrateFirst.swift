@@ -22,7 +22,9 @@ extension AlarmRunner {
         } else if r.soundAt - now.mono <= .seconds(AlarmRunner.prerollLead), prepared[r.alarmID]?.occurrence != r.occurrence,
             let alarm = scheduler.alarms[r.alarmID]
         {
-            preroll(alarm, id: r.alarmID, occurrence: r.occurrence, soundAt: now.wall.addingTimeInterval((r.soundAt - now.mono).inSeconds), now, &c)
+            preroll(
+                alarm, id: r.alarmID, occurrence: r.occurrence,
+                soundAt: now.wall.addingTimeInterval((r.soundAt - now.mono).inSeconds), now, &c)
         }
     }
 
