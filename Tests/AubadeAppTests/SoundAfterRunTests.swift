@@ -104,4 +104,50 @@ struct SoundAfterRunTests {
         _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
         #expect(try await rig.status().warnings.allSatisfy { !$0.contains("no shaker or lamp") })
     }
+
+    /// Across the pre-roll's edge (N under, at and over 15 s, up to 10 min) and with a Stop before, at or after the
+    /// sound: nothing the engine is told begins before 07:00 + N (a pre-roll is paused, its instant 07:00 + N); unless
+    /// stopped first, the sound begins then; the shaker is on from 07:00; a Stop before the sound leaves none ever.
+    @Test(arguments: [1, 5, 14, 15, 16, 45, 60, 599, 600], [-1, 0, 1])
+    func theEngineNeverBeginsTheSoundBeforeItsTimePlusN(seconds: Int, stopAroundSound: Int) async throws {
+        let outputs = FakeOutputs(available: [.shaker])
+        let rig = ClockRig(alarms: [Self.alarm(after: seconds, sound: .tone)], outputs: outputs)
+        await rig.start()
+        await rig.run(until: ClockRig.at(7, 0))
+        #expect(outputs.isOn(.shaker), "N=\(seconds): on from the ring")
+        let soundAt = ClockRig.at(7, 0).addingTimeInterval(TimeInterval(seconds))
+        let stopAt = soundAt.addingTimeInterval(TimeInterval(stopAroundSound))
+        func begun() -> [FakeSound.Call] {
+            rig.sound.calls.filter {
+                switch $0 {
+                case .begin: true
+                case .play(_, _, let paused): !paused
+                default: false
+                }
+            }
+        }
+        if stopAroundSound < 0 {
+            await rig.run(until: stopAt)
+            #expect(begun().isEmpty, "N=\(seconds): nothing before 07:00 + N")
+            _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+            await rig.run(until: soundAt.addingTimeInterval(60))
+            #expect(begun().isEmpty && !outputs.isOn(.shaker), "N=\(seconds): stopped in the silent part, no sound ever")
+            let made = rig.sound.played.map(\.id)
+            #expect(made.allSatisfy { rig.sound.calls.contains(.stop($0)) }, "a pre-roll made is stopped")
+            return
+        }
+        await rig.run(until: soundAt.addingTimeInterval(-0.001))
+        #expect(begun().isEmpty, "N=\(seconds): nothing before 07:00 + N")
+        let preroll = rig.sound.played.last
+        let told = rig.sound.calls.compactMap { if case .beginAt(_, let at) = $0 { at } else { nil } }
+        await rig.run(until: soundAt)
+        let mono = rig.time.now().mono
+        #expect(!begun().isEmpty, "N=\(seconds): the sound at 07:00 + N")
+        if let preroll {
+            #expect(preroll.paused && told.last == mono, "N=\(seconds): pre-rolled for its own second")
+        }
+        await rig.run(until: stopAt)
+        _ = try await rig.clock.handle(.stop(alarm: nil, by: .button))
+        #expect(!outputs.isOn(.shaker))
+    }
 }
