@@ -56,7 +56,7 @@ struct SoundAfterRunTests {
             rig.sound.calls.compactMap { if case .beginAt(let id, let at) = $0, id == own.id { at } else { nil } }.last)
         await rig.run(until: ClockRig.at(7, 1))
         #expect(rig.sound.calls.contains(.begin(own.id)), "confirmed at 07:01")
-        #expect(room.calls.last == .listen(since: soundMono), "the microphone listens from the sound's start")
+        #expect(room.calls == [.arm, .listen(since: soundMono)], "armed at the pre-roll, listening from the sound's start")
         #expect(try await rig.status().ringing?.source.contains("FIP") == true)
         // The clock's ladder: 3 minutes a step from the sound's start, not from the ring's.
         await rig.run(until: ClockRig.at(7, 3, 59))

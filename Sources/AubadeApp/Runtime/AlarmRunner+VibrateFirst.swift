@@ -25,6 +25,8 @@ extension AlarmRunner {
             preroll(
                 alarm, id: r.alarmID, occurrence: r.occurrence,
                 soundAt: now.wall.addingTimeInterval((r.soundAt - now.mono).inSeconds), now, &c)
+            // The microphone measures the room's noise (the outputs' too) before the sound.
+            if c.caps.room { c.effects.append(.room(.arm)) }
         }
     }
 
