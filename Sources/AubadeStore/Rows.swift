@@ -37,6 +37,16 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
     // Schema version 10: when its shaker and lamp come on ("now", "after:2m", "off"); NULL at its ladder's top.
     var shaker: String?
     var lamp: String?
+    // Schema version 11: "vibrate first, sound after" in seconds (1–600); NULL: the sound starts with the ring.
+    var soundAfter: Int?
+
+    /// The property names, but `sound_after` (the column's name in the words).
+    enum CodingKeys: String, CodingKey {
+        case clockId, clockName, startTime, durationTime, repeated, onceDate, isShaked, isOpened, clockMusic, volume
+        case fadeInSeconds, snoozeMinutes, maxSnoozes, skipNextDate, timeZone, createdAt, updatedAt, skipDaysOff
+        case airDates, programId, programName, programGone, sunriseSeconds, ladder, wakeCheckSeconds, shaker, lamp
+        case soundAfter = "sound_after"
+    }
 
     init(_ a: Alarm, createdAt: Date, updatedAt: Date) {
         clockId = a.id
@@ -66,6 +76,7 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
         wakeCheckSeconds = a.wakeCheckSeconds
         shaker = a.shaker?.description
         lamp = a.lamp?.description
+        soundAfter = a.soundAfter.map(SoundAfter.seconds)
     }
 
     func alarm() throws(StoreError) -> Alarm {
@@ -84,7 +95,8 @@ struct ClockRow: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
                 ladder: try ladder.map { t throws(ValidationError) in try AlarmLadder(parsing: t) } ?? .clock,
                 wakeCheckSeconds: wakeCheckSeconds ?? 0,
                 shaker: try shaker.map { t throws(ValidationError) in try OutputTiming(parsing: t) },
-                lamp: try lamp.map { t throws(ValidationError) in try OutputTiming(parsing: t) })
+                lamp: try lamp.map { t throws(ValidationError) in try OutputTiming(parsing: t) },
+                soundAfter: soundAfter.map { .seconds($0) })
             try alarm.validate()
             return alarm
         } catch {
@@ -291,7 +303,7 @@ struct AlarmStateRow: Codable, FetchableRecord, PersistableRecord {
     var updatedAt: Date
     // Schema version 9; optional so that a row written before it still reads.
     var restCount: Int?
-    // Schema version 11.
+    // Schema version 12.
     var wakeCheckAt: Date?
 
     func runState() throws(StoreError) -> AlarmRunState {

@@ -7,7 +7,8 @@ enum Schema {
     static let latestVersion = steps.count
 
     static let steps: [@Sendable (Database) throws -> Void] = [
-        version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11,
+        version1, version2, version3, version4, version5, version6, version7, version8, version9, version10,
+        version11, version12,
     ]
 
     /// The file's `user_version`: 0 for a new or empty file.
@@ -278,8 +279,17 @@ enum Schema {
                 """)
     }
 
-    /// Version 11: when a pending wake-up check asks "Are you up?" (NULL: none), so that it survives a restart.
+    /// Version 11: "vibrate first, sound after" (`--sound-after`): how many seconds after its ring begins an alarm's
+    /// sound starts (1–600); NULL (every row before it): with the ring.
     static func version11(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE clocks ADD COLUMN sound_after INTEGER CHECK (sound_after IS NULL OR sound_after BETWEEN 1 AND 600);
+                """)
+    }
+
+    /// Version 12: when a pending wake-up check asks "Are you up?" (NULL: none), so that it survives a restart.
+    static func version12(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE alarmState ADD COLUMN wakeCheckAt TEXT;")
     }
 }

@@ -68,7 +68,8 @@ struct AlarmList: ParsableCommand {
                     a.recurrence.summary
                         + (a.skipDate.map { " (skip \($0))" } ?? "")
                         + (a.skipDaysOff && a.recurrence.onceDate == nil ? ", not on days off" : ""),
-                    AlarmDocument.soundName(a.sound, names), DurationText.format(a.durationSeconds),
+                    AlarmDocument.soundName(a.sound, names) + (a.soundAfter.map { " (after \(SoundAfter.text($0)))" } ?? ""),
+                    DurationText.format(a.durationSeconds),
                     a.shakeToStop ? "yes" : "no", a.enabled ? "yes" : "no", programmeColumn(a, a.id.flatMap { byID[$0] }),
                 ]
             })

@@ -60,6 +60,12 @@ struct AlarmFields: ParsableArguments {
             "When the lamp comes on while it rings: ladder (at the ladder's top step, the default), now, after:2m, or off.",
             valueName: "ladder|now|after:<d>|off"))
     var lamp: String?
+    @Option(
+        name: .customLong("sound-after"),
+        help: ArgumentHelp(
+            "Vibrate first, sound after: the sound starts this long after the ring begins (1s to 10m, e.g. 1m), the shaker and lamp alone until then; off for none.",
+            valueName: "duration|off"))
+    var soundAfter: String?
 
     /// The fields given, for the store to apply inside its write transaction (R26); a duration that is not one is
     /// refused here with AubadeCore's sentence.
@@ -87,6 +93,9 @@ struct AlarmFields: ParsableArguments {
             },
             lamp: try lamp.map { t throws(AubadeCore.ValidationError) in
                 OutputTiming.alarmText(try OutputTiming.alarmValue(parsing: t))
+            },
+            soundAfterSeconds: try soundAfter.map { t throws(AubadeCore.ValidationError) in
+                try SoundAfter.value(parsing: t).map(SoundAfter.seconds) ?? 0
             })
     }
 }
@@ -160,6 +169,7 @@ extension AlarmAdd {
             case .after(let seconds)?: parts.append("the \(name) after \(DurationText.format(seconds))")
             }
         }
+        if let wait = a.soundAfter { parts.append("vibrate first, the sound after \(SoundAfter.text(wait))") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: "; ")
     }
 }

@@ -60,4 +60,33 @@ struct WakerPlanningTests {
         #expect(entries.filter { $0.alarm == 1 }.allSatisfy { !$0.ladder.enabled })
         #expect(entries.filter { $0.alarm == 2 }.allSatisfy { $0.ladder == .standard })
     }
+
+    /// "Vibrate first, sound after": the waker's due time is the sound's start (the occurrence + N, a person's snooze's
+    /// end + N, a ring's start + its silent part), so it never rings a failed daemon's alarm later than its sound would
+    /// have begun; without an output the clock sounds at once, and so is the waker due at the occurrence.
+    @Test func anAlarmThatVibratesFirstIsDueToTheWakerWhenItsSoundStarts() {
+        var alarm = ClockRig.alarm(1, 7, 0)
+        alarm.soundAfter = .seconds(120)
+        var scheduler = AlarmScheduler(
+            alarms: [alarm], states: [], settings: AppSettings(), defaultZone: Self.utc, ladder: .standard,
+            outputs: [.shaker])
+        let first = WakerPlanning.entries(scheduler: scheduler, settings: AppSettings(), now: ClockRig.at(6, 0))
+        #expect(first.first?.occurrence == ClockRig.at(7, 0) && first.first?.due == ClockRig.at(7, 2))
+        let mono = MonotonicInstant(seconds: 1000)
+        func at(_ wall: Date) -> SchedulerTime {
+            SchedulerTime(wall: wall, mono: mono + .seconds(wall.timeIntervalSince(ClockRig.at(6, 0))))
+        }
+        _ = scheduler.start(at: at(ClockRig.at(6, 0)))
+        _ = scheduler.tick(at: at(ClockRig.at(7, 0)))
+        let ringing = WakerPlanning.entries(scheduler: scheduler, settings: AppSettings(), now: ClockRig.at(7, 0))
+        #expect(ringing.first?.due == ClockRig.at(7, 2), "ringing silent: due at its sound")
+        _ = scheduler.snoozePressed(at: at(ClockRig.at(7, 3)))
+        let snoozed = WakerPlanning.entries(scheduler: scheduler, settings: AppSettings(), now: ClockRig.at(7, 3))
+        #expect(snoozed.first?.due == ClockRig.at(7, 14), "the snooze's end (07:12) + 2 min")
+
+        let bare = AlarmScheduler(
+            alarms: [alarm], states: [], settings: AppSettings(), defaultZone: Self.utc, ladder: .standard)
+        let none = WakerPlanning.entries(scheduler: bare, settings: AppSettings(), now: ClockRig.at(6, 0))
+        #expect(none.first?.due == ClockRig.at(7, 0), "no output: the sound at once")
+    }
 }

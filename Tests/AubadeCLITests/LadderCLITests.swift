@@ -98,4 +98,49 @@ struct LadderCLITests {
         }
         #expect(back?.0 == "off" && back?.1 == nil, "at the ladder's top is NULL")
     }
+
+    @Test func vibrateFirstSoundAfterIsAddedEditedListedStoredAndRefusedInOneSentence() async throws {
+        let cli = try CLIHarness()
+        let add = try await cli.run([
+            "alarm", "add", "--name", "Gentle", "--time", "06:45", "--days", "daily", "--sound-after", "1m",
+        ])
+        #expect(
+            add.status == 0
+                && add.stdout == "Added alarm 1: Gentle at 06:45, daily, vibrate first, the sound after 1m.\n",
+            "\(add.stdout) \(add.stderr)")
+        func column() async throws -> Int? {
+            try await DatabaseQueue(path: cli.db).read { db in
+                try Row.fetchOne(db, sql: "SELECT sound_after FROM clocks").flatMap { $0["sound_after"] as Int? }
+            }
+        }
+        #expect(try await column() == 60)
+        let list = try await cli.run(["alarm", "list", "--json"])
+        #expect(list.stdout.contains("\"soundAfterSeconds\":60"), "\(list.stdout)")
+        let text = try await cli.run(["alarm", "list"])
+        #expect(text.stdout.contains("tone (after 1m)"), "the sound column: \(text.stdout)")
+        let edited = try await cli.run(["alarm", "edit", "1", "--sound-after", "30s", "--json"])
+        #expect(try cli.json(edited.stdout)["soundAfterSeconds"] as? Int == 30, "\(edited.stderr)")
+        #expect(try await column() == 30)
+
+        let long = try await cli.run(["alarm", "edit", "1", "--sound-after", "11m"])
+        #expect(
+            long.status == 2
+                && long.errorSentence == "--sound-after is a duration from 1s to 10m, like 1m, or \"off\", not '11m'.",
+            "\(long.stderr)")
+        let silent = try await cli.run(["alarm", "edit", "1", "--shaker", "off", "--lamp", "off"])
+        #expect(
+            silent.status == 2
+                && silent.errorSentence
+                    == "--sound-after 30s needs the shaker or the lamp to come on before the sound, not both off or later.",
+            "\(silent.stderr)")
+        let both = try await cli.run([
+            "alarm", "add", "--name", "Mute", "--time", "07:00", "--shaker", "off", "--lamp", "off", "--sound-after", "1m",
+        ])
+        #expect(both.status == 2, "\(both.stderr)")
+        #expect(try await column() == 30, "nothing stored by a refused command")
+
+        let off = try await cli.run(["alarm", "edit", "1", "--sound-after", "off", "--json"])
+        #expect(try cli.json(off.stdout)["soundAfterSeconds"] as? Int == 0, "\(off.stderr)")
+        #expect(try await column() == nil, "off is NULL")
+    }
 }

@@ -107,14 +107,27 @@ struct APIRouteTests {
                     == "An alarm needs a time: add --time HH:MM, e.g. --time 06:45.")
             #expect(
                 try await post(#"{"name":"Work","time":"07:00","fadein":"5s"}"#).error?.message
-                    == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme, sunriseSeconds, ladder, wakeCheckSeconds, shaker, lamp."
+                    == "Unknown alarm field 'fadein'; known fields are name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz, enabled, skipDaysOff, atProgramme, sunriseSeconds, ladder, wakeCheckSeconds, shaker, lamp, soundAfterSeconds."
             )
             #expect(
                 try await post(#"{"name":"Work","time":"07:00","volume":"loud"}"#).error?.message
                     == "The field 'volume' must be a number.")
             let malformed = try await post(#"{"name":"Work","#)
             #expect(malformed.status == .badRequest && malformed.error?.message == "The body is not valid JSON.")
+            // Vibrate first, sound after: a wait out of range, or nothing that comes on before the sound, is 422.
+            let long = try await post(#"{"name":"Work","time":"07:00","soundAfterSeconds":601}"#)
+            #expect(
+                long.status == .unprocessableContent
+                    && long.error?.message == "--sound-after is 1s to 10m (or 0 for none), not 601 seconds.")
+            let mute = try await post(#"{"name":"Work","time":"07:00","shaker":"off","lamp":"off","soundAfterSeconds":60}"#)
+            #expect(
+                mute.status == .unprocessableContent
+                    && mute.error?.message
+                        == "--sound-after 1m needs the shaker or the lamp to come on before the sound, not both off or later."
+            )
             #expect(try rig.store.alarms().isEmpty)
+            let fine = try await post(#"{"name":"Work","time":"07:00","soundAfterSeconds":60}"#)
+            #expect(fine.status == .created && fine.object["soundAfterSeconds"] as? Int == 60, "\(fine.status)")
         }
     }
 

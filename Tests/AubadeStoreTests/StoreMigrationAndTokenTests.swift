@@ -43,6 +43,25 @@ struct StoreMigrationAndTokenTests {
         #expect(try store.tokens().isEmpty)
     }
 
+    /// Version 11: the `sound_after` column — rows from version 10 read as sounding with the ring (nil), and a
+    /// sound-after is stored in seconds and read back.
+    @Test func version11AddsSoundAfterAndOlderRowsSoundWithTheRing() throws {
+        let dir = try TemporaryDirectory()
+        let path = try Self.file(at: 10, in: dir)
+        let store = try Store.open(path: path)
+        defer { store.close() }
+        #expect(try store.queue.read { db in try db.columns(in: "clocks").map(\.name) }.contains("sound_after"))
+        var alarm = try #require(try store.alarms().first)
+        #expect(alarm.soundAfter == nil)
+        alarm.soundAfter = .seconds(90)
+        try store.update(alarm)
+        #expect(try store.alarms().first?.soundAfter == .seconds(90))
+        #expect(try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT sound_after FROM clocks") } == 90)
+        #expect(throws: (any Error).self) {
+            try store.queue.write { db in try db.execute(sql: "UPDATE clocks SET sound_after = 601") }
+        }
+    }
+
     @Test func aStepThatFailsLeavesTheFileAtItsWholeVersion() throws {
         // The version-2 step inside one transaction with its user_version bump: a file that already has a
         // `tokens` table of its own (hand-made) makes the step fail, and nothing of it is committed.

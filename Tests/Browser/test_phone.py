@@ -40,16 +40,19 @@ class PhonePageTests(BrowserTest):
         phone.type("#f-max-snoozes", "2")
         phone.type("#f-shaker", "now")
         phone.type("#f-lamp", "after:2m")
+        phone.type("#f-sound-after", "1m")
         phone.click("label.switch-field:has(#f-shake)")
         phone.click("#f-save")
         phone.wait(lambda d: "Work" in phone.text("#alarms"), "the new alarm in the list")
         work = self.alarm(clock, "Work")
         self.assertIsNotNone(work, "aubade alarm list shows the alarm made on the phone")
         self.assertEqual({k: work[k] for k in ("time", "days", "soundName", "volume", "durationSeconds", "fadeInSeconds",
-                                                "snoozeMinutes", "maxSnoozes", "shakeToStop", "enabled", "shaker", "lamp")},
+                                                "snoozeMinutes", "maxSnoozes", "shakeToStop", "enabled", "shaker", "lamp",
+                                                "soundAfterSeconds")},
                          {"time": "06:45", "days": "mon,tue,wed,thu,fri,sat", "soundName": "FIP", "volume": 75,
                           "durationSeconds": 1200, "fadeInSeconds": 45, "snoozeMinutes": 5, "maxSnoozes": 2,
-                          "shakeToStop": True, "enabled": True, "shaker": "now", "lamp": "after:2m"})
+                          "shakeToStop": True, "enabled": True, "shaker": "now", "lamp": "after:2m",
+                          "soundAfterSeconds": 60})
         _, next_firings = clock.api("GET", "/alarms/next?count=5")
         phone.wait(lambda d: phone.text("#tomorrow") == next_firings["tomorrow"], "the clock's sentence for tomorrow")
         self.assertIn("Work", phone.text("#firings"))

@@ -38,6 +38,8 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
     /// "after:2m" or "off".
     public var shaker: String
     public var lamp: String
+    /// "Vibrate first, sound after": seconds after the ring begins that its sound starts (0: with the ring).
+    public var soundAfterSeconds: Int
     /// In `alarm list` and `alarm next`: its next ring, and the programme on air then on its station.
     public var nextRing: Date?
     public var onAir: String?
@@ -69,6 +71,7 @@ public struct AlarmDocument: Codable, Sendable, Hashable {
         wakeCheckSeconds = a.wakeCheckSeconds
         shaker = OutputTiming.alarmText(a.shaker)
         lamp = OutputTiming.alarmText(a.lamp)
+        soundAfterSeconds = a.soundAfter.map(SoundAfter.seconds) ?? 0
     }
 
     /// The document with the alarm's next ring (passing over skip-next and days off) and what is on air then.

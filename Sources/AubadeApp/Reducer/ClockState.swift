@@ -43,7 +43,8 @@ struct ClockState {
         context = ClockContext(options: options, caps: caps, world: world, catalogue: Catalogue(loaded))
         let scheduler = AlarmScheduler(
             alarms: loaded.alarms, states: states, settings: loaded.settings, defaultZone: options.defaultZone,
-            alarmsUpdatedAt: loaded.alarmUpdateTimes, daysOff: DaysOff(loaded.daysOff), ladder: options.ladder)
+            alarmsUpdatedAt: loaded.alarmUpdateTimes, daysOff: DaysOff(loaded.daysOff), ladder: options.ladder,
+            outputs: caps.outputs)
         runner = AlarmRunner(scheduler: scheduler)
         preAlarms = PreAlarmWatch(leadSeconds: options.preAlarmLeads)
         display = KioskDisplay(settings: loaded.settings.nightDimming, zone: options.defaultZone)

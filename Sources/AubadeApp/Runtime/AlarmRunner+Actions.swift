@@ -87,9 +87,41 @@ extension AlarmRunner {
         tellWaker(WakerPlanning.notes(for: event, scheduler: scheduler), &c)
     }
 
-    /// Sounds an alarm now: the sound pre-rolled for this occurrence when there is one, else a new one. A
-    /// sounding alarm is replaced by the engine without a silent moment (R13); the radio gives way (R14).
+    /// Rings an alarm now. Its sound starts at once — or, for a ring that vibrates first (`RingRequest.silentFor`),
+    /// the ring begins silent, its outputs on (`outputsFollow`), and `vibrateFirstTurn` starts its sound later. A
+    /// silent ring of another alarm it replaces gives up its pre-roll (the engine must not begin it by itself).
     private mutating func ring(_ request: RingRequest, _ now: SchedulerTime, _ c: inout ClockContext) {
+        if let r = ringing, r.sound == nil, r.alarmID != request.alarmID || request.silentFor > .zero { dropPreroll(of: r, &c) }
+        if request.soundAfterWithoutOutputs {
+            c.warn(AlarmRunner.soundAfterKey, RingRequest.withoutOutputsNote(scheduler.alarms[request.alarmID]?.soundAfter))
+        }
+        guard request.silentFor > .zero else {
+            startSound(request, ringStartedAt: now.mono, announce: true, now, &c)
+            return
+        }
+        if let playing = ringing?.sound { c.effects.stop(playing) }
+        let seconds = Int(request.silentFor.inSeconds.rounded())
+        ringing = Ringing(
+            alarmID: request.alarmID, occurrence: request.occurrence, sound: nil,
+            source: "vibrate first, the sound in \(DurationText.format(seconds))", startedAt: now.mono,
+            soundAt: now.mono + request.silentFor, pending: request)
+        c.effects.append(.ringingChanged(true))
+        c.effects.append(
+            .rang(
+                RingNote(
+                    alarmID: request.alarmID, occurrence: request.occurrence, source: ringing?.source ?? "",
+                    cause: request.cause.rawValue, late: request.late,
+                    due: request.cause == .scheduled ? request.occurrence : nil)))
+        c.effects.emit("vibrate-first", ["alarm": request.alarmID, "sound_in_s": seconds])
+    }
+
+    /// Starts an alarm's sound: the sound pre-rolled for this occurrence when there is one, else a new one. A
+    /// sounding alarm is replaced by the engine without a silent moment (R13); the radio gives way (R14). `announce`:
+    /// the ring begins with it (false: it ends a ring's vibrate-first part, already announced at `ringStartedAt`).
+    mutating func startSound(
+        _ request: RingRequest, ringStartedAt: MonotonicInstant, announce: Bool, _ now: SchedulerTime,
+        _ c: inout ClockContext
+    ) {
         let plan: AlarmPlanning.Plan
         let sound: SoundID
         var early: [SoundEvent] = []
@@ -108,16 +140,20 @@ extension AlarmRunner {
         let device = c.world.device
         ringing = Ringing(
             alarmID: request.alarmID, occurrence: request.occurrence, sound: sound, source: plan.description,
-            startedAt: now.mono,
+            startedAt: ringStartedAt, soundAt: now.mono,
             // A device that failed and has not taken audio since (the pre-roll's priming writes fail too) is not heard.
             silentBecause: device.problem ?? (device.isOpen ? nil : "The sound device is not open."))
-        c.effects.append(.ringingChanged(true))
-        c.effects.append(
-            .rang(
-                RingNote(
-                    alarmID: request.alarmID, occurrence: request.occurrence, source: plan.description,
-                    cause: request.cause.rawValue, late: request.late,
-                    due: request.cause == .scheduled ? request.occurrence : nil)))
+        if announce {
+            c.effects.append(.ringingChanged(true))
+            c.effects.append(
+                .rang(
+                    RingNote(
+                        alarmID: request.alarmID, occurrence: request.occurrence, source: plan.description,
+                        cause: request.cause.rawValue, late: request.late,
+                        due: request.cause == .scheduled ? request.occurrence : nil)))
+        } else {
+            c.effects.emit("sound-after", ["alarm": request.alarmID, "source": plan.description])
+        }
         if let silent = ringing?.silentBecause { notAudible(request.alarmID, silent, now, &c) }
         listenInTheRoom(now, &c)
         noteAlternate(device.name, alarm: request.alarmID, now, &c)
@@ -155,11 +191,13 @@ extension AlarmRunner {
             return
         }
         if let ringing {
-            c.effects.stop(ringing.sound)
+            // While it vibrates first there is no sound yet, only its pre-roll, which must not begin by itself.
+            if let sound = ringing.sound { c.effects.stop(sound) } else { dropPreroll(of: ringing, &c) }
             self.ringing = nil
             c.effects.append(.ringingChanged(false))
             if c.caps.room { c.effects.append(.room(.disarm)) }
             c.warn(AlarmRunner.notHeardKey, nil)
+            c.warn(AlarmRunner.soundAfterKey, nil)
         }
         c.effects.emit("stopped", ["alarm": stop.alarmID, "reason": stop.reason.rawValue, "by": who])
     }
@@ -178,7 +216,7 @@ extension AlarmRunner {
         case (true, true):
             break
         case (false, false):
-            if was != step { c.effects.setVolume(current.sound, volume) }
+            if was != step, let sound = current.sound { c.effects.setVolume(sound, volume) }
         case (false, true):
             ringing?.sound = c.effects.play(.tone(c.catalogue.settings.fallbackTone, priority: .alarm, volume: 100))
             ringing?.source = "tone (unanswered)"

@@ -103,6 +103,7 @@ extension AlarmRunner {
     /// before — the station connected and buffered, so the sound starts at the alarm second. `afterTick`: the
     /// scheduler has just had its turn at `now`, so a pre-rolled second that has come and did not ring will not.
     mutating func prepareUpcoming(_ now: SchedulerTime, afterTick: Bool = false, _ c: inout ClockContext) {
+        vibrateFirstTurn(now, &c)  // a ring that vibrates first: its pre-roll made again after a reload
         let soon = ringingSoon(now, within: AlarmRunner.precheckLead).filter { scheduler.state(of: $0.id).phase == .idle }
         for (id, occurrence) in soon {
             guard let alarm = scheduler.alarms[id] else { continue }
@@ -116,24 +117,26 @@ extension AlarmRunner {
                 if let p = prepared.removeValue(forKey: id) { c.effects.stop(p.sound) }
                 continue
             }
-            if occurrence.timeIntervalSince(now.wall) <= AlarmRunner.prerollLead, prepared[id]?.occurrence != occurrence {
-                preroll(alarm, id: id, occurrence: occurrence, now, &c)
+            // An alarm that vibrates first is pre-rolled for the second its sound starts.
+            let soundAt = soundInstant(of: id, occurrence: occurrence)
+            if soundAt.timeIntervalSince(now.wall) <= AlarmRunner.prerollLead, prepared[id]?.occurrence != occurrence {
+                preroll(alarm, id: id, occurrence: occurrence, soundAt: soundAt, now, &c)
                 // The microphone measures the room's noise before the ring.
                 if c.caps.room { c.effects.append(.room(.arm)) }
             }
         }
-        for (id, p) in prepared {
-            let passed = afterTick ? p.occurrence <= now.wall : p.occurrence < now.wall.addingTimeInterval(-5)
-            let moved = now.mono(at: p.occurrence) - p.startAt
-            if passed || p.occurrence.timeIntervalSince(now.wall) > AlarmRunner.prerollLead + 5 {
+        for (id, p) in prepared where !isSilentRingsPreroll(id, p) {
+            let passed = afterTick ? p.soundAt <= now.wall : p.soundAt < now.wall.addingTimeInterval(-5)
+            let moved = now.mono(at: p.soundAt) - p.startAt
+            if passed || p.soundAt.timeIntervalSince(now.wall) > AlarmRunner.prerollLead + 5 {
                 // Its second passed and the scheduler's turn did not ring it (disabled, skipped, superseded), or a
                 // step of the wall clock put it back beyond the pre-roll: the engine must not sound it.
                 c.effects.stop(p.sound)
                 prepared[id] = nil
             } else if moved > AlarmRunner.startTolerance || moved < .zero - AlarmRunner.startTolerance {
                 // The wall clock stepped since the engine was told: the same second is another monotonic instant.
-                prepared[id]?.startAt = now.mono(at: p.occurrence)
-                c.effects.begin(p.sound, at: now.mono(at: p.occurrence))
+                prepared[id]?.startAt = now.mono(at: p.soundAt)
+                c.effects.begin(p.sound, at: now.mono(at: p.soundAt))
             }
         }
     }
@@ -142,17 +145,21 @@ extension AlarmRunner {
     /// engine's instant for a pre-rolled alarm is moved.
     static let startTolerance: Duration = .milliseconds(5)
 
-    /// Prepares the alarm's sound 15 s before its second and tells the engine to begin it on that second by itself
-    /// (the scheduler's `ring` then only confirms it), so its first frame reaches the card on the second.
-    private mutating func preroll(_ alarm: Alarm, id: Int64, occurrence: Date, _ now: SchedulerTime, _ c: inout ClockContext) {
+    /// Prepares the alarm's sound 15 s before its second (`soundAt`: the occurrence, or later when it vibrates first)
+    /// and tells the engine to begin it on that second by itself (the scheduler's `ring`, or the end of the
+    /// vibrate-first part, then only confirms it), so its first frame reaches the card on the second.
+    mutating func preroll(
+        _ alarm: Alarm, id: Int64, occurrence: Date, soundAt: Date, _ now: SchedulerTime, _ c: inout ClockContext
+    ) {
         if let old = prepared.removeValue(forKey: id) { c.effects.stop(old.sound) }
         let plan = plan(
             sound: alarm.sound, volume: alarm.volume, fadeInSeconds: alarm.fadeInSeconds, alarmID: id,
             occurrence: occurrence, c)
         let sound = c.effects.play(plan.request, paused: true)
-        let startAt = now.mono(at: occurrence)
+        let startAt = now.mono(at: soundAt)
         c.effects.begin(sound, at: startAt)
-        prepared[id] = Prepared(occurrence: occurrence, plan: plan, sound: sound, source: alarm.sound, startAt: startAt)
+        prepared[id] = Prepared(
+            occurrence: occurrence, plan: plan, sound: sound, soundAt: soundAt, source: alarm.sound, startAt: startAt)
     }
 
     /// Starts the check as a background job; its result pre-selects the tone for that occurrence on failure.
@@ -229,7 +236,10 @@ extension AlarmRunner {
         for (id, p) in prepared {
             let next = upcoming.first { $0.id == id }?.occurrence.instant
             let soundEdited: Bool = scheduler.alarms[id]?.sound != p.source
-            if next != p.occurrence || stationsChanged || settingsChanged != nil || soundEdited {
+            // The pre-roll of a ring that vibrates first now is its ring's; an edit of its sound-after moves another's.
+            let silentRing = isSilentRingsPreroll(id, p)
+            let moved = !silentRing && next.map { soundInstant(of: id, occurrence: $0) } != p.soundAt
+            if (!silentRing && next != p.occurrence) || moved || stationsChanged || settingsChanged != nil || soundEdited {
                 c.effects.stop(p.sound)
                 prepared[id] = nil
             }

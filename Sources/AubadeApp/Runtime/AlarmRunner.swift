@@ -13,9 +13,15 @@ struct AlarmRunner {
     struct Ringing {
         var alarmID: Int64
         var occurrence: Date
-        var sound: SoundID
+        /// Its sound; nil while it vibrates first (`RingRequest.silentFor`), until `soundAt`.
+        var sound: SoundID?
         var source: String
+        /// When the ring began (the outputs' timings count from here).
         var startedAt: MonotonicInstant
+        /// When its sound starts: `startedAt`, or later while it vibrates first.
+        var soundAt: MonotonicInstant
+        /// While it vibrates first: the ring whose sound starts at `soundAt`.
+        var pending: RingRequest?
         var audibleAfter: Duration?
         /// When its first frame reached the card against its second (positive: late), once the engine measured it.
         var onsetLate: Duration?
@@ -34,6 +40,8 @@ struct AlarmRunner {
         var occurrence: Date
         var plan: AlarmPlanning.Plan
         var sound: SoundID
+        /// The second its sound begins: the occurrence, or later for an alarm that vibrates first (`soundInstant`).
+        var soundAt: Date
         /// The alarm's sound it was made for (an edit of the sound makes it again).
         var source: SoundSource
         /// The monotonic instant the engine was told to begin it at (the occurrence, as the clocks read now).
@@ -112,6 +120,7 @@ struct AlarmRunner {
             }
         }
         perform(scheduler.tick(at: now), now, &c)
+        vibrateFirstTurn(now, &c)
         refresh(now, &c)
         prepareUpcoming(now, afterTick: true, &c)
         lookAhead(now, &c)
@@ -148,7 +157,8 @@ struct AlarmRunner {
         if let mono = wake.mono { times.append(mono) }
         for (id, instant) in ringingSoon(now, within: AlarmRunner.precheckLead + 60) {
             for lead in [AlarmRunner.precheckLead, AlarmRunner.prerollLead] {
-                let at = instant.addingTimeInterval(-lead)
+                let base = lead == AlarmRunner.prerollLead ? soundInstant(of: id, occurrence: instant) : instant
+                let at = base.addingTimeInterval(-lead)
                 guard at > now.wall else { continue }
                 if lead == AlarmRunner.prerollLead && prepared[id]?.occurrence == instant { continue }
                 if lead == AlarmRunner.precheckLead && prechecks[id]?.occurrence == instant { continue }
@@ -161,15 +171,19 @@ struct AlarmRunner {
         {
             times.append(r.startedAt + next)
         }
-        for p in prepared.values where p.occurrence.addingTimeInterval(-AlarmRunner.stepRecheckLead) > now.wall {
-            times.append(now.mono(at: p.occurrence.addingTimeInterval(-AlarmRunner.stepRecheckLead)))
+        // A ring that vibrates first: its sound's pre-roll and its start.
+        if let r = ringing, r.sound == nil {
+            for at in [r.soundAt - .seconds(AlarmRunner.prerollLead), r.soundAt] where at > now.mono { times.append(at) }
+        }
+        for p in prepared.values where p.soundAt.addingTimeInterval(-AlarmRunner.stepRecheckLead) > now.wall {
+            times.append(now.mono(at: p.soundAt.addingTimeInterval(-AlarmRunner.stepRecheckLead)))
         }
         return times
     }
 
     /// Stops every sound it holds (shutdown).
     mutating func shutdown(_ c: inout ClockContext) {
-        if let ringing { c.effects.stop(ringing.sound) }
+        if let sound = ringing?.sound { c.effects.stop(sound) }
         for p in prepared.values { c.effects.stop(p.sound) }
         prepared = [:]
         ringing = nil

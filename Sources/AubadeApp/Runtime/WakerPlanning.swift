@@ -6,7 +6,9 @@ import Foundation
 enum WakerPlanning {
     /// The rings the daemon will make, soonest first: each enabled alarm's ring now (due when it began) or its
     /// snooze's end, and its next `occurrencesPerAlarm` occurrences after the last it handled (a skipped one
-    /// left out). The waker sounds the tone at `settings.fallbackTone`, at least at `toneVolume` (R18).
+    /// left out). The waker sounds the tone at `settings.fallbackTone`, at least at `toneVolume` (R18). An alarm that
+    /// vibrates first (`Alarm.soundAfter`) is due when its sound would start: the waker never rings a failed
+    /// daemon's alarm later than its sound would have begun, and never during a silent part the daemon rings.
     static func entries(scheduler: AlarmScheduler, settings: AppSettings, now: Date) -> [WakerPlan.Entry] {
         var out: [WakerPlan.Entry] = []
         for (id, alarm) in scheduler.alarms where alarm.enabled {
@@ -24,14 +26,20 @@ enum WakerPlanning {
                     tone: settings.fallbackTone,
                     name: alarm.name, ladder: ladder)
             }
+            let silence = scheduler.silence(of: alarm, late: 0).inSeconds
             switch state.phase {
             case .ringing:
-                if let o = state.occurrence { out.append(entry(o, round: state.ring, due: state.ringingSince ?? o)) }
+                if let o = state.occurrence {
+                    let since = state.ringingSince ?? o
+                    out.append(entry(o, round: state.ring, due: since.addingTimeInterval(scheduler.silentPart(of: id).inSeconds)))
+                }
             case .snoozed:
                 // A snooze's end, or the next round after its ladder's rest: a ring of its own, which the waker
                 // rings if the daemon has not made it heard (the round before it was, so the round must differ).
+                // A person's snooze ends vibrating first; a ladder's round sounds at once.
                 if let o = state.occurrence, let until = state.snoozedUntil {
-                    out.append(entry(o, round: state.ring, due: until))
+                    let rest = scheduler.climb(of: id)?.resting ?? false
+                    out.append(entry(o, round: state.ring, due: until.addingTimeInterval(rest ? 0 : silence)))
                 }
             case .idle:
                 break
@@ -40,7 +48,9 @@ enum WakerPlanning {
             for _ in 0..<WakerPlan.occurrencesPerAlarm {
                 guard let o = AlarmSchedule.next(of: alarm, after: after, defaultZone: scheduler.defaultZone) else { break }
                 after = o.instant
-                if o.date != alarm.skipDate { out.append(entry(o.instant, round: 0, due: o.instant)) }
+                if o.date != alarm.skipDate {
+                    out.append(entry(o.instant, round: 0, due: o.instant.addingTimeInterval(silence)))
+                }
             }
         }
         out.sort { ($0.due, $0.alarm) < ($1.due, $1.alarm) }

@@ -80,12 +80,13 @@ extension Alarm {
         }
     }
 
-    /// The outputs among `available` that are on `elapsed` after its ring began: those whose timing has come, and
-    /// at its ladder's top (`atTop`) every one it does not turn `off`.
+    /// The outputs among `available` that are on `elapsed` after its ring began: those whose timing has come (with
+    /// `soundAfter`, those left to the top from the ring's start), and at its ladder's top (`atTop`) every one it
+    /// does not turn `off`.
     public func outputsOn(_ available: [OutputName], after elapsed: Duration, atTop: Bool) -> Set<OutputName> {
         Set(
             available.filter { name in
-                let t = timing(of: name)
+                let t = ringTiming(of: name)
                 return (t?.isOn(after: elapsed) ?? false) || (atTop && t != .off)
             })
     }
@@ -93,48 +94,70 @@ extension Alarm {
     /// How long after its ring began the next of `available` comes on by its timing, later than `elapsed`; nil
     /// when none will.
     public func nextOutputTime(_ available: [OutputName], after elapsed: Duration) -> Duration? {
-        available.compactMap { timing(of: $0)?.delay }.filter { $0 > elapsed }.min()
+        available.compactMap { ringTiming(of: $0)?.delay }.filter { $0 > elapsed }.min()
     }
 }
 
-/// "Vibrate first, sound after" (`alarm add/edit --sound-after 1m`): how long an alarm stays silent after its
-/// time, its outputs alone waking the sleeper, before its sound starts. `0s` (the default) sounds at once.
-/// Text: a duration from 0s to 30m ("1m", "90s"), or "now" for 0s.
-public struct SoundAfter: Hashable, Sendable, CustomStringConvertible {
-    public let seconds: Int
+/// "Vibrate first, sound after" (`alarm add/edit --sound-after 1m`): how long an alarm's ring stays silent, its
+/// outputs (the bed shaker, the lamp) alone waking the sleeper, before its sound starts (`Alarm.soundAfter`). The
+/// ring begins at the alarm's time (Stop and Snooze work, the clock shows it ringing); the sound, its ladder, its
+/// audibility watch and the microphone begin at time + this. Text: a duration from 1s to 10m ("30s", "1m"), or
+/// "off" (or 0) for none.
+public enum SoundAfter {
+    /// Silent for at most ten minutes: a sleeper the outputs did not wake still gets the sound.
+    public static let range = 1...600
 
-    /// Silent for at most half an hour: a sleeper the outputs did not wake still gets the sound.
-    public static let range = 0...1800
-    public static let atOnce = SoundAfter(uncheckedSeconds: 0)
-
-    init(uncheckedSeconds: Int) {
-        seconds = uncheckedSeconds
-    }
-
-    public init(seconds: Int) throws(ValidationError) {
-        guard SoundAfter.range.contains(seconds) else {
-            throw ValidationError("The sound may wait 0s to 30m after the outputs, not \(DurationText.format(max(0, seconds))).")
-        }
-        self.seconds = seconds
-    }
-
-    public init(parsing text: String) throws(ValidationError) {
+    /// Reads `text(_:)`'s words: nil for "off", "0", "0s" (the sound starts with the ring); anything else outside
+    /// 1s to 10m is refused in one sentence naming it.
+    public static func value(parsing text: String) throws(ValidationError) -> Duration? {
         let t = text.trimmingSpaces.lowercased()
-        if t == "now" {
-            self = .atOnce
-            return
-        }
-        guard let seconds = try? DurationText.seconds(parsing: t, field: "sound-after"), SoundAfter.range.contains(seconds)
+        if t == "off" || t == "0" { return nil }
+        guard let seconds = try? DurationText.seconds(parsing: t, field: "sound-after"),
+            seconds == 0 || range.contains(seconds)
         else {
-            throw ValidationError("--sound-after is a duration from 0s to 30m, like 1m, or \"now\", not '\(text)'.")
+            throw ValidationError("--sound-after is a duration from 1s to 10m, like 1m, or \"off\", not '\(text)'.")
         }
-        self.seconds = seconds
+        return seconds == 0 ? nil : .seconds(seconds)
     }
 
-    public var description: String { DurationText.format(seconds) }
+    /// "off", or the duration ("1m", "1m30s").
+    public static func text(_ value: Duration?) -> String {
+        value.map { DurationText.format(seconds($0)) } ?? "off"
+    }
 
-    /// Whether the sound plays `elapsed` after the alarm's start.
-    public func sounds(after elapsed: Duration) -> Bool { elapsed >= .seconds(seconds) }
+    /// Whole seconds of a sound-after.
+    public static func seconds(_ value: Duration) -> Int { Int(value.components.seconds) }
+
+    /// The alarm's rule: a sound-after in range, and an output of its own that comes on before the sound (its
+    /// shaker or lamp at the ladder's top, `now`, or `after:` sooner) — both `off`, it would be a silent alarm.
+    static func check(_ alarm: Alarm) throws(ValidationError) {
+        guard let wait = alarm.soundAfter else { return }
+        let seconds = seconds(wait)
+        guard range.contains(seconds), wait == .seconds(seconds) else {
+            throw ValidationError("--sound-after is a duration from 1s to 10m, not \(DurationText.format(max(0, seconds))).")
+        }
+        guard alarm.vibratesFirst(OutputName.allCases) else {
+            throw ValidationError(
+                "--sound-after \(DurationText.format(seconds)) needs the shaker or the lamp to come on before the sound, not both off or later.",
+                kind: .unprocessable)
+        }
+    }
+}
+
+extension Alarm {
+    /// With `soundAfter`, an output left to its ladder's top (nil) comes on with the ring instead: something that
+    /// is not sound wakes the sleeper first.
+    public func ringTiming(of name: OutputName) -> OutputTiming? {
+        let t = timing(of: name)
+        return t == nil && soundAfter != nil ? .now : t
+    }
+
+    /// Whether, of `available` (the outputs the clock holds), one comes on before its sound would start: only
+    /// then does its ring begin silent (`soundAfter`); otherwise the sound starts at once (never a silent alarm).
+    public func vibratesFirst(_ available: [OutputName]) -> Bool {
+        guard let wait = soundAfter else { return false }
+        return available.contains { name in ringTiming(of: name)?.delay.map { $0 < wait } ?? false }
+    }
 }
 
 extension OutputTiming: Codable {

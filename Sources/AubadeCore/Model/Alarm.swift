@@ -47,15 +47,20 @@ public struct Alarm: Hashable, Sendable, Codable {
     /// When the bed shaker and the lamp come on while it rings (`OutputTiming`); nil: at its ladder's top step only.
     public var shaker: OutputTiming?
     public var lamp: OutputTiming?
+    /// "Vibrate first, sound after" (`--sound-after 1m`): how long after its ring begins its sound starts, the
+    /// outputs alone waking the sleeper until then (`SoundAfter`); nil: the sound starts with the ring.
+    public var soundAfter: Duration?
 
     public init(
         id: Int64? = nil, name: String, time: LocalTime, recurrence: Recurrence, durationSeconds: Int = 900,
         shakeToStop: Bool = false, enabled: Bool = true, sound: SoundSource = .tone, volume: Int = 60,
         fadeInSeconds: Int = 30, snoozeMinutes: Int = 9, maxSnoozes: Int = 3, skipDate: LocalDate? = nil,
         timeZoneID: String? = nil, skipDaysOff: Bool = false, programme: ProgrammeTie? = nil, sunriseSeconds: Int = 0,
-        ladder: AlarmLadder = .clock, wakeCheckSeconds: Int = 0, shaker: OutputTiming? = nil, lamp: OutputTiming? = nil
+        ladder: AlarmLadder = .clock, wakeCheckSeconds: Int = 0, shaker: OutputTiming? = nil, lamp: OutputTiming? = nil,
+        soundAfter: Duration? = nil
     ) {
         self.wakeCheckSeconds = wakeCheckSeconds
+        self.soundAfter = soundAfter
         self.shaker = shaker
         self.lamp = lamp
         self.id = id
@@ -109,6 +114,7 @@ public struct Alarm: Hashable, Sendable, Codable {
         if let zone = timeZoneID {
             _ = try Alarm.validTimeZone(zone)
         }
+        try SoundAfter.check(self)
     }
 
     public static func validTimeZone(_ id: String) throws(ValidationError) -> TimeZone {

@@ -30,6 +30,9 @@ public import Foundation
 ///   takes "5m", or "0" / "off").
 /// - `shaker`, `lamp` ↔ `--shaker`, `--lamp`: when that output comes on while it rings — "ladder" (at its ladder's
 ///   top step, the default), "now", "after:<duration>" (1s to 1h, like "after:2m") or "off" (never for this alarm).
+/// - `soundAfterSeconds` ↔ `--sound-after`: "vibrate first, sound after" — its sound starts this many seconds after its
+///   ring begins (1–600), the outputs alone until then; 0 for none (the CLI takes "1m", or "off"). Refused (422) when
+///   neither the shaker nor the lamp would come on before the sound.
 /// - `atProgramme` ↔ `--at-programme`: a programme's id — the alarm then rings when that programme starts and
 ///   follows it when an import moves it (its time, days and zone come from it) — or "none" to untie it (it
 ///   keeps the last time it had).
@@ -56,14 +59,17 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     public var wakeCheckSeconds: Int?
     public var shaker: String?
     public var lamp: String?
+    public var soundAfterSeconds: Int?
 
     public init(
         name: String? = nil, time: String? = nil, days: String? = nil, date: String? = nil, source: String? = nil,
         durationSeconds: Int? = nil, volume: Int? = nil, fadeInSeconds: Int? = nil, snoozeMinutes: Int? = nil,
         maxSnoozes: Int? = nil, shake: Bool? = nil, tz: String? = nil, enabled: Bool? = nil,
         skipDaysOff: Bool? = nil, atProgramme: String? = nil, sunriseSeconds: Int? = nil,
-        ladder: String? = nil, wakeCheckSeconds: Int? = nil, shaker: String? = nil, lamp: String? = nil
+        ladder: String? = nil, wakeCheckSeconds: Int? = nil, shaker: String? = nil, lamp: String? = nil,
+        soundAfterSeconds: Int? = nil
     ) {
+        self.soundAfterSeconds = soundAfterSeconds
         self.wakeCheckSeconds = wakeCheckSeconds
         self.shaker = shaker
         self.lamp = lamp
@@ -184,6 +190,13 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
         } catch {
             throw ValidationError(error.message, kind: .unprocessable)
         }
+        if let soundAfterSeconds {
+            guard soundAfterSeconds == 0 || SoundAfter.range.contains(soundAfterSeconds) else {
+                throw ValidationError(
+                    "--sound-after is 1s to 10m (or 0 for none), not \(soundAfterSeconds) seconds.", kind: .unprocessable)
+            }
+            alarm.soundAfter = soundAfterSeconds == 0 ? nil : .seconds(soundAfterSeconds)
+        }
         try alarm.validate()
     }
 
@@ -252,7 +265,7 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, time, days, date, source, durationSeconds, volume, fadeInSeconds, snoozeMinutes, maxSnoozes, shake, tz
         case enabled
-        case skipDaysOff, atProgramme, sunriseSeconds, ladder, wakeCheckSeconds, shaker, lamp
+        case skipDaysOff, atProgramme, sunriseSeconds, ladder, wakeCheckSeconds, shaker, lamp, soundAfterSeconds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -274,7 +287,8 @@ public struct AlarmPatch: Sendable, Hashable, Codable {
             sunriseSeconds: try c.decodeIfPresent(Int.self, forKey: .sunriseSeconds),
             ladder: try c.decodeIfPresent(String.self, forKey: .ladder),
             wakeCheckSeconds: try c.decodeIfPresent(Int.self, forKey: .wakeCheckSeconds),
-            shaker: try c.decodeIfPresent(String.self, forKey: .shaker), lamp: try c.decodeIfPresent(String.self, forKey: .lamp))
+            shaker: try c.decodeIfPresent(String.self, forKey: .shaker), lamp: try c.decodeIfPresent(String.self, forKey: .lamp),
+            soundAfterSeconds: try c.decodeIfPresent(Int.self, forKey: .soundAfterSeconds))
     }
 
     /// `atProgramme` as a number or as text ("none").

@@ -67,7 +67,7 @@ extension AlarmScheduler {
         var mono: MonotonicInstant?
         for (id, start) in ringStarts {
             guard let alarm = alarms[id] else { continue }
-            let deadline = ladders[id]?.nextChange ?? start + .seconds(alarm.durationSeconds)
+            let deadline = ladders[id]?.nextChange ?? (soundStarts[id] ?? start) + .seconds(alarm.durationSeconds)
             mono = min(mono ?? deadline, deadline)
         }
         for deadline in snoozeEnds.values {

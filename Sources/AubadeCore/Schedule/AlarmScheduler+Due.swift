@@ -7,8 +7,8 @@ extension AlarmScheduler {
         processDue(now, &batch)
     }
 
-    /// Auto-silence of each ringing alarm after its own duration (R12, counted from its latest start, so a
-    /// snooze extends it; the others ring on, R38) and the end of snoozes (the alarm joins whatever rings,
+    /// Auto-silence of each ringing alarm after its own duration (R12, counted from its latest sound's start, so a
+    /// snooze extends it and a vibrate-first part does not eat it; the others ring on, R38) and the end of snoozes (the alarm joins whatever rings,
     /// R13), both on the monotonic clock (R8).
     mutating func expireDeadlines(_ now: SchedulerTime, _ batch: inout ActionBatch) {
         for (id, start) in ringStarts.sorted(by: { $0.key < $1.key }) {
@@ -20,7 +20,7 @@ extension AlarmScheduler {
                 carryOut(actions, of: id, now, &batch)
                 continue
             }
-            if now.mono >= start + .seconds(alarm.durationSeconds) {
+            if now.mono >= (soundStarts[id] ?? start) + .seconds(alarm.durationSeconds) {
                 end(
                     id, kind: .autoSilenced, stop: .autoSilenced, now, &batch,
                     detail: "after \(DurationText.format(alarm.durationSeconds))")
@@ -39,9 +39,11 @@ extension AlarmScheduler {
                 end(id, kind: .missed, stop: nil, now, &batch, detail: "its snooze ended \(Int(overdue / 60)) min ago")
                 continue
             }
+            // A person's snooze ends vibrating first again; the next round after its ladder's rest sounds at once.
+            let rest = ladders[id]?.resting ?? false
             sound(
                 id, occurrence: occurrence, startedAt: now.mono, cause: .snoozeEnded,
-                late: overdue >= AlarmScheduler.lateAfter, now, &batch)
+                late: overdue >= AlarmScheduler.lateAfter, vibrateFirst: rest ? nil : overdue, now, &batch)
         }
     }
 
@@ -72,9 +74,10 @@ extension AlarmScheduler {
             clearSpentSkip(id, through: due.last?.date, now, &batch)
         }
         for (o, id) in toRing.sorted(by: { ($0.occurrence, $0.id) < ($1.occurrence, $1.id) }) {
+            let late = now.wall.timeIntervalSince(o.instant)
             sound(
                 id, occurrence: o.instant, startedAt: now.mono, cause: .scheduled,
-                late: now.wall.timeIntervalSince(o.instant) >= AlarmScheduler.lateAfter, now, &batch)
+                late: late >= AlarmScheduler.lateAfter, vibrateFirst: late, now, &batch)
         }
     }
 

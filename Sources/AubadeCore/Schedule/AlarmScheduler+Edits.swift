@@ -78,6 +78,7 @@ extension AlarmScheduler {
         states[id] = nil
         floors[id] = nil
         ringStarts[id] = nil
+        soundStarts[id] = nil
         ringOrder.removeAll { $0 == id }
         snoozeEnds[id] = nil
         batch.forget(id)

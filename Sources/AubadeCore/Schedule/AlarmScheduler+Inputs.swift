@@ -70,7 +70,8 @@ extension AlarmScheduler {
         prepare(now, &batch)
         answerWakeChecks(by: input, now, &batch)
         for id in ringOrder {
-            guard var running = ladders[id] else { continue }
+            // While it vibrates first its sound has not begun: there is no climb to take back yet.
+            guard var running = ladders[id], soundStart(of: id).map({ $0 <= now.mono }) ?? true else { continue }
             let actions = running.personActed(at: now.mono)
             ladders[id] = running
             carryOut(actions, of: id, now, &batch)

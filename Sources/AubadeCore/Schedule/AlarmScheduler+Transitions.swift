@@ -14,12 +14,24 @@ extension AlarmScheduler {
     /// ringing group (R38) — the others ring on, and the history says which ones it rang with — and its sound
     /// replaces the one playing, never stopped first (R13). Its own previous occurrence, if still ringing or
     /// snoozed, is superseded.
+    ///
+    /// `vibrateFirst`: for a ring a person has not yet answered (its time, the end of a person's snooze), how late it
+    /// begins after its due time — it then stays silent for its `soundAfter` less that (`silence(of:late:)`), its
+    /// outputs alone, and its sound, ladder and duration start after. Nil: the sound starts at once (a ladder's later
+    /// round, a wake-up check's ring, a resumed ring); so does a ring that joins a group already sounding (R13).
     mutating func sound(
         _ id: Int64, occurrence: Date, startedAt: MonotonicInstant, cause: RingCause,
-        late: Bool, _ now: SchedulerTime, _ batch: inout ActionBatch
+        late: Bool, vibrateFirst: TimeInterval? = nil, _ now: SchedulerTime, _ batch: inout ActionBatch
     ) {
         guard let alarm = alarms[id] else { return }
         let others = ringOrder.filter { $0 != id }
+        let groupSounds = others.contains { other in soundStart(of: other).map { $0 <= now.mono } ?? false }
+        var silent = Duration.zero
+        var withoutOutputs = false
+        if let lateBy = vibrateFirst, alarm.soundAfter != nil, !groupSounds {
+            silent = silence(of: alarm, late: lateBy)
+            withoutOutputs = !alarm.vibratesFirst(outputs)
+        }
         var state = state(of: id)
         if state.phase != .idle, let old = state.occurrence, old != occurrence {
             batch.record(
@@ -40,6 +52,7 @@ extension AlarmScheduler {
         state.lastHandledOccurrence = max(state.lastHandledOccurrence ?? occurrence, occurrence)
         commit(state, &batch)
         ringStarts[id] = startedAt
+        soundStarts[id] = startedAt + silent
         ringOrder = others + [id]
         snoozeEnds[id] = nil
         floors[id] = max(floors[id] ?? occurrence, occurrence)
@@ -47,12 +60,18 @@ extension AlarmScheduler {
             HistoryEvent(
                 at: now.wall, alarmID: id, kind: historyKind(cause, late: late),
                 detail: ringDetail(occurrence, now, late, with: others)))
+        if withoutOutputs {
+            batch.record(
+                HistoryEvent(
+                    at: now.wall, alarmID: id, kind: .warning, detail: RingRequest.withoutOutputsNote(alarm.soundAfter)))
+        }
         // `replacing` is filled in when the batch is handed out: only then is it known what played before.
         batch.ring(
             RingRequest(
                 alarmID: id, occurrence: occurrence, sound: alarm.sound, volume: alarm.volume,
-                fadeInSeconds: alarm.fadeInSeconds, late: late, cause: cause, replacing: nil))
-        climb(id, startedAt: startedAt, now, &batch)
+                fadeInSeconds: alarm.fadeInSeconds, late: late, cause: cause, replacing: nil, silentFor: silent,
+                soundAfterWithoutOutputs: withoutOutputs))
+        climb(id, startedAt: startedAt + silent, now, &batch)
     }
 
     /// A ring starts its alarm's climb at its own sound — unless it ends the ladder's own rest: then the next round
@@ -111,6 +130,7 @@ extension AlarmScheduler {
         state.restCount += 1
         commit(state, &batch)
         ringStarts[id] = nil
+        soundStarts[id] = nil
         ringOrder.removeAll { $0 == id }
         snoozeEnds[id] = until
         batch.record(
@@ -146,6 +166,7 @@ extension AlarmScheduler {
         state.restCount = 0
         commit(state, &batch)
         ringStarts[id] = nil
+        soundStarts[id] = nil
         ringOrder.removeAll { $0 == id }
         snoozeEnds[id] = nil
         dropLadder(id, &batch)
@@ -172,6 +193,7 @@ extension AlarmScheduler {
         state.snoozeCount += 1
         commit(state, &batch)
         ringStarts[id] = nil
+        soundStarts[id] = nil
         ringOrder.removeAll { $0 == id }
         snoozeEnds[id] = now.mono + .seconds(exactly: seconds)
         dropLadder(id, &batch)  // a person snoozed it: awake, so the next ring climbs from its own sound again

@@ -45,6 +45,12 @@ public struct AlarmScheduler: Sendable {
     var floors: [Int64: Date] = [:]
     /// Per ringing alarm: when its current ringing began (monotonic).
     var ringStarts: [Int64: MonotonicInstant] = [:]
+    /// Per ringing alarm: when its sound starts (monotonic) — later than its ring's start while it vibrates first
+    /// (`Alarm.soundAfter`). Its ladder and its duration count from here.
+    var soundStarts: [Int64: MonotonicInstant] = [:]
+    /// The outputs the clock holds (a bed shaker, a lamp): an alarm vibrates first only when one of them comes on
+    /// before its sound (`Alarm.vibratesFirst`), else its sound starts with the ring.
+    public internal(set) var outputs: [OutputName]
     /// The ringing alarms, in the order their current ringing began (the last one started most recently).
     var ringOrder: [Int64] = []
     /// Per snoozed alarm: when its snooze ends (monotonic).
@@ -89,9 +95,11 @@ public struct AlarmScheduler: Sendable {
     ///   - daysOff: the days off (`setDaysOff` replaces them).
     public init(
         alarms: [Alarm], states: [AlarmRunState], settings: AppSettings, defaultZone: TimeZone,
-        alarmsUpdatedAt: [Int64: Date] = [:], daysOff: DaysOff = .none, ladder: LadderPlan = .off
+        alarmsUpdatedAt: [Int64: Date] = [:], daysOff: DaysOff = .none, ladder: LadderPlan = .off,
+        outputs: [OutputName] = []
     ) {
         self.ladder = ladder
+        self.outputs = outputs
         var byID: [Int64: Alarm] = [:]
         for alarm in alarms {
             if let id = alarm.id { byID[id] = alarm }
@@ -123,6 +131,23 @@ public struct AlarmScheduler: Sendable {
     /// `.ring` chose the sound that plays, unless that member stopped while others rang on, in which case
     /// the sound it chose plays on for the group (see `SchedulerAction`). Nil when nothing rings.
     public var soundingAlarmID: Int64? { ringOrder.last }
+
+    /// When ringing alarm `id`'s sound starts (monotonic): its ring's start, or later while it vibrates first.
+    public func soundStart(of id: Int64) -> MonotonicInstant? { soundStarts[id] ?? ringStarts[id] }
+
+    /// How long ringing alarm `id`'s ring is silent before its sound starts (zero when it sounds at once).
+    public func silentPart(of id: Int64) -> Duration {
+        guard let ring = ringStarts[id], let sound = soundStarts[id] else { return .zero }
+        return sound - ring
+    }
+
+    /// How long a ring of `alarm` that is due now and begins `late` seconds after its due time stays silent, its
+    /// outputs alone waking the sleeper: its `soundAfter` less the lateness (the sound never starts later than due +
+    /// `soundAfter`), zero without one or when none of the clock's outputs would come on before the sound.
+    public func silence(of alarm: Alarm, late: TimeInterval) -> Duration {
+        guard let wait = alarm.soundAfter, alarm.vibratesFirst(outputs) else { return .zero }
+        return max(.zero, wait - .seconds(max(0, late)))
+    }
 
     /// The run-time state of alarm `id` (idle when it has none).
     public func state(of id: Int64) -> AlarmRunState {

@@ -27,12 +27,26 @@ public struct RingRequest: Hashable, Sendable {
     /// The alarm the sound playing before this batch counted for (`AlarmScheduler.soundingAlarmID`), when it
     /// was another alarm: its sound is replaced, the alarm itself keeps ringing.
     public var replacing: Int64?
+    /// "Vibrate first, sound after" (`Alarm.soundAfter`): the ring begins now, silent, its outputs on; its sound starts
+    /// this much later (zero: at once).
+    public var silentFor: Duration
+    /// The alarm asks to vibrate first but none of the clock's outputs would come on before its sound: it sounds at
+    /// once (never a silent alarm), and the clock says why.
+    public var soundAfterWithoutOutputs: Bool
+
+    /// The history's and the status's words for `soundAfterWithoutOutputs`.
+    public static func withoutOutputsNote(_ wait: Duration?) -> String {
+        let text = wait.map { SoundAfter.text($0) } ?? "off"
+        return "Sound after \(text) is set, but the clock has no shaker or lamp that comes on first; the sound starts at once."
+    }
 
     /// A request to sound alarm `alarmID` for `occurrence`; see the properties for each field.
     public init(
         alarmID: Int64, occurrence: Date, sound: SoundSource, volume: Int, fadeInSeconds: Int,
-        late: Bool, cause: RingCause, replacing: Int64?
+        late: Bool, cause: RingCause, replacing: Int64?, silentFor: Duration = .zero, soundAfterWithoutOutputs: Bool = false
     ) {
+        self.silentFor = silentFor
+        self.soundAfterWithoutOutputs = soundAfterWithoutOutputs
         self.alarmID = alarmID
         self.occurrence = occurrence
         self.sound = sound

@@ -208,6 +208,7 @@ function renderAlarms(alarms) {
       else if (timing === "now") summary.push(`${output} from the start`);
       else if (timing && timing.startsWith("after:")) summary.push(`${output} ${timing.slice(6)} in`);
     }
+    if (alarm.soundAfterSeconds > 0) summary.push(`vibrate first, sound after ${durationText(alarm.soundAfterSeconds)}`);
     if (alarm.timeZone) summary.push(alarm.timeZone);
     const toggle = el("input", {
       type: "checkbox", checked: alarm.enabled, "aria-label": `${alarm.name} enabled`,
@@ -301,6 +302,7 @@ function openEditor(alarm) {
     ladder: alarm.ladder ?? "default",
     wakeCheck: alarm.wakeCheckSeconds ? String(alarm.wakeCheckSeconds / 60) : "",
     shaker: alarm.shaker ?? "ladder", lamp: alarm.lamp ?? "ladder",
+    soundAfter: alarm.soundAfterSeconds ? durationText(alarm.soundAfterSeconds) : "off",
   } : {
     name: "", time: "", repeat: "days", days: "mon,tue,wed,thu,fri", date: "", sourceChoice: "tone", url: "",
     volume: defaults.defaultVolume ?? 60, duration: (defaults.alarmDuration ?? 900) / 60, fadeIn: defaults.fadeIn ?? 30,
@@ -310,6 +312,7 @@ function openEditor(alarm) {
     ladder: "default", // the clock's [alarm] ladder
     wakeCheck: "", // none
     shaker: "ladder", lamp: "ladder", // the outputs at the ladder's top step
+    soundAfter: "off", // the sound with the ring
   };
   $("f-name").value = v.name;
   $("f-time").value = v.time;
@@ -333,6 +336,7 @@ function openEditor(alarm) {
   $("f-wake-check").value = v.wakeCheck;
   $("f-shaker").value = v.shaker;
   $("f-lamp").value = v.lamp;
+  $("f-sound-after").value = v.soundAfter;
   skipDaysOffTouched = Boolean(alarm);
   showRepeat();
   showSource();
@@ -415,6 +419,7 @@ function readForm() {
     wakeCheck: $("f-wake-check").value,
     shaker: $("f-shaker").value.trim() || "ladder",
     lamp: $("f-lamp").value.trim() || "ladder",
+    soundAfter: $("f-sound-after").value.trim() || "off",
   };
 }
 
@@ -429,6 +434,22 @@ function timeText(typed) {
 /** The request's fields: every field for a new alarm, only the changed ones for an edit. Keys are the API's
  *  (= the CLI's options); durations are numbers with their unit in the key (durationSeconds, fadeInSeconds,
  *  snoozeMinutes), as the alarm's own document shows them. */
+// "1m30s" from 90 (the CLI's way of writing a duration).
+function durationText(seconds) {
+  const h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+  return (h ? `${h}h` : "") + (m ? `${m}m` : "") + (s || (!h && !m) ? `${s}s` : "");
+}
+
+// Seconds in "90s", "1m", "1m30s" or a bare number of seconds; "off" and "" are 0; anything else -1 (the clock refuses it).
+function secondsOf(text) {
+  const t = text.trim().toLowerCase();
+  if (t === "" || t === "off") return 0;
+  if (/^\d+$/.test(t)) return Number(t);
+  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(t);
+  if (!m || t === "") return -1;
+  return Number(m[1] || 0) * 3600 + Number(m[2] || 0) * 60 + Number(m[3] || 0);
+}
+
 function alarmPatch(form, before, isNew) {
   const patch = {};
   const changed = (key) => isNew || form[key] !== before[key];
@@ -458,6 +479,7 @@ function alarmPatch(form, before, isNew) {
   for (const output of ["shaker", "lamp"]) {
     if (changed(output) && !(isNew && form[output] === "ladder")) patch[output] = form[output];
   }
+  if (changed("soundAfter") && !(isNew && form.soundAfter === "off")) patch.soundAfterSeconds = secondsOf(form.soundAfter);
   return patch;
 }
 
