@@ -305,7 +305,9 @@ extension AlarmRunner {
         let actions = scheduler.stopPressed(at: now, alarmID: alarmID, pressedAt: pressedAt, by: input)
         perform(actions, now, by: input, &c)
         refresh(now, &c)
-        return actions.contains { if case .persist = $0 { true } else { false } }
+        // Whether it ended a ring, a snooze or a ladder's rest (each says `dismissed`); a wake-up check it only
+        // answered is not a stop.
+        return actions.contains { if case .record(let e) = $0 { e.kind == HistoryKind.dismissed.rawValue } else { false } }
     }
 
     /// A person touched the kiosk or pressed a button that does not stop or snooze: while an alarm rings, its ladder,
