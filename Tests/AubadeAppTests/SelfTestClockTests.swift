@@ -10,8 +10,8 @@ import Testing
 /// not heard, a status warning — with a fake engine, a `FakeRoomListener` and a manual clock.
 @Suite("Daemon decisions: the microphone's daily self-test")
 struct SelfTestClockTests {
-    static let notHeard = RoomReport(heard: false, reason: "not heard in the room: nothing audible was played in 0 s")
-    static let heard = RoomReport(heard: true, reason: "heard in the room: the tone's frequencies in 80 of its 120 blocks")
+    static let notHeard = RoomReport(heard: false, reason: "nothing audible was played in 25 s")
+    static let heard = RoomReport(heard: true, reason: "the tone's frequencies in 80 of its 120 blocks")
 
     static func warning(_ rig: ClockRig) async throws -> String? {
         try await rig.status().warnings.first { $0.contains("self-test") }
@@ -33,7 +33,9 @@ struct SelfTestClockTests {
 
         _ = try await rig.clock.send(.selfTestHeard(started: ClockRig.at(14, 0), Self.notHeard))
         #expect(rig.history == ["self-test-not-heard"])
-        #expect(rig.store.history.last?.detail == Self.notHeard.reason && rig.store.history.last?.alarmID == nil)
+        #expect(
+            rig.store.history.last?.detail == "not heard in the room: nothing audible was played in 25 s"
+                && rig.store.history.last?.alarmID == nil)
         #expect(rig.sound.calls.last == .stop(chirp.id) && room.calls.last == .disarm)
         #expect(try await Self.warning(rig)?.contains(Self.notHeard.reason) == true)
         // A second verdict for the same run changes nothing.
@@ -46,7 +48,19 @@ struct SelfTestClockTests {
         #expect(room.listens.count == 2, "the next day at its hour")
         _ = try await rig.clock.send(.selfTestHeard(started: ClockRig.at(14, 0, day: 1), Self.heard))
         #expect(rig.history == ["self-test-not-heard", "self-test-heard"])
+        #expect(rig.store.history.last?.detail == "heard in the room: the tone's frequencies in 80 of its 120 blocks")
         #expect(try await Self.warning(rig) == nil, "a self-test that hears its chirp clears the warning")
+    }
+
+    @Test func aMicrophoneThatCannotBeOpenedFailsTheSelfTest() async throws {
+        let room = FakeRoomListener()
+        let rig = ClockRig(room: room, selfTestHour: 9)
+        await rig.start()
+        await rig.run(until: ClockRig.at(9, 0))
+        let gone = RoomReport(heard: nil, reason: "no microphone: hw:1,0 cannot be opened")
+        _ = try await rig.clock.send(.selfTestHeard(started: ClockRig.at(9, 0), gone))
+        #expect(rig.history == ["self-test-not-heard"] && rig.store.history.last?.detail == gone.reason)
+        #expect(try await Self.warning(rig)?.contains(gone.reason) == true)
     }
 
     @Test func withoutAMicrophoneThereIsNoSelfTest() async throws {

@@ -109,15 +109,18 @@ struct RoomSelfTest {
         c.effects.stop(run.sound)
         // An alarm's pre-roll may have armed it meanwhile: then it stays armed for the ring.
         if !alarmNear { c.effects.append(.room(.disarm)) }
-        if found.heard == true {
-            c.effects.record(.selfTestHeard, at: now.wall, found.reason)
+        switch found.heard {
+        case true?:
+            c.effects.record(.selfTestHeard, at: now.wall, "heard in the room: \(found.reason)")
             c.warn(RoomSelfTest.warningKey, nil)
-        } else {
-            c.effects.record(.selfTestNotHeard, at: now.wall, found.reason)
+        case let heard:
+            // Not heard, or no microphone (the reason says which): a dead part either way.
+            let detail = heard == false ? "not heard in the room: \(found.reason)" : found.reason
+            c.effects.record(.selfTestNotHeard, at: now.wall, detail)
             c.warn(
                 RoomSelfTest.warningKey,
-                "The microphone's daily self-test did not hear its chirp (\(found.reason)); check the amplifier, the "
-                    + "speaker and the microphone before the next alarm.")
+                "The microphone's daily self-test failed (\(detail)); check the amplifier, the speaker and the "
+                    + "microphone before the next alarm.")
         }
     }
 }
