@@ -84,6 +84,12 @@ struct SelfTestClockTests {
         #expect(room.listens.count == 1, "run once the radio is off, the same afternoon")
         let chirp = try #require(rig.lastPlayed)
         #expect(chirp.request.content == .tone(.chime))
+        // The radio started while a run is under way cancels it, and the microphone is closed.
+        await rig.run(until: ClockRig.at(14, 0, day: 1))
+        let second = try #require(rig.lastPlayed)
+        #expect(second.request.content == .tone(.chime) && second.id != chirp.id)
+        _ = try await rig.clock.handle(.play(source: "tone", seconds: 60, volume: nil))
+        #expect(rig.sound.calls.contains(.stop(second.id)) && room.calls.last == .disarm)
     }
 
     @Test func anAlarmThatComesDueCancelsItAndItRunsLater() async throws {

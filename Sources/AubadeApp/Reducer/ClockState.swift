@@ -176,7 +176,9 @@ struct ClockState {
     /// engine has already pre-empted the radio's sound), and the screen follows.
     private mutating func settle() {
         if let ringing = runner.ringing { radio.giveWay(toAlarm: ringing.alarmID, now, &context) }
-        if selfTest.running != nil, let other = soundingBesidesSelfTest { selfTest.giveWay(to: other, &context) }
+        if selfTest.running != nil, let other = soundingBesidesSelfTest {
+            selfTest.giveWay(to: other, alarmNear: alarmNear, &context)
+        }
         followDisplay()
     }
 
@@ -386,7 +388,7 @@ struct ClockState {
     /// Stops every sound (shutdown), and puts the screen's backlight back as it was found.
     private mutating func shutdown() {
         runner.shutdown(&context)
-        selfTest.giveWay(to: "the clock stopped", &context)
+        selfTest.giveWay(to: "the clock stopped", alarmNear: alarmNear, &context)
         context.effects.append(.restoreBacklight)
         radio.cancel(reason: "the clock stopped", now, &context)
         stopped = true

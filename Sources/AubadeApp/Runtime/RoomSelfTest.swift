@@ -16,8 +16,7 @@ struct RoomSelfTest {
         var sound: SoundID
         var startedAt: Date
         var since: MonotonicInstant
-        /// The local day it counts for, and the one it replaced (put back if the run is cancelled).
-        var day: LocalDate?
+        /// The day of the run before (put back if this one is cancelled).
         var previous: LocalDate?
     }
 
@@ -66,7 +65,7 @@ struct RoomSelfTest {
         c.effects.begin(sound, at: since + RoomSelfTest.lead)
         c.effects.append(.room(.listenSelfTest(started: now.wall, since: since)))
         c.effects.emit("self-test", ["state": "started"])
-        running = Run(sound: sound, startedAt: now.wall, since: since, day: day, previous: lastRun)
+        running = Run(sound: sound, startedAt: now.wall, since: since, previous: lastRun)
         lastRun = day ?? lastRun
     }
 
@@ -77,13 +76,14 @@ struct RoomSelfTest {
     }
 
     /// Something else began to sound (an alarm, the radio, a ring test): the run is cancelled — its chirp stopped,
-    /// its verdict dropped — and it runs again later (today's run is not counted). The microphone is left as the
-    /// alarm wants it.
-    mutating func giveWay(to what: String, _ c: inout ClockContext) {
+    /// its verdict dropped — and it runs again later (today's run is not counted). The microphone is closed, unless
+    /// an alarm is near: then it is left as the alarm wants it.
+    mutating func giveWay(to what: String, alarmNear: Bool, _ c: inout ClockContext) {
         guard let run = running else { return }
         running = nil
         lastRun = run.previous
         c.effects.stop(run.sound)
+        if !alarmNear { c.effects.append(.room(.disarm)) }
         c.effects.emit("self-test", ["state": "cancelled", "reason": what])
     }
 
