@@ -23,6 +23,8 @@ struct SelfTestClockTests {
         await rig.start()
         await rig.run(until: ClockRig.at(13, 59, 59))
         #expect(room.calls.isEmpty && rig.sound.played.isEmpty, "nothing before its hour")
+        let turn = await rig.advance(to: ClockRig.at(13, 59, 59))
+        #expect(turn.wakeAt - turn.now.mono == .seconds(1), "the loop comes back at the hour")
 
         await rig.run(until: ClockRig.at(14, 0))
         let mono = rig.time.now().mono
