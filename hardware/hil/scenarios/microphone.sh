@@ -3,6 +3,9 @@
 # (hw:Loopback,1,0) is fed by that playback: the tone, the chirp and a station are heard. hw:Loopback,0,0's capture is fed only by hw:Loopback,1,0's
 # playback, which the clock does not use: silence — or pink noise that aplay plays into it, a loud room that has
 # nothing to do with the alarm — the tone (and, in the noise, the station) not heard.
+# Then the running daemon (`aubade run --fake-time --json`) with `[verify] microphone` on each: its alarm's ring heard
+# on the fed capture; on the unfed one `not-heard` and the ladder's next step at once; and its daily self-test at
+# self_test_hour, its chirp heard.
 
 # verify NAME ARGS...: runs `aubade verify microphone ARGS... --json`; leaves NAME.jsonl, VERIFY_RC and the fields.
 verify() {
@@ -74,7 +77,8 @@ scenario_microphone() {
   check "doctor has a microphone line that opens the device ($mic)" $mic_ok
 
   # The running clock: its ring looped back into the capture is heard; on the capture its playback does not feed,
-  # not heard — the history's `not-heard`, then the ladder's next step at once, not 3 minutes later.
+  # not heard — the history's `not-heard`, then the ladder's next step at once, not 3 minutes later. Then its daily
+  # self-test.
   daemon_available || { skip "aubade run is not the daemon yet (no --fake-time)"; return; }
   if mic_daemon mic_daemon_fed hw:Loopback,1,0; then
     jset "$EVENTS" heard="[e.get('heard') for e in ev('room-check')]" not_heard="len(ev('not-heard'))" \
@@ -92,6 +96,22 @@ scenario_microphone() {
     figure "the unfed capture: $order; climbed $climbed_after s after the ring ($why)"
     check "on a capture its playback does not feed, the running daemon says not-heard and then climbs at once ($to)" \
       eval "[[ '$order' == '[\"ringing\", \"room-check\", \"not-heard\", \"climbed\"'* ]] && [ '$to' = '[\"louder\"]' ] && within '$climbed_after' 0 170"
+  fi
+  SCENARIO=microphone
+
+  # The daily self-test, run by the running clock at its hour (self_test_hour, 14:00 by default): the daemon starts
+  # at 13:59:55 on its clock, and its quiet chirp, played through its one engine, looped back is heard.
+  SCENARIO=mic_self_test
+  CFG=$T/mic_self_test.toml
+  write_config "$CFG" shake.source='"none"' verify.microphone='"hw:Loopback,1,0"'
+  alarm_db --source tone
+  if daemon_start mic_self_test $((5 - 6 * 3600)); then
+    wait_event self-test-heard 40 || wait_event self-test-not-heard 1
+    daemon_stop
+    jset "$EVENTS" order="[e['event'] for e in d if str(e.get('event', '')).startswith('self-test')]" \
+      why="[e.get('detail') for e in d if str(e.get('event', '')).startswith('self-test-')][:1]"
+    check "the running clock's daily self-test at its hour: its chirp looped back is heard ($why)" \
+      eval "[ '$order' = '[\"self-test\", \"self-test-heard\"]' ]"
   fi
   SCENARIO=microphone
 }
