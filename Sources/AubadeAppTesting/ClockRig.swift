@@ -36,7 +36,7 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
         fetcher: (any CalendarFetcher)? = nil, preAlarmLeads: [Int] = [],
         directory: (any StationDirectory)? = nil, logos: (any StationLogoStore)? = nil,
         podcasts: (any PodcastFetcher)? = nil, podcastRefresh: Duration = .seconds(21_600),
-        outputs: FakeOutputs? = nil, room: FakeRoomListener? = nil
+        outputs: FakeOutputs? = nil, room: FakeRoomListener? = nil, selfTestHour: Int? = nil
     ) throws(StoreError) {
         self.outputs = outputs
         self.journal = journal
@@ -56,12 +56,12 @@ public struct RunningClockRig<Backing: ClockStore>: Sendable {
             network: self.network, output: output, isClockSynchronised: { synchronised },
             systemZone: { utc }, logger: Logger(label: "test"), backlight: backlight,
             calendars: fetcher, podcasts: podcasts, directory: directory, logos: logos, outputs: outputs, room: room)
-        clock = RunningClock(
-            loaded: try store.load(), deps: deps,
-            options: ClockOptions(
-                allowLoopback: true, defaultZone: utc, followsSystemZone: false,
-                primaryDevice: "fake", calendars: calendars, preAlarmLeads: preAlarmLeads,
-                podcastRefresh: podcastRefresh))
+        var options = ClockOptions(
+            allowLoopback: true, defaultZone: utc, followsSystemZone: false,
+            primaryDevice: "fake", calendars: calendars, preAlarmLeads: preAlarmLeads,
+            podcastRefresh: podcastRefresh)
+        options.selfTest = selfTestHour.flatMap(SelfTestSchedule.init(hour:))
+        clock = RunningClock(loaded: try store.load(), deps: deps, options: options)
     }
 
     public func start() async {
@@ -147,7 +147,8 @@ extension RunningClockRig where Backing == RigStore {
         device: DeviceStatus? = nil, network: NetworkSnapshot = rigWifi,
         backlight: any Backlight = NullBacklight(), synchronised: Bool = true,
         calendars: CalendarOptions = CalendarOptions(), fetcher: (any CalendarFetcher)? = nil,
-        preAlarmLeads: [Int] = [], outputs: FakeOutputs? = nil, room: FakeRoomListener? = nil
+        preAlarmLeads: [Int] = [], outputs: FakeOutputs? = nil, room: FakeRoomListener? = nil,
+        selfTestHour: Int? = nil
     ) {
         let journal = Journal()
         let time = ManualClock(wall: start)
@@ -158,7 +159,8 @@ extension RunningClockRig where Backing == RigStore {
             self = try RunningClockRig(
                 store: store, journal: journal, time: time, device: device, network: network,
                 backlight: backlight, synchronised: synchronised, calendars: calendars,
-                fetcher: fetcher, preAlarmLeads: preAlarmLeads, outputs: outputs, room: room)
+                fetcher: fetcher, preAlarmLeads: preAlarmLeads, outputs: outputs, room: room,
+                selfTestHour: selfTestHour)
         } catch {
             // No test can go on without its rig: a temporary file that cannot be made, a seed the store refuses.
             preconditionFailure("The rig's store cannot be set up: \(error)")

@@ -32,7 +32,7 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
     /// The `event` entity's event types.
     public static let eventTypes = [
         "pre_alarm", "sunrise", "ringing", "audible", "fallback", "snoozed", "dismissed", "skipped", "missed",
-        "unanswered", "wake_check", "not_heard",
+        "unanswered", "wake_check", "not_heard", "self_test",
     ]
     /// The `select` station's choice that stops the radio.
     public static let stationOff = "off"

@@ -129,6 +129,9 @@ public struct HomeAssistantTopics: Sendable {
             case .notHeard:
                 // The microphone did not hear it in the room (an amplifier off, a speaker unplugged).
                 fields = ["event_type": "not_heard", "reason": line.detail]
+            case .selfTestHeard, .selfTestNotHeard:
+                // The microphone's daily self-test (no alarm): a dead amplifier is known the day before.
+                fields = ["event_type": "self_test", "heard": kind == .selfTestHeard, "reason": line.detail]
             case .wakeCheck:
                 fields = ["event_type": "wake_check", "answer": "asked"]
             case .woke:

@@ -69,7 +69,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "aubade")
         let (homeAssistant, mqttWarning) = MQTTFromConfig.settings(config.mqtt, override: broker)
-        let options = ClockOptions(
+        var options = ClockOptions(
             allowLoopback: config.audio.allowLocalStreams, defaultZone: try context.defaultZone(),
             followsSystemZone: config.clock.timeZone.isEmpty, shakeResponse: config.shake.response,
             primaryDevice: config.audio.device,
@@ -80,6 +80,8 @@ struct RunCommand: AsyncParsableCommand {
             preAlarmLeads: homeAssistant == nil ? [] : config.mqtt.preAlarmSeconds,
             podcastRefresh: .seconds(config.podcasts.refreshSeconds), sunriseSeconds: config.display.sunriseSeconds,
             ladder: config.alarm.ladder)
+        // The microphone's daily self-test, run by the clock when there is a microphone.
+        options.selfTest = SelfTestSchedule(hour: config.verify.selfTestHour)
         let gpio = LibGPIOD()
         let buttons = await ButtonInput.open(config.buttons.lineRequests(), gpio: gpio, logger: logger)
         let shake = config.shake.sensor(gpio: gpio, logger: logger)

@@ -172,6 +172,22 @@ struct MorningReportTests {
             "Work 07:00 — rang on time, audible after 0.3 s, warning (Wi-Fi-only mode and no Wi-Fi: playing the tone.), snooze refused 2×, stopped by button"
         ),
         (
+            "a failed self-test of the microphone before it is a warning",
+            [
+                (-60, .selfTestHeard, "heard in the room: x"), (-30, .selfTestNotHeard, "no microphone: gone"),
+                (0, .rang, "DUE"), (5, .dismissed, "by=button"),
+            ],
+            "Work 07:00 — rang on time, not confirmed audible, warning (the microphone's self-test before it failed: no microphone: gone), stopped by button"
+        ),
+        (
+            "a self-test that heard its chirp again is none",
+            [
+                (-60, .selfTestNotHeard, "not heard in the room: y"), (-30, .selfTestHeard, "heard in the room: x"),
+                (0, .rang, "DUE"), (5, .dismissed, "by=button"),
+            ],
+            "Work 07:00 — rang on time, not confirmed audible, stopped by button"
+        ),
+        (
             "its snooze's end missed", [(0, .rang, "DUE"), (60, .snoozed, ""), (3600, .missed, "its snooze ended 51 min ago")],
             "Work 07:00 — rang on time, not confirmed audible, snoozed 1×, missed (its snooze ended 51 min ago)"
         ),

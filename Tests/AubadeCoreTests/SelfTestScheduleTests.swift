@@ -56,6 +56,9 @@ struct SelfTestScheduleTests {
             s.decide(now: now, calendar: Self.berlin, situation: .init(sleepTimerRunning: true))
                 == .wait(until: Self.at("2026-03-10", "14:10")))
         #expect(
+            s.decide(now: now, calendar: Self.berlin, situation: .init(playing: true))
+                == .wait(until: Self.at("2026-03-10", "14:10")), "nor while the radio or anything else plays")
+        #expect(
             s.decide(now: now, calendar: Self.berlin, situation: .init(alarms: [Self.at("2026-03-10", "14:05")]))
                 == .wait(until: Self.at("2026-03-10", "14:20")))
         #expect(
@@ -83,10 +86,11 @@ struct SelfTestScheduleTests {
         var now: Date
         var ringing: Bool
         var sleeping: Bool
+        var playing: Bool
         var alarms: [Date]
         var ranToday: Bool
         var description: String {
-            "hour \(hour) now \(now) ringing \(ringing) sleep \(sleeping) alarms \(alarms) ranToday \(ranToday)"
+            "hour \(hour) now \(now) ringing \(ringing) sleep \(sleeping) playing \(playing) alarms \(alarms) ranToday \(ranToday)"
         }
     }
 
@@ -99,20 +103,22 @@ struct SelfTestScheduleTests {
             }
             return Situation(
                 hour: Int.random(in: 8...20, using: &rng), now: now, ringing: Int.random(in: 0...4, using: &rng) == 0,
-                sleeping: Int.random(in: 0...4, using: &rng) == 0, alarms: alarms,
+                sleeping: Int.random(in: 0...4, using: &rng) == 0, playing: Int.random(in: 0...4, using: &rng) == 0,
+                alarms: alarms,
                 ranToday: Int.random(in: 0...3, using: &rng) == 0)
         }
         await propertyCheck(count: 500, input: gen) { c in
             let s = SelfTestSchedule(hour: c.hour)!
             let today = Self.berlin.localDate(of: c.now)!
             let situation = SelfTestSchedule.Situation(
-                alarmRinging: c.ringing, sleepTimerRunning: c.sleeping, alarms: c.alarms, lastRun: c.ranToday ? today : nil)
+                alarmRinging: c.ringing, sleepTimerRunning: c.sleeping, playing: c.playing, alarms: c.alarms,
+                lastRun: c.ranToday ? today : nil)
             switch s.decide(now: c.now, calendar: Self.berlin, situation: situation) {
             case .runNow:
                 let local = Self.berlin.instant(of: today, at: try! LocalTime(hour: c.hour, minute: 0))
                 #expect(c.now >= local, "not before its hour")
                 #expect(c.now < Self.berlin.instant(of: today, at: try! LocalTime(hour: 21, minute: 0)), "not at night")
-                #expect(!c.ringing && !c.sleeping && !c.ranToday)
+                #expect(!c.ringing && !c.sleeping && !c.playing && !c.ranToday)
                 #expect(c.alarms.allSatisfy { abs($0.timeIntervalSince(c.now)) >= SelfTestSchedule.clearance }, "clear of alarms")
             case .wait(let until):
                 #expect(until > c.now, "it always waits forward")

@@ -80,6 +80,12 @@ struct HomeAssistantTopicsTests {
         #expect(unheard["event_type"] as? String == "not_heard")
         #expect(unheard["reason"] as? String == "not heard in the room: nothing above the room's noise")
         #expect(HomeAssistantDiscovery.eventTypes.contains("not_heard"))
+        // The microphone's daily self-test: heard or not, with the room check's reason.
+        let selfTest = try event(.selfTestNotHeard, "no microphone: the device is gone")
+        #expect(selfTest["event_type"] as? String == "self_test" && selfTest["heard"] as? Bool == false)
+        #expect(selfTest["reason"] as? String == "no microphone: the device is gone")
+        #expect(try event(.selfTestHeard, "heard in the room: x")["heard"] as? Bool == true)
+        #expect(HomeAssistantDiscovery.eventTypes.contains("self_test"))
         let fallback = try event(.fallback, HistoryDetail.fallback(to: .tone, reason: "The station did not answer."))
         #expect(fallback["reason"] as? String == "The station did not answer." && fallback["to"] as? String == "tone")
         #expect(try event(.skipped, HistoryDetail.dayOff("Holiday"))["why"] as? String == "day off: Holiday")

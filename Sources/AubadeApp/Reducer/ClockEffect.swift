@@ -38,7 +38,8 @@ enum ClockEffect {
     case ready(String)
     /// Switches a GPIO output (the bed shaker, the lamp) on, with its pattern, or to its inactive level.
     case output(OutputName, on: Bool)
-    /// Tells the microphone a ring is near, to listen to a sound that began, or that nothing is left to hear.
+    /// Tells the microphone a ring is near, to listen to a sound that began (a ring's, the self-test's chirp), or that
+    /// nothing is left to hear.
     case room(RoomCommand)
     /// The screen's backlight to this level, in percent (on its own thread).
     case backlight(Int)
@@ -140,5 +141,7 @@ enum RoomCommand: Equatable {
     case arm
     /// Listen to alarm `alarmID`'s occurrence, whose sound (or ladder step) began at `since`.
     case listen(alarmID: Int64, occurrence: Date, since: MonotonicInstant)
+    /// Listen to the daily self-test's chirp, run at `started`, which begins after `since` (`RoomSelfTest`).
+    case listenSelfTest(started: Date, since: MonotonicInstant)
     case disarm
 }

@@ -48,6 +48,8 @@ public enum ClockInput: Sendable {
     case network(NetworkSnapshot)
     /// What the microphone found of alarm `alarmID`'s occurrence: heard in the room, or not.
     case roomHeard(alarmID: Int64, occurrence: Date, RoomReport)
+    /// What the microphone found of the daily self-test's chirp, run at `started`: heard in the room, or not.
+    case selfTestHeard(started: Date, RoomReport)
     /// A standing warning set (or cleared, nil) by a face, e.g. the web server that cannot listen.
     case warning(key: String, text: String?, announce: Bool)
     /// A line for the daemon's output, e.g. where the web page listens.

@@ -18,6 +18,8 @@ struct ClockState {
     var pairing = PairingDesk()
     /// The ring test sounding now, if any (a second one replaces it, as alarms replace each other).
     var ringTest: RingTestSound?
+    /// The microphone's daily self-test (idle without a microphone).
+    var selfTest: RoomSelfTest
     /// When each calendar source was last fetched or expanded again (`refreshCalendars`), kept in memory only.
     var calendarAttempts: [Int64: Date] = [:]
     /// When each podcast's feed was last tried (`refreshPodcasts`), by name, kept in memory only.
@@ -48,6 +50,7 @@ struct ClockState {
         runner = AlarmRunner(scheduler: scheduler)
         preAlarms = PreAlarmWatch(leadSeconds: options.preAlarmLeads)
         display = KioskDisplay(settings: loaded.settings.nightDimming, zone: options.defaultZone)
+        selfTest = RoomSelfTest(schedule: caps.room ? options.selfTest : nil)
         for key in loaded.invalidSettings {
             context.warn("setting-\(key)", "The stored setting \(key) is invalid; its default is used.", announce: false)
         }
@@ -156,6 +159,8 @@ struct ClockState {
             networkChanged(snapshot)
         case .roomHeard(let id, let occurrence, let found):
             runner.roomHeard(id, occurrence: occurrence, found, now, &context)
+        case .selfTestHeard(let started, let found):
+            selfTest.heard(started: started, found, alarmNear: alarmNear, now, &context)
         case .warning(let key, let text, let announce):
             context.warn(key, text, announce: announce)
         case .announce(let event, let fields):
@@ -172,6 +177,9 @@ struct ClockState {
     /// engine has already pre-empted the radio's sound), and the screen follows.
     private mutating func settle() {
         if let ringing = runner.ringing { radio.giveWay(toAlarm: ringing.alarmID, now, &context) }
+        if selfTest.running != nil, let other = soundingBesidesSelfTest {
+            selfTest.giveWay(to: other, alarmNear: alarmNear, &context)
+        }
         followDisplay()
     }
 
@@ -201,6 +209,7 @@ struct ClockState {
         for (id, at) in context.world.tokenUses.sorted(by: { $0.key < $1.key }) {
             context.effects.append(.tokenUsed(id: id, at: at))
         }
+        if !stopped { selfTestTurn() }
     }
 
     /// When the loop must come back, as of `now` (after a turn's effects ran): the earliest of the alarms' and the
@@ -211,6 +220,7 @@ struct ClockState {
             times.append(now.mono(at: next))
         }
         if let step = radio.nextStep(now) { times.append(step) }
+        if let look = selfTest.nextWake(now) { times.append(look) }
         if let notice = preAlarms.next(runner.scheduler, now.wall) { times.append(now.mono(at: notice)) }
         if let expiry = pairing.valid(at: now.wall)?.expiresAt { times.append(now.mono(at: expiry)) }
         if let change = display.nextChange(now) { times.append(change) }
@@ -350,6 +360,7 @@ struct ClockState {
     /// Stops every sound (shutdown), and puts the screen's backlight back as it was found.
     private mutating func shutdown() {
         runner.shutdown(&context)
+        selfTest.giveWay(to: "the clock stopped", alarmNear: alarmNear, &context)
         context.effects.append(.restoreBacklight)
         radio.cancel(reason: "the clock stopped", now, &context)
         stopped = true

@@ -183,6 +183,11 @@ final class EffectRunner {
             room?.listen(since: since) { found in
                 Task { await report(.roomHeard(alarmID: id, occurrence: occurrence, found)) }
             }
+        case .room(.listenSelfTest(let started, let since)):
+            let report = self.report
+            room?.listen(since: since) { found in
+                Task { await report(.selfTestHeard(started: started, found)) }
+            }
         case .save, .update, .tokenUsed, .sound, .ringingChanged:
             break
         }

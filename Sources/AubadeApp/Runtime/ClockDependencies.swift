@@ -87,6 +87,9 @@ public struct ClockOptions: Sendable {
     /// How an unanswered alarm climbs unless it has its own ladder (`[alarm] ladder`; on by default, as in the
     /// shipped configuration).
     public var ladder: LadderPlan
+    /// When the microphone's daily self-test runs (`[verify] self_test_hour`); nil, or a clock without a microphone:
+    /// never.
+    public var selfTest: SelfTestSchedule?
 
     public init(
         allowLoopback: Bool, defaultZone: TimeZone, followsSystemZone: Bool,

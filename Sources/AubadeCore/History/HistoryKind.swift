@@ -81,6 +81,14 @@ public enum HistoryKind: String, CaseIterable, Sendable {
     case woke
     /// Nobody answered the wake-up check within a minute: the alarm rang again from its ladder's bottom.
     case fellBackAsleep = "fell-back-asleep"
+
+    // The microphone's daily self-test (`SelfTestSchedule`): no alarm; `detail` is the room check's reason.
+
+    /// Its quiet chirp was heard in the room; `detail` e.g. "heard in the room: the tone's frequencies in …".
+    case selfTestHeard = "self-test-heard"
+    /// Its chirp was not heard, or the microphone could not be used; `detail` e.g. "not heard in the room: …",
+    /// "no microphone: …".
+    case selfTestNotHeard = "self-test-not-heard"
 }
 
 extension HistoryEvent {

@@ -14,6 +14,8 @@ struct RunGrouping {
     private var byOccurrence: [Key: Int] = [:]
     private var open: [Int64: Int] = [:]
     private var pending: [Int64: [HistoryEvent]] = [:]
+    /// The last self-test's reason, while it did not hear its chirp.
+    private var selfTestFailure: String?
 
     init(names: [Int64: String]) {
         self.names = names
@@ -21,6 +23,12 @@ struct RunGrouping {
 
     /// Adds one event; they must come oldest first.
     mutating func add(_ event: HistoryEvent) {
+        // The microphone's daily self-test has no alarm: a failed one is a warning of each run that begins after it,
+        // until one hears its chirp again.
+        if let kind = HistoryKind(rawValue: event.kind), kind == .selfTestHeard || kind == .selfTestNotHeard {
+            selfTestFailure = kind == .selfTestNotHeard ? event.detail.trimmingSpaces : nil
+            return
+        }
         guard let id = event.alarmID, let kind = HistoryKind(rawValue: event.kind), RunGrouping.isRunKind(kind) else {
             return
         }
@@ -90,6 +98,7 @@ struct RunGrouping {
         for event in waiting {
             if let kind = HistoryKind(rawValue: event.kind) { RunGrouping.apply(kind, event, to: &run) }
         }
+        if let selfTestFailure { run.warnings.append("the microphone's self-test before it failed: \(selfTestFailure)") }
         runs.append(run)
         if let scheduled { byOccurrence[Key(alarmID: id, occurrence: scheduled)] = runs.count - 1 }
         return runs.count - 1
@@ -97,7 +106,8 @@ struct RunGrouping {
 
     static func isRunKind(_ kind: HistoryKind) -> Bool {
         switch kind {
-        case .clockStep, .timeZoneChanged, .reservationStarted, .sleepStarted, .sleepEnded: false
+        case .clockStep, .timeZoneChanged, .reservationStarted, .sleepStarted, .sleepEnded, .selfTestHeard, .selfTestNotHeard:
+            false
         default: true
         }
     }
@@ -164,7 +174,8 @@ struct RunGrouping {
             // It rings again: the run is not over until it ends again.
             run.wakeChecks.append("fell back asleep")
             run.end = nil
-        case .clockStep, .timeZoneChanged, .reservationStarted, .sleepStarted, .sleepEnded: break
+        case .clockStep, .timeZoneChanged, .reservationStarted, .sleepStarted, .sleepEnded, .selfTestHeard, .selfTestNotHeard:
+            break
         }
         if isTerminal(kind) { run.inSnooze = false }
     }

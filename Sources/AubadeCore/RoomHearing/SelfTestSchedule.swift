@@ -4,7 +4,8 @@ public import Foundation
 /// listened for, so that a dead microphone or amplifier is found the day before rather than at the alarm. It runs
 /// once a local day, from the user's hour on, in the daytime only — never during the night, an alarm or a sleep
 /// timer, and never within a quarter of an hour of an alarm's occurrence (the chirp must not be taken for the alarm,
-/// nor the alarm's room check spoilt). Pure: the clock says what is going on, this says when.
+/// nor the alarm's room check spoilt), nor while anything else plays (the radio, a ring test, a chime: the chirp
+/// must be heard alone). Pure: the clock says what is going on, this says when.
 public struct SelfTestSchedule: Sendable, Equatable {
     /// The hours a self-test may start: 08:00 to 20:59 local. The night is never chirped at.
     public static let daytime = 8...20
@@ -12,7 +13,7 @@ public struct SelfTestSchedule: Sendable, Equatable {
     public static let dayEndHour = 21
     /// No self-test this close to an alarm's occurrence, before or after.
     public static let clearance: TimeInterval = 15 * 60
-    /// While an alarm rings or a sleep timer runs, it looks again this much later.
+    /// While an alarm rings or a sleep timer (or anything else) plays, it looks again this much later.
     public static let retry: TimeInterval = 10 * 60
 
     public let hour: Int
@@ -27,14 +28,20 @@ public struct SelfTestSchedule: Sendable, Equatable {
     public struct Situation: Sendable, Equatable {
         public var alarmRinging: Bool
         public var sleepTimerRunning: Bool
+        /// Anything else sounds: the radio, a ring test, a reservation's or a wake-up check's chime.
+        public var playing: Bool
         /// The coming (and just past) occurrences of alarms that will ring.
         public var alarms: [Date]
         /// The local date of the last self-test run (passed or not).
         public var lastRun: LocalDate?
 
-        public init(alarmRinging: Bool = false, sleepTimerRunning: Bool = false, alarms: [Date] = [], lastRun: LocalDate? = nil) {
+        public init(
+            alarmRinging: Bool = false, sleepTimerRunning: Bool = false, playing: Bool = false, alarms: [Date] = [],
+            lastRun: LocalDate? = nil
+        ) {
             self.alarmRinging = alarmRinging
             self.sleepTimerRunning = sleepTimerRunning
+            self.playing = playing
             self.alarms = alarms
             self.lastRun = lastRun
         }
@@ -56,7 +63,7 @@ public struct SelfTestSchedule: Sendable, Equatable {
         if now < start { return .wait(until: start) }
         guard now < end else { return .wait(until: tomorrow) }
         var earliest = now
-        if situation.alarmRinging || situation.sleepTimerRunning { earliest = now + Self.retry }
+        if situation.alarmRinging || situation.sleepTimerRunning || situation.playing { earliest = now + Self.retry }
         // Clear of every alarm: moved past each one it comes too close to, as often as needed.
         for alarm in situation.alarms.sorted() where abs(alarm.timeIntervalSince(earliest)) < Self.clearance {
             earliest = alarm + Self.clearance
