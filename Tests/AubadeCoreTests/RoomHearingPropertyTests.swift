@@ -104,9 +104,15 @@ struct RoomHearingPropertyTests {
         }
     }
 
+    /// The lost blocks' property claims heard under a room's steady noise (white or pink), not under noise that swells
+    /// and falls on its own rhythm: there a radio's level is followed only just (the ring's correlation a little over
+    /// 0.5 at 6 dB with the longest delays), and losing a few of its blocks can honestly leave too little to say heard
+    /// by 3 s — not heard is then the safe answer, the ladder climbs. Bursts stay in the property without a loss.
     @Test("blocks the capture lost are no evidence: what was played is still heard, unrelated noise still not, by 3 s")
     func blocksTheCaptureLostAreNoEvidence() async {
         await propertyCheck(count: 150, input: Self.cases(signalOverNoiseDB: 6...30)) { c in
+            var c = c
+            if c.noise == .bursts { c.noise = c.seed % 2 == 0 ? .white : .pink }
             var random = S.Random(state: c.seed)
             let before = S.noise(c.noise, level: c.noiseLevel, count: S.rate * 3 / 2, random: &random)
             let (signal, blocks) = Self.played(c, &random)
@@ -130,6 +136,37 @@ struct RoomHearingPropertyTests {
             #expect(notHeard.heard == false, "\(c) without the sound, lost \(lost.sorted()): \(notHeard)")
             #expect(all == 120, "not heard exactly at 3 s of the ring")
             #expect(notHeard.evidence.map { abs($0.lostSeconds - Double(lost.count) * 0.025) < 1e-9 } == true)
+        }
+    }
+
+    /// Found by looping the lost blocks' property over many seeds (about 1 case in 2,500 failed): a radio under bursts
+    /// 377 ms late, 9 blocks lost. Without the loss the ring's correlation at its lag is 0.52 and it is heard at 2.9 s;
+    /// with it 0.48, under the 0.5 asked: not heard at 3 s (the safe direction). Under steady noise it is heard.
+    @Test("regression: a radio under bursts that loses 9 blocks may be not heard; under steady noise it is heard")
+    func lostBlocksUnderBurstsRegression() {
+        let c = Case(
+            seed: 7_297_411_665_190_934_319, tone: false, noise: .bursts, delay: 6032, gain: 0.1293029922585739,
+            noiseLevel: 0.0072892412209158335, peak: 0.3304129091547938)
+        func run(_ c: Case, losing: Bool) -> (RoomVerdict, Int, Set<Int>) {
+            var random = S.Random(state: c.seed)
+            let before = S.noise(c.noise, level: c.noiseLevel, count: S.rate * 3 / 2, random: &random)
+            let (signal, blocks) = Self.played(c, &random)
+            let noise = S.noise(c.noise, level: c.noiseLevel, count: signal.count, random: &random)
+            let lost = losing ? S.lostSpans(random: &random) : []
+            var capture = S.room(signal, delay: c.delay, gain: c.gain, noise: noise)
+            for k in lost { for i in (k * S.block)..<((k + 1) * S.block) { capture[i] = 0 } }
+            let (verdict, fed) = S.decide(before: before, capture: capture, played: blocks, lost: lost)
+            return (verdict, fed, lost)
+        }
+        let (lossy, fed, lost) = run(c, losing: true)
+        #expect(lost == Set([31, 32, 33, 34, 35, 41, 42, 43, 44]))
+        #expect(lossy.heard == false && fed == 120, "\(lossy)")
+        #expect(run(c, losing: false).0.heard == true)
+        for noise in [S.Noise.white, .pink] {
+            var steady = c
+            steady.noise = noise
+            let (verdict, fed, _) = run(steady, losing: true)
+            #expect(verdict.heard == true && fed <= 120, "\(noise): \(verdict)")
         }
     }
 
