@@ -55,9 +55,15 @@ struct RoomHearingPropertyTests {
         return (signal, S.playedBlocks(signal, tone: c.tone ? classic : .none))
     }
 
+    /// Heard is claimed under a room's steady noise (white or pink) and under bursts for the tone; a radio under bursts
+    /// is not in the claim: the noise measured before the ring can be a lull, so the ring's level above it is
+    /// under-counted (3.6 dB for a case drawn at 6 dB or more, see the regression below), and not heard is then the
+    /// safe answer — the ladder climbs a step early.
     @Test("what was played, delayed up to 450 ms and attenuated, over the room's noise, is heard within 3 s")
     func thePlayedSoundDelayedAndAttenuatedIsHeard() async {
         await propertyCheck(count: 150, input: Self.cases(signalOverNoiseDB: 6...30)) { c in
+            var c = c
+            if c.noise == .bursts, !c.tone { c.noise = c.seed % 2 == 0 ? .white : .pink }
             var random = S.Random(state: c.seed)
             let before = S.noise(c.noise, level: c.noiseLevel, count: S.rate * 3 / 2, random: &random)
             let (signal, blocks) = Self.played(c, &random)
@@ -166,6 +172,31 @@ struct RoomHearingPropertyTests {
             var steady = c
             steady.noise = noise
             let (verdict, fed, _) = run(steady, losing: true)
+            #expect(verdict.heard == true && fed <= 120, "\(noise): \(verdict)")
+        }
+    }
+
+    /// Found by a fresh clone's run: a radio under bursts, 38 ms late at gain 0.94, drawn at 6 dB or more over the
+    /// noise, measured only 3.6 dB above the noise heard before the ring (a lull), correlation 0.62: not heard at 3 s
+    /// (the safe direction). Under steady noise of the same level it is heard.
+    @Test("regression: a radio under bursts after a lull may be not heard; under steady noise it is heard")
+    func radioUnderBurstsAfterALullRegression() {
+        let c = Case(
+            seed: 7_614_886_251_587_360_427, tone: false, noise: .bursts, delay: 1675, gain: 0.9351485339140534,
+            noiseLevel: 0.06075406555984923, peak: 0.4271086575602644)
+        func run(_ c: Case) -> (RoomVerdict, Int) {
+            var random = S.Random(state: c.seed)
+            let before = S.noise(c.noise, level: c.noiseLevel, count: S.rate * 3 / 2, random: &random)
+            let (signal, blocks) = Self.played(c, &random)
+            let noise = S.noise(c.noise, level: c.noiseLevel, count: signal.count, random: &random)
+            return S.decide(before: before, capture: S.room(signal, delay: c.delay, gain: c.gain, noise: noise), played: blocks)
+        }
+        let (bursts, fed) = run(c)
+        #expect(bursts.heard == false && fed == 120, "\(bursts)")
+        for noise in [S.Noise.white, .pink] {
+            var steady = c
+            steady.noise = noise
+            let (verdict, fed) = run(steady)
             #expect(verdict.heard == true && fed <= 120, "\(noise): \(verdict)")
         }
     }
