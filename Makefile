@@ -25,7 +25,7 @@ run: build
 ## Install what is missing, build, and run every test: swift test, the pages in a real browser, the API against its
 ## OpenAPI document (schemathesis), the MQTT face against a real Home Assistant, then the hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
 ## The browser, API and Home Assistant suites (and the VM's set-up) run at the same time (Tests/Support/together.sh):
-## they mostly wait on the daemons' real clocks. The VM's two boots run beside each other (hardware/hil/run.sh).
+## they mostly wait on the daemons' real clocks. Then the VM's two boots, one after the other (hardware/hil/run.sh).
 test: deps-test
 	@$(MAKE) --no-print-directory format-check check-docs
 	hardware/hil/test-kernel-version.sh
