@@ -62,7 +62,7 @@ struct VerifyMicrophone: AsyncParsableCommand {
         if let volume, !(1...100).contains(volume) { throw CLIError.badInput("Volume \(volume) is out of range; use 1 to 100.") }
         let limit = Duration.seconds(8)
         switch play {
-        case "chirp": return .tone(.chime, priority: .radio, volume: volume ?? 40, limit: limit)
+        case "chirp": return volume.map { .roomChirp(volume: $0) } ?? .roomChirp()
         case "tone", "tone:classic": return .tone(.classic, priority: .radio, volume: volume ?? 90, limit: limit)
         case "tone:chime": return .tone(.chime, priority: .radio, volume: volume ?? 90, limit: limit)
         case "tone:rising": return .tone(.rising, priority: .radio, volume: volume ?? 90, limit: limit)

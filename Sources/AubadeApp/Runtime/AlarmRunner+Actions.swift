@@ -105,14 +105,19 @@ extension AlarmRunner {
             alarmID: request.alarmID, occurrence: request.occurrence, sound: nil,
             source: "vibrate first, the sound in \(DurationText.format(seconds))", startedAt: now.mono,
             soundAt: now.mono + request.silentFor, pending: request)
+        announce(request, source: ringing?.source ?? "", &c)
+        c.effects.emit("vibrate-first", ["alarm": request.alarmID, "sound_in_s": seconds])
+    }
+
+    /// A ring begins: the live state says ringing, and its `rang` note (history, events) names `source`.
+    private func announce(_ request: RingRequest, source: String, _ c: inout ClockContext) {
         c.effects.append(.ringingChanged(true))
         c.effects.append(
             .rang(
                 RingNote(
-                    alarmID: request.alarmID, occurrence: request.occurrence, source: ringing?.source ?? "",
+                    alarmID: request.alarmID, occurrence: request.occurrence, source: source,
                     cause: request.cause.rawValue, late: request.late,
                     due: request.cause == .scheduled ? request.occurrence : nil)))
-        c.effects.emit("vibrate-first", ["alarm": request.alarmID, "sound_in_s": seconds])
     }
 
     /// Starts an alarm's sound: the sound pre-rolled for this occurrence when there is one, else a new one. A
@@ -144,13 +149,7 @@ extension AlarmRunner {
             // A device that failed and has not taken audio since (the pre-roll's priming writes fail too) is not heard.
             silentBecause: device.problem ?? (device.isOpen ? nil : "The sound device is not open."))
         if announce {
-            c.effects.append(.ringingChanged(true))
-            c.effects.append(
-                .rang(
-                    RingNote(
-                        alarmID: request.alarmID, occurrence: request.occurrence, source: plan.description,
-                        cause: request.cause.rawValue, late: request.late,
-                        due: request.cause == .scheduled ? request.occurrence : nil)))
+            self.announce(request, source: plan.description, &c)
         } else {
             c.effects.emit("sound-after", ["alarm": request.alarmID, "source": plan.description])
         }

@@ -27,7 +27,7 @@ struct RoomSelfTest {
     /// The status warning's key while the last self-test was not heard.
     static let warningKey = "microphone"
     /// The chirp of `aubade verify microphone`: the chime, quiet, cut short once the verdict is in.
-    static let chirp = SoundRequest.tone(.chime, priority: .radio, volume: 40, limit: .seconds(8))
+    static let chirp = SoundRequest.roomChirp()
 
     /// Nil: no self-test (no microphone, or no hour).
     let schedule: SelfTestSchedule?

@@ -94,6 +94,12 @@ public struct SoundRequest: Sendable, Hashable {
     public static func tone(_ tone: ToneName, priority: Priority, volume: Int, limit: Duration? = nil) -> SoundRequest {
         SoundRequest(priority: priority, content: .tone(tone), volume: volume, limit: limit)
     }
+
+    /// The microphone's quiet chirp (the room check's self-test, the clock's and `aubade verify microphone`'s): the
+    /// chime, at radio priority, cut short after 8 s.
+    public static func roomChirp(volume: Int = 40) -> SoundRequest {
+        .tone(.chime, priority: .radio, volume: volume, limit: .seconds(8))
+    }
 }
 
 /// A podcast episode as the engine plays it.
