@@ -34,8 +34,13 @@ public struct WakeCheck: Hashable, Sendable {
 
     /// A check armed by a Stop at `stoppedAt`, asking `after` later.
     public init(alarmID: Int64, after: Duration, stoppedAt: MonotonicInstant) {
+        self.init(alarmID: alarmID, asksAt: stoppedAt + after)
+    }
+
+    /// A check that asks at `asksAt` (one stored before a restart, put back).
+    public init(alarmID: Int64, asksAt: MonotonicInstant) {
         self.alarmID = alarmID
-        phase = .waiting(until: stoppedAt + after)
+        phase = .waiting(until: asksAt)
     }
 
     /// Whether the check is done (answered, or rung again).

@@ -72,12 +72,8 @@ extension AlarmScheduler {
         if saved.phase == .idle, let occurrence = saved.lastHandledOccurrence, alarm.wakeCheckSeconds > 0,
             -remaining <= catchUpWindow
         {
-            // Armed "after" before the question: `WakeCheck` counts from a Stop, so the Stop is placed that long before it.
-            let question = now.mono + .seconds(exactly: max(0, remaining))
             wakeChecks[id] = PendingCheck(
-                check: WakeCheck(
-                    alarmID: id, after: .seconds(alarm.wakeCheckSeconds),
-                    stoppedAt: question - .seconds(alarm.wakeCheckSeconds)),
+                check: WakeCheck(alarmID: id, asksAt: now.mono + .seconds(exactly: max(0, remaining))),
                 occurrence: occurrence)
             return
         }
