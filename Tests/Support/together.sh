@@ -11,6 +11,7 @@ set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 LOG_FOLDER TARGET..." >&2; exit 2; }
 logs=$1
 shift
+targets=("$@")
 mkdir -p "$logs" || exit 2
 set -m   # each background job its own process group, so that it can be stopped whole
 pids=()
@@ -29,7 +30,7 @@ failed=()
 for i in "${!pids[@]}"; do
   wait "${pids[$i]}"
   rc=$?
-  target=${*:$((i + 1)):1}
+  target=${targets[$i]}
   echo "=== $target: exit $rc, $(($(date +%s) - started)) s after the start"
   cat "$logs/$target.log"
   [ "$rc" = 0 ] || failed+=("$target")
