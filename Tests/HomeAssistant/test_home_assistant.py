@@ -381,9 +381,12 @@ class EscalationTests(HomeAssistantTest):
             return lambda state, attributes: attributes.get("event_type") == kind and all(
                 attributes.get(k) == v for k, v in fields.items())
 
-        # The check: dismissed by the CLI, asked a minute later, answered by Home Assistant's Stop.
+        # The check: dismissed by the CLI, asked a minute later, answered by Home Assistant's Stop. Each wait that
+        # spans a known stretch of the clock's time gets that stretch on top of the watchdog (CI saw the check asked
+        # just past a bare 60-s watchdog).
         dismissed = home.wait_state(check_event, event("dismissed", how="cli"), after=mark)
-        asked = home.wait_state(check_event, event("wake_check", answer="asked"), after=dismissed)
+        asked = home.wait_state(check_event, event("wake_check", answer="asked"), after=dismissed,
+                                timeout=ha_rig.WATCHDOG + 60)
         self.assertEqual(watcher.wait(check.topic("cmd"), after=sent), "stop")
         woke = home.wait_state(check_event, event("wake_check", answer="woke"), after=asked)
         self.assertGreater(woke, asked)
@@ -394,9 +397,10 @@ class EscalationTests(HomeAssistantTest):
         # The climb: ringing, then its top (unanswered, which the automation acted on), then its end.
         self.assertEqual(climb.wait_for("ringing")["alarm"], steep)
         rang = home.wait_state(climb_event, event("ringing"), after=mark)
-        top = home.wait_state(climb_event, event("unanswered"), after=rang)
+        top = home.wait_state(climb_event, event("unanswered"), after=rang, timeout=ha_rig.WATCHDOG + 90)
         self.assertEqual(watcher.wait(call, after=sent), "call")
-        ended = home.wait_state(climb_event, event("dismissed", how="unanswered"), after=top)
+        ended = home.wait_state(climb_event, event("dismissed", how="unanswered"), after=top,
+                                timeout=ha_rig.WATCHDOG + 30)
         self.assertGreater(ended, top)
         climb.wait_for("unanswered")
         kinds = [k for k, _ in climb.history()]
