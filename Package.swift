@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .executable(name: "aubade", targets: ["aubade"]),
         .executable(name: "aubade-waker", targets: ["aubade-waker"]),
+        .executable(name: "aubade-face", targets: ["aubade-face"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -193,6 +194,26 @@ let package = Package(
             ],
             swiftSettings: strict + [.unsafeFlags(["-O"])], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
+        // The native face (issue 38): the clock's face for a small board, a process of its own that talks to the clock
+        // only over its HTTP API, as the kiosk page does — a face that crashes or is killed for memory costs no alarm.
+        // SDL2 with SDL2_ttf and SDL2_image (Debian's libsdl2-dev, libsdl2-ttf-dev, libsdl2-image-dev).
+        .systemLibrary(
+            name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev"])]),
+        // The face's decisions, pure: the live state as the API sends it, what the screen shows (`FaceScene`: boxes,
+        // text, buttons) at a size, and what a touch on it asks the clock. FoundationEssentials only (its JSON), no C.
+        .target(name: "AubadeFace", swiftSettings: strict),
+        // The face's link to the clock: a small blocking HTTP/1.1 client on loopback (the live state's server-sent
+        // events, the commands, pairing as the kiosk pairs) on named threads. Glibc only, as the second waker is.
+        .target(name: "AubadeFaceLink", dependencies: ["AubadeSystem"], swiftSettings: strict),
+        // The face's drawing: a `FaceScene` painted with SDL's renderer (offscreen in the tests, KMS/DRM on a board).
+        .target(name: "AubadeFaceSDL", dependencies: ["AubadeFace", "CSDL2"], swiftSettings: strict),
+        // The native face's executable: the link, the scene and the window, the Swift runtime linked in statically.
+        .executableTarget(
+            name: "aubade-face",
+            dependencies: ["AubadeFace", "AubadeFaceLink", "AubadeFaceSDL", "AubadeSystem"],
+            swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-static-stdlib"]), .unsafeFlags(releaseLink, .when(configuration: .release))]),
+
         // Helpers shared by the test targets: temporary folders, running the built binary; and the fakes of the
         // core's ports (`FakeSound`, `ManualClock`, `Journal`, …), which never ship in the product.
         .target(name: "AubadeTesting", dependencies: ["AubadeCore", "AubadeSystem", "AubadeSystemAsync"], swiftSettings: strict),
@@ -293,6 +314,16 @@ let package = Package(
         .testTarget(
             name: "AubadePodcastsTests", dependencies: ["AubadePodcasts", "AubadeCore", "AubadeTesting"], swiftSettings: strict),
         .testTarget(name: "AubadeToneTests", dependencies: ["AubadeTone"], swiftSettings: strict),
+        // The native face: its scene and touches (property-tested), its pixels through SDL's offscreen driver, the
+        // sunrise's colours against the core's curve.
+        .testTarget(
+            name: "AubadeFaceTests",
+            dependencies: [
+                "AubadeFace", "AubadeFaceSDL", "AubadeCore", "CSDL2", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strict),
+        // The face's HTTP and server-sent-events client against servers on 127.0.0.1.
+        .testTarget(name: "AubadeFaceLinkTests", dependencies: ["AubadeFaceLink", "AubadeSystem"], swiftSettings: strict),
         // The second waker end to end: the real `aubade run` and `aubade-waker` on one --fake-time, the card
         // being alsa-lib's `file` plugin.
         .testTarget(

@@ -11,7 +11,8 @@ set -euo pipefail
 
 build_pkgs=(pkg-config libgpiod-dev libasound2-dev libmpg123-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
             libcurl4-openssl-dev libsqlite3-dev libical-dev
-            libmosquitto-dev libxml2-dev)   # libxml2: FoundationXML, which reads the podcasts' feeds
+            libmosquitto-dev libxml2-dev    # libxml2: FoundationXML, which reads the podcasts' feeds
+            libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev fonts-dejavu-core)   # the native face (aubade-face) and its font
 test_pkgs=(sqlite3 gpiod alsa-utils sox lame mpg123 ffmpeg python3 curl icecast2 ezstream mosquitto mosquitto-clients)
 # deploy/make-deb.sh (dpkg-deb, dpkg-shlibdeps, strip, the man page's python) and the package checks of make
 # test (lintian, man; patchelf for the test package made from the debug build).

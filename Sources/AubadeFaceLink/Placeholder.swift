@@ -1,0 +1,2 @@
+// Placeholder: replaced by the face module.
+enum AubadeFacePlaceholder {}

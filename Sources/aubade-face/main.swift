@@ -1,0 +1,1 @@
+print("aubade-face: not built yet")
