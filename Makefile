@@ -24,8 +24,8 @@ run: build
 
 ## Install what is missing, build, and run every test: swift test, the pages in a real browser, the API against its
 ## OpenAPI document (schemathesis), the MQTT face against a real Home Assistant, then the hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
-## The browser, API and Home Assistant suites (and the VM's set-up) run at the same time (Tests/Support/together.sh):
-## they mostly wait on the daemons' real clocks. Then the VM's two boots, one after the other (hardware/hil/run.sh).
+## The browser, API, Home Assistant and native-face suites (and the VM's set-up) run at the same time
+## (Tests/Support/together.sh): they mostly wait on the daemons' real clocks. Then the VM's two boots, one after the other (hardware/hil/run.sh).
 test: deps-test
 	@$(MAKE) --no-print-directory format-check check-docs
 	hardware/hil/test-kernel-version.sh
@@ -33,10 +33,11 @@ test: deps-test
 	AUBADE_FDK_AAC=$(abspath $(BUILD_DIR))/fdk-aac $(SWIFT) test --scratch-path $(BUILD_DIR)
 	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test
 	@if [ "$${AUBADE_SKIP_HIL:-}" = 1 ]; then \
-	  Tests/Support/together.sh $(BUILD_DIR)/artefacts/together browser-run contract-run homeassistant-run; \
+	  Tests/Support/together.sh $(BUILD_DIR)/artefacts/together browser-run contract-run homeassistant-run face-run; \
 	  echo "AUBADE_SKIP_HIL=1: the hardware-in-the-loop VM is skipped (make hil runs it)."; \
 	else \
-	  Tests/Support/together.sh $(BUILD_DIR)/artefacts/together browser-run contract-run homeassistant-run hil-setup && \
+	  Tests/Support/together.sh $(BUILD_DIR)/artefacts/together browser-run contract-run homeassistant-run face-run \
+	    hil-setup && \
 	  hardware/hil/run.sh $(BIN) $(HIL_DIR); \
 	fi
 
@@ -61,7 +62,18 @@ contract-run:
 	AUBADE_API_VENV=$(abspath $(BUILD_DIR))/api-venv AUBADE_FUZZ_REPORT=$(abspath $(BUILD_DIR))/artefacts/schemathesis \
 	  Tests/Contract/run.sh $(BIN)
 
-.PHONY: homeassistant homeassistant-run
+.PHONY: homeassistant homeassistant-run face face-run
+
+## The native face alone (Tests/Face/): the built `aubade-face` on SDL's offscreen driver against the built daemon —
+## a touch on its Stop stops a real alarm, its background is the clock's sunrise, it outlives the clock. Frames it
+## kept are in $(BUILD_DIR)/artefacts/face.
+face: deps-test
+	$(SWIFT) build --scratch-path $(BUILD_DIR)
+	@$(MAKE) --no-print-directory face-run
+
+face-run:
+	AUBADE_ARTEFACTS=$(abspath $(BUILD_DIR))/artefacts Tests/Face/run.sh $(BIN) $(BUILD_DIR)/debug/aubade-face $(FACE_TESTS)
+
 
 ## The Home Assistant tests alone (Tests/HomeAssistant/): the clock's MQTT face against a real Home Assistant core
 ## (PyPI's homeassistant 2025.4.4 on Python 3.13, in $(BUILD_DIR)/ha-venv) and mosquitto on 127.0.0.1: every
