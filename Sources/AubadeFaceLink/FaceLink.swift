@@ -37,7 +37,7 @@ public final class FaceLink: Sendable {
     /// revoked token), it pairs ("kiosk", as kiosk.js does) and connects again at once. Once the stream is up
     /// without a token, a pairing is queued on the command thread, as the kiosk page pairs when it connects,
     /// so that the first command finds a token (a locked-out address still takes a valid token). A second call
-    /// does nothing; callbacks never run after `stop()` has returned… except one already under way.
+    /// does nothing. After `stop()` no stream opens again; a callback already under way finishes.
     public func startLive(
         onState: @escaping @Sendable ([UInt8]) -> Void, onLink: @escaping @Sendable (Bool) -> Void
     ) {

@@ -143,15 +143,15 @@ struct HTTPResponseReader<Source: ByteSource> {
 
     /// One line (ended by LF, its CR dropped), waiting for it.
     private mutating func readLine() throws(LinkFailure) -> ArraySlice<UInt8> {
-        var searched = start
+        var searched = 0  // bytes after `start` already searched (`fill` may move `start`)
         while true {
-            if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[(start + searched)...].firstIndex(of: UInt8(ascii: "\n")) {
                 var line = buffer[start..<newline]
                 if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
                 start = newline + 1
                 return line
             }
-            searched = buffer.count
+            searched = buffer.count - start
             guard buffer.count - start <= Self.lineLimit else { throw .malformed }
             guard try fill() else { throw .closed }
         }
