@@ -48,7 +48,8 @@ public final class FaceLink: Sendable {
 
     /// One request, performed in order on the link's command thread (bearer token added, paired again once on
     /// 401); `done` runs on that thread. `path` is under /api/v1, e.g. "/alarm/stop"; `json` nil sends no body.
-    /// Status 0: no answer within 10 s (with the pairing it may need). After `stop()`, `done` runs at once on the
+    /// Status 0: no answer within 10 s (with the pairing it may need), or a method or path with a space or a
+    /// control character (never sent). After `stop()`, `done` runs at once on the
     /// caller's thread with status 0; requests still queued by then get status 0 on the command thread.
     public func send(method: String, path: String, json: [UInt8]?, done: @escaping @Sendable (FaceLinkReply) -> Void) {
         if !core.enqueue(.request(method: method, path: path, json: json, done: done)) { done(.none) }

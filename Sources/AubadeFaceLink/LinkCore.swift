@@ -87,6 +87,10 @@ final class LinkCore: Sendable {
 
     /// One command: sent with the token held; on 401, paired and sent once more — all within the command timeout.
     func perform(_ method: String, _ path: String, _ json: [UInt8]?) -> FaceLinkReply {
+        // A space or a control byte would split the request line or add a header: no such request is sent.
+        guard !method.isEmpty, path.hasPrefix("/"), (method + path).utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+            return .none
+        }
         let patience = Patience.within(timing.commandTimeout)
         let sent = token
         let reply = exchange(method, path, json, token: sent, patience)

@@ -33,6 +33,18 @@ struct DaemonLinkTests {
         let http = try #require(await daemon.wait(for: "http"), "the daemon said where it listens: \(daemon.errorOutput)")
         let port = try #require(http["port"] as? Int)
 
+        // The clock's stream comes in chunked transfer-coding (Hummingbird), and without a token to its own machine.
+        let core = LinkCore(host: "127.0.0.1", port: port, tokenPath: nil, timing: FaceLinkTiming())
+        let head = await onThread("test-stream-head") { () -> ResponseHead? in
+            let patience = Patience.within(.seconds(30))
+            guard let socket = try? LinkSocket.connect(host: "127.0.0.1", port: port, patience: patience, sockets: core.sockets),
+                (try? socket.write(core.request("GET", "/events", nil, token: nil, stream: true), patience)) != nil
+            else { return nil }
+            var reader = HTTPResponseReader(SocketSource(socket: socket, patience: patience))
+            return try? reader.readHead()
+        }
+        #expect(head?.status == 200 && head?.value("transfer-encoding") == "chunked", "\(String(describing: head))")
+
         let tokenPath = folder.file("face/token")
         let link = FaceLink(port: port, tokenPath: tokenPath)
         defer { link.stop() }
