@@ -311,8 +311,8 @@ struct FaceLinkTests {
         #expect(done == "early")
     }
 
-    /// `stop()` ends a stream blocked in a read and a command blocked on a silent server; later commands are
-    /// answered at once with status 0.
+    /// `stop()` ends a stream blocked in a read and a command blocked on a silent server (on their threads, named
+    /// for the kernel); later commands are answered at once with status 0.
     @Test func stopEndsWhatIsUnderWay() async throws {
         let server = try ScriptedServer { connection, _ in
             guard connection.readRequest() != nil else { return }
@@ -325,6 +325,8 @@ struct FaceLinkTests {
         link.send(method: "GET", path: "/status", json: nil) { replies.add($0.status) }
         link.send(method: "GET", path: "/status", json: nil) { replies.add($0.status) }
         #expect(await onThread("test-wait") { eventually { server.requests.count >= 2 } })
+        #expect(await threadAppears("face-live"), "\(threadNames())")
+        #expect(await threadAppears("face-commands"), "\(threadNames())")
         link.stop()
         #expect(await onThread("test-wait") { replies.wait { $0.count == 2 } } == [0, 0])
         link.send(method: "GET", path: "/status", json: nil) { replies.add($0.status) }
