@@ -17,8 +17,9 @@ public struct FaceLinkReply: Sendable {
     public var succeeded: Bool { (200..<300).contains(status) }
 }
 
-/// How long the link waits, and how it spaces its reconnections. The defaults are the kiosk page's (api.js):
-/// tests shorten them.
+/// How long the link waits, and how it spaces its reconnections. The defaults suit a face on the clock's own
+/// machine: the reconnections are the kiosk page's (api.js), the silence allowed is a little under three of the
+/// clock's 15-s keep-alive comments. Tests shorten them.
 public struct FaceLinkTiming: Sendable {
     /// How long a command (with the pairing it may need) may take before it is answered with status 0.
     public var commandTimeout: Duration
