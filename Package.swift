@@ -319,11 +319,14 @@ let package = Package(
         .testTarget(
             name: "AubadeFaceTests",
             dependencies: [
-                "AubadeFace", "AubadeFaceSDL", "AubadeCore", "CSDL2", .product(name: "PropertyBased", package: "swift-property-based"),
+                "AubadeFace", "AubadeFaceSDL", "AubadeCore", "CSDL2",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict),
-        // The face's HTTP and server-sent-events client against servers on 127.0.0.1.
-        .testTarget(name: "AubadeFaceLinkTests", dependencies: ["AubadeFaceLink", "AubadeSystem"], swiftSettings: strict),
+        // The face's HTTP and server-sent-events client against servers on 127.0.0.1, and against the built daemon
+        // (AubadeTesting starts it).
+        .testTarget(
+            name: "AubadeFaceLinkTests", dependencies: ["AubadeFaceLink", "AubadeSystem", "AubadeTesting"], swiftSettings: strict),
         // The second waker end to end: the real `aubade run` and `aubade-waker` on one --fake-time, the card
         // being alsa-lib's `file` plugin.
         .testTarget(
