@@ -10,7 +10,10 @@
 #      a groff warning; the bash completion parses; the example configs are clean;
 #   4. the unit's sandbox: `systemd-analyze security --offline` exposure at most 2.0;
 #   5. deploy/install.sh into a scratch root (--destdir): what it installs, a second run that changes nothing,
-#      a user's config kept (the new one beside it as .dist), --uninstall removing all but the config.
+#      a user's config kept (the new one beside it as .dist), --uninstall removing all but the config;
+#   6. the kiosk launcher's choice of face (deploy/kiosk/aubade-kiosk --dry-run, on a faked /proc/meminfo and PATH):
+#      the native face under 1 GiB or without Chromium, Chromium when asked or on a larger board, the exact command
+#      line of each; then the native face really started by it, with its arguments, and started again after it exits.
 # Usage: Tests/Deploy/run.sh AUBADE_BINARY [WORKDIR]   (default WORKDIR: .build/deploy-test)
 # Prints PASS/FAIL lines; the exit code is the number of failures.
 set -uo pipefail
@@ -149,6 +152,75 @@ sed 's/^/  /' "$W/uninstall.txt"
 (cd "$R" && find . \( -type f -o -type l \) | sed 's#^\.##' | sort) > "$W/left.txt"
 check "--uninstall removes everything but the config ($(tr '\n' ' ' < "$W/left.txt"))" \
   eval '[ "$(cat "$W/left.txt")" = "$(printf "/etc/aubade/aubade.toml\n/etc/aubade/aubade.toml.dist")" ]'
+
+# --- 6. The kiosk launcher picks the face ---------------------------------------------------------------
+K=$W/kiosk
+mkdir -p "$K/bin" "$K/run"
+LAUNCHER=$REPO/deploy/kiosk/aubade-kiosk
+# Stand-ins on PATH: the two faces, and curl (the clock "answers" at once).
+printf '#!/bin/sh\nexit 0\n' > "$K/bin/chromium"
+printf '#!/bin/sh\necho "$*" >> "%s/face-runs"\nexit 3\n' "$K" > "$K/bin/aubade-face"
+printf '#!/bin/sh\nexit 0\n' > "$K/bin/curl"
+chmod +x "$K/bin/"*
+printf 'MemTotal:         438072 kB\nMemFree:          100000 kB\n' > "$K/meminfo-512"   # a Pi Zero 2 W
+printf 'MemTotal:        3882300 kB\nMemFree:         100000 kB\n' > "$K/meminfo-4g"    # a Pi 4 with 4 GB
+printf 'AUBADE_KIOSK_FACE=native\nAUBADE_KIOSK_SIZE=480x320\n' > "$K/defaults-native"
+# kiosk MEMINFO PATHDIR [VAR=value ...] -- [ARGS]: the launcher's --dry-run in an empty environment; stdout is the
+# command it would run, stderr its choice.
+kiosk() {
+  local meminfo=$1 bin=$2; shift 2
+  local vars=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
+  shift
+  env -i PATH="$bin:/usr/bin:/bin" HOME="$K" XDG_RUNTIME_DIR="$K/run" AUBADE_MEMINFO="$K/$meminfo" \
+    AUBADE_KIOSK_DEFAULTS=/nonexistent "${vars[@]}" sh "$LAUNCHER" --dry-run "$@" 2> "$K/said"
+}
+chromium_line() {  # chromium_line BROWSER WINDOW...: the launcher's Chromium command, as it has always been
+  echo "$1 --user-data-dir=$K/run/aubade-kiosk.XXXXXX --no-first-run --noerrdialogs --disable-infobars --disable-session-crashed-bubble --disable-features=Translate --password-store=basic --check-for-update-interval=31536000 --ozone-platform-hint=auto ${*:2}"
+}
+expect_run() {  # expect_run WHAT EXPECTED MEMINFO PATHDIR [VAR=value ...] -- [ARGS]
+  local what=$1 expected=$2; shift 2
+  local got
+  got=$(kiosk "$@")
+  check "launcher: $what: $got ($(sed 's/^aubade-kiosk: //' "$K/said" | tr '\n' ' '))" [ "$got" = "$expected" ]
+}
+face_cmd="$K/bin/aubade-face --port 8080 --token-file $K/run/aubade-face/token"
+expect_run "438 MB (Pi Zero 2 W), both faces installed, auto: the native face" "$face_cmd" meminfo-512 "$K/bin" --
+expect_run "438 MB, AUBADE_KIOSK_FACE=chromium: Chromium under cage (no session)" \
+  "cage -- $LAUNCHER --face chromium http://127.0.0.1:8080/kiosk" meminfo-512 "$K/bin" AUBADE_KIOSK_FACE=chromium --
+expect_run "4 GB, auto: Chromium under cage, as before (no session)" \
+  "cage -- $LAUNCHER --face chromium http://127.0.0.1:8080/kiosk" meminfo-4g "$K/bin" --
+expect_run "4 GB, auto, in a Wayland session: Chromium's kiosk window, its flags unchanged" \
+  "$(chromium_line "$K/bin/chromium" --kiosk http://127.0.0.1:8080/kiosk)" meminfo-4g "$K/bin" WAYLAND_DISPLAY=wayland-0 --
+expect_run "inside cage (--face chromium): Chromium maximised as an app window, whatever the memory" \
+  "$(chromium_line "$K/bin/chromium" --start-maximized --app=http://127.0.0.1:8080/kiosk)" meminfo-512 "$K/bin" \
+  WAYLAND_DISPLAY=wayland-0 AUBADE_KIOSK_IN_CAGE=1 -- --face chromium
+expect_run "4 GB without Chromium, auto: the native face" "$face_cmd" meminfo-4g "$K/bin" AUBADE_KIOSK_BROWSER="$K/none/chromium" --
+expect_run "4 GB, --face native in a Wayland session (a window), the port from the URL, the size and font given" \
+  "$K/bin/aubade-face --port 9090 --token-file $K/run/aubade-face/token --size 800x480 --font '/usr/share/fonts/my font.ttf'" \
+  meminfo-4g "$K/bin" WAYLAND_DISPLAY=wayland-0 AUBADE_KIOSK_SIZE=800x480 "AUBADE_KIOSK_FONT=/usr/share/fonts/my font.ttf" \
+  -- --face native http://127.0.0.1:9090/kiosk
+expect_run "under aubade-face.service: the token in its StateDirectory, the face's settings from the defaults file" \
+  "$K/bin/aubade-face --port 8080 --token-file /var/lib/aubade-face/token --size 480x320" meminfo-4g "$K/bin" \
+  STATE_DIRECTORY=/var/lib/aubade-face AUBADE_KIOSK_DEFAULTS="$K/defaults-native" --
+expect_run "438 MB, the native face not installed: Chromium, as before, with a word about the native face" \
+  "cage -- $LAUNCHER --face chromium http://127.0.0.1:8080/kiosk" meminfo-512 "$K/bin" AUBADE_KIOSK_FACE_BIN=/nonexistent/aubade-face --
+check "launcher: ... and says the native face would take ~25 MB" grep -q "sudo apt install aubade-face" "$K/said"
+expect_run "438 MB, a clock on another machine: Chromium (the native face shows this machine's clock only)" \
+  "cage -- $LAUNCHER --face chromium http://192.168.1.20:8080/kiosk" meminfo-512 "$K/bin" -- http://192.168.1.20:8080/kiosk
+kiosk meminfo-512 "$K/bin" AUBADE_KIOSK_FACE=sometimes -- > /dev/null
+rc=$?
+check "launcher: AUBADE_KIOSK_FACE=sometimes is refused (exit $rc: $(cat "$K/said"))" [ $rc = 2 ]
+# The native face started for real: the clock answers (curl's stand-in), the face runs with the command line above,
+# exits, and is started again 5 s later.
+env -i PATH="$K/bin:/usr/bin:/bin" HOME="$K" XDG_RUNTIME_DIR="$K/run" AUBADE_MEMINFO="$K/meminfo-512" \
+  AUBADE_KIOSK_DEFAULTS=/nonexistent setsid sh "$LAUNCHER" > "$K/launcher.log" 2>&1 &
+launcher=$!
+for _ in $(seq 1 90); do [ -f "$K/face-runs" ] && [ "$(grep -c . "$K/face-runs")" -ge 2 ] && break; sleep 0.1; done
+kill -- -"$launcher" 2>/dev/null || kill "$launcher" 2>/dev/null
+wait "$launcher" 2>/dev/null
+check "launcher: the native face ran with '$(head -1 "$K/face-runs" 2>/dev/null)' and again after it exited ($(grep -c . "$K/face-runs" 2>/dev/null) runs; $(tr '\n' ' ' < "$K/launcher.log"))" \
+  eval '[ "$(sed -n 1p "$K/face-runs")" = "--port 8080 --token-file $K/run/aubade-face/token" ] && [ "$(grep -c . "$K/face-runs")" -ge 2 ] && [ -d "$K/run/aubade-face" ]'
 
 echo "deploy: $FAILS failure(s)"
 exit "$FAILS"
