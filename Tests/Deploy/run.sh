@@ -8,6 +8,10 @@
 #      page), no resource bundle (the pages are compiled in), every file root-owned with the expected mode; conffiles; the maintainer scripts; Depends: names the
 #      libraries the binary links (as dpkg-shlibdeps found them) and adduser; the man page renders without
 #      a groff warning; the bash completion parses; the example configs are clean;
+#   3b. the native face's package, aubade-face (made beside it when aubade-face is built, as the suite builds it):
+#      lintian, its file list (Tests/Deploy/face-package-files.txt), Depends: (its libraries, the font, aubade of
+#      the same version, adduser), its maintainer scripts, its man page, its unit (the launcher with --face native,
+#      OOMScoreAdjust=500, ordered after the clock and bound to nothing of it);
 #   4. the unit's sandbox: `systemd-analyze security --offline` exposure at most 2.0;
 #   5. deploy/install.sh into a scratch root (--destdir): what it installs, a second run that changes nothing,
 #      a user's config kept (the new one beside it as .dist), --uninstall removing all but the config;
@@ -31,7 +35,8 @@ export AUBADE_RUNTIME_DIR="$W/run"
 
 # --- 1. The package -------------------------------------------------------------------------------------
 start=$(date +%s)
-if ! deb=$("$REPO/deploy/make-deb.sh" --test --fast "$BIN" "$W/deb" 2> "$W/make-deb.log" | tail -1) || [ ! -f "$deb" ]; then
+if ! "$REPO/deploy/make-deb.sh" --test --fast "$BIN" "$W/deb" > "$W/make-deb.out" 2> "$W/make-deb.log" ||
+   ! deb=$(tail -1 "$W/make-deb.out") || [ ! -f "$deb" ]; then
   cat "$W/make-deb.log"
   fail "deploy/make-deb.sh --test $BIN failed"
   exit "$FAILS"
@@ -107,6 +112,65 @@ for f in "$REPO"/config/examples/*.toml; do
     eval '"$BIN" run --check-config --config "$f" > /dev/null 2>&1'
 done
 
+# --- 3b. The native face's package ----------------------------------------------------------------------
+FACE=$(dirname "$BIN")/aubade-face
+face_deb=$(grep '/aubade-face_[^/]*\.deb$' "$W/make-deb.out")
+if [ ! -x "$FACE" ]; then
+  fail "aubade-face is not built beside $BIN (swift build builds every product): its package is not checked"
+elif [ ! -f "$face_deb" ]; then
+  fail "make-deb.sh made no aubade-face package beside $(basename "$deb") ($(grep aubade-face "$W/make-deb.log"))"
+else
+  pass "make-deb.sh packaged $(basename "$face_deb") ($(du -h "$face_deb" | cut -f1))"
+  lintian --tag-display-limit 0 --display-info "$face_deb" > "$W/lintian-face.txt" 2>&1
+  sed 's/^/  lintian: /' "$W/lintian-face.txt"
+  check "lintian on aubade-face: no error ($(grep -c '^E:' "$W/lintian-face.txt") E, $(grep -c '^W:' "$W/lintian-face.txt") W, $(grep -c '^I:' "$W/lintian-face.txt") I)" \
+    eval '! grep -q "^E:" "$W/lintian-face.txt"'
+  dpkg-deb -c "$face_deb" | awk '{ p = $6; sub(/^\.\//, "/", p); sub(/\/$/, "", p); if (p == "") next;
+       print $1, $2, p ($7 == "->" ? " -> " $8 : "") }' > "$W/face-entries.txt"
+  awk '{ $2 = ""; print }' "$W/face-entries.txt" | sed 's/  / /' | sort > "$W/face-files.txt"
+  grep -v '^#' "$HERE/face-package-files.txt" | sed '/^$/d' | sort > "$W/face-expected.txt"
+  if diff -u "$W/face-expected.txt" "$W/face-files.txt" > "$W/face-files.diff"; then
+    pass "the face's file list is Tests/Deploy/face-package-files.txt ($(wc -l < "$W/face-files.txt") entries, modes included), every entry root/root: $(awk '$2 != "root/root"' "$W/face-entries.txt" | wc -l) others"
+    [ -z "$(awk '$2 != "root/root"' "$W/face-entries.txt")" ] || fail "an entry of aubade-face is not root/root"
+  else
+    sed 's/^/  /' "$W/face-files.diff"
+    fail "the face's file list differs from Tests/Deploy/face-package-files.txt (- expected, + packaged)"
+  fi
+  face_depends=$(dpkg-deb -f "$face_deb" Depends)
+  missing=""
+  for lib in $(readelf -d "$FACE" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+    pkg=$(dpkg -S "$(ldconfig -p | awk -v l="$lib" '$1 == l && f == "" { f = $NF } END { print f }')" 2>/dev/null | cut -d: -f1 | head -1)
+    [ -z "$pkg" ] && continue
+    [[ "$face_depends" == *"$pkg ("* || "$face_depends" == *"$pkg,"* ]] || missing+=" $lib($pkg)"
+  done
+  version=$(dpkg-deb -f "$deb" Version)
+  check "the face's Depends: names the package of every library it links, fonts-dejavu-core, aubade (= $version) and adduser: $face_depends" \
+    eval '[ -z "$missing" ] && [[ "$face_depends" == *"fonts-dejavu-core"* && "$face_depends" == *"aubade (= $version)"* && "$face_depends" == *adduser* ]] ||
+          { echo "  not in Depends:$missing"; false; }'
+  check "the clock's package does not depend on the face, nor on SDL (a headless clock installs neither)" \
+    eval '[[ "$depends" != *aubade-face* && "$depends" != *sdl* ]]'
+  dpkg-deb -e "$face_deb" "$W/face-control"
+  check "the face's postinst, prerm, postrm are executable shell scripts that parse, and postinst makes the aubade-face user" \
+    eval 'for s in postinst prerm postrm; do [ -x "$W/face-control/$s" ] && sh -n "$W/face-control/$s" || exit 1; done &&
+          grep -q "adduser --system .*aubade-face" "$W/face-control/postinst"'
+  check "the face's unit is not enabled on install (a desktop's compositor holds the screen)" \
+    eval '! grep -q "deb-systemd-helper enable" "$W/face-control/postinst"'
+  mkdir -p "$W/face-root" && dpkg-deb -x "$face_deb" "$W/face-root"
+  LC_ALL=C.UTF-8 MANROFFSEQ='' man --warnings -E UTF-8 -l "$W/face-root/usr/share/man/man1/aubade-face.1.gz" > "$W/man-face.txt" 2> "$W/man-face.err"
+  check "the man page of aubade-face renders without a warning ($(wc -l < "$W/man-face.txt") lines; $(head -c 200 "$W/man-face.err"))" \
+    eval '[ -s "$W/man-face.txt" ] && [ ! -s "$W/man-face.err" ] && grep -q -- "--token-file" "$W/man-face.txt"'
+  U=$W/face-root/lib/systemd/system/aubade-face.service
+  check "its unit runs the packaged launcher with the native face, as aubade-face with the video, input and render groups" \
+    eval 'grep -qx "ExecStart=/usr/lib/aubade/kiosk/aubade-kiosk --face native" "$U" && [ -x "$W/root/usr/lib/aubade/kiosk/aubade-kiosk" ] &&
+          grep -qx "User=aubade-face" "$U" && grep -qx "SupplementaryGroups=video input render" "$U"'
+  check "the kernel picks the face, never the clock: OOMScoreAdjust=500, Restart=always" \
+    eval 'grep -qx "OOMScoreAdjust=500" "$U" && grep -qx "Restart=always" "$U"'
+  check "nothing in it can stop or delay the clock: After=aubade.service only, no Requires=, Wants=, BindsTo=, PartOf=, Before=" \
+    eval 'grep -q "^After=.*aubade\.service" "$U" && ! grep -Eq "^(Requires|Requisite|Wants|BindsTo|PartOf|Before|Conflicts)=" "$U"'
+  systemd-analyze security --offline=true --no-pager "$U" > "$W/security-face.txt" 2>&1
+  pass "the face's unit: systemd-analyze security --offline exposure $(sed -n 's/.*Overall exposure level for .*: \([0-9.]*\).*/\1/p' "$W/security-face.txt") (not gated: KMS/DRM, Mesa and evdev want their devices open)"
+fi
+
 # --- 4. The unit's sandbox ------------------------------------------------------------------------------
 systemd-analyze security --offline=true --no-pager "$W/root/lib/systemd/system/aubade.service" > "$W/security.txt" 2>&1
 exposure=$(sed -n 's/.*Overall exposure level for .*: \([0-9.]*\).*/\1/p' "$W/security.txt")
@@ -133,11 +197,17 @@ EOF
 while read -r name exe; do
   [ -n "$name" ] && printf '/usr/local/bin/%s\n/etc/systemd/system/%s\n/usr/local/share/man/man1/%s.1\n' "$exe" "$name" "$exe" >> "$W/installed-expected.txt"
 done <<< "$extras"
+# The native face, built beside the binary, as its package has it.
+[ -x "$(dirname "$BIN")/aubade-face" ] &&
+  printf '/usr/local/bin/aubade-face\n/etc/systemd/system/aubade-face.service\n/usr/local/share/man/man1/aubade-face.1\n' >> "$W/installed-expected.txt"
 sort -o "$W/installed-expected.txt" "$W/installed-expected.txt"
 check "install.sh --destdir installs (exit $rc) the files the package has, under /usr/local" \
   eval '[ $rc = 0 ] && diff -u "$W/installed-expected.txt" "$W/installed.txt"'
 check "its unit starts /usr/local/bin/aubade, which runs" \
   eval 'grep -q "^ExecStart=/usr/local/bin/aubade run " "$R/etc/systemd/system/aubade.service" && "$R/usr/local/bin/aubade" --version > /dev/null'
+[ -x "$(dirname "$BIN")/aubade-face" ] &&
+  check "the face's unit runs the launcher installed under /usr/local" \
+    eval 'grep -qx "ExecStart=/usr/local/lib/aubade/kiosk/aubade-kiosk --face native" "$R/etc/systemd/system/aubade-face.service"'
 "$REPO/deploy/install.sh" --binary "$BIN" --destdir "$R" > "$W/install-2.txt" 2>&1
 rc=$?
 check "a second run changes nothing and says so ($(grep -c '^install: unchanged' "$W/install-2.txt") unchanged)" \
