@@ -275,7 +275,7 @@ expect_run "under aubade-face.service: the token in its StateDirectory, the face
   STATE_DIRECTORY=/var/lib/aubade-face AUBADE_KIOSK_DEFAULTS="$K/defaults-native" --
 expect_run "438 MB, the native face not installed: Chromium, as before, with a word about the native face" \
   "cage -- $LAUNCHER --face chromium http://127.0.0.1:8080/kiosk" meminfo-512 "$K/bin" AUBADE_KIOSK_FACE_BIN=/nonexistent/aubade-face --
-check "launcher: ... and says the native face would take ~25 MB" grep -q "sudo apt install aubade-face" "$K/said"
+check "launcher: ... and says the native face would take less" grep -q "sudo apt install aubade-face" "$K/said"
 expect_run "438 MB, a clock on another machine: Chromium (the native face shows this machine's clock only)" \
   "cage -- $LAUNCHER --face chromium http://192.168.1.20:8080/kiosk" meminfo-512 "$K/bin" -- http://192.168.1.20:8080/kiosk
 kiosk meminfo-512 "$K/bin" AUBADE_KIOSK_FACE=sometimes -- > /dev/null
