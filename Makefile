@@ -111,8 +111,10 @@ deps-test:
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BUILD_DIR)
 
-## The Debian package for this machine (a Pi makes the arm64 one): $(DIST)/aubade_<version>-1_<arch>.deb, from a
-## release build with the Swift runtime linked in (the Pi needs no toolchain). Install: sudo apt install ./dist/aubade_*.deb
+## The Debian packages for this machine (a Pi makes the arm64 ones): $(DIST)/aubade_<version>-1_<arch>.deb, and beside
+## it the native face's aubade-face_<version>-1_<arch>.deb (SDL2: its own package, so a headless clock pulls none of
+## it), from one release build of every product with the Swift runtime linked in (the Pi needs no toolchain).
+## Install: sudo apt install ./dist/aubade_*.deb (and ./dist/aubade-face_*.deb for a screen)
 deb: deps-deb
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BUILD_DIR)
 	deploy/make-deb.sh $(BUILD_DIR)/release/aubade $(DIST)
@@ -121,8 +123,8 @@ deps-deb:
 	@deploy/install-deps.sh deb
 
 ## For those who build from source: the release binary, the unit, the config (an existing one is kept), the
-## aubade user; then the clock enabled and started (deploy/install.sh; sudo when not root). PREFIX (default
-## /usr/local) and DESTDIR as usual; deploy/install.sh --uninstall removes it again.
+## aubade user, the native face and its unit (not enabled); then the clock enabled and started (deploy/install.sh;
+## sudo when not root). PREFIX (default /usr/local) and DESTDIR as usual; deploy/install.sh --uninstall removes it.
 install: release
 	deploy/install.sh --binary $(BUILD_DIR)/release/aubade $(if $(PREFIX),--prefix $(PREFIX)) $(if $(DESTDIR),--destdir $(DESTDIR))
 

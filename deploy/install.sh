@@ -19,7 +19,9 @@
 # config /etc/aubade/aubade.toml only when there is none (an existing one is kept; when the shipped one
 # differs it is put beside as aubade.toml.dist), the udev rules in /etc/udev/rules.d, the kiosk's user unit
 # in /etc/systemd/user, and any other unit in deploy/ with its program built beside the binary (the second waker:
-# PREFIX/bin/aubade-waker, /etc/systemd/system/aubade-waker.service); then the `aubade` system user (groups audio, gpio, i2c, input, video; the gpio and i2c
+# PREFIX/bin/aubade-waker, /etc/systemd/system/aubade-waker.service), and the native face when it is built beside
+# the binary (PREFIX/bin/aubade-face, its man page, /etc/systemd/system/aubade-face.service: installed, not enabled,
+# as the aubade-face package does, with its `aubade-face` system user); then the `aubade` system user (groups audio, gpio, i2c, input, video; the gpio and i2c
 # groups are made when missing), /var/lib/aubade, and the unit enabled and started — restarted when the
 # binary or the unit changed. Needs root (uses sudo when not root) unless --destdir is given.
 set -euo pipefail
@@ -54,6 +56,8 @@ $purge && ! $uninstall && die "--purge goes with --uninstall."
 LIB=$PREFIX/lib/aubade
 UNIT=/etc/systemd/system/aubade.service
 KIOSK_UNIT=/etc/systemd/user/aubade-kiosk.service
+FACE_UNIT=/etc/systemd/system/aubade-face.service
+FACE_MAN=$PREFIX/share/man/man1/aubade-face.1
 CONFIG=/etc/aubade/aubade.toml
 RULES=(/etc/udev/rules.d/60-aubade.rules /etc/udev/rules.d/99-aubade-backlight.rules)
 MAN=$PREFIX/share/man/man1/aubade.1
@@ -94,13 +98,14 @@ remove() {
 if $uninstall; then
   while read -r name exe; do units+=("$name"); done < <(extra_units)
   if systemd_up; then
-    for u in "${units[@]}"; do
+    for u in "${units[@]}" aubade-face.service; do
       systemctl disable --now "$u" >/dev/null 2>&1 && say "stopped and disabled $u" || true
     done
   fi
   while read -r name exe; do
     remove "/etc/systemd/system/$name"; remove "$PREFIX/bin/$exe"; remove "$PREFIX/share/man/man1/$exe.1"
   done < <(extra_units)
+  remove "$FACE_UNIT"; remove "$PREFIX/bin/aubade-face"; remove "$FACE_MAN"
   remove "$UNIT"
   remove "$KIOSK_UNIT"
   for r in "${RULES[@]}"; do remove "$r"; done
@@ -118,6 +123,7 @@ if $uninstall; then
     [ -e "$DEST/var/lib/aubade" ] && say "kept /var/lib/aubade with the alarms (--purge deletes it)"
   fi
   live && getent passwd aubade >/dev/null && say "kept the aubade user (userdel aubade removes it)"
+  live && getent passwd aubade-face >/dev/null && say "kept the aubade-face user (userdel aubade-face removes it)"
   exit 0
 fi
 
@@ -159,6 +165,18 @@ while read -r name exe; do
   units+=("$name")
 done < <(extra_units)
 for r in "${RULES[@]}"; do put "$REPO/deploy/$(basename "$r")" "$r" 0644 || true; done
+# The native face (issue 38), as the aubade-face package has it: its unit runs the kiosk launcher installed above.
+face=false face_changed=false
+if [ -x "$(dirname "$BIN")/aubade-face" ]; then
+  face=true
+  put "$(install_copy "$(dirname "$BIN")/aubade-face" aubade-face.bin)" "$PREFIX/bin/aubade-face" 0755 && face_changed=true
+  put "$HERE/debian/aubade-face.1" "$FACE_MAN" 0644 || true
+  sed "s#^ExecStart=/usr/lib/aubade/#ExecStart=$LIB/#" "$REPO/deploy/kiosk/aubade-face.service" > "$W/aubade-face.service"
+  grep -q "^ExecStart=$LIB/kiosk/aubade-kiosk " "$W/aubade-face.service" || die "deploy/kiosk/aubade-face.service no longer runs the kiosk launcher."
+  put "$W/aubade-face.service" "$FACE_UNIT" 0644 && face_changed=true
+else
+  say "left out the native face: aubade-face is not built beside $BIN"
+fi
 
 # The config: a user's own is never overwritten.
 if [ -e "$DEST$CONFIG" ]; then
@@ -202,6 +220,12 @@ if [ ! -d /var/lib/aubade ]; then
   install -d -o aubade -g aubade -m 0750 /var/lib/aubade
   say "made /var/lib/aubade"
 fi
+# The face's own user: the screen and touchscreen through its unit's groups, nothing of the clock's.
+if $face && ! getent passwd aubade-face >/dev/null; then
+  useradd --system --user-group --home-dir /var/lib/aubade-face --no-create-home --shell /usr/sbin/nologin \
+    --comment "Aubade clock face" aubade-face
+  say "made the system user aubade-face"
+fi
 if command -v udevadm >/dev/null && [ -d /run/udev ]; then
   udevadm control --reload-rules && udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev &&
     udevadm trigger --action=add --subsystem-match=backlight
@@ -225,3 +249,11 @@ for u in "${units[@]}"; do
     say "unchanged: $u is running"
   fi
 done
+# The face's unit is not enabled here (on a desktop the compositor holds the screen): restarted if it runs.
+if $face; then
+  if systemctl is-active --quiet aubade-face.service; then
+    if $face_changed; then systemctl restart aubade-face.service && say "restarted aubade-face.service (its program or unit changed)"; fi
+  elif ! systemctl is-enabled --quiet aubade-face.service; then
+    say "aubade-face.service is installed, not enabled: on a board without a desktop, sudo systemctl enable --now aubade-face"
+  fi
+fi

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds the Debian package aubade_<version>-<revision>_<arch>.deb from an already built aubade binary, with
-# dpkg-deb (no debhelper, no source package). `make deb` passes the release binary linked with
+# dpkg-deb (no debhelper, no source package), and beside it aubade-face_<version>-<revision>_<arch>.deb when the
+# native face (aubade-face, issue 38) is built beside the binary. `make deb` passes the release binary linked with
 # --static-swift-stdlib, so the Pi needs no Swift toolchain; run on a Pi (arm64) it makes the arm64 package.
 #
 # Usage: deploy/make-deb.sh [--test] [--revision N] [--fast] BINARY OUTDIR
 #   BINARY        the aubade executable (its pages and OpenAPI document are compiled in); the second waker,
 #                 aubade-waker, is taken from beside it
-#   OUTDIR        where the .deb goes (made if missing); the last line printed is its path
+#   OUTDIR        where the .deb goes (made if missing); the last line printed is its path (the face's package, when
+#                 made, is the line before)
 #   --revision N  the Debian revision (default 1); the HIL's upgrade test packages one binary as -1 and -2
 #   --test        for the tests only: BINARY is a debug build that links the Swift runtime from the toolchain
 #                 (/opt/swift/...), which no Debian package provides. Its RUNPATH to the toolchain is removed
@@ -27,6 +29,13 @@
 #   Depends: from dpkg-shlibdeps over the binary (the exact runtime libraries and their minimum versions), the
 #   FFmpeg libraries the binary opens with dlopen (resolved through their packages' shlibs files the same way),
 #   plus adduser for postinst.
+#
+# The face's package, a second binary package so that a headless clock never pulls SDL, Mesa or a font:
+#   /usr/bin/aubade-face; /lib/systemd/system/aubade-face.service (deploy/kiosk/, installed, not enabled: a board
+#   with a desktop shows the face through the kiosk launcher, which the aubade package holds); aubade-face(1);
+#   copyright, changelog. postinst makes the `aubade-face` system user. Depends: dpkg-shlibdeps over the binary
+#   (SDL2, SDL2_ttf, SDL2_image), fonts-dejavu-core (its font), aubade of the same version (the launcher, and the
+#   API it speaks), adduser.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
@@ -207,5 +216,55 @@ find "$P" -type d -exec chmod 0755 {} +
 mkdir -p "$OUT"
 deb=$(cd "$OUT" && pwd)/aubade_${debversion}_$arch.deb
 dpkg-deb --root-owner-group "${compress[@]}" --build "$P" "$deb" >/dev/null
+
+# --- The native face: its own package ---------------------------------------------------------------------
+# aubade-face_<version>_<arch>.deb, when aubade-face is built beside the binary. Its own package, not the clock's:
+# the face links SDL2 (and through it Mesa, libdrm, fonts): a headless clock installs none of it.
+FACE=$(dirname "$BIN")/aubade-face
+if [ -x "$FACE" ]; then
+  F=$W/debian/aubade-face
+  mkdir -p "$F/DEBIAN"
+  install -D -m 0755 "$FACE" "$F/usr/bin/aubade-face"
+  strip --strip-unneeded --remove-section=.comment --remove-section=.note "$F/usr/bin/aubade-face"
+  fix_runpath "$F/usr/bin/aubade-face" "$FACE"
+  install -D -m 0644 "$REPO/deploy/kiosk/aubade-face.service" "$F/lib/systemd/system/aubade-face.service"
+  grep -q '^ExecStart=/usr/lib/aubade/kiosk/aubade-kiosk --face native$' "$F/lib/systemd/system/aubade-face.service" ||
+    die "deploy/kiosk/aubade-face.service no longer runs the launcher the aubade package installs with --face native."
+  install -d "$F/usr/share/man/man1"
+  sed "1s/\"\"/\"$date\"/" "$HERE/debian/aubade-face.1" | gzip -9n > "$F/usr/share/man/man1/aubade-face.1.gz"
+  FD=$F/usr/share/doc/aubade-face
+  install -D -m 0644 "$HERE/debian/aubade-face.copyright" "$FD/copyright"
+  install -D -m 0644 "$HERE/debian/aubade-face.lintian-overrides" "$F/usr/share/lintian/overrides/aubade-face"
+  {
+    echo "aubade ($debversion) unstable; urgency=medium"
+    echo
+    echo "  * Built from $(git -C "$REPO" describe --always --dirty 2>/dev/null || echo 'a source tree') by deploy/make-deb.sh."
+    echo
+    echo " -- $(sed -n 's/^Maintainer: //p' "$HERE/debian/control.in" | head -1)  $(date -u -R -d "$date")"
+  } | gzip -9n > "$FD/changelog.Debian.gz"
+  for script in postinst prerm postrm; do install -m 0755 "$HERE/debian/aubade-face.$script" "$F/DEBIAN/$script"; done
+  cp "$HERE/debian/control-face.in" "$W/debian/control"
+  (cd "$W" && dpkg-shlibdeps "${shlibdeps_args[@]}" -O -e"$F/usr/bin/aubade-face" 2> "$W/shlibdeps-face.err") > "$W/substvars-face" ||
+    { cat "$W/shlibdeps-face.err" >&2; die "dpkg-shlibdeps failed on $FACE."; }
+  grep -v 'binaries to analyze should already be installed' "$W/shlibdeps-face.err" |
+    { if $test_build; then grep -Ev "library name 'lib(swift|Foundation|dispatch|BlocksRuntime|_Foundation)|linked against lib(swift|Foundation|dispatch|BlocksRuntime|_Foundation)"; else cat; fi; } >&2 || true
+  face_shlibs=$(sed -n 's/^shlibs:Depends=//p' "$W/substvars-face")
+  [ -n "$face_shlibs" ] || die "dpkg-shlibdeps found no libraries in $FACE."
+  if readelf -VW "$FACE" | grep 'Name: GLIBC_ABI_DT_RELR' >/dev/null; then
+    face_shlibs=$(echo "$face_shlibs" | sed -E 's/libc6 \(>= 2\.(2[0-9]|3[0-5])[^)]*\)/libc6 (>= 2.36)/')
+  fi
+  face_depends="$face_shlibs, fonts-dejavu-core, aubade (= $debversion), adduser"
+  face_size=$(du -sk --exclude=DEBIAN "$F" | cut -f1)
+  sed -e "s/@VERSION@/$debversion/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$face_depends/" \
+      -e "s/@INSTALLED_SIZE@/$face_size/" "$HERE/debian/control-face.in" | sed -n '/^Package:/,$p' > "$F/DEBIAN/control"
+  (cd "$F" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | sort -z | xargs -0 md5sum) > "$F/DEBIAN/md5sums"
+  find "$F" -type d -exec chmod 0755 {} +
+  face_deb=$(cd "$OUT" && pwd)/aubade-face_${debversion}_$arch.deb
+  dpkg-deb --root-owner-group "${compress[@]}" --build "$F" "$face_deb" >/dev/null
+  echo "make-deb: $(basename "$face_deb"): $(du -h "$face_deb" | cut -f1), installed $face_size KiB; Depends: $face_depends" >&2
+  echo "$face_deb"
+else
+  echo "make-deb: aubade-face left out: it is not built beside $BIN." >&2
+fi
 echo "make-deb: $(basename "$deb"): $(du -h "$deb" | cut -f1), installed $installed_size KiB; Depends: $shlibs, adduser" >&2
 echo "$deb"

@@ -25,10 +25,17 @@ struct DoctorCommand: AsyncParsableCommand {
             "Look for the screen's backlight under this folder's sys/class/backlight instead of /sys (a fake sysfs tree, for tests).",
             visibility: .hidden))
     var backlightRoot: String?
+    @Option(
+        name: .customLong("proc-root"),
+        help: ArgumentHelp(
+            "Look for the running clock face and the machine's memory under this folder instead of /proc (a fake tree, for tests).",
+            visibility: .hidden))
+    var procRoot: String?
 
     func run() async throws {
         let context = try global.context(quiet: true, mode: .lenient)
-        let report = await DoctorReport.gather(context, play: play, backlightRoot: backlightRoot ?? "")
+        let report = await DoctorReport.gather(
+            context, play: play, backlightRoot: backlightRoot ?? "", procRoot: procRoot ?? "/proc")
         if context.json {
             Output.json(report)
         } else {

@@ -101,7 +101,8 @@ struct DoctorCLITests {
         #expect(
             checks.keys.sorted()
                 == [
-                    "alarm", "backlight", "buttons", "clock", "config", "daemon", "database", "disk", "microphone", "mixer",
+                    "alarm", "backlight", "buttons", "clock", "config", "daemon", "database", "disk", "face", "microphone",
+                    "mixer",
                     "network", "outputs", "play", "rtc", "shake", "sound", "station:Refused", "waker",
                 ].sorted(), "\(checks.keys)")
         for (name, status) in [

@@ -177,7 +177,9 @@ class CageTests(BrowserTest):
             drop = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--"]
         env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "XDG_RUNTIME_DIR": str(runtime),
                "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1",
-               "AUBADE_KIOSK_BROWSER": str(browser)}
+               "AUBADE_KIOSK_BROWSER": str(browser),
+               # Chromium whatever this machine's memory (under 1 GiB the launcher would pick the native face).
+               "AUBADE_KIOSK_FACE": "chromium"}
         log = open(folder / "cage.log", "w")
         self.addCleanup(log.close)
         process = subprocess.Popen([*drop, "setpriv", "--pdeathsig", "KILL", "--", str(LAUNCHER), clock.url + "/kiosk"],

@@ -27,6 +27,8 @@ struct DoctorReport: Encodable {
     var network: Network
     /// The routes the network line was made from (not printed: `network` shows them).
     var networkSnapshot = NetworkSnapshot()
+    /// The clock faces running on this machine, with what each costs (`FaceProbe`).
+    var faces: [FaceProbe.Face] = []
 
     struct Daemon: Encodable {
         var running: Bool
@@ -36,8 +38,10 @@ struct DoctorReport: Encodable {
     }
 
     /// Gathers every check. Blocking reads (ALSA, sysfs, SQLite, the socket) run off the cooperative pool; the
-    /// stations are tried at once, each on its own thread.
-    static func gather(_ context: CommandContext, play: Bool, backlightRoot: String = "") async -> DoctorReport {
+    /// stations are tried at once, each on its own thread. `procRoot` is where /proc is (a fake tree, for tests).
+    static func gather(_ context: CommandContext, play: Bool, backlightRoot: String = "", procRoot: String = "/proc") async
+        -> DoctorReport
+    {
         let database = context.databasePath
         let config = context.configuration
         let daemon = await runBlocking("aubade.doctor") { DaemonProbe.ask(databasePath: database) }
@@ -51,10 +55,12 @@ struct DoctorReport: Encodable {
                 microphone: MicrophoneProbe.check(config.verify),
                 disk: StorageProbe.disk(databasePath: database),
                 synchronised: ClockSync.isSynchronised(), rtc: ClockProbe.rtc(),
-                waker: DaemonStatus.Waker(SecondWaker.report(databasePath: database))
+                waker: DaemonStatus.Waker(SecondWaker.report(databasePath: database)),
+                faces: FaceProbe.faces(proc: procRoot), memory: FaceProbe.memoryKB(proc: procRoot)
             )
         }
         var report = hardware.hardware
+        report.faces = hardware.faces
         let outputs = config.outputs
         report.outputs = await runBlocking("aubade.doctor") { DoctorReport.probeOutputs(outputs, gpio: LibGPIOD(), drive: true) }
         let targets = StationProbe.targets(alarms: storage.alarms, stations: storage.stations)
@@ -83,6 +89,7 @@ struct DoctorReport: Encodable {
                 config.display, root: backlightRoot,
                 sunrises: storage.alarms.filter { $0.enabled && $0.sunriseSeconds > 0 }.map(\.name),
                 daemonWarning: daemon.status?.warnings.first { $0.hasPrefix("The screen's backlight") }),
+            FaceProbe.check(hardware.faces, memoryKB: hardware.memory),
         ]
         checks += stations.map(\.check)
         if let mqtt = await MQTTProbe.check(config.mqtt) { checks.append(mqtt) }
@@ -103,6 +110,6 @@ struct DoctorReport: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case checks, heard, next, daemon, config, libgpiod, chips, buttons, mapping, shake, outputs, network
+        case checks, heard, next, daemon, config, libgpiod, chips, buttons, mapping, shake, outputs, network, faces
     }
 }
