@@ -41,6 +41,11 @@ public struct FaceScene: Sendable, Hashable {
     public struct Box: Sendable, Hashable {
         public var rect: FaceRect
         public var color: FaceColor
+
+        public init(rect: FaceRect, color: FaceColor) {
+            self.rect = rect
+            self.color = color
+        }
     }
 
     /// A line of text, its height `size` pixels, vertically centred in `rect` and aligned in it; cut off with "…"
@@ -52,6 +57,15 @@ public struct FaceScene: Sendable, Hashable {
         public var color: FaceColor
         public var rect: FaceRect
         public var align: Align
+
+        public init(text: String, size: Int, weight: Weight, color: FaceColor, rect: FaceRect, align: Align) {
+            self.text = text
+            self.size = size
+            self.weight = weight
+            self.color = color
+            self.rect = rect
+            self.align = align
+        }
     }
 
     /// A button: its identity (what a touch on it asks), its rectangle (also where it is touched), its label.
@@ -62,12 +76,26 @@ public struct FaceScene: Sendable, Hashable {
         public var fill: FaceColor
         public var ink: FaceColor
         public var size: Int
+
+        public init(id: String, rect: FaceRect, label: String, fill: FaceColor, ink: FaceColor, size: Int) {
+            self.id = id
+            self.rect = rect
+            self.label = label
+            self.fill = fill
+            self.ink = ink
+            self.size = size
+        }
     }
 
     /// A station's logo, fitted in `rect` (aspect kept).
     public struct Picture: Sendable, Hashable {
         public var stationID: Int64
         public var rect: FaceRect
+
+        public init(stationID: Int64, rect: FaceRect) {
+            self.stationID = stationID
+            self.rect = rect
+        }
     }
 
     public var width: Int
