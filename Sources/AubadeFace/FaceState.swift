@@ -7,6 +7,11 @@ public struct FaceState: Decodable, Sendable, Hashable {
     public struct AlarmRef: Decodable, Sendable, Hashable {
         public var id: Int64
         public var name: String
+
+        public init(id: Int64, name: String) {
+            self.id = id
+            self.name = name
+        }
     }
 
     /// What rings: the alarms of the group, or a ring test (`test`: nothing to snooze).
@@ -16,6 +21,14 @@ public struct FaceState: Decodable, Sendable, Hashable {
         public var source: String
         public var audible: Bool
         public var notAudible: String?
+
+        public init(alarms: [AlarmRef], test: Bool = false, source: String = "", audible: Bool = true, notAudible: String? = nil) {
+            self.alarms = alarms
+            self.test = test
+            self.source = source
+            self.audible = audible
+            self.notAudible = notAudible
+        }
     }
 
     /// What plays: its kind ("radio", "sleep timer", …), source, state ("connecting", "playing", "not playing"),
@@ -29,12 +42,32 @@ public struct FaceState: Decodable, Sendable, Hashable {
         public var endsAt: Double?
         public var volume: Int
         public var stationId: Int64?
+
+        public init(
+            kind: String = "radio", source: String, state: String = "playing", problem: String? = nil, title: String? = nil,
+            endsAt: Double? = nil, volume: Int = 40, stationId: Int64? = nil
+        ) {
+            self.kind = kind
+            self.source = source
+            self.state = state
+            self.problem = problem
+            self.title = title
+            self.endsAt = endsAt
+            self.volume = volume
+            self.stationId = stationId
+        }
     }
 
     public struct Next: Decodable, Sendable, Hashable {
         public var id: Int64
         public var name: String
         public var at: Double
+
+        public init(id: Int64, name: String, at: Double) {
+            self.id = id
+            self.name = name
+            self.at = at
+        }
     }
 
     /// The sunrise's colours as the daemon computed them ("#rrggbb"): the face never computes them itself.
@@ -42,17 +75,33 @@ public struct FaceState: Decodable, Sendable, Hashable {
         public var permille: Int
         public var sky: String
         public var ink: String
+
+        public init(permille: Int, sky: String, ink: String) {
+            self.permille = permille
+            self.sky = sky
+            self.ink = ink
+        }
     }
 
     /// The pairing code the clock shows now, and until when it is valid.
     public struct Pairing: Decodable, Sendable, Hashable {
         public var code: String
         public var expiresAt: Double
+
+        public init(code: String, expiresAt: Double) {
+            self.code = code
+            self.expiresAt = expiresAt
+        }
     }
 
     public struct Output: Decodable, Sendable, Hashable {
         public var name: String
         public var on: Bool
+
+        public init(name: String, on: Bool) {
+            self.name = name
+            self.on = on
+        }
     }
 
     public var now: Double
