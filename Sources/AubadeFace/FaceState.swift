@@ -22,7 +22,8 @@ public struct FaceState: Decodable, Sendable, Hashable {
         public var audible: Bool
         public var notAudible: String?
 
-        public init(alarms: [AlarmRef], test: Bool = false, source: String = "", audible: Bool = true, notAudible: String? = nil) {
+        public init(alarms: [AlarmRef], test: Bool = false, source: String = "", audible: Bool = true, notAudible: String? = nil)
+        {
             self.alarms = alarms
             self.test = test
             self.source = source

@@ -33,8 +33,11 @@ struct FaceScenePropertyTests {
         }
         state.outputs = [.init(name: "shaker", on: Bool.random(using: &rng)), .init(name: "lamp", on: Bool.random(using: &rng))]
             .prefix(Int.random(in: 0...2, using: &rng)).map { $0 }
-        state.warnings = Array(repeating: "A warning that is rather long, to be cut off", count: Int.random(in: 0...2, using: &rng))
-        if Bool.random(using: &rng) { state.pairing = .init(code: "123456", expiresAt: now + Double.random(in: -10...300, using: &rng)) }
+        state.warnings = Array(
+            repeating: "A warning that is rather long, to be cut off", count: Int.random(in: 0...2, using: &rng))
+        if Bool.random(using: &rng) {
+            state.pairing = .init(code: "123456", expiresAt: now + Double.random(in: -10...300, using: &rng))
+        }
         let stations = (0..<Int.random(in: 0...30, using: &rng)).map {
             FaceStation(id: Int64($0), name: "Station \($0)", hasLogo: Bool.random(using: &rng))
         }

@@ -29,7 +29,10 @@ struct FaceSceneTests {
         #expect(scene.text("The clock's time is not synchronised.") != nil)
         #expect(scene.text("35") != nil)
         #expect(scene.text("Reconnecting…") == nil)
-        #expect(scene.pictures == [FaceScene.Picture(stationID: 3, rect: scene.pictures.first?.rect ?? FaceRect(x: 0, y: 0, w: 0, h: 0))])
+        #expect(
+            scene.pictures == [
+                FaceScene.Picture(stationID: 3, rect: scene.pictures.first?.rect ?? FaceRect(x: 0, y: 0, w: 0, h: 0))
+            ])
         #expect(
             Set(scene.buttons.map(\.id)) == [
                 "play", "stations", "volume-down", "volume-up", "sleep-15", "sleep-30", "sleep-60", "output-shaker",
@@ -40,7 +43,8 @@ struct FaceSceneTests {
         #expect(Self.tap("play", scene, inputs)?.command == FaceCommand("POST", "/player/stop"))
         #expect(Self.tap("volume-up", scene, inputs)?.command == FaceCommand("POST", "/player/volume", #"{"volume":40}"#))
         #expect(Self.tap("volume-down", scene, inputs)?.command == FaceCommand("POST", "/player/volume", #"{"volume":30}"#))
-        #expect(Self.tap("sleep-30", scene, inputs)?.command == FaceCommand("POST", "/sleep", #"{"seconds":1800,"source":"FIP"}"#))
+        #expect(
+            Self.tap("sleep-30", scene, inputs)?.command == FaceCommand("POST", "/sleep", #"{"seconds":1800,"source":"FIP"}"#))
         #expect(Self.tap("output-lamp", scene, inputs)?.command == FaceCommand("POST", "/outputs/lamp", #"{"on":false}"#))
         #expect(Self.tap("output-shaker", scene, inputs)?.command == FaceCommand("POST", "/outputs/shaker", #"{"on":true}"#))
         #expect(Self.tap("stations", scene, inputs) == FaceAction(ui: FaceUI(pickerOpen: true)))
@@ -170,7 +174,8 @@ struct FaceSceneTests {
         state.radio = .init(source: "FIP", endsAt: F.now + 125)
         // 125 s left shows "3 min"; at 120 s left it shows "2 min".
         #expect(F.inputs(state).nextRepaint == F.now + 5)
-        let half = FaceInputs(state: nil, now: 100, linkUp: false, zone: FaceZone(identifier: "half", fixedOffset: 1830), width: 8, height: 8)
+        let half = FaceInputs(
+            state: nil, now: 100, linkUp: false, zone: FaceZone(identifier: "half", fixedOffset: 1830), width: 8, height: 8)
         let expected: Double = 150  // local 1930 s: 10 s into a minute
         #expect(half.nextRepaint == expected)
     }

@@ -1,5 +1,5 @@
-import Glibc
 import AubadeFace
+import Glibc
 import Testing
 
 /// The live state as the face decodes it, its zone read from the system's TZif files, and its words.
@@ -56,7 +56,8 @@ struct FaceStateTests {
                          {"id":4,"name":"Culture","url":"https://example.org/c"}]}
             """
         let stations = try #require(FaceStation.decodeList(Array(json.utf8)))
-        #expect(stations == [FaceStation(id: 3, name: "FIP", hasLogo: true), FaceStation(id: 4, name: "Culture", hasLogo: false)])
+        #expect(
+            stations == [FaceStation(id: 3, name: "FIP", hasLogo: true), FaceStation(id: 4, name: "Culture", hasLogo: false)])
     }
 
     @Test("Colours: #rrggbb in either case, anything else refused")
