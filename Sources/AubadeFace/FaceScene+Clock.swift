@@ -1,6 +1,6 @@
 extension FaceScene {
     /// The clock's face: warnings and "Reconnecting…" on top, the time and the date, the next alarm and what plays,
-    /// then the controls (none on the night face); the pairing panel over it when open.
+    /// then the controls (none on the night face); or, when open, the pairing panel in their place.
     static func clockFace(_ inputs: FaceInputs, _ l: FaceLayout) -> FaceScene {
         let dimmed = inputs.dimmed
         let sunrise = dimmed ? nil : inputs.state?.sunrise
@@ -34,9 +34,15 @@ extension FaceScene {
             )
         }
 
+        // The pairing panel instead of the face (nothing painted under it shows through).
+        if pairing {
+            addPairing(inputs, l, into: &scene)
+            return scene
+        }
+
         // Bottom up: the controls, then what plays and the next alarm.
         var bottom = content.maxY
-        if !dimmed && !pairing {
+        if !dimmed {
             let rows = controlRows(inputs, l)
             let height = rows.count * l.buttonHeight + (rows.count - 1) * l.gap
             bottom -= height
@@ -96,7 +102,6 @@ extension FaceScene {
             .init(
                 text: FaceText.date(inputs.now, inputs.zone), size: dateSize, weight: .regular, color: muted,
                 rect: FaceRect(x: region.x, y: y + clockHeight, w: region.w, h: dateHeight), align: .centre))
-        if pairing { addPairing(inputs, l, into: &scene) }
         return scene
     }
 

@@ -1,0 +1,215 @@
+import AubadeFace
+import AubadeFaceLink
+import AubadeFaceSDL
+import AubadeSystem
+import CSDL2
+import Glibc
+import Synchronization
+
+/// The native face's main loop, on the main thread: it sleeps in SDL_WaitEventTimeout until a touch, the link's
+/// news or the next repaint time (the next minute of the clock), and paints only when what it shows changed.
+final class FaceApp {
+    let options: FaceOptions
+    let painter: FacePainter
+    let link: FaceLink
+    let output: FaceOutput
+
+    var state: FaceState?
+    /// The clock's time at `stateAt` (the state's `now`), and when that was on the face's monotonic clock.
+    var clockAt: Double
+    var stateAt = Monotonic.now()
+    var linkUp = false
+    var linkReported = false
+    var zone = FaceZone.utc
+    var ui = FaceUI()
+    var stations: [FaceStation] = []
+    var dirty = true
+    var frames = 0
+    var lastButtons: [FaceScene.Button]?
+    var scene: FaceScene?
+    var inputs: FaceInputs?
+    /// The clock's time of the next repaint.
+    var repaintAt = 0.0
+
+    init(options: FaceOptions, painter: FacePainter, link: FaceLink) {
+        self.options = options
+        self.painter = painter
+        self.link = link
+        output = FaceOutput(enabled: options.json)
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        clockAt = Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9
+    }
+
+    /// The clock's time now: the last state's `now`, carried forward by the monotonic clock (the daemon may run on a
+    /// fake time; the face keeps ticking while it is away). Before any state, the system's time.
+    var clockNow: Double {
+        let elapsed = Monotonic.now() - stateAt
+        return clockAt + Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// Runs until SDL_QUIT (SIGTERM, SIGINT, the window closed).
+    func run() {
+        link.startLive(
+            onState: { bytes in
+                FaceInbox.shared.withLock { $0.state = bytes }
+                FaceInbox.wake()
+            },
+            onLink: { up in
+                FaceInbox.shared.withLock { $0.linkUp = up }
+                FaceInbox.wake()
+            })
+        var event = SDL_Event()
+        while true {
+            if dirty || clockNow >= repaintAt { paint() }
+            let wait = max(1, min(60_000, Int32(((repaintAt - clockNow) * 1000).rounded(.up)) + 5))
+            guard SDL_WaitEventTimeout(&event, wait) == 1 else { continue }
+            repeat {
+                if !handle(event) {
+                    link.stop()
+                    return
+                }
+            } while SDL_PollEvent(&event) == 1
+        }
+    }
+
+    /// One event; false for SDL_QUIT.
+    func handle(_ event: SDL_Event) -> Bool {
+        switch event.type {
+        case SDL_QUIT.rawValue: return false
+        case FaceInbox.wakeType.load(ordering: .relaxed): takeInbox()
+        case SDL_FINGERDOWN.rawValue:
+            let size = painter.size
+            touch(x: Int(event.tfinger.x * Float(size.width)), y: Int(event.tfinger.y * Float(size.height)))
+        case SDL_MOUSEBUTTONDOWN.rawValue:
+            // SDL_TOUCH_MOUSEID (a macro): mouse events SDL made from touches, already handled as touches.
+            guard event.button.which != UInt32.max, event.button.button == 1 else { break }  // SDL_BUTTON_LEFT
+            touch(x: Int(event.button.x), y: Int(event.button.y))
+        case SDL_WINDOWEVENT.rawValue:
+            dirty = true
+            let size = painter.size
+            FaceInbox.shared.withLock { $0.size = size }
+        default: break
+        }
+        return true
+    }
+
+    /// What the link's threads handed over.
+    func takeInbox() {
+        let (bytes, up, replies) = FaceInbox.shared.withLock { inbox in
+            defer {
+                inbox.state = nil
+                inbox.linkUp = nil
+                inbox.replies = []
+            }
+            return (inbox.state, inbox.linkUp, inbox.replies)
+        }
+        if let up, up != linkUp || !linkReported {
+            linkReported = true
+            linkUp = up
+            output.link(up)
+            dirty = true
+            if up { request(.stations, "GET", "/stations") }
+        }
+        if let bytes, let next = FaceState.decode(bytes) {
+            if next.zone != state?.zone { zone = Self.zone(next.zone) }
+            if next != state { dirty = true }
+            state = next
+            clockAt = next.now
+            stateAt = Monotonic.now()
+        }
+        for (purpose, reply) in replies { answered(purpose, reply) }
+    }
+
+    func answered(_ purpose: FaceInbox.Purpose, _ reply: FaceLinkReply) {
+        let ok = (200..<300).contains(reply.status)
+        switch purpose {
+        case .command(let command):
+            output.command(command, status: reply.status)
+            // The wake answered: the face lights at once, as kiosk.js does, before the next state says so.
+            if ok, command == .wake, var current = state {
+                current.dimmed = false
+                current.wakeCheck = nil
+                state = current
+                dirty = true
+            }
+        case .stations:
+            guard ok, let list = FaceStation.decodeList(reply.body) else { return }
+            if list != stations {
+                stations = list
+                dirty = true
+            }
+            for station in list where station.hasLogo && !painter.hasLogo(stationID: station.id) {
+                request(.logo(station.id), "GET", "/stations/\(station.id)/logo")
+            }
+        case .logo(let id):
+            if ok, painter.setLogo(stationID: id, bytes: reply.body) { dirty = true }
+        }
+    }
+
+    /// A request on the link's command thread; its answer comes back through the inbox.
+    func request(_ purpose: FaceInbox.Purpose, _ method: String, _ path: String, _ body: String? = nil) {
+        link.send(method: method, path: path, json: body.map { Array($0.utf8) }) { reply in
+            FaceInbox.shared.withLock { $0.replies.append((purpose, reply)) }
+            FaceInbox.wake()
+        }
+    }
+
+    func touch(x: Int, y: Int) {
+        guard let scene, let inputs, let action = FaceAction.touch(x: x, y: y, on: scene, inputs) else { return }
+        if let ui = action.ui, ui != self.ui {
+            self.ui = ui
+            dirty = true
+        }
+        if let command = action.command { request(.command(command), command.method, command.path, command.body) }
+    }
+
+    func paint() {
+        let size = painter.size
+        let now = clockNow
+        let inputs = FaceInputs(
+            state: state, now: now, linkUp: linkUp, zone: zone, ui: ui, stations: stations, width: size.width, height: size.height
+        )
+        let scene = FaceScene.make(inputs)
+        self.inputs = inputs
+        repaintAt = inputs.nextRepaint
+        dirty = false
+        // The same picture as the last one: nothing to show.
+        if scene == self.scene { return }
+        self.scene = scene
+        painter.paint(scene)
+        frames += 1
+        if let folder = options.frames {
+            let number = String(frames)
+            try? painter.saveBMP(folder + "/frame-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + ".bmp")
+        }
+        painter.present()
+        output.frame(frames, live: state != nil && linkUp)
+        if scene.buttons != lastButtons {
+            lastButtons = scene.buttons
+            output.buttons(scene.buttons)
+        }
+    }
+
+    /// The zone named `identifier` from /usr/share/zoneinfo, UTC when it cannot be read.
+    static func zone(_ identifier: String) -> FaceZone {
+        guard !identifier.isEmpty, !identifier.hasPrefix("/"), !identifier.contains(".."),
+            let bytes = readFile("/usr/share/zoneinfo/" + identifier),
+            let zone = FaceZone(identifier: identifier, tzif: bytes)
+        else { return .utc }
+        return zone
+    }
+
+    static func readFile(_ path: String, limit: Int = 1 << 20) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while out.count < limit {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return out
+    }
+}
