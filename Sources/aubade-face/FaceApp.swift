@@ -6,8 +6,8 @@ import CSDL2
 import Glibc
 import Synchronization
 
-/// The native face's main loop, on the main thread: it sleeps in SDL_WaitEventTimeout until a touch, the link's
-/// news or the next repaint time (the next minute of the clock), and paints only when what it shows changed.
+/// The native face's main loop, on the main thread: it sleeps until the link's news, a touch (asked of SDL every
+/// 50 ms) or the next repaint time (the next minute of the clock), and paints only when what it shows changed.
 final class FaceApp {
     let options: FaceOptions
     let painter: FacePainter
@@ -62,15 +62,29 @@ final class FaceApp {
         var event = SDL_Event()
         while true {
             if dirty || clockNow >= repaintAt { paint() }
-            let wait = max(1, min(60_000, Int32(((repaintAt - clockNow) * 1000).rounded(.up)) + 5))
-            guard SDL_WaitEventTimeout(&event, wait) == 1 else { continue }
-            repeat {
-                if !handle(event) {
+            SDL_PumpEvents()
+            while SDL_PollEvent(&event) == 1 {
+                guard handle(event) else {
                     link.stop()
                     return
                 }
-            } while SDL_PollEvent(&event) == 1
+            }
+            if dirty { continue }
+            sleep(untilMilliseconds: Int32(min(60_000, max(1, ((repaintAt - clockNow) * 1000).rounded(.up) + 5))))
         }
+    }
+
+    /// How long the loop sleeps at most before it asks SDL for input (touches, mouse, SIGTERM's SDL_QUIT): SDL's own
+    /// SDL_WaitEventTimeout polls every millisecond on KMS/DRM and offscreen, which have no waiting of their own; the
+    /// link's news ring the bell and wake the loop at once.
+    static let inputPollMilliseconds: Int32 = 50
+
+    /// Sleeps on the bell until it rings or `limit` ms pass (at most `inputPollMilliseconds`), then empties it.
+    func sleep(untilMilliseconds limit: Int32) {
+        var bell = pollfd(fd: FaceInbox.bellReader, events: Int16(POLLIN), revents: 0)
+        guard poll(&bell, 1, min(limit, Self.inputPollMilliseconds)) > 0 else { return }
+        var sink = [UInt8](repeating: 0, count: 64)
+        while read(bell.fd, &sink, sink.count) > 0 {}
     }
 
     /// One event; false for SDL_QUIT.

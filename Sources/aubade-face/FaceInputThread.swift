@@ -38,5 +38,6 @@ enum FaceInputThread {
             event.tfinger.pressure = 1
             _ = SDL_PushEvent(&event)
         }
+        FaceInbox.ring()
     }
 }

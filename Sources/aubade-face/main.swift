@@ -29,6 +29,10 @@ guard wakeType != UInt32.max else {
     exit(1)
 }
 FaceInbox.wakeType.store(wakeType, ordering: .relaxed)
+guard FaceInbox.openBell() else {
+    FaceOutput.write("aubade-face: pipe2 failed\n", to: 2)
+    exit(1)
+}
 
 let fullscreen = FaceSDL.driver == "KMSDRM"
 let requested = options.size ?? (800, 480)
