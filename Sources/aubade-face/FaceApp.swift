@@ -36,16 +36,13 @@ final class FaceApp {
         self.painter = painter
         self.link = link
         output = FaceOutput(enabled: options.json)
-        var wall = timespec()
-        clock_gettime(CLOCK_REALTIME, &wall)
-        clockAt = Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9
+        clockAt = FaceOutput.wallSeconds()
     }
 
     /// The clock's time now: the last state's `now`, carried forward by the monotonic clock (the daemon may run on a
     /// fake time; the face keeps ticking while it is away). Before any state, the system's time.
     var clockNow: Double {
-        let elapsed = Monotonic.now() - stateAt
-        return clockAt + Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        clockAt + FaceOutput.seconds(Monotonic.now() - stateAt)
     }
 
     /// Runs until SDL_QUIT (SIGTERM, SIGINT, the window closed).

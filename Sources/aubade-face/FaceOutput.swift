@@ -1,4 +1,5 @@
 import AubadeFace
+import AubadeSystem
 import Glibc
 
 /// `--json`: one JSON object a line on stdout, each stamped with the wall clock's Unix seconds (`t`). Main thread only.
@@ -7,11 +8,18 @@ struct FaceOutput {
 
     func emit(_ event: String, _ fields: String = "") {
         guard enabled else { return }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let t = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        let t = Self.wallSeconds()
         let line = "{\"t\":\(t),\"event\":\"\(event)\"" + (fields.isEmpty ? "" : "," + fields) + "}\n"
         Self.write(line, to: 1)
+    }
+
+    /// The wall clock now, Unix seconds.
+    static func wallSeconds() -> Double {
+        Self.seconds(Monotonic.now() + Monotonic.wallOffset())
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     /// Writes `text` whole to the file descriptor `fd` (1: stdout, 2: stderr), unbuffered.
