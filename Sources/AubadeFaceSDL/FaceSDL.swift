@@ -9,6 +9,9 @@ public enum FaceSDL {
         if let driver { SDL_SetHint(SDL_HINT_VIDEODRIVER, driver) }
         // No screensaver stop, no console mouse cursor; the face sleeps in SDL_WaitEventTimeout.
         SDL_SetHint(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1")
+        // The window's pixels stay a plain surface: no OpenGL (Mesa, LLVM: 35 MB mapped) to copy them to the screen.
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
+        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software")
         guard SDL_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS)) == 0 else { throw FaceSDLError("SDL_Init") }
         guard TTF_Init() == 0 else { throw FaceSDLError("TTF_Init") }
         let formats = Int32(IMG_INIT_PNG.rawValue | IMG_INIT_JPG.rawValue)
