@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A request to the clock: a method, a path under /api/v1, and a JSON body (nil: none) — exactly what kiosk.js sends.
 public struct FaceCommand: Sendable, Hashable, CustomStringConvertible {
     public var method: String
@@ -32,4 +34,18 @@ public struct FaceCommand: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static let wake = FaceCommand("POST", "/display/wake")
+
+    struct Refusal: Decodable {
+        struct Detail: Decodable { var message: String }
+        var error: Detail
+    }
+
+    /// What to tell the user of an answer: nil when it succeeded (2xx); the clock's own sentence when it refused
+    /// (`{"error":{"kind":…,"message":…}}`); else what went wrong in words. Status 0: no answer.
+    public static func refusal(status: Int, body: [UInt8]) -> String? {
+        if (200..<300).contains(status) { return nil }
+        if status == 0 { return "The clock did not answer." }
+        if let refusal = try? JSONDecoder().decode(Refusal.self, from: Data(body)) { return refusal.error.message }
+        return "The clock refused (HTTP \(status))."
+    }
 }

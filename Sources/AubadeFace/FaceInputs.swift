@@ -1,14 +1,17 @@
-/// What the face keeps of its own: whether the station picker or the pairing panel is open, and the station it plays
-/// (the kiosk's saved station). Changed by touches (`FaceAction`), never by the clock.
+/// What the face keeps of its own: whether the station picker or the pairing panel is open, the station it plays
+/// (the kiosk's saved station), and the clock's last refusal. Changed by touches (`FaceAction`), never by the clock.
 public struct FaceUI: Sendable, Hashable {
     public var pickerOpen = false
     public var pairingOpen = false
     public var chosenStation: String?
+    /// The clock's refusal of the last command, one sentence, shown for a while (kiosk.js: 10 s).
+    public var message: String?
 
-    public init(pickerOpen: Bool = false, pairingOpen: Bool = false, chosenStation: String? = nil) {
+    public init(pickerOpen: Bool = false, pairingOpen: Bool = false, chosenStation: String? = nil, message: String? = nil) {
         self.pickerOpen = pickerOpen
         self.pairingOpen = pairingOpen
         self.chosenStation = chosenStation
+        self.message = message
     }
 }
 

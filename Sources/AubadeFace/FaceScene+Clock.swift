@@ -17,14 +17,20 @@ extension FaceScene {
         let top = FaceRect(x: content.x, y: content.y, w: content.w, h: l.lineHeight)
         let warnings = inputs.state?.warnings ?? []
         if let first = warnings.first {
-            let more = warnings.count > 1 ? " (+\(warnings.count - 1))" : ""
             let r = FaceRect(x: top.x, y: top.y, w: top.w * 72 / 100, h: top.h)
             scene.boxes.append(.init(rect: r, color: dimmed ? FaceColor(0x1a, 0x14, 0x0a) : FacePalette.warnBackground))
             let warnInk = dimmed ? FaceColor(0x7a, 0x64, 0x40) : FacePalette.warnInk
-            scene.texts.append(
-                .init(
-                    text: first + more, size: l.lineSize * 85 / 100, weight: .regular, color: warnInk, rect: r.inset(l.gap, 0),
-                    align: .leading))
+            let size = l.lineSize * 85 / 100
+            // The count of the others apart, at the right, never cut off with the first.
+            let more = warnings.count > 1 ? min(r.w / 4, size * 3) : 0
+            let text = FaceRect(x: r.x + l.gap, y: r.y, w: r.w - 2 * l.gap - more, h: r.h)
+            scene.texts.append(.init(text: first, size: size, weight: .regular, color: warnInk, rect: text, align: .leading))
+            if more > 0 {
+                let count = FaceRect(x: text.maxX, y: r.y, w: more, h: r.h)
+                scene.texts.append(
+                    .init(
+                        text: "+\(warnings.count - 1)", size: size, weight: .bold, color: warnInk, rect: count, align: .trailing))
+            }
         }
         if !inputs.linkUp {
             let r = FaceRect(x: top.x + top.w * 74 / 100, y: top.y, w: top.w * 26 / 100, h: top.h)
@@ -73,6 +79,12 @@ extension FaceScene {
             }
             scene.texts.append(
                 .init(text: line, size: l.lineSize, weight: .regular, color: FacePalette.accent, rect: textRect, align: .centre))
+        }
+        if !dimmed, let message = inputs.ui.message {
+            bottom -= l.lineHeight
+            let r = FaceRect(x: content.x, y: bottom, w: content.w, h: l.lineHeight)
+            scene.texts.append(
+                .init(text: message, size: l.lineSize, weight: .regular, color: FacePalette.warnInk, rect: r, align: .centre))
         }
         bottom -= l.lineHeight
         let nextLine =

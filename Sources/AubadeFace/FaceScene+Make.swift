@@ -19,10 +19,10 @@ extension FaceScene {
         let line = FaceText.clock(inputs.now, inputs.zone) + (what.isEmpty ? "" : "  " + what)
         scene.texts.append(
             .init(text: line, size: l.lineSize * 5 / 4, weight: .regular, color: FacePalette.ink, rect: top, align: .centre))
-        if !ringing.audible, let why = ringing.notAudible {
+        if let message = inputs.ui.message ?? (ringing.audible ? nil : ringing.notAudible) {
             let r = FaceRect(x: content.x, y: top.maxY, w: content.w, h: l.lineHeight)
             scene.texts.append(
-                .init(text: why, size: l.lineSize, weight: .regular, color: FacePalette.warnInk, rect: r, align: .centre))
+                .init(text: message, size: l.lineSize, weight: .regular, color: FacePalette.warnInk, rect: r, align: .centre))
         }
         let area = FaceRect(x: content.x, y: top.maxY + l.lineHeight, w: content.w, h: content.maxY - top.maxY - l.lineHeight)
         let size = max(8, min(l.height * 12 / 100, l.width * 10 / 100))

@@ -20,6 +20,10 @@ final class FaceApp {
     var stateAt = Monotonic.now()
     var linkUp = false
     var linkReported = false
+    /// When the shown refusal goes away (monotonic), if one is shown.
+    var messageUntil: Duration?
+    /// Whether the pairing panel has seen the clock's code (its end: the code gone from the state).
+    var pairingSeen = false
     var zone = FaceZone.utc
     var ui = FaceUI()
     var stations: [FaceStation] = []
@@ -58,6 +62,11 @@ final class FaceApp {
             })
         var event = SDL_Event()
         while true {
+            if let until = messageUntil, Monotonic.now() >= until {
+                messageUntil = nil
+                ui.message = nil
+                dirty = true
+            }
             if dirty || clockNow >= repaintAt { paint() }
             SDL_PumpEvents()
             while SDL_PollEvent(&event) == 1 {
@@ -67,7 +76,9 @@ final class FaceApp {
                 }
             }
             if dirty { continue }
-            sleep(untilMilliseconds: Int32(min(60_000, max(1, ((repaintAt - clockNow) * 1000).rounded(.up) + 5))))
+            var wait = (repaintAt - clockNow) * 1000
+            if let until = messageUntil { wait = min(wait, FaceOutput.seconds(until - Monotonic.now()) * 1000) }
+            sleep(untilMilliseconds: Int32(min(60_000, max(1, wait.rounded(.up) + 5))))
         }
     }
 
@@ -127,9 +138,27 @@ final class FaceApp {
             if next != state { dirty = true }
             state = next
             clockAt = next.now
+            follow(next)
             stateAt = Monotonic.now()
         }
         for (purpose, reply) in replies { answered(purpose, reply) }
+    }
+
+    /// What a new state closes: the picker while something rings or the face is dark (kiosk.js); the pairing panel
+    /// once the code it showed is gone (traded by the phone, or run out).
+    func follow(_ next: FaceState) {
+        if ui.pickerOpen && (next.ringing != nil || next.dimmed) {
+            ui.pickerOpen = false
+            dirty = true
+        }
+        guard ui.pairingOpen else { return }
+        if next.pairing != nil {
+            pairingSeen = true
+        } else if pairingSeen {
+            pairingSeen = false
+            ui.pairingOpen = false
+            dirty = true
+        }
     }
 
     func answered(_ purpose: FaceInbox.Purpose, _ reply: FaceLinkReply) {
@@ -137,6 +166,12 @@ final class FaceApp {
         switch purpose {
         case .command(let command):
             output.command(command, status: reply.status)
+            let message = FaceCommand.refusal(status: reply.status, body: reply.body)
+            if message != nil || ui.message != nil {
+                ui.message = message
+                messageUntil = message == nil ? nil : Monotonic.now() + .seconds(10)
+                dirty = true
+            }
             // The wake answered: the face lights at once, as kiosk.js does, before the next state says so.
             if ok, command == .wake, var current = state {
                 current.dimmed = false
@@ -169,6 +204,7 @@ final class FaceApp {
     func touch(x: Int, y: Int) {
         guard let scene, let inputs, let action = FaceAction.touch(x: x, y: y, on: scene, inputs) else { return }
         if let ui = action.ui, ui != self.ui {
+            if ui.pairingOpen && !self.ui.pairingOpen { pairingSeen = false }
             self.ui = ui
             dirty = true
         }

@@ -179,4 +179,24 @@ struct FaceSceneTests {
         let expected: Double = 150  // local 1930 s: 10 s into a minute
         #expect(half.nextRepaint == expected)
     }
+
+    @Test("A refused command: the clock's sentence on the face (under the next alarm, or under the ringing line)")
+    func refusal() {
+        let body = Array(#"{"error":{"kind":"refused","message":"Nothing rings."}}"#.utf8)
+        #expect(FaceCommand.refusal(status: 409, body: body) == "Nothing rings.")
+        #expect(FaceCommand.refusal(status: 500, body: []) == "The clock refused (HTTP 500).")
+        #expect(FaceCommand.refusal(status: 0, body: []) == "The clock did not answer.")
+        #expect(FaceCommand.refusal(status: 201, body: []) == nil)
+        let ui = FaceUI(message: "Nothing rings.")
+        #expect(FaceScene.make(F.inputs(F.state(F.minimalJSON), ui: ui)).text("Nothing rings.")?.color == FacePalette.warnInk)
+        #expect(FaceScene.make(F.inputs(F.state(F.ringingJSON), ui: ui)).text("Nothing rings.") != nil)
+    }
+
+    @Test("Warnings: the first on one line, the count of the others apart")
+    func warnings() {
+        var state = F.state(F.minimalJSON)
+        state.warnings = ["First.", "Second.", "Third."]
+        let scene = FaceScene.make(F.inputs(state))
+        #expect(scene.text("First.") != nil && scene.text("+2") != nil && scene.text("Second.") == nil)
+    }
 }
