@@ -325,7 +325,8 @@ let package = Package(
         .testTarget(
             name: "AubadeFaceTests",
             dependencies: [
-                "AubadeFace", "AubadeFaceSDL", "AubadeCore", "CSDL2", .product(name: "PropertyBased", package: "swift-property-based"),
+                "AubadeFace", "AubadeFaceSDL", "AubadeCore", "CSDL2",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict),
         // The face's HTTP and server-sent-events client against servers on 127.0.0.1.
