@@ -24,6 +24,8 @@ final class FaceApp {
     var messageUntil: Duration?
     /// Whether the pairing panel has seen the clock's code (its end: the code gone from the state).
     var pairingSeen = false
+    /// The stations played that were not in the list when they played (each asked for once).
+    var stationsAsked: Set<Int64> = []
     var zone = FaceZone.utc
     var ui = FaceUI()
     var stations: [FaceStation] = []
@@ -139,6 +141,11 @@ final class FaceApp {
             state = next
             clockAt = next.now
             follow(next)
+            // A station saved since the list was read plays: read it again (for its name and logo).
+            if let id = next.radio?.stationId, !stations.contains(where: { $0.id == id }), !stationsAsked.contains(id) {
+                stationsAsked.insert(id)
+                request(.stations, "GET", "/stations")
+            }
             stateAt = Monotonic.now()
         }
         for (purpose, reply) in replies { answered(purpose, reply) }
@@ -205,6 +212,8 @@ final class FaceApp {
         guard let scene, let inputs, let action = FaceAction.touch(x: x, y: y, on: scene, inputs) else { return }
         if let ui = action.ui, ui != self.ui {
             if ui.pairingOpen && !self.ui.pairingOpen { pairingSeen = false }
+            // The picker shows the stations saved now (one saved from a phone meanwhile included).
+            if ui.pickerOpen && !self.ui.pickerOpen { request(.stations, "GET", "/stations") }
             self.ui = ui
             dirty = true
         }
