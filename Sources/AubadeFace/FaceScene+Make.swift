@@ -25,7 +25,8 @@ extension FaceScene {
                 .init(text: message, size: l.lineSize, weight: .regular, color: FacePalette.warnInk, rect: r, align: .centre))
         }
         let area = FaceRect(x: content.x, y: top.maxY + l.lineHeight, w: content.w, h: content.maxY - top.maxY - l.lineHeight)
-        let size = max(8, min(l.height * 12 / 100, l.width * 10 / 100))
+        // As kiosk.css sizes them: large enough to read and hit half awake (Snooze still fits half the width).
+        let size = max(8, min(l.height * 12 / 100, l.width * 14 / 100))
         func add(_ id: String, _ label: String, _ r: FaceRect, _ fill: FaceColor, _ ink: FaceColor) {
             scene.buttons.append(.init(id: id, rect: r, label: label, fill: fill, ink: ink, size: size))
         }
