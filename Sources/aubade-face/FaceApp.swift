@@ -110,7 +110,9 @@ final class FaceApp {
             guard event.button.which != UInt32.max, event.button.button == 1 else { break }  // SDL_BUTTON_LEFT
             touch(x: Int(event.button.x), y: Int(event.button.y))
         case SDL_WINDOWEVENT.rawValue:
+            // Shown, exposed or resized: painted again even when the scene is the same.
             dirty = true
+            scene = nil
             let size = painter.size
             FaceInbox.shared.withLock { $0.size = size }
         default: break
