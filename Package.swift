@@ -212,7 +212,13 @@ let package = Package(
             name: "aubade-face",
             dependencies: ["AubadeFace", "AubadeFaceLink", "AubadeFaceSDL", "AubadeSystem"],
             swiftSettings: strict,
-            linkerSettings: [.unsafeFlags(["-static-stdlib"]), .unsafeFlags(releaseLink, .when(configuration: .release))]),
+            // FoundationEssentials' static archive needs its helper archives and Synchronization named (its autolink entries
+            // name them only for the shared libraries).
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"]), .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"),
+                .linkedLibrary("swiftSynchronization"),
+                .unsafeFlags(releaseLink, .when(configuration: .release)),
+            ]),
 
         // Helpers shared by the test targets: temporary folders, running the built binary; and the fakes of the
         // core's ports (`FakeSound`, `ManualClock`, `Journal`, …), which never ship in the product.

@@ -1,2 +1,0 @@
-// Placeholder: replaced by the face module.
-enum AubadeFacePlaceholder {}
