@@ -198,7 +198,7 @@ let package = Package(
         // only over its HTTP API, as the kiosk page does — a face that crashes or is killed for memory costs no alarm.
         // SDL2 with SDL2_ttf and SDL2_image (Debian's libsdl2-dev, libsdl2-ttf-dev, libsdl2-image-dev).
         .systemLibrary(
-            name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev"])]),
+            name: "CSDL2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev"])]),
         // The face's decisions, pure: the live state as the API sends it, what the screen shows (`FaceScene`: boxes,
         // text, buttons) at a size, and what a touch on it asks the clock. FoundationEssentials only (its JSON), no C.
         .target(name: "AubadeFace", swiftSettings: strict),
@@ -213,10 +213,12 @@ let package = Package(
             dependencies: ["AubadeFace", "AubadeFaceLink", "AubadeFaceSDL", "AubadeSystem"],
             swiftSettings: strict,
             // FoundationEssentials' static archive needs its helper archives and Synchronization named (its autolink entries
-            // name them only for the shared libraries).
+            // name them only for the shared libraries). lld in every configuration: GNU ld prints the glibc link-time
+            // warning about mktemp, which FoundationEssentials' archive references and the face never calls.
             linkerSettings: [
                 .unsafeFlags(["-static-stdlib"]), .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"),
                 .linkedLibrary("swiftSynchronization"),
+                .unsafeFlags(["-use-ld=lld"], .when(configuration: .debug)),
                 .unsafeFlags(releaseLink, .when(configuration: .release)),
             ]),
 

@@ -90,6 +90,7 @@ class Face:
             with self.changed:
                 self.lines.append(event)
                 self.changed.notify_all()
+        self.process.stdout.close()
         with self.changed:
             self.reading = False
             self.changed.notify_all()
