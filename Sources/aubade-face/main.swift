@@ -15,6 +15,14 @@ case .failure(let error):
     exit(error.help ? 0 : 2)
 }
 
+// SIGTERM and SIGINT end the face (SDL turns them into SDL_QUIT): unblocked here, before any thread starts, for a
+// parent (a test runner, a supervisor) may have started it with them blocked.
+var endSignals = sigset_t()
+sigemptyset(&endSignals)
+sigaddset(&endSignals, SIGTERM)
+sigaddset(&endSignals, SIGINT)
+pthread_sigmask(SIG_UNBLOCK, &endSignals, nil)
+
 // A touch is a touch: no mouse events made from touches (they would act twice).
 SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")
 do {
