@@ -124,7 +124,10 @@ install: release
 ## then a 5,000-event calendar import (bench/calendar_bench.py; BENCH_RUNS); a station search against a local
 ## directory mirror of 5,000 stations and a 3,000-episode podcast feed followed (bench/directory_bench.py); then
 ## the API under a flood of busy readers and event streams from other machines while an alarm rings: the phone's edits, target 2 s
-## (bench/api_fairness_bench.py, in a network namespace of its own; BENCH_EDITS, BENCH_FLOOD_*). The footprint
+## (bench/api_fairness_bench.py, in a network namespace of its own; BENCH_EDITS, BENCH_FLOOD_*); then the clock face
+## (bench/face_bench.py, issue 38): Chromium and WPE WebKit (cog) under cage, default and tuned, and the native
+## aubade-face (FACE=PATH, else $(BUILD_DIR)/release/aubade-face when built), beside the clock and the waker: PSS,
+## first frame, CPU idle and in a sunrise (BENCH_SECONDS, BENCH_FACES). The footprint
 ## (bench/footprint_bench.py, issue 25) follows the radio: RSS, PSS and anonymous memory per mapping of `--help`,
 ## `version`, `play` beside mpg123 and the idle daemon with HTTP and MQTT, libraries mapped, a CLI command's time
 ## to its answer, the binary as built and as installed. The release build is the package's (--static-swift-stdlib). BENCH_LONG=1
@@ -141,6 +144,8 @@ bench: deps-test
 	python3 bench/waker_bench.py --aubade $(BUILD_DIR)/release/aubade --waker $(BUILD_DIR)/release/aubade-waker
 	SWIFTC="$$(dirname "$$(command -v $(SWIFT))")/swiftc" bench/room_check_bench.sh
 	python3 bench/api_fairness_bench.py --aubade $(BUILD_DIR)/release/aubade
+	python3 bench/face_bench.py --aubade $(BUILD_DIR)/release/aubade --waker $(BUILD_DIR)/release/aubade-waker \
+	  $(if $(FACE),--face $(FACE),$(if $(wildcard $(BUILD_DIR)/release/aubade-face),--face $(BUILD_DIR)/release/aubade-face))
 ifeq ($(BENCH_LONG),1)
 	python3 bench/long_listen_bench.py --aubade $(BUILD_DIR)/release/aubade
 endif
