@@ -329,8 +329,10 @@ def measure(kind, clock, waker, native, seconds, settle, root):
         painted, first = face.first_frame()
         if first is None:
             with open(os.path.join(folder, "face.log")) as f:
-                tail = f.read()[-3000:]
-            return {"kind": kind, "skipped": f"no frame with the live time within 60 s (its log ends: {tail!r})"}
+                tail = f.read()
+            how = "no frame with the live time within 60 s" if face.proc.poll() is None else \
+                f"it exited ({face.proc.returncode}) before a frame with the live time"
+            return {"kind": kind, "skipped": f"{how} (its log ends: {tail.strip()[-300:]!r})"}
         log(f"{kind}: first frame after {first:.2f} s; settling {settle:.0f} s, then {seconds:.0f} s idle …")
         time.sleep(settle)
         total, compositor, count = face.memory()
