@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Memory pressure on the whole appliance (issue 38): the clock, the second waker and the face in one memory
-cgroup limited to 384 MiB, and a hog that eats past the limit while an alarm is due. The kernel's out-of-memory
+cgroup limited to 384 MiB, and a hog (processes of 48 MiB) that eats past the limit while an alarm is due. The kernel's out-of-memory
 killer must take the face, never the clock: the face runs with oom_score_adj +500 (as its unit's
 OOMScoreAdjust=500 gives it), and the alarm rings at its due second as the clock itself reports it.
 
@@ -42,7 +42,13 @@ LAUNCHER = ROOT / "deploy" / "kiosk" / "aubade-kiosk"
 LIMIT = 384 * 1024 * 1024
 LEAD = 45  # seconds from the clock's start to the alarm
 FACE_OOM_SCORE_ADJ = 500
-# The hog: 8 MiB steps, every page touched, up to its target (MiB, argv[1]), then held; it ends itself after 120 s.
+# The hog is several processes of at most this many MiB each: memory any program could hold, none of them a
+# candidate the kernel prefers to the face. (The kernel's badness is a process's resident memory plus
+# oom_score_adj/1000 of the limit: the face's +500 counts as 192 MiB here, so one hog of 250 MiB would be a
+# likelier victim than the face; that is the kernel's rule working, not the test's question.)
+HOG_WORKER = 48
+# A hog worker: 8 MiB steps, every page touched, up to its target (MiB, argv[1]), then held; it ends itself
+# after 120 s.
 HOG = """
 import mmap, sys, time
 target, held, start = int(sys.argv[1]), [], time.monotonic()
@@ -275,16 +281,21 @@ class PressureTests(unittest.TestCase):
         # The hog: past the limit by 40 MiB counting what the group holds now and cannot give back without a kill
         # (its own interpreter's ~10 MiB on top). Killing the face frees more than that.
         target = max(LIMIT // (1024 * 1024) - held + 40, 8)
-        hog = subprocess.Popen(self.group.enter([*DIE_WITH_US, sys.executable, "-c", HOG, str(target)]),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.addCleanup(lambda: (hog.kill(), hog.wait()))
+        hogs = []
+        for size in [HOG_WORKER] * (target // HOG_WORKER) + ([target % HOG_WORKER] if target % HOG_WORKER else []):
+            hog = subprocess.Popen(self.group.enter([*DIE_WITH_US, sys.executable, "-c", HOG, str(size)]),
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self.addCleanup(lambda hog=hog: (hog.kill(), hog.wait()))
+            hogs.append(hog)
         self.wait(lambda: self.group.oom_kills() > kills, f"out-of-memory kill in the group (hog target {target} MiB, "
                   f"{held} MiB held before it)", timeout=LEAD)
         # The first kill's victim: a process of the face; the hog, the waker and the clock untouched.
         gone = [pid for pid in face_pids if not alive(pid)]
-        first = f"{self.group.oom_kills() - kills} kill(s): face pids gone {gone} of {face_pids}; hog {hog.poll()}"
+        ended = [hog.returncode for hog in hogs if hog.poll() is not None]
+        first = (f"{self.group.oom_kills() - kills} kill(s): face pids gone {gone} of {face_pids}; "
+                 f"{len(ended)} of {len(hogs)} hog processes ended {ended}")
         self.assertTrue(gone, f"no process of the face was killed ({first})")
-        self.assertIsNone(hog.poll(), f"the hog was killed, not the face ({first})")
+        self.assertEqual(ended, [], f"a hog process was killed, not the face ({first})")
         ringing = clock.wait_for("ringing", timeout=LEAD + WATCHDOG)
         self.assertTrue(alive(clock_pid) and clock.process.poll() is None, "the clock was killed")
         self.assertEqual(clock.process.pid, clock_pid)
@@ -294,7 +305,7 @@ class PressureTests(unittest.TestCase):
                          f"the alarm rang at {ringing['t']}, its due second is {int(due.timestamp())}")
         print(f"FIGURE pressure: cgroup v{self.group.version}, {held} MiB anonymous and shared in the group before "
               f"the hog (target {target} MiB); at the first kill {first}; {self.group.oom_kills() - kills} OOM kill(s) "
-              f"by the ring; the hog {'alive' if hog.poll() is None else f'ended {hog.poll()}'}; ringing "
+              f"by the ring; hog processes ended by then: {sum(hog.poll() is not None for hog in hogs)} of {len(hogs)}; ringing "
               f"{ringing['t'] - due.timestamp():.3f} s after its second", file=sys.stderr, flush=True)
 
 
