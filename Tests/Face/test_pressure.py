@@ -29,6 +29,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 from pathlib import Path
@@ -47,22 +48,46 @@ FACE_OOM_SCORE_ADJ = 500
 # oom_score_adj/1000 of the limit: the face's +500 counts as 192 MiB here, so one hog of 250 MiB would be a
 # likelier victim than the face; that is the kernel's rule working, not the test's question.)
 HOG_WORKER = 48
-# A hog worker: 8 MiB steps, every page touched, up to its target (MiB, argv[1]), then held; it ends itself
-# after 120 s.
+# The hog: one small parent that forks its workers one after the other; each touches 8 MiB at a time up to
+# HOG_WORKER MiB, and before each step reads the group's out-of-memory kill count (argv[2], the file; argv[3],
+# the count before): after the first kill nothing grows any more, so that kill alone is what the test looks at,
+# and the group stays under its limit once the kernel has freed the face's memory. It grows to at most argv[1]
+# MiB; everything it holds ends after 120 s, and every worker dies with the parent. It prints each worker's pid.
 HOG = """
-import mmap, sys, time
-target, held, start = int(sys.argv[1]), [], time.monotonic()
-while time.monotonic() - start < 120:
-    if len(held) * 8 < target:
-        m = mmap.mmap(-1, 8 << 20)
-        for i in range(0, 8 << 20, 4096):
-            m[i] = 1
-        held.append(m)
-        print(len(held) * 8, flush=True)
-        time.sleep(0.05)
+import ctypes, mmap, os, signal, sys, time
+target, events, before = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+start, libc = time.monotonic(), ctypes.CDLL(None)
+
+def kills():
+    for line in open(events):
+        key, value = line.split()
+        if key == "oom_kill":
+            return int(value)
+    return 0
+
+grown = 0
+while grown < target and kills() == before and time.monotonic() - start < 120:
+    size = min(%d, target - grown)
+    done_r, done_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        held = []
+        while len(held) * 8 < size and kills() == before:
+            m = mmap.mmap(-1, 8 << 20)
+            for i in range(0, 8 << 20, 4096):
+                m[i] = 1
+            held.append(m)
+            time.sleep(0.02)
+        os.write(done_w, b"x")
+        time.sleep(max(120 - (time.monotonic() - start), 0))
+        os._exit(0)
     else:
-        time.sleep(0.5)
-"""
+        print(pid, flush=True)
+        os.read(done_r, 1)
+    grown += size
+time.sleep(max(120 - (time.monotonic() - start), 0))
+""" % HOG_WORKER
 
 
 def own_group(controller):
@@ -278,22 +303,24 @@ class PressureTests(unittest.TestCase):
             self.assertIn(pid, self.group.pids(), f"pid {pid} is not in the memory group")
         kills = self.group.oom_kills()
         held = self.group.unreclaimable() // (1024 * 1024)
-        # The hog: past the limit by 40 MiB counting what the group holds now and cannot give back without a kill
-        # (its own interpreter's ~10 MiB on top). Killing the face frees more than that.
-        target = max(LIMIT // (1024 * 1024) - held + 40, 8)
-        hogs = []
-        for size in [HOG_WORKER] * (target // HOG_WORKER) + ([target % HOG_WORKER] if target % HOG_WORKER else []):
-            hog = subprocess.Popen(self.group.enter([*DIE_WITH_US, sys.executable, "-c", HOG, str(size)]),
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            self.addCleanup(lambda hog=hog: (hog.kill(), hog.wait()))
-            hogs.append(hog)
+        # The hog: past the limit by 64 MiB at most, counting what the group holds now and cannot give back
+        # without a kill; it stops growing at the first kill.
+        target = max(LIMIT // (1024 * 1024) - held + 64, 8)
+        events = self.group.path / ("memory.events" if self.group.version == 2 else "memory.oom_control")
+        hog = subprocess.Popen(self.group.enter([*DIE_WITH_US, sys.executable, "-c", HOG, str(target), str(events),
+                                                 str(kills)]), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True)
+        self.addCleanup(lambda: (hog.kill(), hog.wait(), hog.stdout.close()))
+        hogs = [hog.pid]
+        threading.Thread(target=lambda: [hogs.append(int(line)) for line in hog.stdout], daemon=True).start()
         self.wait(lambda: self.group.oom_kills() > kills, f"out-of-memory kill in the group (hog target {target} MiB, "
                   f"{held} MiB held before it)", timeout=LEAD)
+        time.sleep(0.5)  # a worker forked just before the kill has printed its pid
         # The first kill's victim: a process of the face; the hog, the waker and the clock untouched.
         gone = [pid for pid in face_pids if not alive(pid)]
-        ended = [hog.returncode for hog in hogs if hog.poll() is not None]
+        ended = [pid for pid in hogs if not alive(pid)]
         first = (f"{self.group.oom_kills() - kills} kill(s): face pids gone {gone} of {face_pids}; "
-                 f"{len(ended)} of {len(hogs)} hog processes ended {ended}")
+                 f"hog processes gone {ended} of {hogs}")
         self.assertTrue(gone, f"no process of the face was killed ({first})")
         self.assertEqual(ended, [], f"a hog process was killed, not the face ({first})")
         ringing = clock.wait_for("ringing", timeout=LEAD + WATCHDOG)
@@ -304,8 +331,8 @@ class PressureTests(unittest.TestCase):
         self.assertEqual(int(ringing["t"]), int(due.timestamp()),
                          f"the alarm rang at {ringing['t']}, its due second is {int(due.timestamp())}")
         print(f"FIGURE pressure: cgroup v{self.group.version}, {held} MiB anonymous and shared in the group before "
-              f"the hog (target {target} MiB); at the first kill {first}; {self.group.oom_kills() - kills} OOM kill(s) "
-              f"by the ring; hog processes ended by then: {sum(hog.poll() is not None for hog in hogs)} of {len(hogs)}; ringing "
+              f"the hog (at most {target} MiB); at the first kill {first}; {self.group.oom_kills() - kills} OOM kill(s) "
+              f"by the ring; hog processes gone by then: {sum(not alive(pid) for pid in hogs)} of {len(hogs)}; ringing "
               f"{ringing['t'] - due.timestamp():.3f} s after its second", file=sys.stderr, flush=True)
 
 
