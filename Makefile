@@ -22,7 +22,8 @@ run: build
 	@echo "phone page from this machine, open the kiosk, tap 'Pair a phone' and type the code on the phone page."
 	$(BIN) run --config $(CONFIG) --db $(DB)
 
-## Install what is missing, build, and run every test: swift test, the pages in a real browser, the API against its
+## Install what is missing, build, and run every test: swift test, the face under memory pressure (Tests/Face/,
+## skipped where no memory cgroup is writable), the pages in a real browser, the API against its
 ## OpenAPI document (schemathesis), the MQTT face against a real Home Assistant, then the hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
 ## The browser, API, Home Assistant and native-face suites (and the VM's set-up) run at the same time
 ## (Tests/Support/together.sh): they mostly wait on the daemons' real clocks. Then the VM's two boots, one after the other (hardware/hil/run.sh).
@@ -32,6 +33,7 @@ test: deps-test
 	$(SWIFT) build --build-tests --scratch-path $(BUILD_DIR)
 	AUBADE_FDK_AAC=$(abspath $(BUILD_DIR))/fdk-aac $(SWIFT) test --scratch-path $(BUILD_DIR)
 	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test
+	python3 Tests/Face/test_pressure.py $(BIN)
 	@if [ "$${AUBADE_SKIP_HIL:-}" = 1 ]; then \
 	  Tests/Support/together.sh $(BUILD_DIR)/artefacts/together browser-run contract-run homeassistant-run face-run; \
 	  echo "AUBADE_SKIP_HIL=1: the hardware-in-the-loop VM is skipped (make hil runs it)."; \
@@ -138,7 +140,10 @@ install: release
 ## then a 5,000-event calendar import (bench/calendar_bench.py; BENCH_RUNS); a station search against a local
 ## directory mirror of 5,000 stations and a 3,000-episode podcast feed followed (bench/directory_bench.py); then
 ## the API under a flood of busy readers and event streams from other machines while an alarm rings: the phone's edits, target 2 s
-## (bench/api_fairness_bench.py, in a network namespace of its own; BENCH_EDITS, BENCH_FLOOD_*). The footprint
+## (bench/api_fairness_bench.py, in a network namespace of its own; BENCH_EDITS, BENCH_FLOOD_*); then the clock face
+## (bench/face_bench.py, issue 38): Chromium and WPE WebKit (cog) under cage, default and tuned, and the native
+## aubade-face (FACE=PATH, else $(BUILD_DIR)/release/aubade-face when built), beside the clock and the waker: PSS,
+## first frame, CPU idle and in a sunrise (BENCH_SECONDS, BENCH_FACES). The footprint
 ## (bench/footprint_bench.py, issue 25) follows the radio: RSS, PSS and anonymous memory per mapping of `--help`,
 ## `version`, `play` beside mpg123 and the idle daemon with HTTP and MQTT, libraries mapped, a CLI command's time
 ## to its answer, the binary as built and as installed. The release build is the package's (--static-swift-stdlib). BENCH_LONG=1
@@ -155,6 +160,8 @@ bench: deps-test
 	python3 bench/waker_bench.py --aubade $(BUILD_DIR)/release/aubade --waker $(BUILD_DIR)/release/aubade-waker
 	SWIFTC="$$(dirname "$$(command -v $(SWIFT))")/swiftc" bench/room_check_bench.sh
 	python3 bench/api_fairness_bench.py --aubade $(BUILD_DIR)/release/aubade
+	python3 bench/face_bench.py --aubade $(BUILD_DIR)/release/aubade --waker $(BUILD_DIR)/release/aubade-waker \
+	  $(if $(FACE),--face $(FACE),$(if $(wildcard $(BUILD_DIR)/release/aubade-face),--face $(BUILD_DIR)/release/aubade-face))
 ifeq ($(BENCH_LONG),1)
 	python3 bench/long_listen_bench.py --aubade $(BUILD_DIR)/release/aubade
 endif

@@ -20,8 +20,9 @@ deb_pkgs=(dpkg-dev binutils python3 lintian man-db patchelf)
 # Tests/Browser/: Chromium headless through chromedriver; DejaVu is the pages' system font in the screenshots
 # (-extra has the light weight of the kiosk's large time); cage (the kiosk's Wayland compositor, on its headless
 # backend; it will not start without Xwayland) and grim (its screenshots) for the kiosk as it runs on the
-# nightstand.
-browser_pkgs=(chromium chromium-driver fonts-dejavu-core fonts-dejavu-extra cage xwayland grim)
+# nightstand. cog (WPE WebKit's kiosk browser) runs the same face under cage in make bench (bench/face_bench.py,
+# issue 38): beside cage and grim, which it needs, and installed wherever they are.
+browser_pkgs=(chromium chromium-driver fonts-dejavu-core fonts-dejavu-extra cage xwayland grim cog)
 # hardware/hil/: QEMU, the guest's initramfs and out-of-tree module build, and the tools the guest runs
 # (the guest uses this machine's root file system over 9p, so they are installed here).
 hil_pkgs=(qemu-system-x86 busybox-static cpio kmod gcc make xz-utils gpiod alsa-utils sox lame iw iproute2 hostapd

@@ -110,6 +110,13 @@ systemd_install() {
   check "and started: active after READY (Type=notify): $(sd_prop ActiveState)/$(sd_prop SubState)" sd_wait ActiveState active 90
   check "the second waker's unit is enabled and active too: $(systemctl is-enabled aubade-waker.service 2>&1)/$(systemctl is-active aubade-waker.service 2>&1)" \
     eval 'systemctl is-enabled --quiet aubade-waker.service && systemctl is-active --quiet aubade-waker.service'
+  # The kernel must pick the face, never the clock: both units ask for -900, and the running daemon has it.
+  local clock_oom waker_oom proc_oom
+  clock_oom=$(sd_prop OOMScoreAdjust) waker_oom=$(systemctl show -p OOMScoreAdjust --value aubade-waker.service)
+  proc_oom=$(cat "/proc/$(sd_prop MainPID)/oom_score_adj" 2>&1)
+  check "OOMScoreAdjust of aubade.service and aubade-waker.service is -900: $clock_oom / $waker_oom" \
+    eval '[ "$clock_oom" = -900 ] && [ "$waker_oom" = -900 ]'
+  check "the running daemon's /proc/<pid>/oom_score_adj is -900: $proc_oom" [ "$proc_oom" = -900 ]
   check "/dev/$GPIOSIM_CHIP belongs to the gpio group (the package's 60-aubade.rules): $(stat -c '%G %a' /dev/$GPIOSIM_CHIP)" \
     [ "$(stat -c %G "/dev/$GPIOSIM_CHIP")" = gpio ]
   check "the backlight's brightness belongs to the video group, writable (99-aubade-backlight.rules): $(stat -L -c '%G %a' /sys/class/backlight/hil-backlight/brightness)" \
