@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// The built `aubade-face` as a user runs it, on SDL's offscreen driver against a port nothing answers on: its first
-/// frame within 2 s, "Reconnecting…" (the link down), its buttons, a touch through `--input` asking the clock (no
+/// frame (how soon is a figure of `make bench`, never asserted here), "Reconnecting…" (the link down), its buttons, a touch through `--input` asking the clock (no
 /// answer: status 0), each frame saved by `--frames`, and SIGTERM ending it with status 0.
 @Suite("Face: the aubade-face executable")
 struct FaceProcessTests {
@@ -27,8 +27,8 @@ struct FaceProcessTests {
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// Waits up to `seconds` for a line of `path` containing `text`.
-    static func waitFor(_ text: String, in path: String, seconds: Double = 10) -> String? {
+    /// Waits up to `seconds` (a watchdog, generous for a loaded machine) for a line of `path` containing `text`.
+    static func waitFor(_ text: String, in path: String, seconds: Double = 60) -> String? {
         var waited = 0.0
         while waited < seconds {
             if let line = lines(path).first(where: { $0.contains(text) }) { return line }
@@ -38,7 +38,7 @@ struct FaceProcessTests {
         return nil
     }
 
-    @Test("Runs against nothing: first frame, link down, buttons, a touch's command, frames saved, SIGTERM exits 0")
+    @Test("Runs against nothing: a first frame, link down, buttons, a touch's command, frames saved, SIGTERM exits 0")
     func againstNothing() throws {
         let binary = try #require(Self.executable, "aubade-face is built beside the tests (swift build --build-tests)")
         let dir = "/tmp/aubade-face-process-\(getpid())"
@@ -66,16 +66,10 @@ struct FaceProcessTests {
         let arguments = ["/bin/sh", "-c", command]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        var start = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
         try #require(posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ) == 0)
 
         let frame = Self.waitFor(#""event":"frame""#, in: dir + "/out.jsonl")
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let elapsed = Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9
         #expect(frame?.contains(#""n":1,"live":false"#) == true)
-        #expect(elapsed < 2, "first frame after \(elapsed) s")
         #expect(Self.waitFor(#""event":"link","up":false"#, in: dir + "/out.jsonl") != nil)
         let buttons = try #require(Self.waitFor(#""event":"buttons""#, in: dir + "/out.jsonl"))
         #expect(buttons.contains(#"{"id":"pair","x":594,"y":414,"w":182,"h":57}"#), "\(buttons)")
