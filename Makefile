@@ -22,8 +22,8 @@ run: build
 	@echo "phone page from this machine, open the kiosk, tap 'Pair a phone' and type the code on the phone page."
 	$(BIN) run --config $(CONFIG) --db $(DB)
 
-## Install what is missing, build, and run every test: swift test, the face under memory pressure (Tests/Face/,
-## skipped where no memory cgroup is writable), the pages in a real browser, the API against its
+## Install what is missing, build, and run every test: swift test, the native face under memory pressure
+## (Tests/Face/, skipped where no memory cgroup is writable), the pages in a real browser, the API against its
 ## OpenAPI document (schemathesis), the MQTT face against a real Home Assistant, then the hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
 ## The browser, API, Home Assistant and native-face suites (and the VM's set-up) run at the same time
 ## (Tests/Support/together.sh): they mostly wait on the daemons' real clocks. Then the VM's two boots, one after the other (hardware/hil/run.sh).
@@ -33,7 +33,7 @@ test: deps-test
 	$(SWIFT) build --build-tests --scratch-path $(BUILD_DIR)
 	AUBADE_FDK_AAC=$(abspath $(BUILD_DIR))/fdk-aac $(SWIFT) test --scratch-path $(BUILD_DIR)
 	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test
-	python3 Tests/Face/test_pressure.py $(BIN)
+	AUBADE_FACE=$(BUILD_DIR)/debug/aubade-face python3 Tests/Face/test_pressure.py $(BIN)
 	@if [ "$${AUBADE_SKIP_HIL:-}" = 1 ]; then \
 	  Tests/Support/together.sh $(BUILD_DIR)/artefacts/together browser-run contract-run homeassistant-run face-run; \
 	  echo "AUBADE_SKIP_HIL=1: the hardware-in-the-loop VM is skipped (make hil runs it)."; \

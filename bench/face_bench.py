@@ -11,11 +11,9 @@ The faces, each in turn, each in a session of its own (as `nobody` when run as r
   cog               WPE WebKit through Debian's cog on the same launcher and cage (`cog -P wl`)
   cog-tuned         the same with the JIT off (JSC_useJIT=0), the page cache, the offline cache, WebGL, media and
                     smooth scrolling off, and cog's --doc-viewer cache model (the smallest WebKit keeps)
-  aubade-face       the native face (--face PATH): SDL2 on its offscreen driver, no compositor (SDL's default
-                    renderer there is OpenGL through EGL: Mesa's llvmpipe, which maps libLLVM, ~54 MiB of PSS;
-                    a Pi draws through its GPU's driver, which does not)
-  aubade-face-software  the same with SDL's software renderer (SDL_RENDER_DRIVER=software,
-                    SDL_FRAMEBUFFER_ACCELERATION=0): no OpenGL at all, as on a framebuffer without a GPU driver
+  aubade-face       the native face (--face PATH): SDL2 on its offscreen driver, no compositor, drawing with SDL's
+                    software renderer as it does everywhere (it asks for no OpenGL: on the offscreen driver OpenGL
+                    is Mesa's llvmpipe, which maps libLLVM, ~54 MiB of PSS)
 
 Per face:
   PSS               the sum of Pss (/proc/PID/smaps_rollup) over every process of the face's session, the
@@ -51,7 +49,7 @@ from daemon_rig import DIE_WITH_US, DaemonClock, free_port  # noqa: E402
 LAUNCHER = os.path.join(ROOT, "deploy", "kiosk", "aubade-kiosk")
 MiB = 1024
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-FACES = ["chromium", "chromium-lowend", "cog", "cog-tuned", "aubade-face", "aubade-face-software"]
+FACES = ["chromium", "chromium-lowend", "cog", "cog-tuned", "aubade-face"]
 # Chromium on a small board: one renderer process, the GPU's work in the browser process, no zygote, small disk
 # and media caches, V8 without its optimising tiers' memory (lite mode), nothing running in the background.
 CHROMIUM_LOWEND = ("--renderer-process-limit=1 --in-process-gpu --disable-gpu --no-zygote --disk-cache-size=1048576 "
@@ -201,8 +199,6 @@ class Face:
         self.frames = []  # native: (mono, event)
         if kind.startswith("aubade-face"):
             env["SDL_VIDEODRIVER"] = "offscreen"
-            if kind == "aubade-face-software":
-                env.update({"SDL_RENDER_DRIVER": "software", "SDL_FRAMEBUFFER_ACCELERATION": "0"})
             argv = [*drop, *DIE_WITH_US, native, "--port", str(port), "--size", "800x480", "--json"]
         else:
             env.update({"WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1",
