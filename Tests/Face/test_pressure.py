@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Memory pressure on the whole appliance (issue 38): the clock, the second waker and the face in one memory
-cgroup limited to 384 MiB, and a hog (processes of 48 MiB) that eats past the limit while an alarm is due. The kernel's out-of-memory
+cgroup limited to 384 MiB, and a hog (processes of 96 MiB) that eats past the limit while an alarm is due. The kernel's out-of-memory
 killer must take the face, never the clock: the face runs with oom_score_adj +500 (as its unit's
 OOMScoreAdjust=500 gives it), and the alarm rings at its due second as the clock itself reports it.
 
@@ -46,9 +46,12 @@ FACE_OOM_SCORE_ADJ = 500
 # The hog is several processes of at most this many MiB each: memory any program could hold, none of them a
 # candidate the kernel prefers to the face. (The kernel's badness is a process's resident memory plus
 # oom_score_adj/1000 of the limit: the face's +500 counts as 192 MiB here, so one hog of 250 MiB would be a
-# likelier victim than the face; that is the kernel's rule working, not the test's question.)
-HOG_WORKER = 48
-# The hog: one small parent that forks its workers one after the other; each touches 8 MiB at a time up to
+# likelier victim than the face; that is the kernel's rule working, not the test's question.) Each is larger than
+# the clock, though: the native face holds ~6 MiB of its own, so its kill alone may not end the pressure, and the
+# kernel's second choice is then the largest process left. Here the clock runs at 0 (a container's root cannot
+# lower it), so that must be a hog, as a runaway program would be; on a board the clock's -900 keeps it last.
+HOG_WORKER = 96
+# The hog: one small parent that forks its workers one after the other; each touches 1 MiB at a time up to
 # HOG_WORKER MiB, and before each step reads the group's out-of-memory kill count (argv[2], the file; argv[3],
 # the count before): after the first kill nothing grows any more, so that kill alone is what the test looks at,
 # and the group stays under its limit once the kernel has freed the face's memory. It grows to at most argv[1]
@@ -73,12 +76,12 @@ while grown < target and kills() == before and time.monotonic() - start < 120:
     if pid == 0:
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         held = []
-        while len(held) * 8 < size and kills() == before:
-            m = mmap.mmap(-1, 8 << 20)
-            for i in range(0, 8 << 20, 4096):
+        while len(held) < size and kills() == before:
+            m = mmap.mmap(-1, 1 << 20)
+            for i in range(0, 1 << 20, 4096):
                 m[i] = 1
             held.append(m)
-            time.sleep(0.02)
+            time.sleep(0.003)
         os.write(done_w, b"x")
         time.sleep(max(120 - (time.monotonic() - start), 0))
         os._exit(0)
@@ -316,13 +319,15 @@ class PressureTests(unittest.TestCase):
         self.wait(lambda: self.group.oom_kills() > kills, f"out-of-memory kill in the group (hog target {target} MiB, "
                   f"{held} MiB held before it)", timeout=LEAD)
         time.sleep(0.5)  # a worker forked just before the kill has printed its pid
-        # The first kill's victim: a process of the face; the hog, the waker and the clock untouched.
+        # The victims: the face (its +500 puts it above every other process of the group), and, when its memory
+        # alone did not end the pressure (the native face holds ~6 MiB of its own), the largest process left, a
+        # hog; never the waker or the clock.
         gone = [pid for pid in face_pids if not alive(pid)]
         ended = [pid for pid in hogs if not alive(pid)]
         first = (f"{self.group.oom_kills() - kills} kill(s): face pids gone {gone} of {face_pids}; "
                  f"hog processes gone {ended} of {hogs}")
         self.assertTrue(gone, f"no process of the face was killed ({first})")
-        self.assertEqual(ended, [], f"a hog process was killed, not the face ({first})")
+        self.assertLessEqual(len(ended), self.group.oom_kills() - kills - 1, f"a hog was killed before the face ({first})")
         ringing = clock.wait_for("ringing", timeout=LEAD + WATCHDOG)
         self.assertTrue(alive(clock_pid) and clock.process.poll() is None, "the clock was killed")
         self.assertEqual(clock.process.pid, clock_pid)
