@@ -32,9 +32,17 @@ public struct FaceAction: Sendable, Hashable {
             return FaceAction(command: FaceCommand("POST", "/player/play", "{\"source\":\(FaceCommand.quoted(source))}"))
         case "stations":
             ui.pickerOpen = true
+            ui.pickerPage = 0
+            return FaceAction(ui: ui)
+        case "picker-previous", "picker-next":
+            let paging = FaceScene.PickerPaging(inputs)
+            let page = paging.page + (id == "picker-next" ? 1 : -1)
+            guard (0..<paging.pages).contains(page) else { return nil }
+            ui.pickerPage = page
             return FaceAction(ui: ui)
         case "picker-close":
             ui.pickerOpen = false
+            ui.pickerPage = 0
             return FaceAction(ui: ui)
         case "volume-down", "volume-up":
             guard let radio else { return nil }
@@ -62,6 +70,7 @@ public struct FaceAction: Sendable, Hashable {
             let station = inputs.stations.first(where: { $0.id == stationID })
         {
             ui.pickerOpen = false
+            ui.pickerPage = 0
             ui.chosenStation = station.name
             return FaceAction(
                 command: FaceCommand("POST", "/player/play", "{\"source\":\(FaceCommand.quoted(station.name))}"), ui: ui)

@@ -1,14 +1,21 @@
-/// What the face keeps of its own: whether the station picker or the pairing panel is open, the station it plays
-/// (the kiosk's saved station), and the clock's last refusal. Changed by touches (`FaceAction`), never by the clock.
+/// What the face keeps of its own: whether the station picker or the pairing panel is open, the picker's page, the
+/// station it plays (the kiosk's saved station), and the clock's last refusal. Changed by touches (`FaceAction`),
+/// never by the clock.
 public struct FaceUI: Sendable, Hashable {
     public var pickerOpen = false
+    /// The picker's page (0: the first), when its stations do not fit one screen; back to 0 whenever it opens.
+    public var pickerPage = 0
     public var pairingOpen = false
     public var chosenStation: String?
     /// The clock's refusal of the last command, one sentence, shown for a while (kiosk.js: 10 s).
     public var message: String?
 
-    public init(pickerOpen: Bool = false, pairingOpen: Bool = false, chosenStation: String? = nil, message: String? = nil) {
+    public init(
+        pickerOpen: Bool = false, pickerPage: Int = 0, pairingOpen: Bool = false, chosenStation: String? = nil,
+        message: String? = nil
+    ) {
         self.pickerOpen = pickerOpen
+        self.pickerPage = pickerPage
         self.pairingOpen = pairingOpen
         self.chosenStation = chosenStation
         self.message = message

@@ -38,10 +38,12 @@ struct FaceScenePropertyTests {
         if Bool.random(using: &rng) {
             state.pairing = .init(code: "123456", expiresAt: now + Double.random(in: -10...300, using: &rng))
         }
-        let stations = (0..<Int.random(in: 0...30, using: &rng)).map {
+        let stations = (0..<Int.random(in: 0...60, using: &rng)).map {
             FaceStation(id: Int64($0), name: "Station \($0)", hasLogo: Bool.random(using: &rng))
         }
-        let ui = FaceUI(pickerOpen: Bool.random(using: &rng), pairingOpen: Bool.random(using: &rng))
+        let ui = FaceUI(
+            pickerOpen: Bool.random(using: &rng), pickerPage: Int.random(in: -1...4, using: &rng),
+            pairingOpen: Bool.random(using: &rng))
         let inputs = FaceInputs(
             state: Int.random(in: 0..<10, using: &rng) == 0 ? nil : state, now: now, linkUp: Bool.random(using: &rng),
             zone: FaceZone(identifier: "fixed", fixedOffset: Int.random(in: -12...14, using: &rng) * 1800), ui: ui,
