@@ -49,6 +49,11 @@ public struct FaceAction: Sendable, Hashable {
             let volume = min(100, max(1, radio.volume + (id == "volume-up" ? 5 : -5)))
             guard volume != radio.volume else { return nil }
             return FaceAction(command: FaceCommand("POST", "/player/volume", "{\"volume\":\(volume)}"))
+        case "reserve":
+            // The next programme reserved, or its reservation cancelled (kiosk.js: the button toggles).
+            guard let next = inputs.onAir?.next, let programme = next.id else { return nil }
+            let path = "/programmes/\(programme)/reserve"
+            return FaceAction(command: next.reserved ? FaceCommand("DELETE", path, nil) : FaceCommand("POST", path))
         case "pair":
             ui.pairingOpen = true
             return FaceAction(command: FaceCommand("POST", "/pair/code"), ui: ui)

@@ -24,7 +24,8 @@ public struct FaceUI: Sendable, Hashable {
 
 /// Everything a scene is made from: the last live state (nil until the first), the clock's time now (Unix seconds,
 /// the state's `now` carried forward by the face's monotonic clock), whether the link is up, the zone of the state,
-/// the face's own state, the saved stations and the screen's size in pixels.
+/// the face's own state, the saved stations, what is on air (as the executable last read it) and the screen's size in
+/// pixels.
 public struct FaceInputs: Sendable, Hashable {
     public var state: FaceState?
     public var now: Double
@@ -32,12 +33,13 @@ public struct FaceInputs: Sendable, Hashable {
     public var zone: FaceZone
     public var ui: FaceUI
     public var stations: [FaceStation]
+    public var onAir: FaceOnAir?
     public var width: Int
     public var height: Int
 
     public init(
         state: FaceState?, now: Double, linkUp: Bool, zone: FaceZone = .utc, ui: FaceUI = FaceUI(),
-        stations: [FaceStation] = [], width: Int, height: Int
+        stations: [FaceStation] = [], onAir: FaceOnAir? = nil, width: Int, height: Int
     ) {
         self.state = state
         self.now = now
@@ -45,6 +47,7 @@ public struct FaceInputs: Sendable, Hashable {
         self.zone = zone
         self.ui = ui
         self.stations = stations
+        self.onAir = onAir
         self.width = width
         self.height = height
     }
