@@ -32,15 +32,28 @@ public struct FaceAction: Sendable, Hashable {
             return FaceAction(command: FaceCommand("POST", "/player/play", "{\"source\":\(FaceCommand.quoted(source))}"))
         case "stations":
             ui.pickerOpen = true
+            ui.pickerPage = 0
+            return FaceAction(ui: ui)
+        case "picker-previous", "picker-next":
+            let paging = FaceScene.PickerPaging(inputs)
+            let page = paging.page + (id == "picker-next" ? 1 : -1)
+            guard (0..<paging.pages).contains(page) else { return nil }
+            ui.pickerPage = page
             return FaceAction(ui: ui)
         case "picker-close":
             ui.pickerOpen = false
+            ui.pickerPage = 0
             return FaceAction(ui: ui)
         case "volume-down", "volume-up":
             guard let radio else { return nil }
             let volume = min(100, max(1, radio.volume + (id == "volume-up" ? 5 : -5)))
             guard volume != radio.volume else { return nil }
             return FaceAction(command: FaceCommand("POST", "/player/volume", "{\"volume\":\(volume)}"))
+        case "reserve":
+            // The next programme reserved, or its reservation cancelled (kiosk.js: the button toggles).
+            guard let next = inputs.onAir?.next, let programme = next.id else { return nil }
+            let path = "/programmes/\(programme)/reserve"
+            return FaceAction(command: next.reserved ? FaceCommand("DELETE", path, nil) : FaceCommand("POST", path))
         case "pair":
             ui.pairingOpen = true
             return FaceAction(command: FaceCommand("POST", "/pair/code"), ui: ui)
@@ -62,6 +75,7 @@ public struct FaceAction: Sendable, Hashable {
             let station = inputs.stations.first(where: { $0.id == stationID })
         {
             ui.pickerOpen = false
+            ui.pickerPage = 0
             ui.chosenStation = station.name
             return FaceAction(
                 command: FaceCommand("POST", "/player/play", "{\"source\":\(FaceCommand.quoted(station.name))}"), ui: ui)

@@ -66,6 +66,9 @@ extension FaceScene {
             }
             bottom -= l.gap
         }
+        if let onAir = inputs.onAir, !onAir.isEmpty, inputs.state != nil {
+            bottom -= addOnAir(onAir, inputs, l, bottom: bottom, ink: clockInk, muted: muted, into: &scene) + l.gap
+        }
         if !dimmed, let radio = inputs.state?.radio {
             bottom -= l.lineHeight
             let r = FaceRect(x: content.x, y: bottom, w: content.w, h: l.lineHeight)
@@ -115,6 +118,51 @@ extension FaceScene {
                 text: FaceText.date(inputs.now, inputs.zone), size: dateSize, weight: .regular, color: muted,
                 rect: FaceRect(x: region.x, y: y + clockHeight, w: region.w, h: dateHeight), align: .centre))
         return scene
+    }
+
+    /// What is on air now and next, ending at `bottom`, a line each ("Now on FIP · 07:00–09:00 · Morning show"),
+    /// and at their right the toggle reserving the next programme (not on the night face); returns its height.
+    static func addOnAir(
+        _ onAir: FaceOnAir, _ inputs: FaceInputs, _ l: FaceLayout, bottom: Int, ink: FaceColor, muted: FaceColor,
+        into scene: inout FaceScene
+    ) -> Int {
+        let content = l.content
+        let station = onAir.station ?? onAir.now?.stationName ?? onAir.next?.stationName
+        let on = station.map { " on \($0)" } ?? ""
+        var lines: [String] = []
+        if let now = onAir.now {
+            lines.append(
+                "Now\(on) · \(FaceText.clock(now.begins, inputs.zone))–\(FaceText.clock(now.ends, inputs.zone)) · \(now.name)")
+        }
+        let reservable = onAir.next.flatMap(\.id) != nil && !inputs.dimmed
+        if let next = onAir.next {
+            let when = FaceText.when(next.begins, inputs.zone, now: inputs.now)
+            let time =
+                when.hasPrefix("today ")
+                ? "\(FaceText.clock(next.begins, inputs.zone))–\(FaceText.clock(next.ends, inputs.zone))" : when
+            lines.append("\(onAir.now == nil ? "Next\(on)" : "Next") · \(time) · \(next.name)")
+        }
+        let height = max(lines.count * l.lineHeight, reservable ? l.buttonHeight : 0)
+        let top = bottom - height
+        var textWidth = content.w
+        if reservable, let next = onAir.next {
+            let width = max(20, content.w / 4)
+            textWidth = content.w - width - l.gap
+            scene.buttons.append(
+                .init(
+                    id: "reserve", rect: FaceRect(x: content.maxX - width, y: top, w: width, h: height),
+                    label: next.reserved ? "Reserved ✓" : "Reserve", fill: FacePalette.button,
+                    ink: next.reserved ? FacePalette.accent : FacePalette.ink, size: l.labelSize))
+        }
+        let y = top + (height - lines.count * l.lineHeight) / 2
+        for (i, line) in lines.enumerated() {
+            let r = FaceRect(x: content.x, y: y + i * l.lineHeight, w: textWidth, h: l.lineHeight)
+            scene.texts.append(
+                .init(
+                    text: line, size: l.lineSize * 9 / 10, weight: .regular, color: i == 0 && onAir.now != nil ? ink : muted,
+                    rect: r, align: reservable ? .leading : .centre))
+        }
+        return height
     }
 
     /// The sleep timer's whole minutes left, rounded up (as it counts down, "1 min" until it ends).

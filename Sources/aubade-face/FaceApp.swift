@@ -36,6 +36,15 @@ final class FaceApp {
     var inputs: FaceInputs?
     /// The clock's time of the next repaint.
     var repaintAt = 0.0
+    /// What is on air as last read (nil: nothing to show), the number of the latest read, the station it asked about
+    /// (nil: none asked yet; .some(nil): any station), and when to read it again (the clock's time).
+    var onAir: FaceOnAir?
+    var onAirAsked = 0
+    var onAirStation: String??
+    var onAirAt: Double?
+    /// The next alarm (nil: none) and the station it plays, once known (kiosk.js: GET /alarms/{id}).
+    var alarmID: Int64?
+    var alarmStation: String?
 
     init(options: FaceOptions, painter: FacePainter, link: FaceLink) {
         self.options = options
@@ -69,6 +78,7 @@ final class FaceApp {
                 ui.message = nil
                 dirty = true
             }
+            followOnAir()
             if dirty || clockNow >= repaintAt { paint() }
             SDL_PumpEvents()
             while SDL_PollEvent(&event) == 1 {
@@ -78,7 +88,7 @@ final class FaceApp {
                 }
             }
             if dirty { continue }
-            var wait = (repaintAt - clockNow) * 1000
+            var wait = (min(repaintAt, onAirAt ?? repaintAt) - clockNow) * 1000
             if let until = messageUntil { wait = min(wait, FaceOutput.seconds(until - Monotonic.now()) * 1000) }
             sleep(untilMilliseconds: Int32(min(60_000, max(1, wait.rounded(.up) + 5))))
         }
@@ -136,6 +146,8 @@ final class FaceApp {
             output.link(up)
             dirty = true
             if up { request(.stations, "GET", "/stations") }
+            // Back after an outage: the programmes may have changed meanwhile.
+            if up, state != nil { loadOnAir() }
         }
         if let bytes, let next = FaceState.decode(bytes) {
             if next.zone != state?.zone { zone = Self.zone(next.zone) }
@@ -143,6 +155,12 @@ final class FaceApp {
             state = next
             clockAt = next.now
             follow(next)
+            // Another next alarm: which station it plays (then what is on air there).
+            if next.next?.id != alarmID {
+                alarmID = next.next?.id
+                alarmStation = nil
+                if let id = alarmID { request(.alarm(id), "GET", "/alarms/\(id)") }
+            }
             // A station saved since the list was read plays: read it again (for its name and logo).
             if let id = next.radio?.stationId, !stations.contains(where: { $0.id == id }), !stationsAsked.contains(id) {
                 stationsAsked.insert(id)
@@ -181,6 +199,8 @@ final class FaceApp {
                 messageUntil = message == nil ? nil : Monotonic.now() + .seconds(10)
                 dirty = true
             }
+            // A reservation made or cancelled: what is on air read again (its toggle shows the clock's answer).
+            if command.path.hasPrefix("/programmes/"), command.path.hasSuffix("/reserve") { loadOnAir() }
             // The wake answered: the face lights at once, as kiosk.js does, before the next state says so.
             if ok, command == .wake, var current = state {
                 current.dimmed = false
@@ -199,7 +219,42 @@ final class FaceApp {
             }
         case .logo(let id):
             if ok, painter.setLogo(stationID: id, bytes: reply.body) { dirty = true }
+        case .alarm(let id):
+            // Another alarm became the next meanwhile: its own answer follows.
+            guard id == alarmID else { return }
+            alarmStation = ok ? FaceOnAir.alarmStation(reply.body) : nil
+            followOnAir()
+        case .onAir(let asked, let station):
+            guard asked == onAirAsked else { return }
+            // No answer, or not one: the lines hidden until the link is back or the station changes.
+            let read = ok ? FaceOnAir.decode(reply.body, station: station) : nil
+            onAirAt = read?.readAgain(after: clockNow)
+            if read != onAir {
+                onAir = read
+                dirty = true
+            }
         }
+    }
+
+    /// Reads what is on air when the station whose programmes the face shows changed (what plays, the next alarm's
+    /// station, the station chosen), or when the programme on air ended or the next began, as kiosk.js does.
+    func followOnAir() {
+        guard state != nil else { return }
+        if let at = onAirAt, clockNow >= at {
+            loadOnAir()
+            return
+        }
+        let station = FaceOnAir.station(currentInputs(), alarmStation: alarmStation)
+        if onAirStation != .some(station) { loadOnAir() }
+    }
+
+    /// Reads what is on air on the face's station (`GET /programmes/now`); the answer sets the next read's time.
+    func loadOnAir() {
+        let station = FaceOnAir.station(currentInputs(), alarmStation: alarmStation)
+        onAirAsked += 1
+        onAirStation = .some(station)
+        onAirAt = nil
+        request(.onAir(onAirAsked, station), "GET", FaceOnAir.path(station: station))
     }
 
     /// A request on the link's command thread; its answer comes back through the inbox.
@@ -222,12 +277,16 @@ final class FaceApp {
         if let command = action.command { request(.command(command), command.method, command.path, command.body) }
     }
 
-    func paint() {
+    /// The inputs of a scene now.
+    func currentInputs() -> FaceInputs {
         let size = painter.size
-        let now = clockNow
-        let inputs = FaceInputs(
-            state: state, now: now, linkUp: linkUp, zone: zone, ui: ui, stations: stations, width: size.width, height: size.height
-        )
+        return FaceInputs(
+            state: state, now: clockNow, linkUp: linkUp, zone: zone, ui: ui, stations: stations, onAir: onAir,
+            width: size.width, height: size.height)
+    }
+
+    func paint() {
+        let inputs = currentInputs()
         let scene = FaceScene.make(inputs)
         self.inputs = inputs
         repaintAt = inputs.nextRepaint

@@ -13,6 +13,11 @@ struct FaceInbox: Sendable {
         case command(FaceCommand)
         case stations
         case logo(Int64)
+        /// The next alarm (`GET /alarms/{id}`): which station it plays.
+        case alarm(Int64)
+        /// What is on air (`GET /programmes/now`): the read's number (an older answer arriving late is dropped) and
+        /// the station asked about.
+        case onAir(Int, String?)
     }
 
     var state: [UInt8]?

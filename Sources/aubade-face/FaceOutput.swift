@@ -37,7 +37,7 @@ struct FaceOutput {
 
     func buttons(_ buttons: [FaceScene.Button]) {
         let list = buttons.map {
-            "{\"id\":\(FaceCommand.quoted($0.id)),\"x\":\($0.rect.x),\"y\":\($0.rect.y),\"w\":\($0.rect.w),\"h\":\($0.rect.h)}"
+            "{\"id\":\(FaceCommand.quoted($0.id)),\"label\":\(FaceCommand.quoted($0.label)),\"x\":\($0.rect.x),\"y\":\($0.rect.y),\"w\":\($0.rect.w),\"h\":\($0.rect.h)}"
         }
         emit("buttons", "\"buttons\":[\(list.joined(separator: ","))]")
     }

@@ -72,7 +72,7 @@ struct FaceProcessTests {
         #expect(frame?.contains(#""n":1,"live":false"#) == true)
         #expect(Self.waitFor(#""event":"link","up":false"#, in: dir + "/out.jsonl") != nil)
         let buttons = try #require(Self.waitFor(#""event":"buttons""#, in: dir + "/out.jsonl"))
-        #expect(buttons.contains(#"{"id":"pair","x":594,"y":414,"w":182,"h":57}"#), "\(buttons)")
+        #expect(buttons.contains(#"{"id":"pair","label":"Pair a phone","x":594,"y":414,"w":182,"h":57}"#), "\(buttons)")
 
         // A touch on "Pair a phone", through the FIFO: SDL_FINGERDOWN at that pixel.
         let fifo = open(dir + "/in.fifo", O_WRONLY)

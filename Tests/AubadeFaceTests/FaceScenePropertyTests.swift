@@ -38,15 +38,32 @@ struct FaceScenePropertyTests {
         if Bool.random(using: &rng) {
             state.pairing = .init(code: "123456", expiresAt: now + Double.random(in: -10...300, using: &rng))
         }
-        let stations = (0..<Int.random(in: 0...30, using: &rng)).map {
+        let stations = (0..<Int.random(in: 0...60, using: &rng)).map {
             FaceStation(id: Int64($0), name: "Station \($0)", hasLogo: Bool.random(using: &rng))
         }
-        let ui = FaceUI(pickerOpen: Bool.random(using: &rng), pairingOpen: Bool.random(using: &rng))
+        let ui = FaceUI(
+            pickerOpen: Bool.random(using: &rng), pickerPage: Int.random(in: -1...4, using: &rng),
+            pairingOpen: Bool.random(using: &rng))
         let inputs = FaceInputs(
             state: Int.random(in: 0..<10, using: &rng) == 0 ? nil : state, now: now, linkUp: Bool.random(using: &rng),
             zone: FaceZone(identifier: "fixed", fixedOffset: Int.random(in: -12...14, using: &rng) * 1800), ui: ui,
-            stations: stations, width: width, height: height)
+            stations: stations, onAir: Bool.random(using: &rng) ? onAir(now, &rng) : nil, width: width, height: height)
         return Case(inputs: inputs, touch: (Int.random(in: 0..<width, using: &rng), Int.random(in: 0..<height, using: &rng)))
+    }
+
+    /// What is on air: now, next (reserved or not, with an id or not), or both.
+    static func onAir(_ now: Double, _ rng: inout some RandomNumberGenerator) -> FaceOnAir {
+        let begins = now - Double.random(in: 0...3600, using: &rng)
+        let ends = now + Double.random(in: 1...7200, using: &rng)
+        let current = FaceProgramme(id: 1, name: "A programme with a rather long name", begins: begins, ends: ends)
+        let next = FaceProgramme(
+            id: Bool.random(using: &rng) ? 2 : nil, name: "Next", begins: ends, ends: ends + 3600,
+            reserved: Bool.random(using: &rng))
+        return switch Int.random(in: 0..<3, using: &rng) {
+        case 0: FaceOnAir(station: "Station 1", now: current, next: nil)
+        case 1: FaceOnAir(station: nil, now: nil, next: next)
+        default: FaceOnAir(station: "Station 1", now: current, next: next)
+        }
     }
 
     @Test("Every button lies inside the screen, has room, and no two overlap")
@@ -62,6 +79,49 @@ struct FaceScenePropertyTests {
                 }
             }
             #expect(Set(scene.buttons.map(\.id)).count == scene.buttons.count)
+        }
+    }
+
+    @Test("With the on-air lines present, the buttons stay on the screen and apart; Reserve toggles the next programme")
+    func onAirButtonsApart() async {
+        await propertyCheck(count: 400, input: Self.cases) { c in
+            var inputs = c.inputs
+            inputs.onAir =
+                inputs.onAir
+                ?? FaceOnAir(
+                    station: "FIP", now: FaceProgramme(id: 1, name: "Now", begins: inputs.now - 60, ends: inputs.now + 60),
+                    next: FaceProgramme(id: 2, name: "Next", begins: inputs.now + 60, ends: inputs.now + 3600))
+            let scene = FaceScene.make(inputs)
+            for (i, a) in scene.buttons.enumerated() {
+                #expect(
+                    a.rect.x >= 0 && a.rect.y >= 0 && a.rect.maxX <= inputs.width && a.rect.maxY <= inputs.height,
+                    "\(a.id) \(a.rect)")
+                #expect(a.rect.w >= 20 && a.rect.h >= 8, "\(a.id) \(a.rect)")
+                for b in scene.buttons[(i + 1)...] {
+                    #expect(!a.rect.intersects(b.rect), "\(a.id) \(a.rect) overlaps \(b.id) \(b.rect)")
+                }
+            }
+            // The lines never under a button, and none above the screen.
+            let lines = scene.texts.filter { $0.text.hasPrefix("Now") || $0.text.hasPrefix("Next ") }
+            for line in lines {
+                #expect(line.rect.y >= 0, "\(line.text) \(line.rect)")
+                #expect(!scene.buttons.contains { $0.rect.intersects(line.rect) }, "\(line.text) \(line.rect)")
+            }
+            // On the clock's face by day, the toggle whenever the next programme has an id.
+            let clockFace =
+                inputs.state != nil && inputs.state?.ringing == nil && !inputs.asking && !inputs.dimmed
+                && !inputs.ui.pairingOpen && !(inputs.ui.pickerOpen && !inputs.stations.isEmpty)
+            if clockFace, let next = inputs.onAir?.next, let id = next.id {
+                guard let reserve = scene.button("reserve") else {
+                    Issue.record("no Reserve")
+                    return
+                }
+                let action = FaceAction.touch(x: reserve.rect.centre.x, y: reserve.rect.centre.y, on: scene, inputs)
+                #expect(action?.command?.path == "/programmes/\(id)/reserve")
+                #expect(action?.command?.method == (next.reserved ? "DELETE" : "POST"))
+            } else if !clockFace || inputs.onAir?.next?.id == nil {
+                #expect(scene.button("reserve") == nil)
+            }
         }
     }
 

@@ -237,6 +237,69 @@ class FaceTests(unittest.TestCase):
         face.wait_for("link", lambda e: e.get("up") is True, after=mark, timeout=WATCHDOG)
         self.assertEqual(face.stop(), 0, face.errors())
 
+    def test_the_picker_pages_and_a_station_on_page_two_plays(self):
+        clock = self.clock()
+        for n in range(12):
+            clock.cli("station", "add", "--name", f"Station {n:02}", "--url", f"http://127.0.0.1:9/s{n}")
+        ids = {s["name"]: s["id"] for s in clock.cli_json("station", "list")["stations"]}
+        clock.start()
+        face = self.face(clock)
+        face.wait_for("frame", lambda e: e.get("live"))
+        face.tap_button("stations")
+        # 800×480: eight tiles a page; "›" to the second, which holds the last four.
+        mark = face.mark()
+        face.tap_button("picker-next", after=mark)
+        _, page = face.wait_for("buttons", lambda e: any(b["id"] == "picker-previous" for b in e["buttons"]),
+                                after=mark)
+        tiles = [b["id"] for b in page["buttons"] if b["id"].startswith("station-")]
+        self.assertEqual(tiles, [f"station-{ids[f'Station {n:02}']}" for n in range(8, 12)])
+        face.keep("face-picker-page-2")
+        mark = face.mark()
+        face.tap_button(f"station-{ids['Station 10']}", after=mark - 1)
+        _, answer = face.wait_for("command", lambda e: e.get("path") == "/player/play", after=mark)
+        self.assertNotEqual(answer.get("status"), 0, answer)
+        face.wait_for("buttons", lambda e: any(b["id"] == "play" for b in e["buttons"]), after=mark)
+        self.assertEqual(face.stop(), 0, face.errors())
+
+    def test_on_air_now_and_next_the_reservation_toggles_and_the_face_moves_on(self):
+        clock = self.clock()
+        clock.cli("station", "add", "--name", "FIP", "--url", "http://127.0.0.1:9/fip")
+        clock.cli("program", "add", "--name", "Early", "--begin", "06:00", "--end", "07:00", "--station", "FIP")
+        clock.cli("program", "add", "--name", "Breakfast", "--begin", "07:00", "--end", "09:00", "--station", "FIP")
+        programmes = {p["name"]: p for p in clock.cli_json("program", "list")["programmes"]}
+        clock.start(fake_time="2031-03-04T06:59:00Z")  # a minute before Early ends
+        face = self.face(clock)
+        face.wait_for("frame", lambda e: e.get("live"))
+        # Breakfast is next: Reserve reserves it, then (the face read again) cancels it.
+        reserve = face.button("reserve")
+        self.assertEqual(reserve["label"], "Reserve")
+        mark = face.mark()
+        face.tap(reserve["x"] + reserve["w"] / 2, reserve["y"] + reserve["h"] / 2)
+        path = f"/programmes/{programmes['Breakfast']['id']}/reserve"
+        _, answer = face.wait_for("command", lambda e: e.get("path") == path, after=mark)
+        self.assertEqual((answer.get("method"), answer.get("status") // 100), ("POST", 2), answer)
+        self.assertTrue(self.programme(clock, "Breakfast")["reserved"])
+        face.wait_for("buttons", lambda e: any(b["label"] == "Reserved ✓" for b in e["buttons"]), after=mark)
+        face.keep("face-on-air-reserved")
+        mark = face.mark()
+        face.tap_button("reserve")
+        _, answer = face.wait_for("command", lambda e: e.get("path", "").endswith("/reserve"), after=mark)
+        self.assertEqual((answer.get("method"), answer.get("status") // 100), ("DELETE", 2), answer)
+        face.wait_for("buttons", lambda e: any(b["label"] == "Reserve" for b in e["buttons"]), after=mark)
+        self.assertFalse(self.programme(clock, "Breakfast")["reserved"])
+        # Reserved again, then Early ends: nothing but that tells the face to read again; Early (tomorrow) is next,
+        # not reserved.
+        mark = face.mark()
+        face.tap_button("reserve")
+        face.wait_for("buttons", lambda e: any(b["label"] == "Reserved ✓" for b in e["buttons"]), after=mark)
+        mark = face.mark()
+        face.wait_for("buttons", lambda e: any(b["label"] == "Reserve" for b in e["buttons"]), after=mark, timeout=90)
+        self.assertEqual(face.stop(), 0, face.errors())
+
+    @staticmethod
+    def programme(clock, name):
+        return next(p for p in clock.cli_json("program", "list")["programmes"] if p["name"] == name)
+
     @staticmethod
     def live_sky(clock):
         """The sunrise sky in the clock's live state now: the first `state` event of its event stream."""
