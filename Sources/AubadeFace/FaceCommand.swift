@@ -14,23 +14,14 @@ public struct FaceCommand: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(method) \(path) \(body ?? "")" }
 
-    /// `text` as a JSON string literal, quoted and escaped.
+    /// `text` as a JSON string literal, quoted and escaped (FoundationEssentials' encoder: one JSON writer for the
+    /// face; the link, which links no Foundation, writes its own few literals).
     public static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        // Encoding a String cannot fail; the empty literal is only the type checker's due.
+        guard let bytes = try? encoder.encode(text) else { return "\"\"" }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public static let wake = FaceCommand("POST", "/display/wake")
