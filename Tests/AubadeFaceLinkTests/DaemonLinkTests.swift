@@ -36,7 +36,7 @@ struct DaemonLinkTests {
         // The clock's stream comes in chunked transfer-coding (Hummingbird), and without a token to its own machine.
         let core = LinkCore(host: "127.0.0.1", port: port, tokenPath: nil, timing: FaceLinkTiming())
         let head = await onThread("test-stream-head") { () -> ResponseHead? in
-            let patience = Patience.within(.seconds(30))
+            let patience = Patience.within(.seconds(120))
             guard let socket = try? LinkSocket.connect(host: "127.0.0.1", port: port, patience: patience, sockets: core.sockets),
                 (try? socket.write(core.request("GET", "/events", nil, token: nil, stream: true), patience)) != nil
             else { return nil }

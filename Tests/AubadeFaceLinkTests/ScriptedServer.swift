@@ -158,8 +158,10 @@ final class Connection {
             "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
     }
 
-    /// Keeps the connection open until the server stops or the client goes away (or `limit` passes).
-    func hold(upTo limit: Duration = .seconds(60)) {
+    /// Keeps the connection open until the server stops or the client goes away (or `limit`, a watchdog far past any
+    /// test's length, passes: a fresh clone's suite stalled one test past an earlier 60 s, and the closed stream
+    /// looked like an outage).
+    func hold(upTo limit: Duration = .seconds(600)) {
         let deadline = Monotonic.now() + limit
         while !server.finished.isStopped, Monotonic.now() < deadline {
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -209,7 +211,7 @@ final class Gathered<Value: Sendable>: Sendable {
     var all: [Value] { values.withLock { $0 } }
 
     /// Waits (blocking) until `done` holds for the values, or `limit` passed (a watchdog); the values then.
-    func wait(upTo limit: Duration = .seconds(30), until done: ([Value]) -> Bool) -> [Value] {
+    func wait(upTo limit: Duration = .seconds(300), until done: ([Value]) -> Bool) -> [Value] {
         let deadline = Monotonic.now() + limit
         while true {
             let generation = changed.generation
@@ -242,7 +244,7 @@ final class ChangeCount: @unchecked Sendable {
 
 /// Waits (blocking, checking every 10 ms) until `condition` holds or `limit` passed (a watchdog); whether it held.
 @discardableResult
-func eventually(upTo limit: Duration = .seconds(30), _ condition: () -> Bool) -> Bool {
+func eventually(upTo limit: Duration = .seconds(300), _ condition: () -> Bool) -> Bool {
     let deadline = Monotonic.now() + limit
     while !condition() {
         if Monotonic.now() >= deadline { return false }
