@@ -102,6 +102,13 @@ scenario_sound() {
     ttfa="[x.get('firstAudioMs') for x in ev('playing')][0]"
   check "aubade play $STREAM_URL --for 5s exits 0 and ends finished" eval "[ $PLAY_RC = 0 ] && $end_ok"
   check "the ICY title from ezstream arrived ($titles)" $title_ok
+  if [ "$title_ok" != true ]; then
+    # Seen once on a fresh clone (aubade said `connecting` and heard nothing, just after curl had the mount answer
+    # 200; the rerun passed): what the mount serves now, and the ends of Icecast's and ezstream's logs.
+    echo "INFO the mount now: $(curl -s -o /dev/null -r 0-1000 -m 5 -w '%{http_code} %{size_download} bytes in %{time_total} s' "$STREAM_URL")"
+    tail -n 5 "$T/icecast/error.log" "$T"/icecast/*.out 2>/dev/null | sed 's/^/INFO /'
+    tail -n 5 "$OUT/stream.err" 2>/dev/null | sed 's/^/INFO aubade: /'
+  fi
   check "the loopback heard the stream's 440 Hz ($W_freq_hz Hz)" within "$W_freq_hz" 436 444
   check "at the stream's level, -9.0 dBFS at volume 100 ($W_level_db dBFS)" within "$W_level_db" -10.5 -7.5
   # --for is wall time (a station that never connects still ends): the audio runs from the first sound to
