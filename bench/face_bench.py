@@ -44,7 +44,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Support"))
 from table import print_table  # noqa: E402
-from daemon_rig import DIE_WITH_US, DaemonClock, free_port  # noqa: E402
+from daemon_rig import DIE_WITH_US, DaemonClock, end_session, free_port, session_pids  # noqa: E402
 
 LAUNCHER = os.path.join(ROOT, "deploy", "kiosk", "aubade-kiosk")
 MiB = 1024
@@ -80,19 +80,6 @@ def comm(pid):
         return f.read().strip()
 
 
-def session(sid):
-    """The pids whose session is `sid`."""
-    pids = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                if int(stat_fields(int(name))[3]) == sid:
-                    pids.append(int(name))
-            except (OSError, ValueError, IndexError):
-                pass
-    return pids
-
-
 def pss(pid):
     """KiB of Pss from /proc/PID/smaps_rollup (0 for a process that has gone)."""
     try:
@@ -119,9 +106,9 @@ def cpu_ticks(pids):
 
 def session_cpu(sid, seconds):
     """% of one core the session used over `seconds`."""
-    before = cpu_ticks(session(sid))
+    before = cpu_ticks(session_pids(sid))
     time.sleep(seconds)
-    after = cpu_ticks(session(sid))
+    after = cpu_ticks(session_pids(sid))
     return (after - before) / CLK_TCK / seconds * 100
 
 
@@ -279,7 +266,7 @@ class Face:
 
     def memory(self):
         """KiB of PSS: (the whole session, its compositor, the number of processes)."""
-        pids = session(self.proc.pid)
+        pids = session_pids(self.proc.pid)
         per = {pid: pss(pid) for pid in pids}
         compositor = sum(v for pid, v in per.items() if self._comm(pid) == "cage")
         return sum(per.values()), compositor, len(pids)
@@ -293,22 +280,7 @@ class Face:
 
     def stop(self):
         """Everything in the face's session, gone."""
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(self.proc.pid, sig)
-            except ProcessLookupError:
-                break
-            try:
-                self.proc.wait(timeout=5)
-                time.sleep(0.3)
-            except subprocess.TimeoutExpired:
-                continue
-        self.proc.wait()
-        for pid in session(self.proc.pid):  # a straggler that left the process group
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        end_session(self.proc)
         self.log.close()
 
 

@@ -37,7 +37,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT / "Tests" / "Support"))
-from daemon_rig import DIE_WITH_US, WATCHDOG, DaemonClock, free_port  # noqa: E402
+from daemon_rig import DIE_WITH_US, WATCHDOG, DaemonClock, end_session, free_port, session_pids  # noqa: E402
 
 LAUNCHER = ROOT / "deploy" / "kiosk" / "aubade-kiosk"
 LIMIT = 384 * 1024 * 1024
@@ -187,19 +187,6 @@ class MemoryGroup:
         self.path.rmdir()
 
 
-def session(sid):
-    pids = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                text = Path(f"/proc/{name}/stat").read_text()
-                if int(text[text.rindex(")") + 2:].split()[3]) == sid:
-                    pids.append(int(name))
-            except (OSError, ValueError, IndexError):
-                pass
-    return pids
-
-
 def alive(pid):
     try:
         text = Path(f"/proc/{pid}/stat").read_text()
@@ -252,26 +239,9 @@ class PressureTests(unittest.TestCase):
         self.addCleanup(log.close)
         process = subprocess.Popen(self.group.enter([*drop, *DIE_WITH_US, *argv], FACE_OOM_SCORE_ADJ), env=env,
                                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        self.addCleanup(self.stop_session, process)
+        self.addCleanup(end_session, process)
         return process
 
-    @staticmethod
-    def stop_session(process):
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(process.pid, sig)
-            except ProcessLookupError:
-                break
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                continue
-        process.wait()
-        for pid in session(process.pid):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
     def wait(self, condition, what, timeout=WATCHDOG):
         deadline = time.monotonic() + timeout
@@ -299,9 +269,9 @@ class PressureTests(unittest.TestCase):
         face = self.start_face(clock.port)
         # The face is up when its processes are (cage, the launcher and Chromium's browser, zygotes, GPU and
         # renderer); then a few seconds for the page to load and draw, so its memory is what it is.
-        self.wait(lambda: len(session(face.pid)) >= (1 if self.native else 8), "face running in the group")
+        self.wait(lambda: len(session_pids(face.pid)) >= (1 if self.native else 8), "face running in the group")
         time.sleep(6)
-        face_pids = session(face.pid)
+        face_pids = session_pids(face.pid)
         for pid in [clock_pid, *face_pids] + ([waker.pid] if waker else []):
             self.assertIn(pid, self.group.pids(), f"pid {pid} is not in the memory group")
         kills = self.group.oom_kills()

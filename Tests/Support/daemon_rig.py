@@ -33,6 +33,41 @@ def free_port():
         return s.getsockname()[1]
 
 
+def session_pids(sid):
+    """The pids of every process in session `sid` (a launcher started with start_new_session: cage, a browser and
+    its helpers, a face)."""
+    pids = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                text = Path(f"/proc/{name}/stat").read_text()
+                if int(text[text.rindex(")") + 2:].split()[3]) == sid:
+                    pids.append(int(name))
+            except (OSError, ValueError, IndexError):
+                pass
+    return pids
+
+
+def end_session(process):
+    """`process` (a session's leader) and everything in its session, gone: SIGTERM to its group, SIGKILL if it
+    lingers, then SIGKILL to any straggler that left the group but not the session."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            continue
+    process.wait()
+    for pid in session_pids(process.pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 class DaemonClock:
     """A clock in a fresh folder under `prefix`; `zone` its time zone; `local_streams` whether it may stream from
     this machine (the tests' own servers); `directory` the station directory's servers (a list of base addresses,
