@@ -327,7 +327,7 @@ let package = Package(
         .testTarget(
             name: "AubadeFaceTests",
             dependencies: [
-                "AubadeFace", "AubadeFaceSDL", "AubadeCore", "CSDL2",
+                "AubadeFace", "AubadeFaceSDL", "AubadeCore", "AubadeTesting", "CSDL2",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict),

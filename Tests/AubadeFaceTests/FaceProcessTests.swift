@@ -1,4 +1,5 @@
 import AubadeFace
+import AubadeTesting
 import Glibc
 import Testing
 
@@ -39,7 +40,7 @@ struct FaceProcessTests {
     }
 
     @Test("Runs against nothing: a first frame, link down, buttons, a touch's command, frames saved, SIGTERM exits 0")
-    func againstNothing() throws {
+    func againstNothing() async throws {
         let binary = try #require(Self.executable, "aubade-face is built beside the tests (swift build --build-tests)")
         let dir = "/tmp/aubade-face-process-\(getpid())"
         mkdir(dir, 0o700)
@@ -62,12 +63,8 @@ struct FaceProcessTests {
         let command =
             "SDL_VIDEODRIVER=offscreen exec '\(binary)' --json --port 9 --size 800x480 --input '\(dir)/in.fifo' "
             + "--frames '\(dir)/frames' --token-file '\(dir)/token' > '\(dir)/out.jsonl' 2> '\(dir)/err.txt'"
-        var pid: pid_t = 0
-        let arguments = ["/bin/sh", "-c", command]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        try #require(posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ) == 0)
-
+        // Through ChildProcess, as every program a test starts: it dies with the test process, even a crashed one.
+        let face = try await ChildProcess("/bin/sh", ["-c", command])
         let frame = Self.waitFor(#""event":"frame""#, in: dir + "/out.jsonl")
         #expect(frame?.contains(#""n":1,"live":false"#) == true)
         #expect(Self.waitFor(#""event":"link","up":false"#, in: dir + "/out.jsonl") != nil)
@@ -85,9 +82,8 @@ struct FaceProcessTests {
         #expect(access(dir + "/frames/frame-000001.bmp", R_OK) == 0)
         #expect(access(dir + "/frames/frame-000002.bmp", R_OK) == 0)
 
-        #expect(kill(pid, SIGTERM) == 0)
-        var status: Int32 = 0
-        #expect(waitpid(pid, &status, 0) == pid)
-        #expect(status & 0x7f == 0 && (status >> 8) & 0xff == 0, "wait status \(status); stderr: \(Self.lines(dir + "/err.txt"))")
+        face.signal(SIGTERM)
+        let status = await face.waitForExit()
+        #expect(status == 0, "exit status \(String(describing: status)); stderr: \(Self.lines(dir + "/err.txt"))")
     }
 }
