@@ -35,6 +35,12 @@ struct RunCommand: AsyncParsableCommand {
             "Look for the screen's backlight under this folder's sys/class/backlight instead of /sys (a fake sysfs tree, for tests).",
             visibility: .hidden))
     var backlightRoot: String?
+    @Option(
+        name: .customLong("simulate-outputs"),
+        help: ArgumentHelp(
+            "Drive the config's [outputs] as simulated lines, each level a JSON line appended to this file, instead of GPIO (for tests on a machine without GPIO).",
+            valueName: "file", visibility: .hidden))
+    var simulateOutputs: String?
     @Flag(
         name: .customLong("unpaced"),
         help: ArgumentHelp(
@@ -103,7 +109,7 @@ struct RunCommand: AsyncParsableCommand {
             homeAssistant: homeAssistant,
             directory: StationDirectoryFromConfig.make(config, allowLocal: false))
         parts.hlsBandwidthCap = config.audio.hlsMaxKbps * 1000
-        let outputs = await GPIOOutputs.open(config.outputs.requests(), logger: logger)
+        let outputs = await GPIOOutputs.open(config.outputs.requests(), logger: logger, simulatedTrace: simulateOutputs)
         parts.outputs = outputs
         parts.microphone = config.verify.microphone.isEmpty ? nil : config.verify.microphone
         parts.configWarnings += outputs.problems.sorted { $0.key < $1.key }.map { "Output \($0.key) is off: \($0.value)" }

@@ -76,3 +76,84 @@ struct GPIOOutputsTests {
         #expect(fake.events == [.set(.shaker, on: true), .set(.shaker, on: false), .shutdown])
     }
 }
+
+/// The outputs' driver on simulated lines (`aubade run --simulate-outputs`, for whole-clock tests on a machine
+/// without GPIO): the same thread follows the same waves, and each level is a JSON line of the trace, in order.
+@Suite("outputs on simulated lines")
+struct SimulatedOutputsTests {
+    struct Record: Decodable, Equatable {
+        var event: String
+        var output: String
+        var line: String
+        var active: Bool
+        var t: Double
+    }
+
+    let logger = Logger(label: "test")
+    let shaker = GPIOOutputRequest(
+        output: .shaker, address: .named("GPIO16"), pattern: .pulse(onMilliseconds: 50, offMilliseconds: 50))
+    let lamp = GPIOOutputRequest(output: .lamp, address: .chipOffset(chip: "gpiochip0", offset: 20), activeLow: true)
+
+    static func records(_ path: String) -> [Record] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Record.self, from: Data($0.utf8)) }
+    }
+
+    /// The trace once `enough` says it is, polled every 20 ms under a generous watchdog (the driver's thread is
+    /// starved on a loaded machine; nothing here asserts its timing).
+    static func trace(_ path: String, until enough: ([Record]) -> Bool) async -> [Record] {
+        let deadline = ContinuousClock.now + .seconds(120)
+        var found = records(path)
+        while !enough(found), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+            found = records(path)
+        }
+        return found
+    }
+
+    @Test func aPatternedOutputTakesItsLevelsInOrderAndEveryLineEndsInactiveAndReleased() async throws {
+        let folder = try TemporaryDirectory("outputs-sim")
+        let path = folder.file("outputs.jsonl")
+        let outputs = await GPIOOutputs.open([shaker, lamp], logger: logger, simulatedTrace: path)
+        #expect(outputs.available == [.shaker, .lamp] && outputs.problems.isEmpty)
+        #expect(
+            Self.records(path).map { [$0.event, $0.output, $0.line, "\($0.active)"] } == [
+                ["request", "shaker", "GPIO16", "false"], ["request", "lamp", "gpiochip0:20", "false"],
+            ])
+
+        outputs.set(.shaker, on: true)
+        outputs.set(.lamp, on: true)
+        #expect(outputs.isOn(.shaker) && outputs.isOn(.lamp))
+        // The shaker's 50/50 pattern: on, off, on, off…; the steady lamp: on once.
+        let shaking = await Self.trace(path) { $0.filter { $0.output == "shaker" && $0.event == "set" }.count >= 4 }
+        let shakerLevels = shaking.filter { $0.output == "shaker" && $0.event == "set" }.map(\.active)
+        #expect(Array(shakerLevels.prefix(4)) == [true, false, true, false])
+        #expect(shaking.filter { $0.output == "lamp" && $0.event == "set" }.map(\.active) == [true])
+        let times = shaking.map(\.t)
+        #expect(times == times.sorted(), "records are in the order of the monotonic clock")
+
+        outputs.set(.shaker, on: false)
+        #expect(!outputs.isOn(.shaker))
+        await outputs.shutdown()
+        let all = Self.records(path)
+        let last = Dictionary(all.map { ($0.output, $0) }, uniquingKeysWith: { _, later in later })
+        #expect(last["shaker"].map { [$0.event, "\($0.active)"] } == ["release", "false"])
+        #expect(last["lamp"].map { [$0.event, "\($0.active)"] } == ["release", "false"])
+        #expect(
+            all.filter { $0.output == "lamp" }.map { [$0.event, "\($0.active)"] } == [
+                ["request", "false"], ["set", "true"], ["set", "false"], ["release", "false"],
+            ], "the lamp is driven inactive before it is let go")
+        outputs.set(.shaker, on: true)
+        #expect(Self.records(path).count == all.count, "nothing is driven after the end")
+    }
+
+    @Test func aTraceThatCannotBeWrittenLeavesEachOutputOutWithASentence() async {
+        let outputs = await GPIOOutputs.open([shaker], logger: logger, simulatedTrace: "/nonexistent-folder/outputs.jsonl")
+        #expect(outputs.available.isEmpty)
+        #expect(
+            outputs.problems[.shaker]
+                == "Simulated line GPIO16 (shaker) cannot be driven: open(/nonexistent-folder/outputs.jsonl) failed: No such file or directory."
+        )
+        await outputs.shutdown()
+    }
+}

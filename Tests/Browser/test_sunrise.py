@@ -12,7 +12,6 @@ import json
 import os
 import pwd
 import shutil
-import signal
 import struct
 import subprocess
 import tempfile
@@ -21,6 +20,7 @@ import zlib
 from pathlib import Path
 
 from harness import ROOT, SCREENSHOTS, WATCHDOG, Browser, BrowserTest, Clock
+from daemon_rig import end_session  # noqa: E402 - on the path harness puts Support on
 from test_kiosk import tomorrow_at
 from test_night import NightTests
 
@@ -184,24 +184,9 @@ class CageTests(BrowserTest):
         self.addCleanup(log.close)
         process = subprocess.Popen([*drop, "setpriv", "--pdeathsig", "KILL", "--", str(LAUNCHER), clock.url + "/kiosk"],
                                    env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        self.addCleanup(self.stop, process)
+        self.addCleanup(end_session, process)  # cage, Chromium and the rest of the launcher's session
         self.cage_log = folder / "cage.log"
         return runtime
-
-    @staticmethod
-    def stop(process):
-        """cage, Chromium and everything else in the launcher's session, gone."""
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(process.pid, sig)
-            except ProcessLookupError:
-                break
-            try:
-                process.wait(timeout=5)
-                time.sleep(0.2)
-            except subprocess.TimeoutExpired:
-                continue
-        process.wait()
 
     def grim(self, runtime, name):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

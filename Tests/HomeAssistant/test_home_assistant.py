@@ -1,7 +1,9 @@
 """The clock's MQTT face against a real Home Assistant core (ha_rig.py says what runs): Home Assistant takes every
 component of the clock's discovery document; its next-alarm sensor, the alarm switches and the ringing state follow
 edits made with the CLI, through the phone page's API and by Home Assistant itself; and a Home Assistant
-automation stops a ringing alarm, after which the sound card gets no more than its device already held.
+automation stops a ringing alarm, after which the sound card gets no more than its device already held; the top
+of an unanswered alarm's ladder and a wake-up check reach its event entity; and the bed shaker and the lamp are
+switches Home Assistant turns and sees turned (on simulated lines: this machine has no GPIO).
 
 One broker and one Home Assistant serve every test (Home Assistant takes a while to start); each test has a clock
 of its own (its own client id, so its own device and topics, as two clocks on one broker are). The clocks' wall
@@ -337,6 +339,7 @@ class EscalationTests(HomeAssistantTest):
     def test_an_unanswered_climb_and_a_wake_up_check_reach_home_assistant_and_its_automations(self):
         climb = self.clock("aubade-ha-climb", "Climb")
         check = self.clock("aubade-ha-check", "Check")
+        climb.with_outputs({"shaker": ("GPIO16", "steady")})   # switched on at the ladder's top
         steep = climb.cli_json("alarm", "add", "--name", "Deep sleep", "--time", "08:00", "--days", "daily",
                                "--source", "tone", "--duration", "1m", "--fade-in", "0s",
                                "--ladder", "step=30s,rounds=0")["id"]
@@ -399,9 +402,15 @@ class EscalationTests(HomeAssistantTest):
         rang = home.wait_state(climb_event, event("ringing"), after=mark)
         top = home.wait_state(climb_event, event("unanswered"), after=rang, timeout=ha_rig.WATCHDOG + 90)
         self.assertEqual(watcher.wait(call, after=sent), "call")
+        # The top also switches the bed shaker on: its line, and Home Assistant's switch, until the end.
+        shaker = entities[climb.node]["output_shaker"]["entity_id"]
+        shaking = home.wait_state(shaker, "on", after=rang)
+        on_at = climb.wait_output("shaker", True)
         ended = home.wait_state(climb_event, event("dismissed", how="unanswered"), after=top,
                                 timeout=ha_rig.WATCHDOG + 30)
         self.assertGreater(ended, top)
+        home.wait_state(shaker, "off", after=shaking)
+        climb.wait_output("shaker", False, after=on_at)
         climb.wait_for("unanswered")
         kinds = [k for k, _ in climb.history()]
         self.assertIn("escalated", kinds)
@@ -409,6 +418,70 @@ class EscalationTests(HomeAssistantTest):
         self.assertNotIn("auto-silenced", kinds)
         for clock in (climb, check):
             clock.stop()
+
+
+class OutputTests(HomeAssistantTest):
+    """The bed shaker and the lamp are Home Assistant switches: Home Assistant turns them (an automation here, a
+    person's dashboard at home) and sees them turned by the phone page. This machine has no GPIO, so the clock runs
+    its outputs on simulated lines (`--simulate-outputs`): the driver's thread and its patterns are the clock's own
+    and each level they take is recorded. On real lines the same switch is tested under systemd in the HIL VM."""
+
+    def test_home_assistant_switches_the_shaker_and_sees_the_lamp_switched_by_the_phone(self):
+        clock = self.clock("aubade-ha-outputs", "Outputs")
+        clock.with_outputs({"shaker": ("GPIO16", "200/200"), "lamp": ("GPIO20", "steady")})
+        clock.start_with(broker, fake_time=TUESDAY_NOON)
+        entities = self.entities(clock)
+        shaker, lamp = entities["output_shaker"]["entity_id"], entities["output_lamp"]["entity_id"]
+        self.assertEqual((shaker.split(".")[0], lamp.split(".")[0]), ("switch", "switch"))
+        home.wait_state(shaker, "off")
+        home.wait_state(lamp, "off")
+        held = clock.output_trace()
+        self.assertEqual(sorted((r["output"], r["line"]) for r in held if r["event"] == "request"),
+                         [("lamp", "GPIO20"), ("shaker", "GPIO16")])
+        self.assertFalse(any(r["active"] for r in held), held)
+
+        # Home Assistant turns the shaker on and off (automations triggered here over MQTT).
+        turn_on, turn_off = (f"aubade-ha-test/{clock.node}/shaker-{w}" for w in ("on", "off"))
+        home.set_automations([
+            {"id": f"{clock.node}_{w}", "alias": f"Shaker {w}", "triggers": [{"trigger": "mqtt", "topic": topic}],
+             "actions": [{"action": f"switch.turn_{w}", "target": {"entity_id": shaker}}]}
+            for w, topic in (("on", turn_on), ("off", turn_off))
+        ], mqtt_topics=[turn_on, turn_off])
+        mark, sent, at = home.mark(), watcher.mark(), len(clock.output_trace())
+        watcher.publish(turn_on, "now")
+        self.assertEqual(watcher.wait(clock.topic("output/shaker/set"), after=sent), "ON")
+        on = home.wait_state(shaker, "on", after=mark)
+        # Its line follows its 200/200 pattern: on, off, on again.
+        at = clock.wait_output("shaker", True, after=at)
+        at = clock.wait_output("shaker", False, after=at)
+        at = clock.wait_output("shaker", True, after=at)
+        self.assertEqual(home.state(lamp), "off")
+        sent = watcher.mark()
+        watcher.publish(turn_off, "now")
+        self.assertEqual(watcher.wait(clock.topic("output/shaker/set"), after=sent), "OFF")
+        off = home.wait_state(shaker, "off", after=on)
+        clock.wait_output("shaker", False, after=at - 1)
+        self.assertGreater(off, on)
+
+        # The phone page's API switches the lamp; Home Assistant's switch follows.
+        token = self.pair(clock)
+        mark, at = home.mark(), len(clock.output_trace())
+        self.write(clock, token, "POST", "/outputs/lamp", {"on": True})
+        at = clock.wait_output("lamp", True, after=at)
+        lit = home.wait_state(lamp, "on", after=mark)
+        self.write(clock, token, "POST", "/outputs/lamp", {"on": False})
+        clock.wait_output("lamp", False, after=at)
+        home.wait_state(lamp, "off", after=lit)
+
+        # The clock's end drives every line inactive and lets it go.
+        clock.stop()
+        records = clock.output_trace()
+        last = {r["output"]: r for r in records}
+        self.assertEqual({name: (r["event"], r["active"]) for name, r in last.items()},
+                         {"shaker": ("release", False), "lamp": ("release", False)})
+        # The shaker's pattern stopped with Home Assistant's "off": after its last inactive set, only the release.
+        shaker_sets = [r for r in records if r["output"] == "shaker" and r["event"] == "set"]
+        self.assertFalse(shaker_sets[-1]["active"], shaker_sets[-3:])
 
 
 if __name__ == "__main__":

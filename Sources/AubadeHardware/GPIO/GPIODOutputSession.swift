@@ -1,10 +1,26 @@
 import CGPIOD
 import Glibc
 
+/// The lines the outputs' driver thread holds: libgpiod's (`GPIODOutputSession`) or a simulation's
+/// (`SimulatedOutputSession`). Not Sendable on purpose: created, used and closed on one thread. Every level is
+/// logical: active (true) or inactive.
+protocol OutputLineSession: AnyObject {
+    /// The requests of the lines held, in the order they were had.
+    var held: [GPIOOutputRequest] { get }
+    /// The level last set on held line `index`.
+    func isActive(_ index: Int) -> Bool
+    /// Holds `request`'s line, inactive; the error is a sentence naming the line and the reason.
+    func request(_ request: GPIOOutputRequest) throws(GPIOError)
+    /// Sets held line `index` to `active`; the error is a sentence naming the line.
+    func set(_ index: Int, active: Bool) throws(GPIOError)
+    /// Drives every held line inactive and lets it go; the sentences of the lines that could not be set.
+    @discardableResult func close() -> [GPIOError]
+}
+
 /// The chip and line handles of the outputs, requested as outputs through libgpiod v1. Not Sendable on purpose:
 /// created, used and closed on one thread (the driver's, or a CLI command's), so no C handle crosses threads.
 /// Every level here is logical: active (true) or inactive; the kernel applies active-low.
-final class GPIODOutputSession {
+final class GPIODOutputSession: OutputLineSession {
     struct Line {
         let request: GPIOOutputRequest
         let handle: OpaquePointer
@@ -16,6 +32,10 @@ final class GPIODOutputSession {
     private let devDirectory: String
     private var chips: [String: OpaquePointer] = [:]
     private(set) var lines: [Line] = []
+
+    var held: [GPIOOutputRequest] { lines.map(\.request) }
+
+    func isActive(_ index: Int) -> Bool { lines[index].active }
 
     init(consumer: String, devDirectory: String = "/dev") {
         self.consumer = consumer

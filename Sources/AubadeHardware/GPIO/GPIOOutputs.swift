@@ -35,8 +35,13 @@ public final class GPIOOutputs: OutputSwitches {
 
     /// Requests `requests` as outputs, inactive, on the driver's thread. Never throws: a line that cannot be had is a
     /// sentence in `problems`, logged once as a warning.
+    ///
+    /// `simulatedTrace`, for tests on a machine without GPIO (`aubade run --simulate-outputs`): the same thread follows
+    /// the same waves, but on simulated lines whose every level is a JSON line appended to that file
+    /// (`SimulatedOutputSession`); no GPIO is touched.
     public static func open(
-        _ requests: [GPIOOutputRequest], consumer: String = "aubade", logger: Logger, devDirectory: String = "/dev"
+        _ requests: [GPIOOutputRequest], consumer: String = "aubade", logger: Logger, devDirectory: String = "/dev",
+        simulatedTrace: String? = nil
     ) async -> GPIOOutputs {
         let queue = BlockingQueue<Command>()
         let ending = ThreadEnd()
@@ -44,7 +49,13 @@ public final class GPIOOutputs: OutputSwitches {
             ending.finished()
             return GPIOOutputs(available: [], problems: [:], queue: queue, ending: ending)
         }
-        let loop = OutputLoop(requests: requests, consumer: consumer, devDirectory: devDirectory, queue: queue, logger: logger)
+        let makeSession: @Sendable () -> any OutputLineSession =
+            if let simulatedTrace {
+                { SimulatedOutputSession(trace: simulatedTrace) }
+            } else {
+                { GPIODOutputSession(consumer: consumer, devDirectory: devDirectory) }
+            }
+        let loop = OutputLoop(requests: requests, makeSession: makeSession, queue: queue, logger: logger)
         let started: ([OutputName], [OutputName: String])? = await startThread("aubade-outputs") { report in
             loop.run(ready: report)
             ending.finished()
@@ -124,13 +135,12 @@ final class ThreadEnd: Sendable {
 /// The body of the driver's thread: request, report, then follow the waves until `.shutdown`.
 struct OutputLoop: Sendable {
     let requests: [GPIOOutputRequest]
-    let consumer: String
-    let devDirectory: String
+    let makeSession: @Sendable () -> any OutputLineSession
     let queue: BlockingQueue<GPIOOutputs.Command>
     let logger: Logger
 
     func run(ready: @Sendable (([OutputName], [OutputName: String])) -> Void) {
-        let session = GPIODOutputSession(consumer: consumer, devDirectory: devDirectory)
+        let session = makeSession()
         var problems: [OutputName: String] = [:]
         for request in requests {
             do throws(GPIOError) {
@@ -139,17 +149,18 @@ struct OutputLoop: Sendable {
                 problems[request.output] = error.message
             }
         }
-        let lines = session.lines.map(\.request.output)
+        let held = session.held
+        let lines = held.map(\.output)
         ready((lines, problems))
         guard !lines.isEmpty else { return }
-        var waves = session.lines.map { OutputWave(pattern: $0.request.pattern) }
+        var waves = held.map { OutputWave(pattern: $0.pattern) }
         var failed = Set<Int>()
         var running = true
         while running {
             let now = MonotonicInstant(Monotonic.now())
             for i in waves.indices where !failed.contains(i) {
                 let want = waves[i].isActive(at: now)
-                guard want != session.lines[i].active else { continue }
+                guard want != session.isActive(i) else { continue }
                 do throws(GPIOError) {
                     try session.set(i, active: want)
                 } catch {

@@ -4,7 +4,8 @@
 # icecast_start: a local Icecast2 + ezstream (as nobody: Icecast refuses root) looping the 440 Hz MP3 that
 # run.sh made on the host; sets STREAM_URL. Config as in Sources/AubadeTesting/IcecastServer.swift.
 icecast_start() {
-  [ -n "${STREAM_URL:-}" ] && return 0
+  # Started already: the mount must still be serving audio (a check that needs the station waits for it).
+  [ -n "${STREAM_URL:-}" ] && { stream_ready; return; }
   local d=$T/icecast port=8000 i
   mkdir -p "$d" && chmod 777 "$d"
   cp "$HIL_WORK/media/sine440.mp3" "$d/" && chmod 644 "$d/sine440.mp3"
@@ -15,7 +16,7 @@ icecast_start() {
 <listen-socket><port>$port</port><bind-address>127.0.0.1</bind-address></listen-socket>
 <paths><basedir>$d</basedir><logdir>$d</logdir>
 <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot></paths>
-<logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
+<logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>3</loglevel></logging>
 </icecast>
 XML
   echo "$d/sine440.mp3" > "$d/list.m3u"
@@ -33,27 +34,50 @@ XML
     curl -s -o /dev/null -m 2 "http://127.0.0.1:$port/" && break
     sleep 0.2
   done
-  setpriv --reuid=nobody --regid=nogroup --clear-groups ezstream -c "$d/ezstream.xml" > "$d/ezstream.out" 2>&1 &
+  ezstream_start
   STREAM_URL=http://127.0.0.1:$port/radio.mp3
   stream_ready && return 0
   STREAM_URL=
   return 1
 }
 
-# stream_ready: waits (up to 30 s) until the Icecast mount at $STREAM_URL serves: once ezstream has connected, and
-# again later when a starved guest stalled ezstream past Icecast's source timeout and it had to reconnect — a
-# check that needs the station waits for it rather than judging the clock by the test server. Says so when it had
-# to wait after the first try; on failure prints the end of Icecast's and ezstream's logs.
+# ezstream_start: the source, as nobody, appending to ezstream.out; its pid in EZSTREAM_PID.
+ezstream_start() {
+  local d=$T/icecast
+  setpriv --reuid=nobody --regid=nogroup --clear-groups ezstream -c "$d/ezstream.xml" >> "$d/ezstream.out" 2>&1 &
+  EZSTREAM_PID=$!
+}
+
+# stream_bytes: how many bytes of audio the mount gives a listener in up to 3 s, counting to 8 KiB at most. A mount
+# whose source is sending gives its burst (Icecast's burst-size) at once; one whose source is connected but silent
+# answers 200 and then nothing, which a status code alone does not tell apart.
+stream_bytes() { curl -s -N -m 3 "$STREAM_URL" 2> /dev/null | head -c 8192 | wc -c; }
+
+# stream_ready: waits (about 2 min at most) until the Icecast mount at $STREAM_URL serves audio: once ezstream has
+# connected, and again later when a starved guest stalled ezstream past Icecast's source timeout and it had to
+# reconnect — a check that needs the station waits for it rather than judging the clock by the test server. A
+# fresh clone's boot once had the mount answer 200 while no audio came for minutes (two players in a row heard
+# nothing, a third minutes later played): after 30 s without audio ezstream is started again, once, and the logs
+# are printed. Says so when it had to wait after the first try; on failure prints the end of the logs.
 stream_ready() {
-  local d=$T/icecast i
-  for i in $(seq 1 150); do
-    if [ "$(curl -s -o /dev/null -r 0-1000 -m 2 -w '%{http_code}' "$STREAM_URL")" = 200 ]; then
-      [ "$i" = 1 ] || echo "INFO the test stream answered after $((i / 5)).$((i % 5 * 2)) s"
+  local d=$T/icecast i bytes=0 started
+  started=$(now)
+  for i in $(seq 1 40); do
+    bytes=$(stream_bytes)
+    if [ "${bytes:-0}" -ge 8192 ]; then
+      [ "$i" = 1 ] || echo "INFO the test stream served audio after $(ms_between "$started" "$(now)") ms ($i tries)"
       return 0
+    fi
+    if [ "$i" = 10 ]; then
+      echo "INFO the test stream gave $bytes bytes in 3 s after $(ms_between "$started" "$(now)") ms; starting ezstream again"
+      tail -n 5 "$d/error.log" "$d/ezstream.out" 2> /dev/null | sed 's/^/INFO /'
+      kill "${EZSTREAM_PID:-}" 2> /dev/null && wait "$EZSTREAM_PID" 2> /dev/null
+      ezstream_start
     fi
     sleep 0.2
   done
-  cat "$d/error.log" "$d"/*.out 2>/dev/null | tail -5
+  echo "INFO the test stream gave $bytes bytes in 3 s at the last try"
+  tail -n 5 "$d/error.log" "$d/ezstream.out" "$d/icecast.out" 2> /dev/null | sed 's/^/INFO /'
   return 1
 }
 
