@@ -174,3 +174,51 @@ class KioskTests(BrowserTest):
 def shown_instant(browser):
     """The instant the face shows (its <time datetime>)."""
     return datetime.fromisoformat(browser.find("#clock").get_attribute("datetime").replace("Z", "+00:00"))
+
+
+class OutputSwitchTests(BrowserTest):
+    """The bed shaker and the lamp, switched by hand from the kiosk and from the phone page, each page following
+    what the other did. This machine has no GPIO, so the clock drives its outputs on simulated lines
+    (`--simulate-outputs`): its driver's thread and patterns are its own, and each level is recorded."""
+
+    def test_the_kiosk_and_the_phone_switch_the_shaker_and_the_lamp_and_see_each_other(self):
+        clock = Clock(self)
+        clock.with_outputs({"shaker": ("GPIO16", "200/200"), "lamp": ("GPIO20", "steady")})
+        clock.start()
+        kiosk = Browser(self, 800, 480)
+        self.open_kiosk(clock, kiosk)
+        phone = Browser(self, 360, 780, mobile=True)
+        self.pair_phone(clock, phone)
+        shaker_key, lamp_key = ('#outputs button[data-output="shaker"]', '#outputs button[data-output="lamp"]')
+        kiosk.wait_visible(shaker_key, "the kiosk's shaker toggle on a clock with outputs")
+        phone.wait_visible("#outputs-card", "the phone's outputs card on a clock with outputs")
+        self.assertEqual(phone.text("#outputs"), "Bed shaker\nLamp")
+        self.assertEqual(kiosk.find(shaker_key).get_attribute("aria-pressed"), "false")
+
+        # The kiosk turns the shaker on: its line follows its pattern, the phone's switch follows the clock.
+        at = len(clock.output_trace())
+        kiosk.click(shaker_key)
+        at = clock.wait_output("shaker", True, after=at)
+        at = clock.wait_output("shaker", False, after=at)
+        at = clock.wait_output("shaker", True, after=at)
+        kiosk.wait(lambda d: kiosk.find(shaker_key).get_attribute("aria-pressed") == "true", "the kiosk's toggle pressed")
+        phone.wait(lambda d: phone.find('#outputs input[name="shaker"]').is_selected(), "the phone's shaker switch on")
+        self.assertFalse(phone.find('#outputs input[name="lamp"]').is_selected())
+
+        # The phone lights the lamp and stops the shaker; the kiosk follows.
+        mark = len(clock.output_trace())
+        phone.click('#outputs label:has(input[name="lamp"])')
+        clock.wait_output("lamp", True, after=mark)
+        kiosk.wait(lambda d: kiosk.find(lamp_key).get_attribute("aria-pressed") == "true", "the kiosk's lamp pressed")
+        mark = len(clock.output_trace())
+        phone.click('#outputs label:has(input[name="shaker"])')
+        clock.wait_output("shaker", False, after=mark)
+        kiosk.wait(lambda d: kiosk.find(shaker_key).get_attribute("aria-pressed") == "false", "the kiosk's shaker released")
+        levels = {r["output"]: r["active"] for r in clock.output_trace() if r["event"] == "set"}
+        self.assertEqual(levels, {"shaker": False, "lamp": True}, "the lines' last levels")
+        kiosk.screenshot("kiosk-outputs")
+        self.assertEqual(clock.kill(signal.SIGTERM), 0)
+        last = {r["output"]: (r["event"], r["active"]) for r in clock.output_trace()}
+        self.assertEqual(last, {"shaker": ("release", False), "lamp": ("release", False)}, "every line let go inactive")
+        self.assert_no_script_errors(kiosk)
+        self.assert_no_script_errors(phone)

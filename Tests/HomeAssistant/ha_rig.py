@@ -394,40 +394,12 @@ class Clock(DaemonClock):
         self.node = node
         self.device_name = device_name
         self.prefix = f"aubade/{node}"
-        self.outputs_trace = None
         with open(self.config, "a") as config:
             config.write(f'[mqtt]\nclient_id = "{node}"\ntopic_prefix = "{self.prefix}"\n'
                          f'device_name = "{device_name}"\n')
 
     def start_with(self, broker, fake_time=None):
-        extra = ["--mqtt", broker.url]
-        if self.outputs_trace:
-            extra += ["--simulate-outputs", str(self.outputs_trace)]
-        return self.start(fake_time=fake_time, extra=extra)
-
-    def with_outputs(self, outputs):
-        """Gives the clock `[outputs]` ({name: (line, pattern)}) on simulated lines (`aubade run --simulate-outputs`:
-        this machine has no GPIO). The driver's thread, its waves and everything above them are the clock's own;
-        each level the lines take is a record of `output_trace`."""
-        with open(self.config, "a") as config:
-            for name, (line, pattern) in outputs.items():
-                config.write(f'[outputs.{name}]\nline = "{line}"\npattern = "{pattern}"\n')
-        self.outputs_trace = self.dir / "outputs.jsonl"
-
-    def output_trace(self):
-        """The simulated lines' records so far, oldest first: {event, output, line, active, t}."""
-        if not self.outputs_trace or not self.outputs_trace.exists():
-            return []
-        return [json.loads(line) for line in self.outputs_trace.read_text().splitlines() if line.strip()]
-
-    def wait_output(self, name, active, after=0):
-        """Waits until a record past the first `after` has `name`'s line at `active`; returns the count of records
-        then, a mark for the next wait."""
-        def found():
-            records = self.output_trace()
-            hit = any(r["output"] == name and r["event"] == "set" and r["active"] == active for r in records[after:])
-            return len(records) if hit else None
-        return wait_until(f"the simulated {name} line {'active' if active else 'inactive'}", found)
+        return self.start(fake_time=fake_time, extra=["--mqtt", broker.url])
 
     def topic(self, suffix):
         return f"{self.prefix}/{suffix}"

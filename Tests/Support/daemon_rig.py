@@ -97,6 +97,7 @@ class DaemonClock:
         self.events = []
         self.port = None
         self.changed = threading.Condition()
+        self.outputs_trace = None
 
     # The CLI
 
@@ -137,6 +138,8 @@ class DaemonClock:
                 "--http", f"{address}:{port}", *extra]
         if fake_time:
             args += ["--fake-time", fake_time]
+        if self.outputs_trace:
+            args += ["--simulate-outputs", str(self.outputs_trace)]
         with self.changed:
             self.events = []
             self.reading = True
@@ -148,6 +151,36 @@ class DaemonClock:
         self.wait_for("ready")
         self.port = http["port"]
         return self
+
+    # Outputs on simulated lines (this machine has no GPIO)
+
+    def with_outputs(self, outputs):
+        """Gives the clock `[outputs]` ({name: (line, pattern)}) on simulated lines (`aubade run --simulate-outputs`):
+        the driver's thread, its patterns and everything above them are the clock's own; each level the lines take is
+        a record of `output_trace`. Before `start`."""
+        with open(self.config, "a") as config:
+            for name, (line, pattern) in outputs.items():
+                config.write(f'[outputs.{name}]\nline = "{line}"\npattern = "{pattern}"\n')
+        self.outputs_trace = self.dir / "outputs.jsonl"
+
+    def output_trace(self):
+        """The simulated lines' records so far, oldest first: {event, output, line, active, t}."""
+        if not self.outputs_trace or not self.outputs_trace.exists():
+            return []
+        return [json.loads(line) for line in self.outputs_trace.read_text().splitlines() if line.strip()]
+
+    def wait_output(self, name, active, after=0, timeout=WATCHDOG):
+        """Waits until a record past the first `after` sets `name`'s line `active`; returns the number of records
+        then, a mark for the next wait (a file's growth has no event to wait for)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            records = self.output_trace()
+            if any(r["output"] == name and r["event"] == "set" and r["active"] == active for r in records[after:]):
+                return len(records)
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the simulated {name} line was not set {'active' if active else 'inactive'} "
+                                     f"within {timeout:.0f} s: {records[after:][-6:]}")
+            time.sleep(0.1)
 
     def _read(self, process):
         for line in process.stdout:
