@@ -23,7 +23,8 @@ public final class SQLiteClockStore: ClockStore {
             alarms: try store.alarms(), states: try store.runStates(), settings: settings,
             invalidSettings: invalid, stations: try store.stations(), programmes: try store.programmes(),
             alarmUpdateTimes: try store.alarmUpdateTimes(), daysOff: try store.daysOff(),
-            calendarSources: try store.calendarSources(), podcasts: try store.podcasts())
+            calendarSources: try store.calendarSources(), podcasts: try store.podcasts(),
+            lastSelfTest: try store.lastEvent(of: [HistoryKind.selfTestHeard.rawValue, HistoryKind.selfTestNotHeard.rawValue]))
     }
 
     public func save(_ runState: AlarmRunState) throws(StoreError) { try store.save(runState) }

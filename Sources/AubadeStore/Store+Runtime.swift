@@ -45,6 +45,16 @@ extension Store {
         return rows.map { HistoryEvent(id: $0.eventId, at: $0.at, alarmID: $0.clockId, kind: $0.kind, detail: $0.detail) }
     }
 
+    /// When the newest event of one of `kinds` in the last `within` seconds happened, or nil when there is none
+    /// (bounded, as the whole history may be years long and a clock without a microphone has no such event).
+    public func lastEvent(of kinds: [String], within: TimeInterval = 2 * 86_400) throws(StoreError) -> Date? {
+        let since = now() - within
+        return try read { db in
+            try EventRow.filter(kinds.contains(Column("kind"))).filter(sql: "at >= ?", arguments: [since])
+                .order(sql: "at DESC").limit(1).fetchOne(db)?.at
+        }
+    }
+
     private func insertEvent(_ event: HistoryEvent, _ db: Database) throws -> Int64? {
         var row = EventRow(eventId: nil, at: event.at, clockId: event.alarmID, kind: event.kind, detail: event.detail)
         try row.insert(db)

@@ -120,3 +120,43 @@ struct SelfTestClockTests {
         #expect(rig.history.last == "self-test-heard")
     }
 }
+
+/// The day of the last self-test outlives the clock: it is read back from the history at start.
+@Suite("Daemon decisions: the self-test across a restart")
+struct SelfTestRestartTests {
+    @Test func aClockStartedAgainTheSameAfternoonDoesNotChirpTwiceButDoesTheNextDay() async throws {
+        let room = FakeRoomListener()
+        let rig = ClockRig(room: room, selfTestHour: 14)
+        await rig.start()
+        await rig.run(until: ClockRig.at(14, 0))
+        _ = try await rig.clock.send(.selfTestHeard(started: ClockRig.at(14, 0), SelfTestClockTests.heard))
+        #expect(rig.history == ["self-test-heard"])
+        await rig.clock.shutdown()
+
+        // The same store, a new clock at 15:00 the same day.
+        let again = FakeRoomListener()
+        let time = ManualClock(wall: ClockRig.at(15, 0))
+        let restarted = try RunningClockRig(store: rig.store, time: time, room: again, selfTestHour: 14)
+        await restarted.start()
+        await restarted.run(until: ClockRig.at(20, 59))
+        #expect(again.listens.isEmpty, "today's self-test has been run")
+        await restarted.run(until: ClockRig.at(14, 0, day: 1))
+        #expect(again.listens.count == 1, "the next day at its hour")
+    }
+
+    @Test func aRunCutShortByARestartWithoutAVerdictRunsAgain() async throws {
+        let room = FakeRoomListener()
+        let rig = ClockRig(room: room, selfTestHour: 14)
+        await rig.start()
+        await rig.run(until: ClockRig.at(14, 0))
+        #expect(room.listens.count == 1)
+        await rig.clock.shutdown()
+
+        let again = FakeRoomListener()
+        let restarted = try RunningClockRig(
+            store: rig.store, time: ManualClock(wall: ClockRig.at(14, 5)), room: again, selfTestHour: 14)
+        await restarted.start()
+        await restarted.run(until: ClockRig.at(14, 6))
+        #expect(again.listens.count == 1, "no verdict was recorded, so it runs again")
+    }
+}

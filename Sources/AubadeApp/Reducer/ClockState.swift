@@ -50,7 +50,8 @@ struct ClockState {
         runner = AlarmRunner(scheduler: scheduler)
         preAlarms = PreAlarmWatch(leadSeconds: options.preAlarmLeads)
         display = KioskDisplay(settings: loaded.settings.nightDimming, zone: options.defaultZone)
-        selfTest = RoomSelfTest(schedule: caps.room ? options.selfTest : nil)
+        selfTest = RoomSelfTest(
+            schedule: caps.room ? options.selfTest : nil, lastVerdict: loaded.lastSelfTest, zone: options.defaultZone)
         for key in loaded.invalidSettings {
             context.warn("setting-\(key)", "The stored setting \(key) is invalid; its default is used.", announce: false)
         }

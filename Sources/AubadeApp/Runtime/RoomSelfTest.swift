@@ -8,8 +8,9 @@ import Foundation
 ///
 /// A run: the microphone is armed and the chirp prepared at once, the chirp begins `lead` later (the room's noise is
 /// measured in between), the verdict comes back as `ClockInput.selfTestHeard`. Anything else that starts meanwhile
-/// (an alarm, the radio, a ring test) cancels it, and it runs again later that day. The day of the last run is kept
-/// in memory: a restart the same afternoon may chirp once more.
+/// (an alarm, the radio, a ring test) cancels it, and it runs again later that day. The day of the last run starts
+/// as the day of the last verdict in the history, so a clock started again the same afternoon does not chirp twice
+/// (a run cut short by the restart, with no verdict, runs again).
 struct RoomSelfTest {
     /// A run under way: its chirp, and when it started (the name its verdict comes back under).
     struct Run: Equatable {
@@ -36,8 +37,10 @@ struct RoomSelfTest {
     /// When to look again, as the last turn decided.
     private(set) var nextLook: Date?
 
-    init(schedule: SelfTestSchedule?) {
+    /// `lastVerdict`: when the history's last self-test verdict was, read as a local day in `zone`.
+    init(schedule: SelfTestSchedule?, lastVerdict: Date? = nil, zone: TimeZone) {
         self.schedule = schedule
+        lastRun = lastVerdict.flatMap { ZoneCalendar(zone).localDate(of: $0) }
     }
 
     /// The clock's turn: runs the self-test if it is due and `situation` allows it, else notes when to look again.

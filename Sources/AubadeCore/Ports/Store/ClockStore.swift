@@ -17,14 +17,18 @@ public struct StoredClock: Sendable, Equatable {
     public var calendarSources: [CalendarSource]
     /// The podcasts followed, with their episodes as last read (`podcast:<name>` sounds pick from them).
     public var podcasts: [Podcast]
+    /// When the microphone's daily self-test last gave its verdict (heard or not), from the history: a clock started
+    /// again the same day does not chirp a second time.
+    public var lastSelfTest: Date?
 
     public init(
         alarms: [Alarm] = [], states: [AlarmRunState] = [], settings: AppSettings = AppSettings(),
         invalidSettings: [String] = [], stations: [Station] = [], programmes: [Programme] = [],
         alarmUpdateTimes: [Int64: Date] = [:], daysOff: [DayOff] = [], calendarSources: [CalendarSource] = [],
-        podcasts: [Podcast] = []
+        podcasts: [Podcast] = [], lastSelfTest: Date? = nil
     ) {
         self.podcasts = podcasts
+        self.lastSelfTest = lastSelfTest
         self.daysOff = daysOff
         self.calendarSources = calendarSources
         self.alarms = alarms
