@@ -25,23 +25,28 @@ run: build
 ## Install what is missing, build, and run every test: swift test, the native face under memory pressure
 ## (Tests/Face/, skipped where no memory cgroup is writable), the pages in a real browser, the API against its
 ## OpenAPI document (schemathesis), the MQTT face against a real Home Assistant, then the hardware-in-the-loop VM (AUBADE_SKIP_HIL=1 skips the VM, for quick local runs only; CI never sets it).
-## The browser, API, Home Assistant and native-face suites (and the VM's set-up) run at the same time
+## The browser, API, Home Assistant and native-face suites, the package checks (and the VM's set-up) run at the same time
 ## (Tests/Support/together.sh): they mostly wait on the daemons' real clocks. Then the VM's two boots, one after the other (hardware/hil/run.sh).
 test: deps-test
 	@$(MAKE) --no-print-directory format-check check-docs
 	hardware/hil/test-kernel-version.sh
 	$(SWIFT) build --build-tests --scratch-path $(BUILD_DIR)
 	AUBADE_FDK_AAC=$(abspath $(BUILD_DIR))/fdk-aac $(SWIFT) test --scratch-path $(BUILD_DIR)
-	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test
 	AUBADE_FACE=$(BUILD_DIR)/debug/aubade-face python3 Tests/Face/test_pressure.py $(BIN)
 	@if [ "$${AUBADE_SKIP_HIL:-}" = 1 ]; then \
-	  Tests/Support/together.sh $(BUILD_DIR)/artefacts/together browser-run contract-run homeassistant-run face-run; \
+	  Tests/Support/together.sh $(BUILD_DIR)/artefacts/together browser-run contract-run homeassistant-run face-run deploy-run; \
 	  echo "AUBADE_SKIP_HIL=1: the hardware-in-the-loop VM is skipped (make hil runs it)."; \
 	else \
 	  Tests/Support/together.sh $(BUILD_DIR)/artefacts/together browser-run contract-run homeassistant-run face-run \
-	    hil-setup && \
+	    deploy-run hil-setup && \
 	  hardware/hil/run.sh $(BIN) $(HIL_DIR); \
 	fi
+
+## The package checks alone (Tests/Deploy/run.sh): the debug build packaged (aubade and aubade-face), lintian, the
+## file lists, install.sh into a scratch root, the kiosk launcher's choices.
+.PHONY: deploy-run
+deploy-run:
+	Tests/Deploy/run.sh $(BIN) $(BUILD_DIR)/deploy-test
 
 ## The browser tests alone (Tests/Browser/): the phone page and the kiosk face in headless Chromium against
 ## the built daemon; screenshots in $(BUILD_DIR)/artefacts/screenshots (AUBADE_SCREENSHOTS=docs also copies
