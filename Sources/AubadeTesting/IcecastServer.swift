@@ -108,8 +108,7 @@ public final class IcecastServer: Sendable {
     /// Asks the mount point with curl until it answers with one of `codes`; fails at once, saying why, when
     /// Icecast or ezstream has ended.
     private func waitUntil(_ url: String, statusIn codes: Set<String>, _ failure: String) async throws {
-        let deadline = ContinuousClock.now + IcecastServer.startWatchdog
-        while ContinuousClock.now < deadline {
+        let answered: Bool? = try await poll(IcecastServer.startWatchdog, every: .milliseconds(200)) {
             if let ended = processes.withLock({ $0.first { $0.exitStatus != nil } }) {
                 throw MediaError(
                     "\(failure): a program of the station ended (status \(ended.exitStatus ?? -1)); its log: \(errorLog)")
@@ -122,10 +121,11 @@ public final class IcecastServer: Sendable {
                 ]),
                 codes.contains(r.stdout)
             {
-                return
+                return true
             }
-            try await Task.sleep(for: .milliseconds(200))
+            return nil
         }
+        guard answered == nil else { return }
         throw MediaError("\(failure) within \(IcecastServer.startWatchdog); its log: \(errorLog)")
     }
 

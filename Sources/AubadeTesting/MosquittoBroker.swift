@@ -42,12 +42,12 @@ public final class MosquittoBroker: Sendable {
         let before = log.components(separatedBy: "listen socket on port \(port)").count
         let child = try await ChildProcess("/usr/sbin/mosquitto", ["-c", dir.file("mosquitto.conf")], asNobody: true)
         process.withLock { $0 = child }
-        let deadline = ContinuousClock.now + MosquittoBroker.startWatchdog
-        while ContinuousClock.now < deadline {
+        let listening: Bool? = try await poll(MosquittoBroker.startWatchdog, every: .milliseconds(100)) {
+            if log.components(separatedBy: "listen socket on port \(port)").count > before { return true }
             if let status = child.exitStatus { throw MediaError("mosquitto ended (status \(status)); its log: \(log)") }
-            if log.components(separatedBy: "listen socket on port \(port)").count > before { return }
-            try await Task.sleep(for: .milliseconds(100))
+            return nil
         }
+        guard listening == nil else { return }
         throw MediaError("mosquitto did not listen on \(port) within \(MosquittoBroker.startWatchdog); its log: \(log)")
     }
 

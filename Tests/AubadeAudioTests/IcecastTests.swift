@@ -93,16 +93,14 @@ struct IcecastTests {
 
     /// Waits until the last 100 ms on the card are `frequency` (the watchdog only ends a failing test).
     static func cardPlays(_ frequency: Double, over other: Double, _ path: String) async -> Bool {
-        let deadline = ContinuousClock.now + EventProcess.watchdog
-        while ContinuousClock.now < deadline {
+        await poll(EventProcess.watchdog, every: .milliseconds(200)) { () -> Bool? in
             let frames = Signal.frames(path)
             if frames >= 4410, let tail = Signal.windows(Array(Signal.samples(path).suffix(2 * 4410))).last?.samples,
                 Signal.isTone(frequency, over: other, in: tail)
             {
                 return true
             }
-            try? await Task.sleep(for: .milliseconds(200))
-        }
-        return false
+            return nil
+        } ?? false
     }
 }

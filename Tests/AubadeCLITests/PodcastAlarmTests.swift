@@ -166,8 +166,7 @@ struct PodcastAlarmTests {
     private func waitForPosition(_ c: DaemonTests.Clock, _ accept: (Int64) -> Bool) async throws -> (
         episode: String, byte: Int64
     )? {
-        let deadline = ContinuousClock.now + EventProcess.watchdog
-        while ContinuousClock.now < deadline {
+        try await poll(EventProcess.watchdog, every: .milliseconds(200)) { () -> (episode: String, byte: Int64)? in
             let q = try DatabaseQueue(path: c.cli.db)
             let row = try q.read { db in
                 try Row.fetchOne(db, sql: "SELECT resumeEpisode, resumeByte FROM podcasts WHERE name = 'News'")
@@ -176,8 +175,7 @@ struct PodcastAlarmTests {
             if let row, let episode: String = row["resumeEpisode"], let byte: Int64 = row["resumeByte"], accept(byte) {
                 return (episode, byte)
             }
-            try await Task.sleep(for: .milliseconds(200))
+            return nil
         }
-        return nil
     }
 }
