@@ -39,6 +39,10 @@ public struct RoomHearing: Sendable {
         public var ringCorrelation = 0.5
         /// How far above the room's noise the capture must stand while the sound plays.
         public var levelMarginDB = 2.0
+        /// The ring's own blocks, captured and with what was played known, that the envelopes must have been compared
+        /// over at the lag before they can say heard: 1 s. Without losses that is there at the first look; with the
+        /// capture's losses it waits for more, as a few dozen blocks of noise can follow a level by chance.
+        public var minEnvelopeBlocks = 40
         /// How far the tone's frequency must stand above the noise there and the capture beside it.
         public var toneMarginDB = 12.0
         /// The share of the tone's blocks it must be found in, and at least this many blocks.
