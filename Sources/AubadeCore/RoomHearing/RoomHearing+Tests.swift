@@ -89,10 +89,11 @@ extension RoomHearing {
         guard let best = bestCorrelation(), best.r >= settings.correlation else { return nil }
         // Enough of the ring itself must have been compared: with a third of it lost, pink noise once followed a
         // station at 0.63 over 24 blocks, 2.3 dB above the room.
-        guard ringPairs(lag: best.lag) >= settings.minEnvelopeBlocks else { return nil }
+        let ring = levels(lag: best.lag, from: lead)
+        guard ring.captured.count >= settings.minEnvelopeBlocks else { return nil }
         // The onset alone must not decide: noise that happens to swell as the ring begins follows a step too. Where
         // the played level moves during the ring, the capture must follow it there as well.
-        if let during = correlation(lag: best.lag, from: lead), during < settings.ringCorrelation { return nil }
+        if let during = Self.correlation(ring), during < settings.ringCorrelation { return nil }
         if let above = aboveNoise(lag: best.lag), above < settings.levelMarginDB { return nil }
         return .heard(evidence(basis: .envelope))
     }
@@ -111,6 +112,12 @@ extension RoomHearing {
     /// The correlation of the captured level from block `from + lag` on with the played level `lag` blocks before,
     /// over the blocks the capture did not lose.
     func correlation(lag: Int, from: Int) -> Double? {
+        Self.correlation(levels(lag: lag, from: from))
+    }
+
+    /// The pairs the envelopes are compared over: the captured level from block `from + lag` on, and the played level
+    /// `lag` blocks before, where the capture did not lose the block and what was played is known.
+    func levels(lag: Int, from: Int) -> (captured: [Double], played: [Double]) {
         var x: [Double] = []
         var y: [Double] = []
         for i in (from + lag)..<max(from + lag, captured.count) {
@@ -118,15 +125,13 @@ extension RoomHearing {
             x.append(level)
             y.append(Double(block.rms))
         }
-        guard x.count >= 8 else { return nil }
-        return Self.pearson(x, y)
+        return (x, y)
     }
 
-    /// How many of the ring's blocks the envelopes are compared over at `lag`: captured, with what was played known.
-    func ringPairs(lag: Int) -> Int {
-        var n = 0
-        for i in (lead + lag)..<max(lead + lag, captured.count) where captured[i] != nil && played[i - lag] != nil { n += 1 }
-        return n
+    /// The correlation of the pairs; nil for fewer than 8 of them, or a played level that barely changed.
+    static func correlation(_ pairs: (captured: [Double], played: [Double])) -> Double? {
+        guard pairs.captured.count >= 8 else { return nil }
+        return pearson(pairs.captured, pairs.played)
     }
 
     /// The capture's power while the sound played (at `lag`) over the room's noise, in dB; nil without a noise
