@@ -1,12 +1,13 @@
+import AubadeCore
 import AubadeSystem
+import Foundation
 import Glibc
 
 /// Output lines that exist only as a trace: for tests of the whole clock on a machine without GPIO (`aubade run
 /// --simulate-outputs FILE`; Home Assistant's switch test), where the driver's thread, its waves and everything
-/// above them are the real ones and only the pin is not. Every level is appended to the trace as one JSON line,
-/// written at once:
-///
-///     {"event":"set","output":"shaker","line":"GPIO16","active":true,"t":1234.567890}
+/// above them are the real ones and only the pin is not. Every level is appended to the trace as one JSON object a
+/// line, written at once, e.g. `{"event":"set","output":"shaker","line":"GPIO16","active":true,"t":1234.56789}`
+/// (its keys in any order).
 ///
 /// `event` is `request` (held, inactive), `set` (a level that changed) or `release` (let go, after its inactive
 /// level); `t` is `CLOCK_MONOTONIC` in seconds, the clock the waves follow. Any line name is accepted: no chip is
@@ -58,32 +59,28 @@ final class SimulatedOutputSession: OutputLineSession {
         return failures
     }
 
+    /// One line of the trace.
+    private struct Record: Encodable {
+        var event: String
+        var output: OutputName
+        var line: String
+        var active: Bool
+        var t: Double
+    }
+
     private func record(_ event: String, _ index: Int) throws(GPIOError) {
         let line = lines[index]
         let t = Monotonic.now().components
-        let seconds = Double(t.seconds) + Double(t.attoseconds) / 1e18
-        let text =
-            "{\"event\":\"\(event)\",\"output\":\"\(line.request.output)\",\"line\":\(Self.quoted("\(line.request.address)")),"
-            + "\"active\":\(line.active),\"t\":\(seconds)}\n"
-        let written = text.utf8CString.withUnsafeBufferPointer { bytes in
-            write(descriptor, bytes.baseAddress, bytes.count - 1)
+        let record = Record(
+            event: event, output: line.request.output, line: "\(line.request.address)", active: line.active,
+            t: Double(t.seconds) + Double(t.attoseconds) / 1e18)
+        guard var bytes = try? JSONEncoder().encode(record) else {
+            throw GPIOError("Simulated line \(line.request.name) cannot be set: its record could not be encoded.")
         }
-        guard written == text.utf8.count else {
+        bytes.append(UInt8(ascii: "\n"))
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else {
             throw GPIOError("Simulated line \(line.request.name) cannot be set: \(SystemError.describe("write(\(path))")).")
         }
-    }
-
-    /// `text` as a JSON string.
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
