@@ -100,15 +100,12 @@ struct SimulatedOutputsTests {
     }
 
     /// The trace once `enough` says it is, polled every 20 ms under a generous watchdog (the driver's thread is
-    /// starved on a loaded machine; nothing here asserts its timing).
+    /// starved on a loaded machine; nothing here asserts its timing); as it stands when the watchdog ends.
     static func trace(_ path: String, until enough: ([Record]) -> Bool) async -> [Record] {
-        let deadline = ContinuousClock.now + .seconds(120)
-        var found = records(path)
-        while !enough(found), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-            found = records(path)
-        }
-        return found
+        await poll(.seconds(120), every: .milliseconds(20)) { () -> [Record]? in
+            let found = records(path)
+            return enough(found) ? found : nil
+        } ?? records(path)
     }
 
     @Test func aPatternedOutputTakesItsLevelsInOrderAndEveryLineEndsInactiveAndReleased() async throws {
