@@ -37,7 +37,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT / "Tests" / "Support"))
-from daemon_rig import DIE_WITH_US, WATCHDOG, DaemonClock, end_session, free_port, session_pids  # noqa: E402
+from daemon_rig import DIE_WITH_US, WATCHDOG, DaemonClock, end_session, free_port, session_pids, wait_until  # noqa: E402
 
 LAUNCHER = ROOT / "deploy" / "kiosk" / "aubade-kiosk"
 LIMIT = 384 * 1024 * 1024
@@ -244,11 +244,7 @@ class PressureTests(unittest.TestCase):
 
 
     def wait(self, condition, what, timeout=WATCHDOG):
-        deadline = time.monotonic() + timeout
-        while not condition():
-            if time.monotonic() > deadline:
-                self.fail(f"no {what} within {timeout:.0f} s")
-            time.sleep(0.2)
+        wait_until(what, condition, timeout=timeout)
 
     def test_the_kernel_kills_the_face_and_the_alarm_rings_at_its_second(self):
         clock = DaemonClock(self.aubade, prefix="aubade-pressure-")

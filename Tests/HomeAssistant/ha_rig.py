@@ -34,7 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
-from daemon_rig import DIE_WITH_US, WATCHDOG, DaemonClock, free_port  # noqa: E402
+from daemon_rig import DIE_WITH_US, WATCHDOG, DaemonClock, free_port, wait_until  # noqa: E402, F401 - wait_until for the tests too
 
 import paho.mqtt.client as paho  # noqa: E402 - Home Assistant's own MQTT client library, in its virtualenv
 
@@ -46,19 +46,6 @@ RELOADED_TOPIC = "aubade-ha-test/reloaded"
 MQTT_ENTRY_ID = "01JAUBADETESTMQTT000000000"
 # Where mosquitto publishes its log lines about subscriptions ("<time>: <client> <qos> <topic>").
 SUBSCRIBE_LOG = "$SYS/broker/log/M/subscribe"
-
-
-def wait_until(what, probe, timeout=WATCHDOG, interval=0.2):
-    """Polls `probe()` until it returns something truthy (returned); fails naming `what` after `timeout`. For what
-    has no event to wait for: a file Home Assistant rewrites, a row its recorder commits every second."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = probe()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {timeout:.0f} s")
-        time.sleep(interval)
 
 
 class Broker:

@@ -33,6 +33,20 @@ def free_port():
         return s.getsockname()[1]
 
 
+def wait_until(what, probe, timeout=WATCHDOG, interval=0.2):
+    """Polls `probe()` until it returns something truthy (returned); fails naming `what` after `timeout`, the probe
+    asked once more after the deadline passed. For what has no event to wait for: a file something rewrites, a row
+    committed every second, a line's level."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout:.0f} s")
+        time.sleep(interval)
+
+
 def session_pids(sid):
     """The pids of every process in session `sid` (a launcher started with start_new_session: cage, a browser and
     its helpers, a face)."""
@@ -172,15 +186,12 @@ class DaemonClock:
     def wait_output(self, name, active, after=0, timeout=WATCHDOG):
         """Waits until a record past the first `after` sets `name`'s line `active`; returns the number of records
         then, a mark for the next wait (a file's growth has no event to wait for)."""
-        deadline = time.monotonic() + timeout
-        while True:
+        def found():
             records = self.output_trace()
-            if any(r["output"] == name and r["event"] == "set" and r["active"] == active for r in records[after:]):
-                return len(records)
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the simulated {name} line was not set {'active' if active else 'inactive'} "
-                                     f"within {timeout:.0f} s: {records[after:][-6:]}")
-            time.sleep(0.1)
+            hit = any(r["output"] == name and r["event"] == "set" and r["active"] == active for r in records[after:])
+            return len(records) if hit else None
+        return wait_until(f"the simulated {name} line set {'active' if active else 'inactive'}", found, timeout=timeout,
+                          interval=0.1)
 
     def _read(self, process):
         for line in process.stdout:
