@@ -37,7 +37,7 @@ Usage: bench/face_bench.py --aubade PATH [--waker PATH] [--face PATH]
        by then is measured all the same, its first frame a MISS), BENCH_FACES=chromium,cog,... to run some of them, BENCH_SHOTS=DIR
        to keep each browser's first frame as DIR/<face>-first-frame.png, AUBADE_FACE instead of --face)
 """
-import argparse, datetime, json, os, pwd, shutil, signal, struct, subprocess, sys, tempfile, threading, time, zlib
+import argparse, datetime, json, os, pwd, shutil, struct, subprocess, sys, tempfile, threading, time, zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
