@@ -53,6 +53,12 @@ ezstream_start() {
 # answers 200 and then nothing, which a status code alone does not tell apart.
 stream_bytes() { curl -s -N -m 3 "$STREAM_URL" 2> /dev/null | head -c 8192 | wc -c; }
 
+# station_logs: the ends of Icecast's and ezstream's logs, as INFO lines.
+station_logs() {
+  local d=$T/icecast
+  tail -n 5 "$d/error.log" "$d/ezstream.out" "$d/icecast.out" 2> /dev/null | sed 's/^/INFO /'
+}
+
 # stream_ready: waits (about 2 min at most) until the Icecast mount at $STREAM_URL serves audio: once ezstream has
 # connected, and again later when a starved guest stalled ezstream past Icecast's source timeout and it had to
 # reconnect — a check that needs the station waits for it rather than judging the clock by the test server. A
@@ -60,7 +66,7 @@ stream_bytes() { curl -s -N -m 3 "$STREAM_URL" 2> /dev/null | head -c 8192 | wc 
 # nothing, a third minutes later played): after 30 s without audio ezstream is started again, once, and the logs
 # are printed. Says so when it had to wait after the first try; on failure prints the end of the logs.
 stream_ready() {
-  local d=$T/icecast i bytes=0 started
+  local i bytes=0 started
   started=$(now)
   for i in $(seq 1 40); do
     bytes=$(stream_bytes)
@@ -70,14 +76,14 @@ stream_ready() {
     fi
     if [ "$i" = 10 ]; then
       echo "INFO the test stream gave $bytes bytes in 3 s after $(ms_between "$started" "$(now)") ms; starting ezstream again"
-      tail -n 5 "$d/error.log" "$d/ezstream.out" 2> /dev/null | sed 's/^/INFO /'
+      station_logs
       kill "${EZSTREAM_PID:-}" 2> /dev/null && wait "$EZSTREAM_PID" 2> /dev/null
       ezstream_start
     fi
     sleep 0.2
   done
   echo "INFO the test stream gave $bytes bytes in 3 s at the last try"
-  tail -n 5 "$d/error.log" "$d/ezstream.out" "$d/icecast.out" 2> /dev/null | sed 's/^/INFO /'
+  station_logs
   return 1
 }
 
@@ -129,8 +135,8 @@ scenario_sound() {
   if [ "$title_ok" != true ]; then
     # Seen once on a fresh clone (aubade said `connecting` and heard nothing, just after curl had the mount answer
     # 200; the rerun passed): what the mount serves now, and the ends of Icecast's and ezstream's logs.
-    echo "INFO the mount now: $(curl -s -o /dev/null -r 0-1000 -m 5 -w '%{http_code} %{size_download} bytes in %{time_total} s' "$STREAM_URL")"
-    tail -n 5 "$T/icecast/error.log" "$T"/icecast/*.out 2>/dev/null | sed 's/^/INFO /'
+    echo "INFO the mount now gives $(stream_bytes) bytes of audio in 3 s"
+    station_logs
     tail -n 5 "$OUT/stream.err" 2>/dev/null | sed 's/^/INFO aubade: /'
   fi
   check "the loopback heard the stream's 440 Hz ($W_freq_hz Hz)" within "$W_freq_hz" 436 444
