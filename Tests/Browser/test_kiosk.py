@@ -205,20 +205,23 @@ class OutputSwitchTests(BrowserTest):
         phone.wait(lambda d: phone.find('#outputs input[name="shaker"]').is_selected(), "the phone's shaker switch on")
         self.assertFalse(phone.find('#outputs input[name="lamp"]').is_selected())
 
-        # The phone lights the lamp and stops the shaker; the kiosk follows.
+        # The phone stops the shaker and then lights the lamp; the kiosk follows. A pattern stopped in its off half
+        # sets nothing (the line is inactive already), so the shaker's end is judged by order: the outputs' thread
+        # takes its commands in turn, and once the lamp is lit the shaker's "off" was handled before it.
+        phone.click('#outputs label:has(input[name="shaker"])')
+        kiosk.wait(lambda d: kiosk.find(shaker_key).get_attribute("aria-pressed") == "false", "the kiosk's shaker released")
         mark = len(clock.output_trace())
         phone.click('#outputs label:has(input[name="lamp"])')
         clock.wait_output("lamp", True, after=mark)
         kiosk.wait(lambda d: kiosk.find(lamp_key).get_attribute("aria-pressed") == "true", "the kiosk's lamp pressed")
-        mark = len(clock.output_trace())
-        phone.click('#outputs label:has(input[name="shaker"])')
-        clock.wait_output("shaker", False, after=mark)
-        kiosk.wait(lambda d: kiosk.find(shaker_key).get_attribute("aria-pressed") == "false", "the kiosk's shaker released")
+        lit = next(i for i, r in enumerate(clock.output_trace()) if i >= mark and r["output"] == "lamp" and r["active"])
         levels = {r["output"]: r["active"] for r in clock.output_trace() if r["event"] == "set"}
         self.assertEqual(levels, {"shaker": False, "lamp": True}, "the lines' last levels")
         kiosk.screenshot("kiosk-outputs")
         self.assertEqual(clock.kill(signal.SIGTERM), 0)
         last = {r["output"]: (r["event"], r["active"]) for r in clock.output_trace()}
         self.assertEqual(last, {"shaker": ("release", False), "lamp": ("release", False)}, "every line let go inactive")
+        after_lamp = [(r["event"], r["active"]) for r in clock.output_trace()[lit:] if r["output"] == "shaker"]
+        self.assertEqual(after_lamp, [("release", False)], "the shaker's pattern stopped before the lamp was lit")
         self.assert_no_script_errors(kiosk)
         self.assert_no_script_errors(phone)
