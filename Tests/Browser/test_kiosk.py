@@ -212,9 +212,8 @@ class OutputSwitchTests(BrowserTest):
         kiosk.wait(lambda d: kiosk.find(shaker_key).get_attribute("aria-pressed") == "false", "the kiosk's shaker released")
         mark = len(clock.output_trace())
         phone.click('#outputs label:has(input[name="lamp"])')
-        clock.wait_output("lamp", True, after=mark)
+        lit = clock.wait_output("lamp", True, after=mark)  # the records past the lamp's set
         kiosk.wait(lambda d: kiosk.find(lamp_key).get_attribute("aria-pressed") == "true", "the kiosk's lamp pressed")
-        lit = next(i for i, r in enumerate(clock.output_trace()) if i >= mark and r["output"] == "lamp" and r["active"])
         levels = {r["output"]: r["active"] for r in clock.output_trace() if r["event"] == "set"}
         self.assertEqual(levels, {"shaker": False, "lamp": True}, "the lines' last levels")
         kiosk.screenshot("kiosk-outputs")

@@ -460,7 +460,7 @@ class OutputTests(HomeAssistantTest):
         watcher.publish(turn_off, "now")
         self.assertEqual(watcher.wait(clock.topic("output/shaker/set"), after=sent), "OFF")
         off = home.wait_state(shaker, "off", after=on)
-        clock.wait_output("shaker", False, after=at - 1)
+        clock.wait_output("shaker", False, after=at)
         self.assertGreater(off, on)
 
         # The phone page's API switches the lamp; Home Assistant's switch follows.

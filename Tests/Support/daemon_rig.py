@@ -181,15 +181,21 @@ class DaemonClock:
         """The simulated lines' records so far, oldest first: {event, output, line, active, t}."""
         if not self.outputs_trace or not self.outputs_trace.exists():
             return []
-        return [json.loads(line) for line in self.outputs_trace.read_text().splitlines() if line.strip()]
+        text = self.outputs_trace.read_text()
+        # Each record is one write ending in a newline: a last line without one is still being written.
+        lines = text.split("\n")[:-1]
+        return [json.loads(line) for line in lines if line.strip()]
 
     def wait_output(self, name, active, after=0, timeout=WATCHDOG):
-        """Waits until a record past the first `after` sets `name`'s line `active`; returns the number of records
-        then, a mark for the next wait (a file's growth has no event to wait for)."""
+        """Waits until a record past the first `after` sets `name`'s line `active`; returns the number of records up
+        to and including the first such record, a mark for the next wait (a file's growth has no event to wait for).
+        The mark is the hit's, not the trace's length when it was seen: a record that came after the hit by then is
+        still there for the next wait."""
         def found():
             records = self.output_trace()
-            hit = any(r["output"] == name and r["event"] == "set" and r["active"] == active for r in records[after:])
-            return len(records) if hit else None
+            return next((i + 1 for i in range(after, len(records))
+                         if records[i]["output"] == name and records[i]["event"] == "set"
+                         and records[i]["active"] == active), None)
         return wait_until(f"the simulated {name} line set {'active' if active else 'inactive'}", found, timeout=timeout,
                           interval=0.1)
 
