@@ -104,19 +104,21 @@ class SunriseTests(BrowserTest):
         return clock
 
     def test_the_face_goes_from_deep_red_through_orange_to_warm_white(self):
-        """Three clocks, each started at one moment of a 20-minute sunrise (one step every 6 s, so the moment
-        holds while the page loads): a quarter of the way, 60 %, 97.5 %."""
+        """Three clocks, each started at one moment of a sunrise (one step every 6 s of a 20-minute one, so the
+        moment holds while the page loads): a quarter of the way, 60 %, and 97.5 % — that one of a two-hour sunrise,
+        3 minutes before its alarm, so that the ring (which ends the sunrise face) never comes while it is looked at."""
         kiosk = Browser(self, 800, 480)
         moments = (
-            (900, "kiosk-sunrise-red", lambda c: c[0] > 3 * c[1] and c[0] > 60, "deep red"),
-            (480, "kiosk-sunrise-orange", lambda c: c[0] > 180 and 60 < c[1] < 0.6 * c[0] and c[2] < c[1], "orange"),
-            (30, "kiosk-sunrise-white", lambda c: min(c) > 190 and c[0] >= c[1] >= c[2], "warm white"),
+            (900, "20m", "kiosk-sunrise-red", lambda c: c[0] > 3 * c[1] and c[0] > 60, "deep red"),
+            (480, "20m", "kiosk-sunrise-orange", lambda c: c[0] > 180 and 60 < c[1] < 0.6 * c[0] and c[2] < c[1],
+             "orange"),
+            (180, "2h", "kiosk-sunrise-white", lambda c: min(c) > 190 and c[0] >= c[1] >= c[2], "warm white"),
         )
         levels = []
-        for seconds_before, name, looks, words in moments:
-            clock = self.sunrise_clock(seconds_before)
+        for seconds_before, sunrise, name, looks, words in moments:
+            clock = self.sunrise_clock(seconds_before, sunrise)
             began = clock.wait_for("sunrise", lambda e: e.get("state") == "began")
-            self.assertEqual(began["lead_s"], 1200)
+            self.assertEqual(began["lead_s"], {"20m": 1200, "2h": 7200}[sunrise])
             self.open_kiosk(clock, kiosk)
             kiosk.wait(lambda d: kiosk.js("return document.body.classList.contains('sunrise')"), f"the {words} face")
             # The page fades into each step in a second: wait until what is shown is what the daemon sent.
