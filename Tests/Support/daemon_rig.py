@@ -196,8 +196,11 @@ class DaemonClock:
             return next((i + 1 for i in range(after, len(records))
                          if records[i]["output"] == name and records[i]["event"] == "set"
                          and records[i]["active"] == active), None)
-        return wait_until(f"the simulated {name} line set {'active' if active else 'inactive'}", found, timeout=timeout,
-                          interval=0.1)
+        try:
+            return wait_until(f"the simulated {name} line set {'active' if active else 'inactive'}", found,
+                              timeout=timeout, interval=0.1)
+        except AssertionError as failure:
+            raise AssertionError(f"{failure}; the last records past the mark: {self.output_trace()[after:][-6:]}") from None
 
     def _read(self, process):
         for line in process.stdout:
