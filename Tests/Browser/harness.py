@@ -139,7 +139,7 @@ class Browser:
         self.profile = tempfile.mkdtemp(prefix="aubade-chromium-")
         test.addCleanup(shutil.rmtree, self.profile, True)
         options = webdriver.ChromeOptions()
-        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        options.binary_location = self.dying_with_its_parent("chromium", shutil.which("chromium") or "/usr/bin/chromium")
         for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                          f"--user-data-dir={self.profile}", f"--window-size={width},{height}", "--hide-scrollbars",
                          "--lang=en-GB", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
@@ -149,13 +149,22 @@ class Browser:
             options.add_argument(argument)
         options.add_experimental_option("prefs", {"intl.accept_languages": "en-GB"})
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+        driver_path = self.dying_with_its_parent("chromedriver", shutil.which("chromedriver") or "/usr/bin/chromedriver")
         service = Service(driver_path, env=dict(os.environ, TZ="UTC"))
         self.driver = webdriver.Chrome(service=service, options=options)
         test.addCleanup(self.driver.quit)
         self.driver.set_page_load_timeout(WATCHDOG)
         self.driver.set_script_timeout(WATCHDOG)
         self.resize(width, height, mobile)
+
+    def dying_with_its_parent(self, name, program):
+        """A script in the profile's folder that runs `program` with DIE_WITH_US: chromedriver dies with this test
+        process and Chromium with chromedriver (and its helpers with Chromium), even when the test is killed and
+        no clean-up runs; Selenium starts each by a path and nothing else."""
+        script = Path(self.profile) / f"{name}-dying-with-its-parent"
+        script.write_text("#!/bin/sh\nexec " + " ".join(DIE_WITH_US) + f' "{program}" "$@"\n')
+        script.chmod(0o755)
+        return str(script)
 
     def resize(self, width, height, mobile=False):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
